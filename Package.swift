@@ -1,0 +1,28 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "gvingest",
+    products: [
+        .executable(name: "gvingest", targets: ["gvingest"]),
+        .library(name: "CatalogKit", targets: ["CatalogKit"]),
+    ],
+    targets: [
+        // libxml2 from the system (Debian: libxml2-dev); the module map and shim only.
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        // The only module that touches libxml2: copies everything out into Swift values.
+        .target(name: "SafeLibXML", dependencies: ["CLibXML2"]),
+        // Model and pipeline stages.
+        .target(name: "CatalogKit", dependencies: ["SafeLibXML"]),
+        // Thin command-line front end.
+        .executableTarget(name: "gvingest", dependencies: ["CatalogKit"]),
+        .testTarget(name: "SafeLibXMLTests", dependencies: ["SafeLibXML"]),
+        .testTarget(name: "CatalogKitTests", dependencies: ["CatalogKit", "SafeLibXML"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["CatalogKit"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,149 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A page to parse, named as the user named it.
+public struct PageInput: Sendable, Equatable {
+    /// The argument or the file found under a directory argument, as shown in messages.
+    public var name: String
+    public var url: URL
+
+    public init(name: String, url: URL) {
+        self.name = name
+        self.url = url
+    }
+}
+
+/// Why an input could not be read.
+public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var name: String
+    public var reason: String
+    public var description: String { "\(name): \(reason)" }
+}
+
+/// Turns command-line arguments into pages: files, every `.html`/`.htm` file under a directory, URLs.
+public enum PageInputs {
+    public static let pageExtensions: Set<String> = ["html", "htm"]
+
+    public static func expand(_ arguments: [String], fileManager: FileManager = .default) -> (inputs: [PageInput], errors: [InputError]) {
+        var inputs: [PageInput] = []
+        var errors: [InputError] = []
+        for argument in arguments {
+            if let url = URL(string: argument), let scheme = url.scheme?.lowercased(), ["http", "https", "file"].contains(scheme) {
+                if scheme == "file" {
+                    expandPath(url.path, name: argument, into: &inputs, errors: &errors, fileManager: fileManager)
+                } else {
+                    inputs.append(PageInput(name: argument, url: url))
+                }
+                continue
+            }
+            expandPath(argument, name: argument, into: &inputs, errors: &errors, fileManager: fileManager)
+        }
+        return (inputs, errors)
+    }
+
+    private static func expandPath(_ path: String, name: String, into inputs: inout [PageInput], errors: inout [InputError],
+                                   fileManager: FileManager) {
+        var isDirectory: ObjCBool = false
+        guard fileManager.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            errors.append(InputError(name: name, reason: "no such file or directory"))
+            return
+        }
+        let base = URL(fileURLWithPath: path, isDirectory: isDirectory.boolValue).standardizedFileURL
+        guard isDirectory.boolValue else {
+            inputs.append(PageInput(name: name, url: base))
+            return
+        }
+        guard let walker = fileManager.enumerator(at: base, includingPropertiesForKeys: [.isRegularFileKey]) else {
+            errors.append(InputError(name: name, reason: "cannot list the directory"))
+            return
+        }
+        var found: [PageInput] = []
+        for case let file as URL in walker where pageExtensions.contains(file.pathExtension.lowercased()) {
+            let relative = file.standardizedFileURL.path.dropFirst(base.path.count).drop { $0 == "/" }
+            let shown = (name.hasSuffix("/") ? String(name.dropLast()) : name) + "/" + relative
+            found.append(PageInput(name: shown, url: file.standardizedFileURL))
+        }
+        if found.isEmpty {
+            errors.append(InputError(name: name, reason: "no .html or .htm files under this directory"))
+        }
+        inputs.append(contentsOf: found.sorted { $0.name < $1.name })
+    }
+}
+
+/// Reads the bytes of one page: a file, or one HTTP GET for `gvingest parse URL`.
+public enum PageReader {
+    /// One long-lived session for the process: short-lived sessions crash on Linux, and an
+    /// ephemeral configuration keeps the default disk cache out of `~/.cache`.
+    static let session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 30
+        configuration.httpAdditionalHeaders = ["User-Agent": UserAgent.value]
+        return URLSession(configuration: configuration)
+    }()
+
+    public static func read(_ input: PageInput) async throws(InputError) -> (bytes: [UInt8], contentType: String?) {
+        if input.url.isFileURL {
+            do {
+                return (Array(try Data(contentsOf: input.url)), nil)
+            } catch {
+                throw InputError(name: input.name, reason: "cannot read: \((error as NSError).localizedDescription)")
+            }
+        }
+        do {
+            let (data, response) = try await session.data(from: input.url)
+            guard let http = response as? HTTPURLResponse else { return (Array(data), nil) }
+            guard (200..<300).contains(http.statusCode) else {
+                throw InputError(name: input.name, reason: "HTTP status \(http.statusCode)")
+            }
+            return (Array(data), http.value(forHTTPHeaderField: "Content-Type"))
+        } catch let error as InputError {
+            throw error
+        } catch {
+            throw InputError(name: input.name, reason: "cannot fetch: \(error.localizedDescription)")
+        }
+    }
+}
+
+/// How gvingest names itself to servers.
+public enum UserAgent {
+    public static let value = "gvingest/0.1 (+https://github.com/gvcourse/gvingest; catalog-bot@gvcourse.app)"
+}
+
+/// Parses many pages at once, a bounded number at a time, keeping input order.
+public enum ParseRunner {
+    public static func run(_ inputs: [PageInput], parser: PageParser,
+                           concurrency: Int = ProcessInfo.processInfo.activeProcessorCount) async -> [PageResult] {
+        await withTaskGroup(of: (Int, PageResult).self) { group in
+            var results = [PageResult?](repeating: nil, count: inputs.count)
+            var next = 0
+            func add(_ index: Int) {
+                let input = inputs[index]
+                group.addTask {
+                    do throws(InputError) {
+                        let (bytes, contentType) = try await PageReader.read(input)
+                        return (index, parser.parse(bytes: bytes, sourceURL: input.url, input: input.name, contentType: contentType))
+                    } catch {
+                        return (index, PageResult.unreadable(input, reason: error.reason))
+                    }
+                }
+            }
+            while next < min(max(1, concurrency), inputs.count) { add(next); next += 1 }
+            for await (index, result) in group {
+                results[index] = result
+                if next < inputs.count { add(next); next += 1 }
+            }
+            return results.compactMap { $0 }
+        }
+    }
+}
+
+extension PageResult {
+    /// A page that could not be read at all.
+    static func unreadable(_ input: PageInput, reason: String) -> PageResult {
+        PageResult(input: input.name, sourceURL: input.url.absoluteString, system: nil, systemRule: "", charset: nil,
+                   pageURL: nil, pageURLRule: nil, courses: [], listing: nil, markupIssues: 0,
+                   failure: reason, unreadable: true)
+    }
+}

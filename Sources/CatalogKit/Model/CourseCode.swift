@@ -1,0 +1,145 @@
+/// A course code such as "CIS 162" or "BIO 120L": subject, number and an optional letter suffix.
+///
+/// Written forms vary ("cis162", "CIS-162", "C S 235", "MATH 006A"); all of them map to one
+/// canonical form, "SUBJ NUMBER[SUFFIX]", which is what `description` prints and ids derive from.
+public struct CourseCode: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+    /// Upper-case letters, spaces removed ("C S" becomes "CS").
+    public var subject: String
+    /// The number as written, leading zeros kept ("098"); a rare letter prefix stays ("B011").
+    public var number: String
+    /// A trailing letter suffix ("L" in "BIO 120L"), or nil.
+    public var suffix: String?
+
+    public init(subject: String, number: String, suffix: String? = nil) {
+        self.subject = subject
+        self.number = number
+        self.suffix = (suffix?.isEmpty ?? true) ? nil : suffix
+    }
+
+    /// The canonical form: "CIS 162", "BIO 120L".
+    public var description: String { "\(subject) \(number)\(suffix ?? "")" }
+
+    /// The number's digits as an integer (the app's `number`): 162 for "CIS 162L", 11 for "BUSI B011".
+    public var numericValue: Int {
+        Int(number.filter(\.isASCIIDigit)) ?? 0
+    }
+
+    /// A stable identifier derived from the canonical code: "cis-162l".
+    public var id: String { "\(subject)-\(number)\(suffix ?? "")".lowercased() }
+
+    public static func < (lhs: CourseCode, rhs: CourseCode) -> Bool {
+        (lhs.subject, lhs.numericValue, lhs.number, lhs.suffix ?? "") < (rhs.subject, rhs.numericValue, rhs.number, rhs.suffix ?? "")
+    }
+
+    /// Parses a string that is a whole course code, in any case and common spelling.
+    public init?(parsing text: String) {
+        let scalars = Array(text.unicodeScalars)
+        guard let match = CourseCodeScanner.scan(scalars, from: 0, caseSensitive: false),
+              CourseCodeScanner.skipSpaces(scalars, from: match.end) == scalars.count else { return nil }
+        self = match.code
+    }
+
+    /// A code at the start of `text` (upper-case subjects only, as headings write them) and where it ends.
+    public static func leading(in text: String) -> (code: CourseCode, rest: Substring)? {
+        let scalars = Array(text.unicodeScalars)
+        let start = CourseCodeScanner.skipSpaces(scalars, from: 0)
+        guard let match = CourseCodeScanner.scan(scalars, from: start, caseSensitive: true) else { return nil }
+        let view = text.unicodeScalars
+        let restIndex = view.index(view.startIndex, offsetBy: match.end)
+        return (match.code, Substring(text.unicodeScalars[restIndex...]))
+    }
+}
+
+/// The hand-written scanner behind `CourseCode`: a regex engine would be the slowest part of a parse.
+enum CourseCodeScanner {
+    struct Match {
+        var code: CourseCode
+        var end: Int
+    }
+
+    static let maxSubjectLetters = 5
+
+    static func skipSpaces(_ s: [Unicode.Scalar], from index: Int) -> Int {
+        var i = index
+        while i < s.count, s[i] == " " || s[i] == "\u{A0}" || s[i] == "\t" { i += 1 }
+        return i
+    }
+
+    static func isLetter(_ c: Unicode.Scalar, upperOnly: Bool) -> Bool {
+        (c >= "A" && c <= "Z") || (!upperOnly && c >= "a" && c <= "z")
+    }
+
+    static func isDigit(_ c: Unicode.Scalar) -> Bool { c >= "0" && c <= "9" }
+
+    static func upper(_ c: Unicode.Scalar) -> Character {
+        c >= "a" && c <= "z" ? Character(Unicode.Scalar(c.value - 32) ?? c) : Character(c)
+    }
+
+    /// Scans SUBJECT [space|hyphen] [letter]DIGITS[SUFFIX] at `start`; the code must end at a word boundary.
+    static func scan(_ s: [Unicode.Scalar], from start: Int, caseSensitive: Bool) -> Match? {
+        guard start < s.count, isLetter(s[start], upperOnly: caseSensitive) else { return nil }
+        if start > 0, isLetter(s[start - 1], upperOnly: false) || isDigit(s[start - 1]) { return nil }
+        // Letter groups: "CIS", "A&S", or lone letters joined by single spaces ("C S 235").
+        var (subject, i) = letterGroup(s, at: start, caseSensitive: caseSensitive)
+        var lastGroupLength = subject.count
+        while lastGroupLength == 1, i + 1 < s.count, s[i] == " " {
+            let (group, next) = letterGroup(s, at: i + 1, caseSensitive: caseSensitive)
+            guard group.count == 1 else { break }
+            subject += group
+            i = next
+            lastGroupLength = 1
+        }
+        let letterCount = subject.filter { $0 != "&" }.count
+        guard letterCount >= 2, letterCount <= maxSubjectLetters else { return nil }
+        // Separator: spaces (NBSP included) or one hyphen, or nothing ("cis162").
+        var j = skipSpaces(s, from: i)
+        if j < s.count, s[j] == "-" { j = skipSpaces(s, from: j + 1) }
+        var number = ""
+        // A one-letter prefix before the digits ("B011"), only when digits follow at once.
+        if j + 1 < s.count, isLetter(s[j], upperOnly: true), isDigit(s[j + 1]), j > i {
+            number.append(Character(s[j]))
+            j += 1
+        }
+        let digitsStart = j
+        while j < s.count, isDigit(s[j]), j - digitsStart < 5 { number.append(Character(s[j])); j += 1 }
+        let digitCount = j - digitsStart
+        guard digitCount >= 2 else { return nil }
+        if j < s.count, isDigit(s[j]) { return nil }
+        // "3000-4000 level" and decimals are not codes.
+        if j < s.count, s[j] == ".", j + 1 < s.count, isDigit(s[j + 1]) { return nil }
+        var suffix = ""
+        var k = j
+        while k < s.count, isLetter(s[k], upperOnly: caseSensitive), suffix.count < 2 { suffix.append(upper(s[k])); k += 1 }
+        if !suffix.isEmpty {
+            // A suffix must end the word: "CIS 162L" yes, "CIS 162Lab" no (keep the bare number then).
+            if k < s.count, isLetter(s[k], upperOnly: false) || isDigit(s[k]) {
+                suffix = ""
+                k = j
+            }
+        } else if j < s.count, isDigit(s[j]) {
+            return nil
+        }
+        return Match(code: CourseCode(subject: subject, number: number, suffix: suffix), end: k)
+    }
+
+    private static func letterGroup(_ s: [Unicode.Scalar], at start: Int, caseSensitive: Bool) -> (String, Int) {
+        var group = ""
+        var i = start
+        while i < s.count {
+            if isLetter(s[i], upperOnly: caseSensitive) {
+                group.append(upper(s[i]))
+            } else if s[i] == "&", !group.isEmpty, i + 1 < s.count, isLetter(s[i + 1], upperOnly: caseSensitive) {
+                group.append("&")
+            } else {
+                break
+            }
+            i += 1
+            if group.count > maxSubjectLetters + 1 { break }
+        }
+        return (group, i)
+    }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
+}

@@ -1,0 +1,65 @@
+/// Credit hours as a range, read from the many ways catalogs write them.
+public struct CreditRange: Sendable, Equatable, Codable {
+    public var min: Double
+    public var max: Double
+
+    public init(min: Double, max: Double) {
+        self.min = Swift.min(min, max)
+        self.max = Swift.max(min, max)
+    }
+
+    /// The app's single integer: the minimum, the credit a student is sure to earn.
+    public var appCredits: Int { Int(min.rounded(.down)) }
+
+    /// Reads "3", "3.0", "1-3", "1 to 3", "3 or 4", "1-12 per sem.", "3 Credit Hours" and the contact-hour
+    /// triple "(3-0-0)" (credits first). Returns nil for anything else ("Variable", "TBA").
+    public init?(parsing text: String) {
+        let lowered = text.lowercased()
+        let scalars = Array(lowered.unicodeScalars)
+        var numbers: [Double] = []
+        var joiners: [String] = []
+        var index = 0
+        var word = ""
+        func flushWord() {
+            if !word.isEmpty { joiners.append(word); word = "" }
+        }
+        while index < scalars.count {
+            let c = scalars[index]
+            if (c >= "0" && c <= "9") || (c == "." && index + 1 < scalars.count && scalars[index + 1] >= "0" && scalars[index + 1] <= "9") {
+                flushWord()
+                var literal = ""
+                while index < scalars.count, (scalars[index] >= "0" && scalars[index] <= "9") || scalars[index] == "." {
+                    literal.unicodeScalars.append(scalars[index])
+                    index += 1
+                }
+                guard let value = Double(literal.hasSuffix(".") ? String(literal.dropLast()) : literal) else { return nil }
+                numbers.append(value)
+                continue
+            }
+            if c == "-" || c == "\u{2013}" || c == "\u{2014}" {
+                flushWord()
+                joiners.append("-")
+            } else if c == " " || c == "(" || c == ")" || c == "," || c == ":" || c == "." {
+                flushWord()
+            } else {
+                word.unicodeScalars.append(c)
+            }
+            index += 1
+        }
+        flushWord()
+        let allowed: Set<String> = ["-", "to", "or", "per", "sem", "semester", "credit", "credits", "hour", "hours", "hrs", "hr",
+                                    "cr", "units", "unit", "sh", "s", "variable", "var"]
+        guard joiners.allSatisfy(allowed.contains) else { return nil }
+        switch numbers.count {
+        case 1:
+            self.init(min: numbers[0], max: numbers[0])
+        case 2 where joiners.contains("-") || joiners.contains("to") || joiners.contains("or"):
+            self.init(min: numbers[0], max: numbers[1])
+        case 3 where joiners.filter({ $0 == "-" }).count == 2:
+            // GVSU's contact-hour triple (credits-lecture-lab): the credits come first.
+            self.init(min: numbers[0], max: numbers[0])
+        default:
+            return nil
+        }
+    }
+}

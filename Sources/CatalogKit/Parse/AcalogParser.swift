@@ -1,0 +1,105 @@
+import Foundation
+import SafeLibXML
+
+/// Acalog (Modern Campus Catalog), which most universities run, and GVSU did before 2011.
+///
+/// Course pages are `preview_course_nopop.php?catoid=…&coid=…` (`h1#course_preview_title` in
+/// `td.block_content`); expanded listings inline each course as `td.coursepadding` with an `h3`;
+/// listing pages are `content.php?catoid=…&navoid=…`, linking to courses and to their other pages
+/// through a pager (`filter[cpage]=N`).
+public struct AcalogParser: CatalogParser {
+    public let system = CatalogSystem.acalog
+
+    public init() {}
+
+    static let fullPageHeadingXPath = "//h1[@id='course_preview_title']"
+    static let inlineBlockXPath = "//td[contains(concat(' ', normalize-space(@class), ' '), ' coursepadding ')]"
+    static let inlineHeadingXPath = "(.//h3 | .//h2 | .//h4)[1]"
+    static let courseLinkXPath = "//a[contains(@href, 'preview_course_nopop.php') or contains(@href, 'preview_course.php')]"
+    static let pagerLinkXPath = "//a[contains(@href, 'filter[cpage]=') or contains(@href, 'filter%5Bcpage%5D=')]"
+    static let catalogNameXPath = "preceding::text()[contains(., 'Catalog')][1]"
+
+    public func recognizes(_ page: PageContext) -> Bool {
+        let url = page.pageURL.absoluteString
+        if url.contains("preview_course_nopop.php") || url.contains("content.php?catoid=") { return true }
+        let document = page.document
+        return ((try? document.first(Self.fullPageHeadingXPath)) ?? nil) != nil
+            || ((try? document.first(Self.inlineBlockXPath)) ?? nil) != nil
+            || ((try? document.first(Self.courseLinkXPath)) ?? nil) != nil
+    }
+
+    public func courses(in page: PageContext) throws -> [ParsedCourse] {
+        var courses: [ParsedCourse] = []
+        for heading in try page.document.select(Self.fullPageHeadingXPath) {
+            if let course = try course(heading: heading, page: page, rule: "h1#course_preview_title") { courses.append(course) }
+        }
+        for block in try page.document.select(Self.inlineBlockXPath) {
+            guard let heading = try block.first(Self.inlineHeadingXPath) else { continue }
+            if let course = try course(heading: heading, page: page, rule: "td.coursepadding//\(heading.name)") {
+                courses.append(course)
+            }
+        }
+        return courses
+    }
+
+    private func course(heading: HTMLNode, page: PageContext, rule: String) throws -> ParsedCourse? {
+        guard let parsed = CourseHeading.parse(heading.text) else { return nil }
+        let where_ = "\(rule) at \(heading.path)"
+        var course = ParsedCourse(code: parsed.code, title: parsed.title, sourceURL: page.sourceURL.absoluteString, system: system)
+        course.pageURL = page.pageURLString
+        course.provenance["code"] = "course heading \(where_)"
+        course.provenance["title"] = "course heading \(where_), text after the code"
+        if let name = try heading.first(Self.catalogNameXPath) {
+            course.catalogName = name.text
+            course.provenance["catalog"] = "nearest text containing \"Catalog\" before the heading, at \(name.path)"
+        }
+        let container = heading.parent ?? page.document.root
+        let segments = LabelledContent.segments(from: container?.inlineEvents(after: heading) ?? [])
+        var assembler = CourseAssembler(course: course, scope: "after \(where_)")
+        assembler.assemble(segments)
+        course = assembler.course
+        if let credits = parsed.credits {
+            if course.creditsText == nil {
+                course.creditsText = credits
+                course.provenance["credits"] = "parenthesis at the end of the heading \(where_)"
+            }
+        }
+        return course
+    }
+
+    public func listing(in page: PageContext) throws -> CourseListing? {
+        var courses: [ListedCourse] = []
+        var seen: Set<String> = []
+        for anchor in try page.document.select(Self.courseLinkXPath) {
+            // Links inside a course's own text are its requisites, not listing entries.
+            if try anchor.first("ancestor::td[contains(concat(' ', normalize-space(@class), ' '), ' coursepadding ')]"
+                + " | ancestor::td[contains(concat(' ', normalize-space(@class), ' '), ' block_content ')][.//h1[@id='course_preview_title']]") != nil {
+                continue
+            }
+            guard let parsed = CourseHeading.parse(anchor.text), let url = anchor.link()?.absoluteString,
+                  seen.insert(url).inserted else { continue }
+            courses.append(ListedCourse(code: parsed.code.description, title: parsed.title.isEmpty ? nil : parsed.title,
+                                        creditsText: parsed.credits, url: url))
+        }
+        var pages: [Int: String] = [:]
+        for anchor in try page.document.select(Self.pagerLinkXPath) {
+            guard let href = anchor.attribute("href"), let number = Self.pagerPage(href), let url = anchor.link() else { continue }
+            pages[number] = pages[number] ?? url.absoluteString
+        }
+        guard !courses.isEmpty || !pages.isEmpty else { return nil }
+        let pageCount = max(1, pages.keys.max() ?? 1)
+        let heading = try page.document.first("(//h1 | //h2)[1]")?.text
+        return CourseListing(heading: heading, subjectCode: nil, courses: courses, pageCount: pageCount,
+                             pageLinks: pages.keys.sorted().compactMap { pages[$0] })
+    }
+
+    /// The N of `filter[cpage]=N` in a pager link (raw or percent-encoded brackets).
+    static func pagerPage(_ href: String) -> Int? {
+        for key in ["filter[cpage]=", "filter%5Bcpage%5D=", "filter%5bcpage%5d="] {
+            guard let range = href.range(of: key) else { continue }
+            let digits = href[range.upperBound...].prefix(while: \.isASCIIDigit)
+            return Int(digits)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import SafeLibXML
+
+/// A parsed page as parsers see it: the document, where it was read from, and the URL it stands for.
+public struct PageContext {
+    public let document: HTMLDocument
+    /// Where the bytes came from (`file://…` or `https://…`).
+    public let sourceURL: URL
+    /// The page's own URL: for a saved file, the URL it declares for itself; otherwise `sourceURL`.
+    public let pageURL: URL
+    /// Which rule gave `pageURL`, for provenance.
+    public let pageURLRule: String
+
+    /// Wraps a document; a saved file that declares its URL gets its links resolved against that URL.
+    public init(document: HTMLDocument, sourceURL: URL) {
+        self.document = document
+        self.sourceURL = sourceURL
+        if !sourceURL.isFileURL {
+            pageURL = sourceURL
+            pageURLRule = "the URL it was fetched from"
+        } else if let (declared, rule) = Self.declaredURL(in: document) {
+            pageURL = declared
+            pageURLRule = rule
+            document.rebase(to: declared)
+        } else {
+            pageURL = sourceURL
+            pageURLRule = "the file it was read from"
+        }
+    }
+
+    /// Rules a saved page uses to say where it came from, most specific first.
+    static let declaredURLRules: [(xpath: String, rule: String)] = [
+        ("/html/head/link[@rel='canonical']/@href", "<link rel=canonical>"),
+        ("/html/head/meta[@property='og:url']/@content", "<meta property=og:url>"),
+        // The cougargrades archive of UH pages records the page's URL in a hidden metadata span.
+        ("//div[@class='edu-uh-publications-metadata']/span[@title='scrape_url']", "archive metadata span[title=scrape_url]"),
+    ]
+
+    static func declaredURL(in document: HTMLDocument) -> (URL, String)? {
+        for (xpath, rule) in declaredURLRules {
+            guard let node = try? document.first(xpath) else { continue }
+            let text = node.text
+            if let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
+                return (url, rule)
+            }
+        }
+        return nil
+    }
+
+    /// The page URL as a string, for records.
+    var pageURLString: String? { pageURL == sourceURL ? nil : pageURL.absoluteString }
+}
+
+/// One catalog system's reading of course pages and listing pages.
+public protocol CatalogParser: Sendable {
+    var system: CatalogSystem { get }
+    /// Whether the page carries this system's marks (for `--system auto`).
+    func recognizes(_ page: PageContext) -> Bool
+    /// Every course on the page: one for a course page, several for an expanded listing, none otherwise.
+    func courses(in page: PageContext) throws -> [ParsedCourse]
+    /// The course links and pager of a listing page, or nil when the page is not a listing.
+    func listing(in page: PageContext) throws -> CourseListing?
+}
+
+/// The parsers gvingest ships, by system.
+public enum CatalogParsers {
+    /// In the order `--system auto` asks them: the most specific marks first.
+    public static let all: [any CatalogParser] = [AcalogParser(), GVSUParser()]
+
+    public static func parser(for system: CatalogSystem) -> any CatalogParser {
+        switch system {
+        case .gvsu: return GVSUParser()
+        case .acalog: return AcalogParser()
+        }
+    }
+}

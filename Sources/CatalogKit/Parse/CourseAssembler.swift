@@ -1,0 +1,113 @@
+import Foundation
+import SafeLibXML
+
+/// What a label means, whatever the catalog calls it.
+enum FieldRole: Equatable {
+    case credits, prerequisite, corequisite, description, offered, contactHours, other
+
+    /// Maps a label ("Prerequisite(s)", "Prereq.", "Credit Hours", "Typically Offered") to its role.
+    init(label: String) {
+        var key = label.lowercased()
+        for noise in ["(s)", ".", ":"] { key = key.replacingOccurrences(of: noise, with: "") }
+        key = TextCollapsing.collapse(key)
+        switch key {
+        case "credits", "credit", "credit hours", "credit hour", "hours", "units", "semester hours",
+             "semester credit hours", "cr", "credit(s)":
+            self = .credits
+        case "prerequisite", "prerequisites", "prereq", "prereqs", "pre-requisite", "pre-requisites":
+            self = .prerequisite
+        case "corequisite", "corequisites", "coreq", "coreqs", "co-requisite", "co-requisites":
+            self = .corequisite
+        case "description", "course description":
+            self = .description
+        case "offered", "typically offered", "terms offered", "term offered", "when offered", "semesters offered",
+             "course offered":
+            self = .offered
+        case "contact hours":
+            self = .contactHours
+        default:
+            self = .other
+        }
+    }
+}
+
+/// Fills a `ParsedCourse` from the segments of its body, recording where each field came from.
+struct CourseAssembler {
+    var course: ParsedCourse
+    /// Where the body was read, for provenance ("after <h3> at /html/…/h3").
+    let scope: String
+
+    init(course: ParsedCourse, scope: String) {
+        self.course = course
+        self.scope = scope
+    }
+
+    mutating func assemble(_ segments: [ContentSegment]) {
+        let hasDescriptionLabel = segments.contains { $0.label.map(FieldRole.init(label:)) == .description }
+        var description: [String] = []
+        var descriptionRules: [String] = []
+        for segment in segments {
+            guard let label = segment.label else {
+                let links = courseLinks(segment)
+                if segment.emphasized, course.prerequisiteText == nil, !links.isEmpty {
+                    course.prerequisiteText = segment.text
+                    course.prerequisiteLinks = links
+                    course.provenance["prerequisite"] = "unlabelled emphasis holding course links, \(scope)"
+                } else if segment.emphasized || hasDescriptionLabel {
+                    course.notes.append(segment.text)
+                    course.provenance["notes"] = "unlabelled text set apart from the description, \(scope)"
+                } else {
+                    description.append(segment.text)
+                    descriptionRules.append("unlabelled text \(scope)")
+                }
+                continue
+            }
+            let rule = "\(segment.rule ?? "label \"\(label):\" in \(segment.labelStyle ?? "text")"), \(scope)"
+            let value = segment.text
+            switch FieldRole(label: label) {
+            case .credits where course.creditsText == nil:
+                set(\.creditsText, value, field: "credits", rule: rule)
+            case .prerequisite where course.prerequisiteText == nil:
+                set(\.prerequisiteText, value, field: "prerequisite", rule: rule)
+                course.prerequisiteLinks = courseLinks(segment)
+            case .corequisite where course.corequisiteText == nil:
+                set(\.corequisiteText, value, field: "corequisite", rule: rule)
+                course.corequisiteLinks = courseLinks(segment)
+            case .offered where course.offered == nil:
+                set(\.offered, value, field: "offered", rule: rule)
+            case .contactHours where course.contactHours == nil:
+                set(\.contactHours, value, field: "contactHours", rule: rule)
+            case .description:
+                if !value.isEmpty {
+                    description.append(value)
+                    descriptionRules.append(rule)
+                }
+            default:
+                course.fields.append(LabelledField(label: label, value: value))
+                course.provenance["fields.\(label)"] = rule
+            }
+        }
+        course.description = description.joined(separator: "\n\n")
+        if let first = descriptionRules.first {
+            course.provenance["description"] = first
+        }
+    }
+
+    /// Sets a field; a label with no text leaves it nil but still says where the label was.
+    private mutating func set(_ keyPath: WritableKeyPath<ParsedCourse, String?>, _ value: String, field: String, rule: String) {
+        if value.isEmpty {
+            course.provenance[field] = "\(rule) (empty)"
+        } else {
+            course[keyPath: keyPath] = value
+            course.provenance[field] = rule
+        }
+    }
+
+    func courseLinks(_ segment: ContentSegment) -> [CourseLink] {
+        segment.links.compactMap { link in
+            let text = TextCollapsing.collapse(link.text)
+            guard let code = CourseCode(parsing: text) ?? CourseCode.leading(in: text)?.code else { return nil }
+            return CourseLink(code: code.description, text: text, url: link.url?.absoluteString)
+        }
+    }
+}

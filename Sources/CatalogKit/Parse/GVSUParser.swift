@@ -1,0 +1,92 @@
+import Foundation
+import SafeLibXML
+
+/// GVSU's own catalog (www.gvsu.edu/catalog): subject pages list courses, one page per course.
+///
+/// No saved copy of GVSU's markup exists here, so this parser reads the text layout rather than class
+/// names: the catalog name, a heading "CIS 452 - Title", description paragraphs whose last sentences give
+/// contact hours, terms offered, prerequisites and corequisites, then "Credits: 4" and other labelled lines.
+public struct GVSUParser: CatalogParser {
+    public let system = CatalogSystem.gvsu
+
+    public init() {}
+
+    static let headingXPath = "//*[self::h1 or self::h2 or self::h3]"
+    static let catalogNameXPath = "preceding::text()[contains(., 'Catalog')][1]"
+
+    public func recognizes(_ page: PageContext) -> Bool {
+        if let host = page.pageURL.host?.lowercased(), host == "gvsu.edu" || host.hasSuffix(".gvsu.edu") { return true }
+        guard let (heading, _) = courseHeading(in: page) else { return false }
+        return (try? heading.first(Self.catalogNameXPath)) != nil
+    }
+
+    func courseHeading(in page: PageContext) -> (HTMLNode, CourseHeading.Parsed)? {
+        guard let headings = try? page.document.select(Self.headingXPath) else { return nil }
+        for heading in headings {
+            if let parsed = CourseHeading.parse(heading.text) { return (heading, parsed) }
+        }
+        return nil
+    }
+
+    public func courses(in page: PageContext) throws -> [ParsedCourse] {
+        guard let (heading, parsed) = courseHeading(in: page) else { return [] }
+        let where_ = "<\(heading.name)> at \(heading.path)"
+        var course = ParsedCourse(code: parsed.code, title: parsed.title,
+                                  sourceURL: page.sourceURL.absoluteString, system: system)
+        course.pageURL = page.pageURLString
+        course.provenance["code"] = "course heading \(where_)"
+        course.provenance["title"] = "course heading \(where_), text after the code"
+        if let name = try heading.first(Self.catalogNameXPath) {
+            course.catalogName = name.text
+            course.provenance["catalog"] = "nearest text containing \"Catalog\" before the heading, at \(name.path)"
+        }
+        let container = heading.parent ?? page.document.root
+        let events = container?.inlineEvents(after: heading) ?? []
+        var segments = LabelledContent.segments(from: events)
+        // The trailing sentences live in the last prose paragraph before any labelled line.
+        if let index = segments.lastIndex(where: { $0.label == nil && !$0.emphasized }) {
+            let (description, sentences) = InlineSentences.split(segments[index])
+            var replacement = description.text.isEmpty ? [] : [description]
+            replacement.append(contentsOf: sentences.map(\.0))
+            segments.replaceSubrange(index...index, with: replacement)
+        }
+        var assembler = CourseAssembler(course: course, scope: "after the heading \(where_)")
+        assembler.assemble(segments)
+        course = assembler.course
+        if course.creditsText == nil, let credits = parsed.credits {
+            course.creditsText = credits
+            course.provenance["credits"] = "parenthesis at the end of the heading \(where_)"
+        }
+        return [course]
+    }
+
+    public func listing(in page: PageContext) throws -> CourseListing? {
+        if courseHeading(in: page) != nil { return nil }
+        var courses: [ListedCourse] = []
+        var seen: Set<String> = []
+        for anchor in try page.document.select("//a[@href]") {
+            guard let parsed = CourseHeading.parse(anchor.text), let url = anchor.link()?.absoluteString,
+                  seen.insert(url).inserted else { continue }
+            courses.append(ListedCourse(code: parsed.code.description, title: parsed.title.isEmpty ? nil : parsed.title,
+                                        creditsText: parsed.credits, url: url))
+        }
+        guard !courses.isEmpty else { return nil }
+        let heading = try page.document.first("//h1")?.text
+        return CourseListing(heading: heading.map(Self.subjectName), subjectCode: heading.flatMap(Self.subjectCode),
+                             courses: courses)
+    }
+
+    /// "Computer Information Systems (CIS)" → "Computer Information Systems".
+    static func subjectName(_ heading: String) -> String {
+        guard subjectCode(heading) != nil, let open = heading.lastIndex(of: "(") else { return heading }
+        return String(heading[..<open].trimmingTrailingSpaces())
+    }
+
+    /// "Computer Information Systems (CIS)" → "CIS".
+    static func subjectCode(_ heading: String) -> String? {
+        guard heading.hasSuffix(")"), let open = heading.lastIndex(of: "(") else { return nil }
+        let inner = heading[heading.index(after: open)..<heading.index(before: heading.endIndex)]
+        guard (2...5).contains(inner.count), inner.allSatisfy({ $0.isUppercase && $0.isLetter }) else { return nil }
+        return String(inner)
+    }
+}

@@ -1,0 +1,129 @@
+/// Splits the trailing sentences GVSU writes into a description paragraph ("(3-0-0) Offered fall
+/// semester. Prerequisites: CIS 241; and CIS 351.") into labelled segments of their own.
+enum InlineSentences {
+    enum Kind: Equatable {
+        case contactHours, offered, prerequisite, corequisite
+
+        var label: String {
+            switch self {
+            case .contactHours: return "Contact Hours"
+            case .offered: return "Offered"
+            case .prerequisite: return "Prerequisites"
+            case .corequisite: return "Corequisites"
+            }
+        }
+    }
+
+    struct Marker {
+        var kind: Kind
+        /// Where the sentence starts (its label included).
+        var start: Int
+        /// Where its value starts.
+        var valueStart: Int
+        /// The label as written, for provenance.
+        var written: String
+    }
+
+    static let labels: [(String, Kind)] = [
+        ("Prerequisite(s):", .prerequisite), ("Prerequisites:", .prerequisite), ("Prerequisite:", .prerequisite),
+        ("Prereqs:", .prerequisite), ("Prereq.:", .prerequisite), ("Prereq:", .prerequisite),
+        ("Corequisite(s):", .corequisite), ("Corequisites:", .corequisite), ("Corequisite:", .corequisite),
+        ("Co-requisite:", .corequisite), ("Coreq:", .corequisite),
+        ("Offered ", .offered),
+    ].map { (label: String, kind: Kind) in (label, kind) }
+
+    /// The description before the trailing sentences, then one segment per sentence found.
+    static func split(_ segment: ContentSegment) -> (description: ContentSegment, sentences: [(ContentSegment, String)]) {
+        let scalars = Array(segment.text.unicodeScalars)
+        var markers = findMarkers(scalars)
+        // "Offered" must be a single sentence of its own, or it is prose ("Offered jointly with …").
+        markers = markers.enumerated().filter { index, marker in
+            guard marker.kind == .offered else { return true }
+            let end = index + 1 < markers.count ? markers[index + 1].start : scalars.count
+            let value = String(String.UnicodeScalarView(scalars[marker.valueStart..<end]))
+            let trimmed = value.trimmingTrailingSpaces()
+            return trimmed.hasSuffix(".") && !trimmed.dropLast().contains(". ") && !trimmed.contains("\n")
+        }.map(\.element)
+        guard let first = markers.first else { return (segment, []) }
+        var sentences: [(ContentSegment, String)] = []
+        for (index, marker) in markers.enumerated() {
+            let end = index + 1 < markers.count ? markers[index + 1].start : scalars.count
+            var piece = slice(segment, scalars, from: marker.valueStart, to: end)
+            piece.label = marker.kind.label
+            piece.rule = "sentence \"\(marker.written.trimmingTrailingSpaces())…\" at the end of the description"
+            if marker.kind == .offered, piece.text.hasSuffix(".") { piece.text.removeLast() }
+            if marker.kind == .contactHours { piece.text = String(piece.text.dropFirst().dropLast()) }
+            sentences.append((piece, marker.written))
+        }
+        return (slice(segment, scalars, from: 0, to: first.start), sentences)
+    }
+
+    static func findMarkers(_ s: [Unicode.Scalar]) -> [Marker] {
+        var markers: [Marker] = []
+        var index = 0
+        while index < s.count {
+            defer { index += 1 }
+            guard atSentenceStart(s, index) else { continue }
+            if let end = contactTriple(s, at: index) {
+                markers.append(Marker(kind: .contactHours, start: index, valueStart: index, written: "(n-n-n)"))
+                index = end - 1
+                continue
+            }
+            for (label, kind) in labels where matches(s, at: index, label) {
+                let length = label.unicodeScalars.count
+                markers.append(Marker(kind: kind, start: index, valueStart: index + length, written: label))
+                index += length - 1
+                break
+            }
+        }
+        return markers
+    }
+
+    private static func atSentenceStart(_ s: [Unicode.Scalar], _ index: Int) -> Bool {
+        if index == 0 || s[index - 1] == "\n" { return true }
+        guard s[index - 1] == " ", index >= 2 else { return false }
+        return ".!?);".unicodeScalars.contains(s[index - 2])
+    }
+
+    private static func matches(_ s: [Unicode.Scalar], at index: Int, _ label: String) -> Bool {
+        var offset = index
+        for scalar in label.unicodeScalars {
+            guard offset < s.count, s[offset] == scalar else { return false }
+            offset += 1
+        }
+        return true
+    }
+
+    /// "(3-0-0)": returns the index after the closing parenthesis.
+    static func contactTriple(_ s: [Unicode.Scalar], at index: Int) -> Int? {
+        guard index < s.count, s[index] == "(" else { return nil }
+        var i = index + 1
+        for group in 0..<3 {
+            let start = i
+            while i < s.count, s[i] >= "0", s[i] <= "9" { i += 1 }
+            guard i > start, i < s.count else { return nil }
+            if group < 2 {
+                guard s[i] == "-" else { return nil }
+                i += 1
+            }
+        }
+        guard i < s.count, s[i] == ")" else { return nil }
+        return i + 1
+    }
+
+    /// A part of a segment with its links, trimmed, link offsets moved to match.
+    private static func slice(_ segment: ContentSegment, _ s: [Unicode.Scalar], from start: Int, to end: Int) -> ContentSegment {
+        var lower = start, upper = end
+        while lower < upper, s[lower] == " " || s[lower] == "\n" { lower += 1 }
+        while upper > lower, s[upper - 1] == " " || s[upper - 1] == "\n" { upper -= 1 }
+        var piece = segment
+        piece.text = String(String.UnicodeScalarView(s[lower..<upper]))
+        piece.links = segment.links.filter { $0.start >= lower && $0.start < upper }.map { link in
+            var moved = link
+            moved.start -= lower
+            moved.end = min(link.end, upper) - lower
+            return moved
+        }
+        return piece
+    }
+}

@@ -1,0 +1,338 @@
+import Foundation
+import SafeLibXML
+
+/// A stretch of a course body: a labelled field ("Prerequisite: …") or unlabelled prose.
+struct ContentSegment: Equatable {
+    /// The label without its colon ("Prerequisite", "Credit Hours"), or nil for prose.
+    var label: String?
+    /// How the label was written, for provenance: `<strong>`, `<em>` or `text`.
+    var labelStyle: String?
+    /// The value, white space collapsed; "\n" for a line break and "\n\n" between paragraphs.
+    var text: String
+    var links: [SegmentLink]
+    /// Unlabelled text set apart as a whole in `<em>`/`<strong>` (LSU's unlabelled prerequisite, notes).
+    var emphasized: Bool
+    /// How the segment was found, when not by a label in the markup (a sentence of the description).
+    var rule: String? = nil
+}
+
+/// A link inside a segment, with its position in the segment's text (Unicode scalar offsets).
+struct SegmentLink: Equatable {
+    var text: String
+    var href: String
+    var url: URL?
+    var start: Int
+    var end: Int
+}
+
+/// Splits a course body into labelled fields and prose, the way a reader of the page sees them.
+///
+/// Catalog systems write labels differently: `<strong>Credit Hours:</strong> <strong>3.0</strong>` (Acalog),
+/// `<em>Prereq.:</em> <em>…</em>` (LSU), `<strong>Description</strong><br/>text` (a bare label whose value
+/// follows on the next lines), or plain text "TCCNS Equivalent: ACCT 2301" at the start of a line. One reader
+/// handles them all, so each parser only maps labels to fields.
+enum LabelledContent {
+    static func segments(from events: [InlineEvent]) -> [ContentSegment] {
+        let (lines, links) = lines(from: events)
+        var reader = Reader()
+        reader.links = links
+        for line in lines { reader.read(line) }
+        reader.closeSegment()
+        return reader.segments
+    }
+
+    // MARK: Lines and units
+
+    enum LineBreak { case line, paragraph }
+
+    struct Token {
+        var text: String
+        /// The outermost emphasis element this text is inside, numbered in document order.
+        var emphasis: Int?
+        var emphasisTag: String?
+        /// Index into the link table, when inside a link.
+        var link: Int?
+    }
+
+    struct Line {
+        var breakBefore: LineBreak
+        var tokens: [Token]
+    }
+
+    struct LinkTarget {
+        var href: String
+        var url: URL?
+    }
+
+    /// A piece of a line: an emphasis element as a whole, or plain text between them.
+    struct Unit {
+        var tokens: [Token]
+        var emphasisTag: String?
+        var text: String { TextCollapsing.collapse(tokens.map(\.text).joined()) }
+        var isEmpty: Bool { tokens.allSatisfy { $0.text.unicodeScalars.allSatisfy(TextCollapsing.isCollapsibleSpace) } }
+    }
+
+    static func lines(from events: [InlineEvent]) -> (lines: [Line], links: [LinkTarget]) {
+        var lines: [Line] = []
+        var links: [LinkTarget] = []
+        var current = Line(breakBefore: .paragraph, tokens: [])
+        var depth = 0
+        var group = 0
+        var groupTag: String?
+        var link: Int?
+        var pendingBreak: LineBreak = .paragraph
+
+        func close(_ kind: LineBreak) {
+            if current.tokens.contains(where: { !$0.text.unicodeScalars.allSatisfy(TextCollapsing.isCollapsibleSpace) }) {
+                current.breakBefore = pendingBreak
+                lines.append(current)
+                pendingBreak = kind
+            } else if kind == .paragraph || pendingBreak == .line {
+                // Two line breaks with nothing between them make a paragraph break.
+                pendingBreak = .paragraph
+            }
+            current = Line(breakBefore: .paragraph, tokens: [])
+        }
+
+        for event in events {
+            switch event {
+            case let .text(text):
+                current.tokens.append(Token(text: text, emphasis: depth > 0 ? group : nil,
+                                            emphasisTag: depth > 0 ? groupTag : nil, link: link))
+            case let .startEmphasis(tag):
+                if depth == 0 {
+                    group += 1
+                    groupTag = tag
+                }
+                depth += 1
+            case .endEmphasis:
+                depth = max(0, depth - 1)
+            case let .startLink(href, url):
+                links.append(LinkTarget(href: href, url: url))
+                link = links.count - 1
+            case .endLink:
+                link = nil
+            case .lineBreak:
+                close(.line)
+            case .blockBoundary:
+                close(.paragraph)
+            }
+        }
+        close(.paragraph)
+        return (lines, links)
+    }
+
+    static func units(of line: Line) -> [Unit] {
+        var units: [Unit] = []
+        for token in line.tokens {
+            if let last = units.last, last.tokens.last?.emphasis == token.emphasis {
+                units[units.count - 1].tokens.append(token)
+            } else {
+                units.append(Unit(tokens: [token], emphasisTag: token.emphasis == nil ? nil : token.emphasisTag))
+            }
+        }
+        return units
+    }
+
+    // MARK: Label recognition
+
+    private static let smallWords: Set<String> = ["of", "and", "or", "for", "to", "the", "in", "a", "an", "by", "per"]
+
+    /// A label written in emphasis and ending in a colon: "Credit Hours:", "Prereq.:".
+    static func colonLabel(_ text: String) -> String? {
+        guard text.hasSuffix(":") else { return nil }
+        let body = TextCollapsing.collapse(text.dropLast())
+        guard let first = body.unicodeScalars.first, CharacterSet.letters.contains(first),
+              body.count <= 60, body.split(separator: " ").count <= 8 else { return nil }
+        return body
+    }
+
+    /// A label in emphasis without a colon, alone at the start of a line: "Description", "Formerly".
+    static func bareLabel(_ text: String) -> String? {
+        let words = text.split(separator: " ")
+        guard (1...4).contains(words.count), let first = text.unicodeScalars.first,
+              first.properties.isUppercase,
+              text.unicodeScalars.allSatisfy({ CharacterSet.letters.contains($0) || " &/()-'".unicodeScalars.contains($0) })
+        else { return nil }
+        return text
+    }
+
+    /// A label in plain text at the start of a line: "TCCNS Equivalent: ACCT 2301".
+    static func textLabel(_ text: String) -> String? {
+        guard let colon = text.firstIndex(of: ":") else { return nil }
+        let body = text[..<colon]
+        guard !body.isEmpty, body.count <= 40, let first = body.unicodeScalars.first, first.properties.isUppercase else { return nil }
+        let words = body.split(separator: " ")
+        guard words.count <= 6 else { return nil }
+        for word in words {
+            if smallWords.contains(String(word)) || word.hasPrefix("(") { continue }
+            guard let initial = word.unicodeScalars.first, initial.properties.isUppercase,
+                  word.unicodeScalars.allSatisfy({ CharacterSet.letters.contains($0) || "().-/&'".unicodeScalars.contains($0) })
+            else { return nil }
+        }
+        return String(body)
+    }
+
+    // MARK: Segmentation
+
+    private struct Reader {
+        var segments: [ContentSegment] = []
+        var current: Builder?
+        /// Set when a label ends its line with no value: the lines below belong to it ("Description").
+        var continuation = false
+        var links: [LinkTarget] = []
+
+        mutating func read(_ line: Line) {
+            if current?.label != nil, !continuation { closeSegment() }
+            if current?.hasText == true { current?.lineBreak(line.breakBefore) }
+            var lineHasContent = false
+            for unit in LabelledContent.units(of: line) {
+                let text = unit.text
+                let hasLink = unit.tokens.contains { $0.link != nil }
+                if let tag = unit.emphasisTag {
+                    if !text.isEmpty, !hasLink,
+                       let label = LabelledContent.colonLabel(text) ?? (lineHasContent ? nil : LabelledContent.bareLabel(text)) {
+                        start(Builder(label: label, labelStyle: "<\(tag)>"))
+                        lineHasContent = true
+                        continue
+                    }
+                    if let builder = current, builder.label != nil, !builder.hasText, builder.labelStyle != "text" {
+                        // `<em>Prereq.:</em> <em>value</em>`: the value is the emphasis element that follows.
+                        current?.append(unit.tokens, links: links)
+                        closeSegment()
+                        lineHasContent = true
+                        continue
+                    }
+                    if !unit.isEmpty, current == nil || (current?.label == nil && current?.hasText == false) {
+                        // Unlabelled text set apart as a whole (LSU's unlabelled prerequisite, a note).
+                        var builder = Builder(label: nil, labelStyle: nil)
+                        builder.emphasized = true
+                        builder.append(unit.tokens, links: links)
+                        start(builder)
+                        closeSegment()
+                        lineHasContent = true
+                        continue
+                    }
+                } else if !unit.isEmpty, !lineHasContent, let label = LabelledContent.textLabel(text) {
+                    var builder = Builder(label: label, labelStyle: "text")
+                    builder.appendAfterFirstColon(unit.tokens, links: links)
+                    start(builder)
+                    lineHasContent = true
+                    continue
+                }
+                if unit.isEmpty {
+                    current?.append(unit.tokens, links: links)
+                    continue
+                }
+                if current == nil { current = Builder(label: nil, labelStyle: nil) }
+                current?.append(unit.tokens, links: links)
+                lineHasContent = true
+            }
+            if let builder = current, builder.label != nil, !builder.hasText { continuation = true }
+        }
+
+        private mutating func start(_ builder: Builder) {
+            closeSegment()
+            current = builder
+        }
+
+        mutating func closeSegment() {
+            guard let builder = current else { return }
+            current = nil
+            continuation = false
+            let segment = builder.finish()
+            if segment.label != nil || !segment.text.isEmpty { segments.append(segment) }
+        }
+    }
+
+    /// Builds a segment's text with white space collapsed, tracking where its links land.
+    private struct Builder {
+        let label: String?
+        let labelStyle: String?
+        var emphasized = false
+        var scalars = String.UnicodeScalarView()
+        var count = 0
+        var pendingSpace = false
+        var pendingBreak: LineBreak?
+        var links: [SegmentLink] = []
+        var openLink: Int?
+        var openLinkIndex: Int?
+
+        init(label: String?, labelStyle: String?) {
+            self.label = label
+            self.labelStyle = labelStyle
+        }
+
+        var hasText: Bool { count > 0 }
+
+        mutating func lineBreak(_ kind: LineBreak) {
+            guard count > 0 else { return }
+            pendingBreak = (pendingBreak == .paragraph || kind == .paragraph) ? .paragraph : .line
+            pendingSpace = false
+        }
+
+        mutating func append(_ tokens: [Token], links table: [LinkTarget]) {
+            for token in tokens { append(token, skipping: 0, links: table) }
+        }
+
+        /// Appends what follows the first colon: the value of a plain-text label.
+        mutating func appendAfterFirstColon(_ tokens: [Token], links table: [LinkTarget]) {
+            var seenColon = false
+            for token in tokens {
+                if seenColon {
+                    append(token, skipping: 0, links: table)
+                } else if let colon = token.text.unicodeScalars.firstIndex(of: ":") {
+                    seenColon = true
+                    let skip = token.text.unicodeScalars.distance(from: token.text.unicodeScalars.startIndex, to: colon) + 1
+                    append(token, skipping: skip, links: table)
+                }
+            }
+        }
+
+        private mutating func append(_ token: Token, skipping skip: Int, links table: [LinkTarget]) {
+            if token.link != openLink {
+                openLink = token.link
+                openLinkIndex = nil
+            }
+            var skipped = 0
+            for scalar in token.text.unicodeScalars {
+                if skipped < skip { skipped += 1; continue }
+                if TextCollapsing.isCollapsibleSpace(scalar) {
+                    if count > 0, pendingBreak == nil { pendingSpace = true }
+                    continue
+                }
+                if let kind = pendingBreak {
+                    for breakScalar in (kind == .paragraph ? "\n\n" : "\n").unicodeScalars { scalars.append(breakScalar) }
+                    count += kind == .paragraph ? 2 : 1
+                    pendingBreak = nil
+                    pendingSpace = false
+                } else if pendingSpace {
+                    scalars.append(" ")
+                    count += 1
+                    pendingSpace = false
+                }
+                if let link = token.link, link < table.count {
+                    if let index = openLinkIndex {
+                        links[index].end = count + 1
+                    } else {
+                        links.append(SegmentLink(text: "", href: table[link].href, url: table[link].url, start: count, end: count + 1))
+                        openLinkIndex = links.count - 1
+                    }
+                }
+                scalars.append(scalar)
+                count += 1
+            }
+        }
+
+        func finish() -> ContentSegment {
+            let text = String(scalars)
+            let view = Array(scalars)
+            let finishedLinks = links.map { link -> SegmentLink in
+                var copy = link
+                copy.text = String(String.UnicodeScalarView(view[link.start..<min(link.end, view.count)]))
+                return copy
+            }
+            return ContentSegment(label: label, labelStyle: labelStyle, text: text, links: finishedLinks, emphasized: emphasized)
+        }
+    }
+}

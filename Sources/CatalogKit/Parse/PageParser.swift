@@ -1,0 +1,111 @@
+import Foundation
+import SafeLibXML
+
+/// Which parser reads a page: one named system, or whichever recognizes the page.
+public enum SystemChoice: Sendable, Equatable, CustomStringConvertible {
+    case auto
+    case fixed(CatalogSystem)
+
+    /// Reads `auto`, `gvsu` or `acalog`.
+    public init?(argument: String) {
+        if argument == "auto" {
+            self = .auto
+        } else if let system = CatalogSystem(rawValue: argument) {
+            self = .fixed(system)
+        } else {
+            return nil
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .auto: return "auto"
+        case let .fixed(system): return system.rawValue
+        }
+    }
+}
+
+/// What parsing one page gave: its courses, or its listing, or why neither.
+public struct PageResult: Sendable {
+    /// The input as the user named it (a path or a URL).
+    public var input: String
+    public var sourceURL: String
+    public var system: CatalogSystem?
+    /// Why this system was used ("--system gvsu", "recognized as acalog").
+    public var systemRule: String
+    public var charset: CharsetChoice?
+    public var pageURL: String?
+    public var pageURLRule: String?
+    public var courses: [ParsedCourse]
+    public var listing: CourseListing?
+    /// How many problems libxml2 recovered from.
+    public var markupIssues: Int
+    /// Set when the page could not be parsed at all.
+    public var failure: String?
+    /// Set when the page could not even be read (a missing file, a failed download).
+    public var unreadable = false
+
+    /// True when the page gave a course or a listing.
+    public var yieldedRecord: Bool { !courses.isEmpty || !(listing?.courses.isEmpty ?? true) }
+
+    /// Fields a course page lacks, one line each, naming the page and the field.
+    public var missingFieldWarnings: [String] {
+        courses.flatMap { course -> [String] in
+            var missing: [String] = []
+            if course.title.isEmpty { missing.append("title") }
+            if course.creditsText == nil { missing.append("credits") }
+            if course.description.isEmpty { missing.append("description") }
+            return missing.map { "\(input): \(course.code): no \($0) found" }
+        }
+    }
+}
+
+/// The parse stage: bytes of a page in, courses and listing out. Pure: no I/O.
+public struct PageParser: Sendable {
+    public var system: SystemChoice
+
+    public init(system: SystemChoice = .auto) {
+        self.system = system
+    }
+
+    public func parse(bytes: [UInt8], sourceURL: URL, input: String, contentType: String? = nil) -> PageResult {
+        var result = PageResult(input: input, sourceURL: sourceURL.absoluteString, system: nil, systemRule: "",
+                                charset: nil, pageURL: nil, pageURLRule: nil, courses: [], listing: nil,
+                                markupIssues: 0, failure: nil)
+        let document: HTMLDocument
+        do {
+            document = try HTMLDocument(bytes: bytes, url: sourceURL, contentType: contentType)
+        } catch {
+            result.failure = error.description
+            return result
+        }
+        let page = PageContext(document: document, sourceURL: sourceURL)
+        result.charset = document.charset
+        result.markupIssues = document.issueCount
+        result.pageURL = page.pageURL.absoluteString
+        result.pageURLRule = page.pageURLRule
+        let parser: any CatalogParser
+        switch system {
+        case let .fixed(fixed):
+            parser = CatalogParsers.parser(for: fixed)
+            result.systemRule = "--system \(fixed.rawValue)"
+        case .auto:
+            if let recognized = CatalogParsers.all.first(where: { $0.recognizes(page) }) {
+                parser = recognized
+                result.systemRule = "recognized as \(recognized.system.rawValue)"
+            } else {
+                // GVSU's rules read text layout only, so they are the fallback for unmarked pages.
+                parser = GVSUParser()
+                result.systemRule = "no system recognized; GVSU text-layout rules tried"
+            }
+        }
+        result.system = parser.system
+        do {
+            result.courses = try parser.courses(in: page)
+            if result.courses.isEmpty { result.listing = try parser.listing(in: page) }
+        } catch {
+            result.failure = "\(error)"
+        }
+        return result
+    }
+}

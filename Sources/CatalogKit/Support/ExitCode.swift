@@ -1,0 +1,16 @@
+/// Exit statuses, after sysexits(3), so schedulers and CI can tell failures apart.
+public enum ExitStatus: Int32, Sendable {
+    case ok = 0
+    /// Bad usage: unknown command or option, missing argument.
+    case usage = 64
+    /// The input was read but is not what it should be (a page with no course).
+    case dataError = 65
+    /// An input file could not be opened or read.
+    case noInput = 66
+    /// A source (server, directory) is unavailable.
+    case unavailable = 69
+    /// An output could not be written.
+    case cannotCreate = 73
+    /// A temporary failure: running again later may succeed.
+    case temporaryFailure = 75
+}

@@ -1,0 +1,264 @@
+/// Which character encoding a page is decoded with, and what decided it.
+///
+/// libxml2's own guess treats an undeclared page as ISO-8859-1 and garbles UTF-8, so the
+/// choice is made here, in Swift, and libxml2 is always handed UTF-8.
+public struct CharsetChoice: Sendable, Equatable, CustomStringConvertible {
+    /// What decided the charset, in the order it is consulted.
+    public enum Source: String, Sendable, Equatable {
+        case httpHeader = "HTTP Content-Type header"
+        case byteOrderMark = "byte order mark"
+        case metaTag = "<meta> declaration"
+        case defaultUTF8 = "default (UTF-8)"
+    }
+
+    /// Canonical lower-case name: `utf-8`, `windows-1252`, `utf-16le`, `utf-16be`, or another label as declared.
+    public var name: String
+    public var source: Source
+
+    public init(name: String, source: Source) {
+        self.name = name
+        self.source = source
+    }
+
+    public var description: String { "\(name) (from \(source.rawValue))" }
+}
+
+/// Chooses a page's charset: HTTP header when known, then byte order mark, then a `<meta>` prescan, then UTF-8.
+public enum CharsetDetector {
+    /// How many leading bytes the `<meta>` prescan reads. HTML asks for 1024; saved pages often
+    /// carry long `<head>` preambles, so a little more is read.
+    static let prescanLimit = 4096
+
+    public static func choose(bytes: [UInt8], contentType: String?) -> CharsetChoice {
+        if let header = contentType, let label = charsetParameter(in: header), let name = canonicalName(label) {
+            return CharsetChoice(name: name, source: .httpHeader)
+        }
+        if let bom = byteOrderMark(bytes) {
+            return CharsetChoice(name: bom.name, source: .byteOrderMark)
+        }
+        if let label = prescanMeta(bytes), let name = canonicalName(label) {
+            // A page cannot be UTF-16 if its <meta> was readable as ASCII (HTML's rule).
+            let effective = name.hasPrefix("utf-16") ? "utf-8" : name
+            return CharsetChoice(name: effective, source: .metaTag)
+        }
+        return CharsetChoice(name: "utf-8", source: .defaultUTF8)
+    }
+
+    /// The `charset` parameter of a Content-Type value (`text/html; charset="Windows-1252"`).
+    public static func charsetParameter(in contentType: String) -> String? {
+        for part in contentType.split(separator: ";").dropFirst() {
+            let pair = part.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2,
+                  trim(pair[0], extra: []).lowercased() == "charset" else { continue }
+            let value = trim(pair[1], extra: ["\"", "'"])
+            return value.isEmpty ? nil : value
+        }
+        return nil
+    }
+
+    /// Maps a charset label to the name used here, following the WHATWG Encoding rules where they matter:
+    /// `iso-8859-1`, `latin1` and `us-ascii` all mean windows-1252 on the web.
+    public static func canonicalName(_ label: String) -> String? {
+        let key = trim(Substring(label), extra: []).lowercased()
+        guard !key.isEmpty else { return nil }
+        switch key {
+        case "utf-8", "utf8", "unicode-1-1-utf-8", "x-unicode20utf8":
+            return "utf-8"
+        case "windows-1252", "cp1252", "x-cp1252", "iso-8859-1", "iso8859-1", "iso_8859-1", "latin1", "l1",
+             "us-ascii", "ascii", "ansi_x3.4-1968", "cp819", "ibm819", "iso-ir-100":
+            return "windows-1252"
+        case "utf-16le", "utf-16", "unicode", "ucs-2":
+            return "utf-16le"
+        case "utf-16be", "unicodefffe":
+            return "utf-16be"
+        default:
+            // Anything else is handed to libxml2 (iconv) by name.
+            guard key.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.:".contains($0)) }) else { return nil }
+            return key
+        }
+    }
+
+    static func byteOrderMark(_ bytes: [UInt8]) -> (name: String, length: Int)? {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { return ("utf-8", 3) }
+        if bytes.count >= 2, bytes[0] == 0xFF, bytes[1] == 0xFE { return ("utf-16le", 2) }
+        if bytes.count >= 2, bytes[0] == 0xFE, bytes[1] == 0xFF { return ("utf-16be", 2) }
+        return nil
+    }
+
+    /// A simplified form of HTML's prescan: finds `<meta charset=…>` or
+    /// `<meta http-equiv="content-type" content="…; charset=…">` in the first bytes, skipping comments.
+    public static func prescanMeta(_ bytes: [UInt8]) -> String? {
+        let end = min(bytes.count, prescanLimit)
+        var index = 0
+        while index < end {
+            guard bytes[index] == UInt8(ascii: "<") else { index += 1; continue }
+            if matches(bytes, at: index, "<!--") {
+                index = skipComment(bytes, from: index + 4, end: end)
+                continue
+            }
+            if matches(bytes, at: index, "<meta"), index + 5 < end, isSpaceOrSlash(bytes[index + 5]) {
+                let (attributes, next) = readAttributes(bytes, from: index + 5, end: end)
+                index = next
+                if let charset = attributes["charset"], !charset.isEmpty { return charset }
+                if attributes["http-equiv"]?.lowercased() == "content-type",
+                   let content = attributes["content"], let charset = charsetParameter(in: "x;" + afterSemicolon(content)) {
+                    return charset
+                }
+                continue
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    private static let asciiSpace: Set<Character> = [" ", "\t", "\n", "\r", "\u{0C}"]
+
+    private static func trim(_ text: Substring, extra: Set<Character>) -> String {
+        let drop: (Character) -> Bool = { asciiSpace.contains($0) || extra.contains($0) }
+        guard let first = text.firstIndex(where: { !drop($0) }),
+              let last = text.lastIndex(where: { !drop($0) }) else { return "" }
+        return String(text[first...last])
+    }
+
+    private static func afterSemicolon(_ content: String) -> String {
+        guard let semicolon = content.firstIndex(of: ";") else { return content }
+        return String(content[content.index(after: semicolon)...])
+    }
+
+    private static func matches(_ bytes: [UInt8], at index: Int, _ literal: StaticString) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard index + count <= bytes.count else { return false }
+        return literal.withUTF8Buffer { pattern in
+            for offset in 0..<count where lowercase(bytes[index + offset]) != pattern[offset] { return false }
+            return true
+        }
+    }
+
+    private static func skipComment(_ bytes: [UInt8], from start: Int, end: Int) -> Int {
+        var index = start
+        while index + 2 < end {
+            if bytes[index] == UInt8(ascii: "-"), bytes[index + 1] == UInt8(ascii: "-"), bytes[index + 2] == UInt8(ascii: ">") {
+                return index + 3
+            }
+            index += 1
+        }
+        return end
+    }
+
+    private static func lowercase(_ byte: UInt8) -> UInt8 {
+        (byte >= 0x41 && byte <= 0x5A) ? byte + 0x20 : byte
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D
+    }
+
+    private static func isSpaceOrSlash(_ byte: UInt8) -> Bool { isSpace(byte) || byte == UInt8(ascii: "/") }
+
+    /// Reads attributes up to the closing `>`; returns them lower-cased by name and the index after the tag.
+    private static func readAttributes(_ bytes: [UInt8], from start: Int, end: Int) -> ([String: String], Int) {
+        var attributes: [String: String] = [:]
+        var index = start
+        while index < end {
+            while index < end, isSpaceOrSlash(bytes[index]) { index += 1 }
+            guard index < end, bytes[index] != UInt8(ascii: ">") else { return (attributes, index + 1) }
+            var name: [UInt8] = []
+            while index < end, !isSpace(bytes[index]), bytes[index] != UInt8(ascii: "="),
+                  bytes[index] != UInt8(ascii: ">"), bytes[index] != UInt8(ascii: "/") {
+                name.append(lowercase(bytes[index]))
+                index += 1
+            }
+            while index < end, isSpace(bytes[index]) { index += 1 }
+            var value: [UInt8] = []
+            if index < end, bytes[index] == UInt8(ascii: "=") {
+                index += 1
+                while index < end, isSpace(bytes[index]) { index += 1 }
+                if index < end, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") {
+                    let quote = bytes[index]
+                    index += 1
+                    while index < end, bytes[index] != quote { value.append(bytes[index]); index += 1 }
+                    index += 1
+                } else {
+                    while index < end, !isSpace(bytes[index]), bytes[index] != UInt8(ascii: ">") {
+                        value.append(bytes[index])
+                        index += 1
+                    }
+                }
+            }
+            let key = String(decoding: name, as: UTF8.self)
+            if !key.isEmpty, attributes[key] == nil {
+                attributes[key] = String(decoding: value, as: UTF8.self)
+            }
+        }
+        return (attributes, end)
+    }
+}
+
+/// Turns page bytes into UTF-8 for libxml2, so its encoding guesswork never runs.
+enum Transcoder {
+    enum Output {
+        /// The bytes are valid UTF-8 already (after `offset`, which skips a BOM).
+        case utf8(offset: Int)
+        case converted([UInt8], replaced: Int)
+        /// A charset Swift does not decode here; libxml2 decodes it through iconv.
+        case passThrough(encoding: String)
+    }
+
+    static func toUTF8(_ bytes: [UInt8], charset: String) -> Output {
+        switch charset {
+        case "utf-8":
+            let offset = (CharsetDetector.byteOrderMark(bytes)?.name == "utf-8") ? 3 : 0
+            let valid = bytes.withUnsafeBufferPointer { buffer in
+                String(validating: UnsafeBufferPointer(rebasing: buffer[offset...]), as: UTF8.self) != nil
+            }
+            if valid { return .utf8(offset: offset) }
+            let repaired = bytes.withUnsafeBufferPointer { buffer in
+                String(decoding: UnsafeBufferPointer(rebasing: buffer[offset...]), as: UTF8.self)
+            }
+            let replaced = repaired.unicodeScalars.reduce(0) { $0 + ($1 == "\u{FFFD}" ? 1 : 0) }
+            return .converted(Array(repaired.utf8), replaced: replaced)
+        case "windows-1252":
+            return .converted(windows1252ToUTF8(bytes), replaced: 0)
+        case "utf-16le", "utf-16be":
+            let bigEndian = charset == "utf-16be"
+            var start = 0
+            if let bom = CharsetDetector.byteOrderMark(bytes), bom.name == charset { start = bom.length }
+            var units: [UInt16] = []
+            units.reserveCapacity((bytes.count - start) / 2)
+            var index = start
+            while index + 1 < bytes.count {
+                let first = UInt16(bytes[index]), second = UInt16(bytes[index + 1])
+                units.append(bigEndian ? (first << 8 | second) : (second << 8 | first))
+                index += 2
+            }
+            let text = String(decoding: units, as: UTF16.self)
+            return .converted(Array(text.utf8), replaced: 0)
+        default:
+            return .passThrough(encoding: charset)
+        }
+    }
+
+    /// Windows-1252's 0x80–0x9F block; every other byte is the Latin-1 code point of the same value.
+    private static let high: [UInt32] = [
+        0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008D, 0x017D, 0x008F,
+        0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178,
+    ]
+
+    static func windows1252ToUTF8(_ bytes: [UInt8]) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + bytes.count / 8)
+        for byte in bytes {
+            if byte < 0x80 { output.append(byte); continue }
+            let scalar = byte < 0xA0 ? high[Int(byte - 0x80)] : UInt32(byte)
+            if scalar < 0x800 {
+                output.append(UInt8(0xC0 | (scalar >> 6)))
+                output.append(UInt8(0x80 | (scalar & 0x3F)))
+            } else {
+                output.append(UInt8(0xE0 | (scalar >> 12)))
+                output.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
+                output.append(UInt8(0x80 | (scalar & 0x3F)))
+            }
+        }
+        return output
+    }
+}

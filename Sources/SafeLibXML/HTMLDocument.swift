@@ -1,0 +1,225 @@
+import CLibXML2
+import Foundation
+
+/// Something libxml2 reported while parsing or querying; collected, never printed.
+public struct ParseIssue: Sendable, Equatable, CustomStringConvertible {
+    public enum Level: String, Sendable { case warning, error, fatal }
+    public var level: Level
+    public var message: String
+    public var line: Int
+    public var code: Int
+
+    public var description: String { "line \(line): \(level.rawValue): \(message) (libxml2 code \(code))" }
+}
+
+/// Why a page could not be turned into a document at all.
+public enum HTMLError: Error, Equatable, CustomStringConvertible {
+    case emptyInput
+    case tooLarge(bytes: Int, limit: Int)
+    case parserFailed(String)
+    case invalidXPath(expression: String, offset: Int, code: Int)
+
+    public var description: String {
+        switch self {
+        case .emptyInput: return "the page is empty"
+        case let .tooLarge(bytes, limit): return "the page is \(bytes) bytes, over the limit of \(limit)"
+        case let .parserFailed(reason): return "libxml2 could not parse the page: \(reason)"
+        case let .invalidXPath(expression, offset, code):
+            return "invalid XPath expression '\(expression)' near offset \(offset) (libxml2 code \(code))"
+        }
+    }
+}
+
+/// A parsed HTML page. Owns its libxml2 document and frees it in `deinit`.
+///
+/// Not `Sendable`: one document belongs to one task. Everything read from it (text, attributes,
+/// links, inline events) is copied into Swift values that are.
+public final class HTMLDocument {
+    /// Pages larger than this are refused before libxml2 sees them.
+    public static let defaultSizeLimit = 64 << 20
+    /// At most this many parser issues are kept; the rest are only counted.
+    static let issueLimit = 200
+
+    let pointer: htmlDocPtr
+    /// The URL the page was read from, if any.
+    public let url: URL?
+    /// The URL relative links resolve against: the page's `<base href>` when present, else `url`.
+    public private(set) var baseURL: URL?
+    public let charset: CharsetChoice
+    /// Issues libxml2 reported while parsing (the first `issueLimit`).
+    public let issues: [ParseIssue]
+    /// How many issues libxml2 reported in all.
+    public let issueCount: Int
+
+    /// Parses HTML bytes, choosing the charset in Swift (see `CharsetDetector`).
+    /// - Parameters:
+    ///   - contentType: the HTTP `Content-Type` header, when the page came over HTTP.
+    public init(bytes: [UInt8], url: URL? = nil, contentType: String? = nil,
+                sizeLimit: Int = HTMLDocument.defaultSizeLimit) throws(HTMLError) {
+        guard !bytes.isEmpty else { throw .emptyInput }
+        guard bytes.count <= sizeLimit else { throw .tooLarge(bytes: bytes.count, limit: sizeLimit) }
+        LibXML.ensureInitialized()
+
+        let charset = CharsetDetector.choose(bytes: bytes, contentType: contentType)
+        let collector = IssueCollector()
+        let parsed: htmlDocPtr?
+        switch Transcoder.toUTF8(bytes, charset: charset.name) {
+        case let .utf8(offset):
+            parsed = bytes.withUnsafeBufferPointer { buffer in
+                Self.read(UnsafeBufferPointer(rebasing: buffer[offset...]), url: url, encoding: "UTF-8", collector: collector)
+            }
+        case let .converted(utf8, replaced):
+            if replaced > 0 {
+                collector.note(ParseIssue(level: .warning, message: "\(replaced) invalid byte sequence(s) replaced by U+FFFD",
+                                          line: 0, code: 0))
+            }
+            parsed = utf8.withUnsafeBufferPointer { Self.read($0, url: url, encoding: "UTF-8", collector: collector) }
+        case let .passThrough(encoding):
+            parsed = bytes.withUnsafeBufferPointer { Self.read($0, url: url, encoding: encoding, collector: collector) }
+        }
+        guard let parsed else {
+            throw .parserFailed(collector.issues.last?.message ?? "no document produced")
+        }
+        self.pointer = parsed
+        self.url = url
+        self.charset = charset
+        self.issues = collector.issues
+        self.issueCount = collector.count
+        self.baseURL = url
+        if let base = try? first("/html/head/base[@href]")?.attribute("href"), let resolved = resolve(base) {
+            self.baseURL = resolved
+        }
+    }
+
+    deinit {
+        xmlFreeDoc(pointer)
+    }
+
+    private static func read(_ buffer: UnsafeBufferPointer<UInt8>, url: URL?, encoding: String,
+                             collector: IssueCollector) -> htmlDocPtr? {
+        guard let context = htmlNewParserCtxt() else { return nil }
+        defer { htmlFreeParserCtxt(context) }
+        let options = Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
+            | HTML_PARSE_NONET.rawValue | HTML_PARSE_IGNORE_ENC.rawValue | HTML_PARSE_COMPACT.rawValue)
+        // libxml2 reports through a thread-local handler. The parse below is synchronous, with no
+        // suspension point, so the handler set here sees exactly this parse's errors; the previous
+        // handler is restored before returning.
+        let previousHandler = __xmlStructuredError()?.pointee
+        let previousContext = __xmlStructuredErrorContext()?.pointee
+        let unmanaged = Unmanaged.passRetained(collector)
+        defer { unmanaged.release() }
+        xmlSetStructuredErrorFunc(unmanaged.toOpaque()) { userData, error in
+            guard let userData, let error else { return }
+            Unmanaged<IssueCollector>.fromOpaque(userData).takeUnretainedValue().record(error.pointee)
+        }
+        defer { xmlSetStructuredErrorFunc(previousContext, previousHandler) }
+        let size = Int32(clamping: buffer.count)
+        return buffer.withMemoryRebound(to: CChar.self) { chars in
+            htmlCtxtReadMemory(context, chars.baseAddress, size, url?.absoluteString, encoding, options)
+        }
+    }
+
+    /// The root element (`html`), if the page produced any element at all.
+    public var root: HTMLNode? {
+        xmlDocGetRootElement(pointer).map { HTMLNode(document: self, pointer: $0) }
+    }
+
+    /// Nodes matching an XPath expression, evaluated from the document root.
+    public func select(_ xpath: String) throws(HTMLError) -> [HTMLNode] {
+        try evaluate(xpath, context: nil)
+    }
+
+    /// The first node matching an XPath expression.
+    public func first(_ xpath: String) throws(HTMLError) -> HTMLNode? {
+        try evaluate(xpath, context: nil, limit: 1).first
+    }
+
+    /// Makes relative links resolve against `url` from now on, unless the page sets its own `<base href>`.
+    ///
+    /// A saved page read from a file still links as it did on its site: callers pass the URL
+    /// the page declares for itself (its canonical link).
+    public func rebase(to url: URL) {
+        if (try? first("/html/head/base[@href]")) == nil { baseURL = url }
+    }
+
+    /// Resolves a link against `baseURL`. Returns nil for empty, script and unparseable links.
+    public func resolve(_ href: String) -> URL? {
+        let trimmed = TextCollapsing.collapse(href)
+        guard !trimmed.isEmpty, !trimmed.lowercased().hasPrefix("javascript:") else { return nil }
+        let candidate = URL(string: trimmed, relativeTo: baseURL)
+            ?? trimmed.addingPercentEncoding(withAllowedCharacters: Self.linkCharacters)
+                .flatMap { URL(string: $0, relativeTo: baseURL) }
+        return candidate?.absoluteURL
+    }
+
+    /// Every character a href may keep as written; the rest (spaces, non-ASCII) is percent-encoded.
+    private static let linkCharacters = CharacterSet.urlQueryAllowed.union(.urlPathAllowed).union(CharacterSet(charactersIn: "#%"))
+
+    func evaluate(_ xpath: String, context node: xmlNodePtr?, limit: Int = .max) throws(HTMLError) -> [HTMLNode] {
+        guard let context = xmlXPathNewContext(pointer) else { throw .parserFailed("out of memory for an XPath context") }
+        defer { xmlXPathFreeContext(context) }
+        // A handler of our own keeps libxml2 from printing; the error itself is read from the context.
+        context.pointee.error = { _, _ in }
+        if let node { context.pointee.node = node }
+        let result: xmlXPathObjectPtr? = xpath.withCString { expression in
+            expression.withMemoryRebound(to: xmlChar.self, capacity: xpath.utf8.count + 1) {
+                xmlXPathEvalExpression($0, context)
+            }
+        }
+        guard let result else {
+            let last = context.pointee.lastError
+            throw .invalidXPath(expression: xpath, offset: Int(last.int1), code: Int(last.code))
+        }
+        defer { xmlXPathFreeObject(result) }
+        guard result.pointee.type == XPATH_NODESET, let set = result.pointee.nodesetval,
+              set.pointee.nodeNr > 0, let table = set.pointee.nodeTab else { return [] }
+        let count = min(Int(set.pointee.nodeNr), limit)
+        var nodes: [HTMLNode] = []
+        nodes.reserveCapacity(count)
+        for index in 0..<count {
+            if let found = table[index] { nodes.append(HTMLNode(document: self, pointer: found)) }
+        }
+        return nodes
+    }
+}
+
+/// libxml2's process-wide set-up, done once.
+enum LibXML {
+    private static let initialized: Bool = {
+        xmlInitParser()
+        return true
+    }()
+
+    static func ensureInitialized() {
+        _ = initialized
+    }
+
+    /// Copies a libxml2-owned string into Swift and frees it.
+    static func take(_ pointer: UnsafeMutablePointer<xmlChar>?) -> String? {
+        guard let pointer else { return nil }
+        defer { gvingest_xmlFree(pointer) }
+        return String(cString: pointer)
+    }
+}
+
+/// Gathers parser errors for one parse. Used only on the parsing thread, for the length of one call.
+final class IssueCollector {
+    private(set) var issues: [ParseIssue] = []
+    private(set) var count = 0
+
+    func record(_ error: xmlError) {
+        let level: ParseIssue.Level
+        switch error.level {
+        case XML_ERR_WARNING: level = .warning
+        case XML_ERR_FATAL: level = .fatal
+        default: level = .error
+        }
+        let message = error.message.map { TextCollapsing.collapse(String(cString: $0)) } ?? "unknown error"
+        note(ParseIssue(level: level, message: message, line: Int(error.line), code: Int(error.code)))
+    }
+
+    func note(_ issue: ParseIssue) {
+        count += 1
+        if issues.count < HTMLDocument.issueLimit { issues.append(issue) }
+    }
+}

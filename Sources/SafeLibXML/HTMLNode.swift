@@ -1,0 +1,185 @@
+import CLibXML2
+import Foundation
+
+/// A node of an `HTMLDocument`. It holds its document, so it can never outlive it.
+///
+/// Not `Sendable`: read what you need from it (text, attributes, links) inside the task that parsed the page.
+public struct HTMLNode {
+    let document: HTMLDocument
+    let pointer: xmlNodePtr
+
+    init(document: HTMLDocument, pointer: xmlNodePtr) {
+        self.document = document
+        self.pointer = pointer
+    }
+
+    /// The lower-case element name (`h1`, `td`), `#text` for text nodes, `#comment` for comments.
+    public var name: String {
+        switch pointer.pointee.type {
+        case XML_TEXT_NODE, XML_CDATA_SECTION_NODE: return "#text"
+        case XML_COMMENT_NODE: return "#comment"
+        default:
+            guard let name = pointer.pointee.name else { return "" }
+            return String(cString: name).lowercased()
+        }
+    }
+
+    public var isElement: Bool { pointer.pointee.type == XML_ELEMENT_NODE }
+
+    /// The value of an attribute, entities decoded, or nil when absent.
+    public func attribute(_ name: String) -> String? {
+        guard isElement else { return nil }
+        return LibXML.take(xmlGetProp(pointer, name))
+    }
+
+    /// Whether the `class` attribute lists `name` among its classes.
+    public func hasClass(_ name: String) -> Bool {
+        guard let classes = attribute("class") else { return false }
+        return classes.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).contains { $0 == name }
+    }
+
+    /// All text below this node with white space collapsed (NBSP included) and trimmed.
+    public var text: String { TextCollapsing.collapse(rawText) }
+
+    /// All text below this node as the page has it, entities decoded.
+    public var rawText: String { LibXML.take(xmlNodeGetContent(pointer)) ?? "" }
+
+    /// The node's position, as an XPath (`/html/body/div[2]/h1`): where a value came from.
+    public var path: String { LibXML.take(xmlGetNodePath(pointer)) ?? "" }
+
+    /// The source line of the node, as libxml2 recorded it.
+    public var line: Int { Int(xmlGetLineNo(pointer)) }
+
+    public var parent: HTMLNode? {
+        guard let parent = pointer.pointee.parent, parent.pointee.type == XML_ELEMENT_NODE else { return nil }
+        return HTMLNode(document: document, pointer: parent)
+    }
+
+    /// Child elements, in order (text and comments left out).
+    public var children: [HTMLNode] {
+        var nodes: [HTMLNode] = []
+        var child = pointer.pointee.children
+        while let current = child {
+            if current.pointee.type == XML_ELEMENT_NODE { nodes.append(HTMLNode(document: document, pointer: current)) }
+            child = current.pointee.next
+        }
+        return nodes
+    }
+
+    /// Nodes matching an XPath expression evaluated with this node as the context node.
+    public func select(_ xpath: String) throws(HTMLError) -> [HTMLNode] {
+        try document.evaluate(xpath, context: pointer)
+    }
+
+    public func first(_ xpath: String) throws(HTMLError) -> HTMLNode? {
+        try document.evaluate(xpath, context: pointer, limit: 1).first
+    }
+
+    /// An attribute holding a link (`href` by default), resolved against the page's base URL.
+    public func link(_ attribute: String = "href") -> URL? {
+        self.attribute(attribute).flatMap(document.resolve)
+    }
+
+    /// Whether two values refer to the same node of the same document.
+    public func isSame(as other: HTMLNode) -> Bool { pointer == other.pointer }
+
+    /// The node's content flattened into inline events, in document order: text, emphasis, links, breaks.
+    ///
+    /// Hidden elements (`display: none`, `hidden`), scripts, styles and comments are left out.
+    /// - Parameter after: when given, only the content that follows this descendant (its later siblings,
+    ///   and theirs up the tree) is flattened: the body of a course after its heading.
+    public func inlineEvents(after start: HTMLNode? = nil) -> [InlineEvent] {
+        var events: [InlineEvent] = []
+        if let start {
+            var current: xmlNodePtr? = start.pointer
+            while let node = current, node != pointer {
+                var sibling = node.pointee.next
+                while let next = sibling {
+                    flatten(next, into: &events)
+                    sibling = next.pointee.next
+                }
+                current = node.pointee.parent
+                if let parent = current, parent != pointer, InlineEvent.isBlock(HTMLNode(document: document, pointer: parent).name) {
+                    events.append(.blockBoundary)
+                }
+            }
+        } else {
+            var child = pointer.pointee.children
+            while let node = child {
+                flatten(node, into: &events)
+                child = node.pointee.next
+            }
+        }
+        return events
+    }
+
+    private func flatten(_ node: xmlNodePtr, into events: inout [InlineEvent]) {
+        switch node.pointee.type {
+        case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
+            if let content = node.pointee.content {
+                events.append(.text(String(cString: content)))
+            }
+            return
+        case XML_ELEMENT_NODE:
+            break
+        default:
+            return
+        }
+        let element = HTMLNode(document: document, pointer: node)
+        let name = element.name
+        if InlineEvent.skipped.contains(name) || element.isHidden { return }
+        var closing: InlineEvent?
+        if name == "br" {
+            events.append(.lineBreak)
+            return
+        } else if InlineEvent.emphasis.contains(name) {
+            events.append(.startEmphasis(name))
+            closing = .endEmphasis
+        } else if name == "a", let href = element.attribute("href") {
+            events.append(.startLink(href: href, url: document.resolve(href)))
+            closing = .endLink
+        } else if InlineEvent.isBlock(name) {
+            events.append(.blockBoundary)
+            closing = .blockBoundary
+        }
+        var child = node.pointee.children
+        while let current = child {
+            flatten(current, into: &events)
+            child = current.pointee.next
+        }
+        if let closing { events.append(closing) }
+    }
+
+    private var isHidden: Bool {
+        if attribute("hidden") != nil { return true }
+        guard let style = attribute("style")?.lowercased() else { return false }
+        let compact = style.filter { $0 != " " }
+        return compact.contains("display:none") || compact.contains("visibility:hidden")
+    }
+}
+
+/// One step of a node's content read in order, as a reader of the page meets it.
+public enum InlineEvent: Sendable, Equatable {
+    /// Text as the page has it (entities decoded, white space not yet collapsed).
+    case text(String)
+    /// `strong`, `b`, `em` or `i` begins.
+    case startEmphasis(String)
+    case endEmphasis
+    /// A link begins: its raw `href` and, when it resolves, the absolute URL.
+    case startLink(href: String, url: URL?)
+    case endLink
+    /// `<br>`.
+    case lineBreak
+    /// A block element (`p`, `div`, `hr`, `li`, headings, table cells…) begins or ends.
+    case blockBoundary
+
+    static let emphasis: Set<String> = ["strong", "b", "em", "i"]
+    static let skipped: Set<String> = ["script", "style", "noscript", "template", "head", "title"]
+    static let blocks: Set<String> = [
+        "p", "div", "hr", "li", "ul", "ol", "dl", "dt", "dd", "table", "tr", "td", "th", "tbody", "thead", "tfoot",
+        "h1", "h2", "h3", "h4", "h5", "h6", "section", "article", "header", "footer", "main", "nav", "aside",
+        "blockquote", "pre", "form", "fieldset", "address", "figure", "figcaption", "caption", "body", "html",
+    ]
+
+    static func isBlock(_ name: String) -> Bool { blocks.contains(name) }
+}

@@ -1,0 +1,73 @@
+import CatalogKit
+
+/// A usage mistake: reported with the command's usage line, exit status 64.
+struct UsageError: Error {
+    var message: String
+}
+
+/// Command-line words split into positionals, `--flag`s and `--option value`s.
+struct Arguments {
+    var positional: [String] = []
+    var values: [String: [String]] = [:]
+    var flags: Set<String> = []
+
+    /// Parses `words` against the flags and options a command accepts; `--name=value` works too.
+    init(_ words: [String], flags allowedFlags: Set<String>, options allowedOptions: Set<String>) throws(UsageError) {
+        var index = 0
+        var onlyPositionals = false
+        while index < words.count {
+            let word = words[index]
+            index += 1
+            if onlyPositionals || !word.hasPrefix("-") || word == "-" {
+                positional.append(word)
+                continue
+            }
+            if word == "--" {
+                onlyPositionals = true
+                continue
+            }
+            var name = word
+            var inlineValue: String?
+            if let equals = word.firstIndex(of: "=") {
+                name = String(word[..<equals])
+                inlineValue = String(word[word.index(after: equals)...])
+            }
+            if allowedFlags.contains(name) {
+                guard inlineValue == nil else { throw UsageError(message: "\(name) takes no value") }
+                flags.insert(name)
+            } else if allowedOptions.contains(name) {
+                if let inlineValue {
+                    values[name, default: []].append(inlineValue)
+                } else {
+                    guard index < words.count else { throw UsageError(message: "\(name) needs a value") }
+                    values[name, default: []].append(words[index])
+                    index += 1
+                }
+            } else {
+                let known = (allowedFlags.union(allowedOptions)).sorted()
+                let hint = known.min { editDistance($0, name) < editDistance($1, name) }
+                    .flatMap { editDistance($0, name) <= 3 ? " (did you mean \($0)?)" : nil } ?? ""
+                throw UsageError(message: "unknown option \(name)\(hint)")
+            }
+        }
+    }
+
+    func value(_ name: String) -> String? { values[name]?.last }
+    func has(_ flag: String) -> Bool { flags.contains(flag) }
+}
+
+/// Levenshtein distance, for did-you-mean hints.
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    guard !a.isEmpty else { return b.count }
+    guard !b.isEmpty else { return a.count }
+    var previous = Array(0...b.count)
+    for i in 1...a.count {
+        var current = [i] + Array(repeating: 0, count: b.count)
+        for j in 1...b.count {
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        previous = current
+    }
+    return previous[b.count]
+}
