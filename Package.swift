@@ -22,7 +22,7 @@ let package = Package(
         .executableTarget(name: "gvingest", dependencies: ["CatalogKit"]),
         .testTarget(name: "SafeLibXMLTests", dependencies: ["SafeLibXML"]),
         .testTarget(name: "CatalogKitTests", dependencies: ["CatalogKit", "SafeLibXML"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["CatalogKit"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["gvingest"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -62,7 +62,8 @@ struct CourseAssembler {
                 }
                 continue
             }
-            let rule = "\(segment.rule ?? "label \"\(label):\" in \(segment.labelStyle ?? "text")"), \(scope)"
+            let written = segment.writtenLabel ?? label
+            let rule = "\(segment.rule ?? "label \"\(written)\" in \(segment.labelStyle ?? "text")"), \(scope)"
             let value = segment.text
             switch FieldRole(label: label) {
             case .credits where course.creditsText == nil:

@@ -43,10 +43,16 @@ enum CourseHeading {
     private static let creditWords: Set<String> = ["to", "or", "per", "sem", "sem.", "cr", "cr.", "credit", "credits",
                                                    "hour", "hours", "hr", "hr.", "hrs", "hrs.", "unit", "units", "-", "–"]
 
+    /// More credits than this in one course is a year ("(1800 - 1848)"), not credits.
+    static let maximumCredits = 30.0
+
     static func looksLikeCredits(_ text: Substring) -> Bool {
         for word in text.split(separator: " ") {
             if creditWords.contains(word.lowercased()) { continue }
             guard word.allSatisfy({ $0.isASCIIDigit || $0 == "." || $0 == "-" || $0 == "\u{2013}" || $0 == "," }) else { return false }
+            for number in word.split(whereSeparator: { $0 == "-" || $0 == "\u{2013}" || $0 == "," }) {
+                guard let value = Double(number), value <= maximumCredits else { return false }
+            }
         }
         return true
     }

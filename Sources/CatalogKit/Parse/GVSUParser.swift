@@ -16,9 +16,17 @@ public struct GVSUParser: CatalogParser {
 
     public func recognizes(_ page: PageContext) -> Bool {
         if let host = page.pageURL.host?.lowercased(), host == "gvsu.edu" || host.hasSuffix(".gvsu.edu") { return true }
-        guard let (heading, _) = courseHeading(in: page) else { return false }
-        return (try? heading.first(Self.catalogNameXPath)) != nil
+        if let (heading, _) = courseHeading(in: page) {
+            // The layout: the catalog's name, then the course heading.
+            return ((try? heading.first(Self.catalogNameXPath)) ?? nil) != nil
+        }
+        // A subject page: links named "CODE - Title" to /catalog/course/ pages.
+        let links = (try? page.document.select(Self.courseLinkXPath)) ?? []
+        return links.contains { CourseHeading.parse($0.text).map { !$0.title.isEmpty } ?? false }
     }
+
+    /// Links to course pages: GVSU's course URLs are /catalog/[year/]course/slug.htm.
+    static let courseLinkXPath = "//a[contains(@href, '/course/') or starts-with(@href, '../course/')]"
 
     func courseHeading(in page: PageContext) -> (HTMLNode, CourseHeading.Parsed)? {
         guard let headings = try? page.document.select(Self.headingXPath) else { return nil }
@@ -64,9 +72,10 @@ public struct GVSUParser: CatalogParser {
         if courseHeading(in: page) != nil { return nil }
         var courses: [ListedCourse] = []
         var seen: Set<String> = []
-        for anchor in try page.document.select("//a[@href]") {
-            guard let parsed = CourseHeading.parse(anchor.text), let url = anchor.link()?.absoluteString,
-                  seen.insert(url).inserted else { continue }
+        for anchor in try page.document.select(Self.courseLinkXPath) {
+            guard let parsed = CourseHeading.parse(anchor.text), let link = anchor.link(), link.path.contains("/course/"),
+                  seen.insert(link.absoluteString).inserted else { continue }
+            let url = link.absoluteString
             courses.append(ListedCourse(code: parsed.code.description, title: parsed.title.isEmpty ? nil : parsed.title,
                                         creditsText: parsed.credits, url: url))
         }

@@ -7,6 +7,8 @@ struct ContentSegment: Equatable {
     var label: String?
     /// How the label was written, for provenance: `<strong>`, `<em>` or `text`.
     var labelStyle: String?
+    /// The label exactly as the page shows it, colon included when it has one.
+    var writtenLabel: String?
     /// The value, white space collapsed; "\n" for a line break and "\n\n" between paragraphs.
     var text: String
     var links: [SegmentLink]
@@ -192,7 +194,9 @@ enum LabelledContent {
                 if let tag = unit.emphasisTag {
                     if !text.isEmpty, !hasLink,
                        let label = LabelledContent.colonLabel(text) ?? (lineHasContent ? nil : LabelledContent.bareLabel(text)) {
-                        start(Builder(label: label, labelStyle: "<\(tag)>"))
+                        var builder = Builder(label: label, labelStyle: "<\(tag)>")
+                        builder.writtenLabel = text
+                        start(builder)
                         lineHasContent = true
                         continue
                     }
@@ -215,6 +219,7 @@ enum LabelledContent {
                     }
                 } else if !unit.isEmpty, !lineHasContent, let label = LabelledContent.textLabel(text) {
                     var builder = Builder(label: label, labelStyle: "text")
+                    builder.writtenLabel = label + ":"
                     builder.appendAfterFirstColon(unit.tokens, links: links)
                     start(builder)
                     lineHasContent = true
@@ -249,6 +254,7 @@ enum LabelledContent {
     private struct Builder {
         let label: String?
         let labelStyle: String?
+        var writtenLabel: String?
         var emphasized = false
         var scalars = String.UnicodeScalarView()
         var count = 0
@@ -332,7 +338,8 @@ enum LabelledContent {
                 copy.text = String(String.UnicodeScalarView(view[link.start..<min(link.end, view.count)]))
                 return copy
             }
-            return ContentSegment(label: label, labelStyle: labelStyle, text: text, links: finishedLinks, emphasized: emphasized)
+            return ContentSegment(label: label, labelStyle: labelStyle, writtenLabel: writtenLabel, text: text,
+                                  links: finishedLinks, emphasized: emphasized)
         }
     }
 }

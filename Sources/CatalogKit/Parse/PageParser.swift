@@ -90,14 +90,13 @@ public struct PageParser: Sendable {
             parser = CatalogParsers.parser(for: fixed)
             result.systemRule = "--system \(fixed.rawValue)"
         case .auto:
-            if let recognized = CatalogParsers.all.first(where: { $0.recognizes(page) }) {
-                parser = recognized
-                result.systemRule = "recognized as \(recognized.system.rawValue)"
-            } else {
-                // GVSU's rules read text layout only, so they are the fallback for unmarked pages.
-                parser = GVSUParser()
-                result.systemRule = "no system recognized; GVSU text-layout rules tried"
+            guard let recognized = CatalogParsers.all.first(where: { $0.recognizes(page) }) else {
+                // Guessing would turn a page of another system into wrong records; say so instead.
+                result.systemRule = "no catalog system recognized (Acalog or GVSU marks); name one with --system"
+                return result
             }
+            parser = recognized
+            result.systemRule = "recognized as \(recognized.system.rawValue)"
         }
         result.system = parser.system
         do {

@@ -1,0 +1,202 @@
+import Foundation
+import Testing
+@testable import CatalogKit
+import SafeLibXML
+
+/// Pages nobody here wrote: University of Houston and LSU (Acalog), UM-Dearborn (CourseLeaf), Banner.
+@Suite struct RealPageTests {
+    static let uh = TestPaths.realworld.appendingPathComponent("acalog-uh")
+
+    /// The manifest's `course_title` ("COSC 2436 -  Programming and Data Structures") by page file name.
+    static func manifest(_ catalog: String) throws -> [String: String] {
+        let text = try String(contentsOf: uh.appendingPathComponent("\(catalog).csv"), encoding: .utf8)
+        var titles: [String: String] = [:]
+        for line in text.split(separator: "\n").dropFirst() {
+            // catoid,catalog_title,classification,page_number,coid,course_title
+            let columns = csvFields(String(line))
+            guard columns.count == 6 else { continue }
+            titles["\(columns[0])-\(columns[4]).html"] = columns[5]
+        }
+        return titles
+    }
+
+    /// One CSV line's fields: commas inside double quotes, and "" for a quote.
+    static func csvFields(_ line: String) -> [String] {
+        var fields: [String] = []
+        var field = ""
+        var quoted = false
+        var characters = line.makeIterator()
+        while let character = characters.next() {
+            if quoted {
+                if character == "\"" {
+                    quoted = false
+                } else {
+                    field.append(character)
+                }
+            } else if character == "\"" {
+                if field.last == "\"" || !field.isEmpty { field.append("\"") }
+                quoted = true
+            } else if character == "," {
+                fields.append(field)
+                field = ""
+            } else {
+                field.append(character)
+            }
+        }
+        fields.append(field)
+        return fields
+    }
+
+    static func parseAll(_ directory: URL, system: SystemChoice = .auto) async -> [PageResult] {
+        let (inputs, _) = PageInputs.expand([directory.path])
+        return await ParseRunner.run(inputs, parser: PageParser(system: system))
+    }
+
+    @Test(arguments: ["41", "44"])
+    func uhPagesMatchTheirManifest(_ catalog: String) async throws {
+        let expected = try Self.manifest(catalog)
+        #expect(expected.count > 3800)
+        let results = await Self.parseAll(Self.uh.appendingPathComponent(catalog))
+        #expect(results.count == expected.count)
+        var misses: [String] = []
+        for result in results {
+            let file = URL(fileURLWithPath: result.input).lastPathComponent
+            let heading = expected[file].map { TextCollapsing.collapse($0) } ?? "(not in manifest)"
+            guard result.courses.count == 1, let course = result.courses.first else {
+                misses.append("\(file): \(result.courses.count) courses, expected \(heading)")
+                continue
+            }
+            let parsed = "\(course.code) - \(course.title)"
+            if parsed != heading { misses.append("\(file): parsed \"\(parsed)\", manifest \"\(heading)\"") }
+            #expect(result.system == .acalog)
+        }
+        let rate = Double(results.count - misses.count) / Double(max(1, results.count))
+        // The misses are listed so a regression shows what broke.
+        #expect(rate >= 0.99, "\(misses.count) misses:\n\(misses.joined(separator: "\n"))")
+        print("UH catalog \(catalog): \(results.count - misses.count)/\(results.count) match; misses: \(misses)")
+    }
+
+    @Test func uhFieldsAreReadByLabel() throws {
+        let page = Self.uh.appendingPathComponent("41/41-193244.html")
+        let result = PageParser().parse(bytes: Array(try Data(contentsOf: page)), sourceURL: page, input: "41-193244")
+        let course = try #require(result.courses.first)
+        #expect(course.code.description == "ACCT 2301")
+        #expect(course.title == "Principles of Financial Accounting")
+        #expect(course.creditsText == "3.0")
+        #expect(course.prerequisiteText == "None.")
+        #expect(course.description == "Fundamentals of financial accounting.")
+        #expect(course.field("Lecture Contact Hours") == "3")
+        #expect(course.field("Lab Contact Hours") == "0")
+        #expect(course.field("Formerly") == "ACCT 2331")
+        #expect(course.field("Note") == "ACCT 2301 meets Business Administration and Management Field of Study requirement.")
+        #expect(course.field("TCCNS Equivalent") == "ACCT 2301")
+        #expect(course.catalogName == "2021-2022 Undergraduate Catalog")
+        // Links resolve against the URL the archive recorded, not the file.
+        #expect(result.pageURL == "http://publications.uh.edu/preview_course_nopop.php?catoid=41&coid=193244")
+    }
+
+    @Test func uhCorequisiteLinksKeepTheirCodeAndURL() throws {
+        let page = Self.uh.appendingPathComponent("44/44-209873.html")
+        let bytes = Array(try Data(contentsOf: page))
+        let result = PageParser().parse(bytes: bytes, sourceURL: page, input: "44-209873")
+        let course = try #require(result.courses.first)
+        if course.corequisiteText != nil {
+            for link in course.corequisiteLinks {
+                #expect(link.code != nil)
+                #expect(link.url?.hasPrefix("http://publications.uh.edu/preview_course_nopop.php?catoid=44&coid=") == true)
+            }
+        }
+        // Every page with a labelled corequisite yields it, with its course links.
+        let withCorequisite = TestPaths.files(in: Self.uh.appendingPathComponent("44"), suffix: ".html").prefix(4000).filter {
+            (try? String(contentsOf: $0, encoding: .utf8))?.contains("Corequisite:") ?? false
+        }
+        #expect(!withCorequisite.isEmpty)
+        for file in withCorequisite.prefix(40) {
+            let parsed = PageParser().parse(bytes: Array(try Data(contentsOf: file)), sourceURL: file, input: file.lastPathComponent)
+            let course = try #require(parsed.courses.first)
+            #expect(course.corequisiteText?.isEmpty == false, "\(file.lastPathComponent)")
+            #expect(course.provenance["corequisite"]?.contains("Corequisite:") == true)
+        }
+    }
+
+    @Test func uhPrerequisiteLinksKeepTheirCodeAndURL() throws {
+        let files = TestPaths.files(in: Self.uh.appendingPathComponent("44"), suffix: ".html").filter {
+            ((try? String(contentsOf: $0, encoding: .utf8)) ?? "").range(of: #"Prerequisite:\s*</strong>\s*<a "#, options: .regularExpression) != nil
+        }
+        #expect(files.count > 50)
+        for file in files.prefix(100) {
+            let result = PageParser().parse(bytes: Array(try Data(contentsOf: file)), sourceURL: file, input: file.lastPathComponent)
+            let course = try #require(result.courses.first)
+            #expect(!course.prerequisiteLinks.isEmpty, "\(file.lastPathComponent)")
+            for link in course.prerequisiteLinks {
+                #expect(link.code.map { course.prerequisiteText?.contains($0) ?? false } == true, "\(file.lastPathComponent): \(link)")
+                #expect(link.url?.contains("preview_course_nopop.php?catoid=44") == true)
+            }
+        }
+    }
+
+    @Test func uhCurlyQuotesSurviveWithoutACharsetDeclaration() async throws {
+        let results = await Self.parseAll(Self.uh.appendingPathComponent("44"))
+        let titles = results.flatMap(\.courses).map(\.title)
+        #expect(titles.contains("Qur’an as Literature"))
+        #expect(titles.contains("Women’s Health Issues"))
+        #expect(!titles.contains { $0.contains("â€") })
+    }
+
+    @Test func lsuCoursePagesYieldCodesAndTitles() throws {
+        let lsu = TestPaths.realworld.appendingPathComponent("acalog-lsu")
+        let chem = lsu.appendingPathComponent("lsu-course-chem1101-trimmed.html")
+        let chemResult = PageParser().parse(bytes: Array(try Data(contentsOf: chem)), sourceURL: chem, input: "chem")
+        #expect(chemResult.system == .acalog)
+        let course = try #require(chemResult.courses.first)
+        #expect(course.code.description == "CHEM 1101")
+        #expect(course.title == "Principles of Chemistry I")
+        // The unlabelled prerequisite: an <em> holding course links.
+        #expect(course.prerequisiteText?.hasPrefix("Credit or registration in MATH 1021") == true)
+        #expect(course.prerequisiteLinks.map(\.code) == ["MATH 1021", "MATH 1022", "MATH 1023", "MATH 1431", "MATH 1510",
+                                                         "MATH 1530", "MATH 1550", "MATH 1551"])
+        #expect(course.description.hasPrefix("The first part of a three-semester sequence"))
+        #expect(course.notes == ["This is an Integrative Learning Core (ILC) course that awards general education credit."])
+
+        let thtr = lsu.appendingPathComponent("lsu-course-thtr7900-empty-prereq-trimmed.html")
+        let thtrResult = PageParser().parse(bytes: Array(try Data(contentsOf: thtr)), sourceURL: thtr, input: "thtr")
+        let theatre = try #require(thtrResult.courses.first)
+        #expect(theatre.code.description == "THTR 7900")
+        #expect(theatre.title == "Research and Writing for Theatre Studies")
+        #expect(theatre.creditsText == "3")
+        #expect(theatre.prerequisiteText == nil)
+        #expect(theatre.provenance["prerequisite"]?.contains("(empty)") == true)
+        #expect(theatre.description == "Research and writing skills for students of theatre history, dramatic literature, theory, and criticism.")
+    }
+
+    @Test func lsuListingPageYieldsCourseLinks() throws {
+        let page = TestPaths.realworld.appendingPathComponent("acalog-lsu/lsu-ee-course-list-page2-trimmed.html")
+        let result = PageParser().parse(bytes: Array(try Data(contentsOf: page)), sourceURL: page, input: "list")
+        #expect(result.courses.isEmpty)
+        let listing = try #require(result.listing)
+        #expect(listing.courses.count == 41)
+        #expect(listing.courses.first?.code == "EE 7400")
+        #expect(listing.courses.first?.title == "Advanced Topics in Power")
+        #expect(listing.courses.first?.creditsText == "3")
+        #expect(listing.courses.last?.creditsText == "1-12 per sem.")
+        #expect(listing.courses.allSatisfy { $0.url.contains("preview_course_nopop.php?catoid=35&coid=") })
+    }
+
+    /// Pages of systems without a parser here give "no course found": no crash, no wrong record.
+    @Test(arguments: ["courseleaf-umdearborn", "banner"])
+    func pagesOfOtherSystemsGiveNoCourse(_ folder: String) async {
+        let results = await Self.parseAll(TestPaths.realworld.appendingPathComponent(folder))
+        #expect(!results.isEmpty)
+        for result in results {
+            #expect(result.failure == nil)
+            #expect(result.courses.isEmpty, "\(result.input)")
+            #expect(result.listing == nil, "\(result.input)")
+            #expect(!result.yieldedRecord)
+        }
+        for system in CatalogSystem.allCases {
+            for result in await Self.parseAll(TestPaths.realworld.appendingPathComponent(folder), system: .fixed(system)) {
+                #expect(result.courses.isEmpty, "\(result.input) as \(system)")
+            }
+        }
+    }
+}
