@@ -34,7 +34,8 @@ public struct CourseCode: Sendable, Hashable, Comparable, Codable, CustomStringC
     /// Parses a string that is a whole course code, in any case and common spelling.
     public init?(parsing text: String) {
         let scalars = Array(text.unicodeScalars)
-        guard let match = CourseCodeScanner.scan(scalars, from: 0, caseSensitive: false),
+        let start = CourseCodeScanner.skipSpaces(scalars, from: 0)
+        guard let match = CourseCodeScanner.scan(scalars, from: start, caseSensitive: false),
               CourseCodeScanner.skipSpaces(scalars, from: match.end) == scalars.count else { return nil }
         self = match.code
     }

@@ -66,6 +66,39 @@ public struct ParsedCourseRecord: Codable, Sendable, Equatable {
         system = course.system
         sources = course.provenance
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, subject, number, numberText, suffix, name, title, credits, creditRange, creditsText, contactHours, offered, description, prerequisiteString, corequisiteString, prerequisiteLinks, corequisiteLinks, catalog, fields, notes, url, pageUrl, system, sources
+    }
+
+    /// Absent values are written as `null`, so every record carries every key.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(subject, forKey: .subject)
+        try container.encode(number, forKey: .number)
+        try container.encode(numberText, forKey: .numberText)
+        try container.encode(suffix, forKey: .suffix)
+        try container.encode(name, forKey: .name)
+        try container.encode(title, forKey: .title)
+        try container.encode(credits, forKey: .credits)
+        try container.encode(creditRange, forKey: .creditRange)
+        try container.encode(creditsText, forKey: .creditsText)
+        try container.encode(contactHours, forKey: .contactHours)
+        try container.encode(offered, forKey: .offered)
+        try container.encode(description, forKey: .description)
+        try container.encode(prerequisiteString, forKey: .prerequisiteString)
+        try container.encode(corequisiteString, forKey: .corequisiteString)
+        try container.encode(prerequisiteLinks, forKey: .prerequisiteLinks)
+        try container.encode(corequisiteLinks, forKey: .corequisiteLinks)
+        try container.encode(catalog, forKey: .catalog)
+        try container.encode(fields, forKey: .fields)
+        try container.encode(notes, forKey: .notes)
+        try container.encode(url, forKey: .url)
+        try container.encode(pageUrl, forKey: .pageUrl)
+        try container.encode(system, forKey: .system)
+        try container.encode(sources, forKey: .sources)
+    }
 }
 
 /// Renders parse results for people (every field and the rule it came from) and as JSON.

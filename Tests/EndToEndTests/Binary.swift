@@ -1,0 +1,54 @@
+import Foundation
+
+/// Runs the built `gvingest` binary as a user would, capturing its output and exit status.
+enum Binary {
+    struct Outcome {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let fixtures = packageRoot.appendingPathComponent("Fixtures")
+    static let shared = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
+
+    /// The binary beside the test bundle (swift test builds it, this target depends on it), or `GVINGEST_BIN`.
+    static let url: URL = {
+        if let override = ProcessInfo.processInfo.environment["GVINGEST_BIN"] { return URL(fileURLWithPath: override) }
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("gvingest")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        return packageRoot.appendingPathComponent(".build/debug/gvingest")
+    }()
+
+    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Outcome {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        process.currentDirectoryURL = directory ?? packageRoot
+        var env = ProcessInfo.processInfo.environment
+        env.merge(environment) { $1 }
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Read both pipes before waiting, so a full pipe cannot stall the child.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var errData = Data()
+        group.enter()
+        DispatchQueue.global().async {
+            errData = err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return Outcome(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                       stderr: String(decoding: errData, as: UTF8.self))
+    }
+}

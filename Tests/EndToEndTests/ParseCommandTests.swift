@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+/// `gvingest parse` through the built binary: output, warnings and exit statuses.
+@Suite struct ParseCommandTests {
+    static let course = "Fixtures/gvsu/course/cis-452.html"
+
+    @Test func theHumanViewShowsEveryFieldAndItsRule() throws {
+        let outcome = try Binary.run(["parse", Self.course])
+        #expect(outcome.status == 0)
+        for expected in ["CIS 452 - Operating Systems Concepts", "credits", "from: label \"Credits:\" in <strong>",
+                         "from: sentence \"Prerequisites:…\" at the end of the description",
+                         "CIS 241 -> https://www.gvsu.edu/catalog/course/cis-241.htm", "from: <link rel=canonical>",
+                         "offered         fall and winter semesters"] {
+            #expect(outcome.stdout.contains(expected), "missing \(expected)")
+        }
+    }
+
+    @Test func jsonIsOneArrayOfRecordsWithTheAppFields() throws {
+        let outcome = try Binary.run(["parse", "--json", "Fixtures/gvsu/course"])
+        #expect(outcome.status == 0)
+        let records = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [[String: Any]])
+        #expect(records.count >= 60)
+        let keys = ["id", "subject", "number", "name", "title", "credits", "description", "prerequisiteString",
+                    "corequisiteString", "fields", "url"]
+        for record in records {
+            for key in keys { #expect(record[key] != nil, "\(record["name"] ?? "?") lacks \(key)") }
+            #expect((record["url"] as? String)?.hasPrefix("file://") == true)
+        }
+        let cis452 = try #require(records.first { $0["name"] as? String == "CIS 452" })
+        #expect(cis452["id"] as? String == "cis-452")
+        #expect(cis452["number"] as? Int == 452)
+        #expect(cis452["credits"] as? Int == 4)
+        #expect(cis452["prerequisiteString"] as? String == "CIS 241; and CIS 351 or (EGR 326 and EGR major standing).")
+        #expect(cis452["corequisiteString"] is NSNull)
+        let lab = try #require(records.first { $0["name"] as? String == "BIO 120L" })
+        #expect(lab["number"] as? Int == 120)
+        #expect(lab["suffix"] as? String == "L")
+    }
+
+    @Test func aMissingFieldIsAWarningNamingTheFileAndField() throws {
+        let outcome = try Binary.run(["parse", "Fixtures/gvsu/course/chm-399.html"])
+        #expect(outcome.status == 0)
+        #expect(outcome.stderr.contains("Fixtures/gvsu/course/chm-399.html: CHM 399: no credits found"))
+    }
+
+    @Test func aPageWithNoCourseExits65() throws {
+        let outcome = try Binary.run(["parse", Self.course, "../shared/realworld/banner/aus-banner9-getCourseDescription-cmp305.html"])
+        #expect(outcome.status == 65)
+        #expect(outcome.stderr.contains("aus-banner9-getCourseDescription-cmp305.html: no course found"))
+        #expect(outcome.stdout.contains("CIS 452"))
+    }
+
+    @Test func anUnreadableInputExits66() throws {
+        let outcome = try Binary.run(["parse", Self.course, "Fixtures/does-not-exist.html"])
+        #expect(outcome.status == 66)
+        #expect(outcome.stderr.contains("Fixtures/does-not-exist.html: no such file or directory"))
+    }
+
+    @Test(arguments: [["parse"], ["parse", "--system", "banner", "x.html"], ["parse", "--jsn", "x.html"], ["prase"], []])
+    func badUsageExits64(_ arguments: [String]) throws {
+        let outcome = try Binary.run(arguments)
+        #expect(outcome.status == 64)
+        #expect(outcome.stderr.contains("Usage: gvingest"))
+    }
+
+    @Test func unknownOptionsGetADidYouMean() throws {
+        let outcome = try Binary.run(["parse", "--jsn", Self.course])
+        #expect(outcome.stderr.contains("unknown option --jsn (did you mean --json?)"))
+    }
+
+    @Test func helpIsPrintedAndExitsZero() throws {
+        for arguments in [["--help"], ["parse", "--help"], ["help", "parse"]] {
+            let outcome = try Binary.run(arguments)
+            #expect(outcome.status == 0)
+            #expect(outcome.stdout.contains("Usage: gvingest"))
+        }
+    }
+
+    @Test func aDirectoryMeansEveryPageUnderIt() throws {
+        let outcome = try Binary.run(["parse", "Fixtures/gvsu"])
+        #expect(outcome.status == 0)
+        #expect(outcome.stderr.contains("77 page(s): 71 course(s), 6 listing(s), 0 without a course"))
+    }
+
+    @Test func aFileURLWorksLikeAPath() throws {
+        let url = Binary.packageRoot.appendingPathComponent(Self.course).absoluteString
+        let outcome = try Binary.run(["parse", "--json", "--system", "gvsu", url])
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout.contains("\"name\" : \"CIS 452\""))
+    }
+}
