@@ -92,8 +92,13 @@ public final class HTMLDocument {
     }
 
     deinit {
+        if let xpathContext { xmlXPathFreeContext(xpathContext) }
         xmlFreeDoc(pointer)
     }
+
+    /// One XPath context for the document's life: creating one registers every XPath function in a
+    /// fresh hash table, which cost more than the queries themselves.
+    private var xpathContext: xmlXPathContextPtr?
 
     private static func read(_ buffer: UnsafeBufferPointer<UInt8>, url: URL?, encoding: String,
                              collector: IssueCollector) -> htmlDocPtr? {
@@ -156,11 +161,14 @@ public final class HTMLDocument {
     private static let linkCharacters = CharacterSet.urlQueryAllowed.union(.urlPathAllowed).union(CharacterSet(charactersIn: "#%"))
 
     func evaluate(_ xpath: String, context node: xmlNodePtr?, limit: Int = .max) throws(HTMLError) -> [HTMLNode] {
-        guard let context = xmlXPathNewContext(pointer) else { throw .parserFailed("out of memory for an XPath context") }
-        defer { xmlXPathFreeContext(context) }
-        // A handler of our own keeps libxml2 from printing; the error itself is read from the context.
-        context.pointee.error = { _, _ in }
-        if let node { context.pointee.node = node }
+        if xpathContext == nil {
+            xpathContext = xmlXPathNewContext(pointer)
+            // A handler of our own keeps libxml2 from printing; the error itself is read from the context.
+            xpathContext?.pointee.error = { _, _ in }
+        }
+        guard let context = xpathContext else { throw .parserFailed("out of memory for an XPath context") }
+        context.pointee.node = node
+        xmlResetError(&context.pointee.lastError)
         let result: xmlXPathObjectPtr? = xpath.withCString { expression in
             expression.withMemoryRebound(to: xmlChar.self, capacity: xpath.utf8.count + 1) {
                 xmlXPathEvalExpression($0, context)

@@ -2,21 +2,59 @@
 public enum TextCollapsing {
     /// Collapses every run of white space (including NBSP and the other Unicode spaces) to one
     /// ASCII space and trims both ends. Entities are already decoded by libxml2.
+    ///
+    /// Works on UTF-8 bytes: building strings scalar by scalar was the slowest part of a parse.
     public static func collapse<S: StringProtocol>(_ text: S) -> String {
-        var output = String.UnicodeScalarView()
+        if let result = text.utf8.withContiguousStorageIfAvailable({ collapse(bytes: $0) }) { return result }
+        return Array(text.utf8).withUnsafeBufferPointer { collapse(bytes: $0) }
+    }
+
+    static func collapse(bytes: UnsafeBufferPointer<UInt8>) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
         var pendingSpace = false
-        for scalar in text.unicodeScalars {
-            if isCollapsibleSpace(scalar) {
+        var index = 0
+        while index < bytes.count {
+            let space = spaceLength(bytes, at: index)
+            if space > 0 {
                 pendingSpace = !output.isEmpty
+                index += space
                 continue
             }
             if pendingSpace {
-                output.append(" ")
+                output.append(0x20)
                 pendingSpace = false
             }
-            output.append(scalar)
+            output.append(bytes[index])
+            index += 1
         }
-        return String(output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The length in bytes of the white-space character at `index`, or 0 when there is none.
+    public static func spaceLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int {
+        let byte = bytes[index]
+        if byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) { return 1 }
+        guard byte >= 0xC2 else { return 0 }
+        let remaining = bytes.count - index
+        if byte == 0xC2, remaining >= 2 {
+            return bytes[index + 1] == 0xA0 || bytes[index + 1] == 0x85 ? 2 : 0
+        }
+        guard remaining >= 3 else { return 0 }
+        let second = bytes[index + 1], third = bytes[index + 2]
+        switch byte {
+        case 0xE2:
+            // U+2000–U+200A, U+2028, U+2029, U+202F, U+205F
+            if second == 0x80, (third >= 0x80 && third <= 0x8A) || third == 0xA8 || third == 0xA9 || third == 0xAF { return 3 }
+            if second == 0x81, third == 0x9F { return 3 }
+            return 0
+        case 0xE3:
+            return second == 0x80 && third == 0x80 ? 3 : 0 // U+3000
+        case 0xE1:
+            return second == 0x9A && third == 0x80 ? 3 : 0 // U+1680
+        default:
+            return 0
+        }
     }
 
     /// White space as a reader sees it: ASCII spaces, NBSP, the Unicode space separators, line and paragraph separators.
@@ -27,5 +65,10 @@ public enum TextCollapsing {
         default:
             return false
         }
+    }
+
+    /// Whether a string holds nothing but white space.
+    public static func isBlank<S: StringProtocol>(_ text: S) -> Bool {
+        text.unicodeScalars.allSatisfy(isCollapsibleSpace)
     }
 }

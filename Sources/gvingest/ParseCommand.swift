@@ -48,12 +48,7 @@ enum ParseCommand: Command {
             for warning in result.missingFieldWarnings { printError("gvingest parse: warning: \(warning)") }
         }
         if arguments.has("--json") {
-            do {
-                print(try ParseOutput.json(results))
-            } catch {
-                printError("gvingest parse: cannot encode JSON: \(error)")
-                return .dataError
-            }
+            print(ParseOutput.json(results))
         } else {
             for result in results where !result.unreadable { print(ParseOutput.human(result)) }
             let courses = results.reduce(0) { $0 + $1.courses.count }

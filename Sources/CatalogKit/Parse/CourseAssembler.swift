@@ -7,12 +7,13 @@ enum FieldRole: Equatable {
 
     /// Maps a label ("Prerequisite(s)", "Prereq.", "Credit Hours", "Typically Offered") to its role.
     init(label: String) {
+        // "Prerequisite(s):" and "Prereq." name the same thing: drop "(s)", dots and colons.
         var key = label.lowercased()
-        for noise in ["(s)", ".", ":"] { key = key.replacingOccurrences(of: noise, with: "") }
-        key = TextCollapsing.collapse(key)
-        switch key {
+        if key.hasSuffix("(s)") { key.removeLast(3) }
+        key.removeAll { $0 == "." || $0 == ":" }
+        switch TextCollapsing.collapse(key) {
         case "credits", "credit", "credit hours", "credit hour", "hours", "units", "semester hours",
-             "semester credit hours", "cr", "credit(s)":
+             "semester credit hours", "cr":
             self = .credits
         case "prerequisite", "prerequisites", "prereq", "prereqs", "pre-requisite", "pre-requisites":
             self = .prerequisite

@@ -34,13 +34,13 @@ enum InlineSentences {
 
     /// The description before the trailing sentences, then one segment per sentence found.
     static func split(_ segment: ContentSegment) -> (description: ContentSegment, sentences: [(ContentSegment, String)]) {
-        let scalars = Array(segment.text.unicodeScalars)
+        let scalars = Array(segment.text.utf8)
         var markers = findMarkers(scalars)
         // "Offered" must be a single sentence of its own, or it is prose ("Offered jointly with …").
         markers = markers.enumerated().filter { index, marker in
             guard marker.kind == .offered else { return true }
             let end = index + 1 < markers.count ? markers[index + 1].start : scalars.count
-            let value = String(String.UnicodeScalarView(scalars[marker.valueStart..<end]))
+            let value = String(decoding: scalars[marker.valueStart..<end], as: UTF8.self)
             let trimmed = value.trimmingTrailingSpaces()
             return trimmed.hasSuffix(".") && !trimmed.dropLast().contains(". ") && !trimmed.contains("\n")
         }.map(\.element)
@@ -58,7 +58,7 @@ enum InlineSentences {
         return (slice(segment, scalars, from: 0, to: first.start), sentences)
     }
 
-    static func findMarkers(_ s: [Unicode.Scalar]) -> [Marker] {
+    static func findMarkers(_ s: [UInt8]) -> [Marker] {
         var markers: [Marker] = []
         var index = 0
         while index < s.count {
@@ -70,7 +70,7 @@ enum InlineSentences {
                 continue
             }
             for (label, kind) in labels where matches(s, at: index, label) {
-                let length = label.unicodeScalars.count
+                let length = label.utf8.count
                 markers.append(Marker(kind: kind, start: index, valueStart: index + length, written: label))
                 index += length - 1
                 break
@@ -79,15 +79,15 @@ enum InlineSentences {
         return markers
     }
 
-    private static func atSentenceStart(_ s: [Unicode.Scalar], _ index: Int) -> Bool {
-        if index == 0 || s[index - 1] == "\n" { return true }
-        guard s[index - 1] == " ", index >= 2 else { return false }
-        return ".!?);".unicodeScalars.contains(s[index - 2])
+    private static func atSentenceStart(_ s: [UInt8], _ index: Int) -> Bool {
+        if index == 0 || s[index - 1] == UInt8(ascii: "\n") { return true }
+        guard s[index - 1] == UInt8(ascii: " "), index >= 2 else { return false }
+        return ".!?);".utf8.contains(s[index - 2])
     }
 
-    private static func matches(_ s: [Unicode.Scalar], at index: Int, _ label: String) -> Bool {
+    private static func matches(_ s: [UInt8], at index: Int, _ label: String) -> Bool {
         var offset = index
-        for scalar in label.unicodeScalars {
+        for scalar in label.utf8 {
             guard offset < s.count, s[offset] == scalar else { return false }
             offset += 1
         }
@@ -95,29 +95,29 @@ enum InlineSentences {
     }
 
     /// "(3-0-0)": returns the index after the closing parenthesis.
-    static func contactTriple(_ s: [Unicode.Scalar], at index: Int) -> Int? {
-        guard index < s.count, s[index] == "(" else { return nil }
+    static func contactTriple(_ s: [UInt8], at index: Int) -> Int? {
+        guard index < s.count, s[index] == UInt8(ascii: "(") else { return nil }
         var i = index + 1
         for group in 0..<3 {
             let start = i
-            while i < s.count, s[i] >= "0", s[i] <= "9" { i += 1 }
+            while i < s.count, s[i] >= UInt8(ascii: "0"), s[i] <= UInt8(ascii: "9") { i += 1 }
             guard i > start, i < s.count else { return nil }
             if group < 2 {
-                guard s[i] == "-" else { return nil }
+                guard s[i] == UInt8(ascii: "-") else { return nil }
                 i += 1
             }
         }
-        guard i < s.count, s[i] == ")" else { return nil }
+        guard i < s.count, s[i] == UInt8(ascii: ")") else { return nil }
         return i + 1
     }
 
-    /// A part of a segment with its links, trimmed, link offsets moved to match.
-    private static func slice(_ segment: ContentSegment, _ s: [Unicode.Scalar], from start: Int, to end: Int) -> ContentSegment {
+    /// A part of a segment with its links, trimmed, link offsets (UTF-8 bytes) moved to match.
+    private static func slice(_ segment: ContentSegment, _ s: [UInt8], from start: Int, to end: Int) -> ContentSegment {
         var lower = start, upper = end
-        while lower < upper, s[lower] == " " || s[lower] == "\n" { lower += 1 }
-        while upper > lower, s[upper - 1] == " " || s[upper - 1] == "\n" { upper -= 1 }
+        while lower < upper, s[lower] == UInt8(ascii: " ") || s[lower] == UInt8(ascii: "\n") { lower += 1 }
+        while upper > lower, s[upper - 1] == UInt8(ascii: " ") || s[upper - 1] == UInt8(ascii: "\n") { upper -= 1 }
         var piece = segment
-        piece.text = String(String.UnicodeScalarView(s[lower..<upper]))
+        piece.text = String(decoding: s[lower..<upper], as: UTF8.self)
         piece.links = segment.links.filter { $0.start >= lower && $0.start < upper }.map { link in
             var moved = link
             moved.start -= lower

@@ -18,7 +18,7 @@ struct ContentSegment: Equatable {
     var rule: String? = nil
 }
 
-/// A link inside a segment, with its position in the segment's text (Unicode scalar offsets).
+/// A link inside a segment, with its position in the segment's text (UTF-8 byte offsets).
 struct SegmentLink: Equatable {
     var text: String
     var href: String
@@ -70,8 +70,8 @@ enum LabelledContent {
     struct Unit {
         var tokens: [Token]
         var emphasisTag: String?
-        var text: String { TextCollapsing.collapse(tokens.map(\.text).joined()) }
-        var isEmpty: Bool { tokens.allSatisfy { $0.text.unicodeScalars.allSatisfy(TextCollapsing.isCollapsibleSpace) } }
+        var text: String { TextCollapsing.collapse(tokens.count == 1 ? tokens[0].text : tokens.map(\.text).joined()) }
+        var isEmpty: Bool { tokens.allSatisfy { TextCollapsing.isBlank($0.text) } }
     }
 
     static func lines(from events: [InlineEvent]) -> (lines: [Line], links: [LinkTarget]) {
@@ -85,7 +85,7 @@ enum LabelledContent {
         var pendingBreak: LineBreak = .paragraph
 
         func close(_ kind: LineBreak) {
-            if current.tokens.contains(where: { !$0.text.unicodeScalars.allSatisfy(TextCollapsing.isCollapsibleSpace) }) {
+            if current.tokens.contains(where: { !TextCollapsing.isBlank($0.text) }) {
                 current.breakBefore = pendingBreak
                 lines.append(current)
                 pendingBreak = kind
@@ -256,8 +256,8 @@ enum LabelledContent {
         let labelStyle: String?
         var writtenLabel: String?
         var emphasized = false
-        var scalars = String.UnicodeScalarView()
-        var count = 0
+        /// The text so far as UTF-8; link offsets count bytes of it.
+        var bytes: [UInt8] = []
         var pendingSpace = false
         var pendingBreak: LineBreak?
         var links: [SegmentLink] = []
@@ -269,10 +269,10 @@ enum LabelledContent {
             self.labelStyle = labelStyle
         }
 
-        var hasText: Bool { count > 0 }
+        var hasText: Bool { !bytes.isEmpty }
 
         mutating func lineBreak(_ kind: LineBreak) {
-            guard count > 0 else { return }
+            guard hasText else { return }
             pendingBreak = (pendingBreak == .paragraph || kind == .paragraph) ? .paragraph : .line
             pendingSpace = false
         }
@@ -287,10 +287,9 @@ enum LabelledContent {
             for token in tokens {
                 if seenColon {
                     append(token, skipping: 0, links: table)
-                } else if let colon = token.text.unicodeScalars.firstIndex(of: ":") {
+                } else if let colon = token.text.utf8.firstIndex(of: UInt8(ascii: ":")) {
                     seenColon = true
-                    let skip = token.text.unicodeScalars.distance(from: token.text.unicodeScalars.startIndex, to: colon) + 1
-                    append(token, skipping: skip, links: table)
+                    append(token, skipping: token.text.utf8.distance(from: token.text.utf8.startIndex, to: colon) + 1, links: table)
                 }
             }
         }
@@ -300,46 +299,54 @@ enum LabelledContent {
                 openLink = token.link
                 openLinkIndex = nil
             }
-            var skipped = 0
-            for scalar in token.text.unicodeScalars {
-                if skipped < skip { skipped += 1; continue }
-                if TextCollapsing.isCollapsibleSpace(scalar) {
-                    if count > 0, pendingBreak == nil { pendingSpace = true }
-                    continue
-                }
-                if let kind = pendingBreak {
-                    for breakScalar in (kind == .paragraph ? "\n\n" : "\n").unicodeScalars { scalars.append(breakScalar) }
-                    count += kind == .paragraph ? 2 : 1
-                    pendingBreak = nil
-                    pendingSpace = false
-                } else if pendingSpace {
-                    scalars.append(" ")
-                    count += 1
-                    pendingSpace = false
-                }
-                if let link = token.link, link < table.count {
-                    if let index = openLinkIndex {
-                        links[index].end = count + 1
-                    } else {
-                        links.append(SegmentLink(text: "", href: table[link].href, url: table[link].url, start: count, end: count + 1))
-                        openLinkIndex = links.count - 1
+            var text = token.text
+            text.withUTF8 { source in
+                var index = skip
+                while index < source.count {
+                    let space = TextCollapsing.spaceLength(source, at: index)
+                    if space > 0 {
+                        if hasText, pendingBreak == nil { pendingSpace = true }
+                        index += space
+                        continue
+                    }
+                    if let kind = pendingBreak {
+                        bytes.append(0x0A)
+                        if kind == .paragraph { bytes.append(0x0A) }
+                        pendingBreak = nil
+                        pendingSpace = false
+                    } else if pendingSpace {
+                        bytes.append(0x20)
+                        pendingSpace = false
+                    }
+                    let start = bytes.count
+                    // One whole character: the lead byte and its continuation bytes.
+                    bytes.append(source[index])
+                    index += 1
+                    while index < source.count, source[index] & 0xC0 == 0x80 {
+                        bytes.append(source[index])
+                        index += 1
+                    }
+                    if let link = token.link, link < table.count {
+                        if let open = openLinkIndex {
+                            links[open].end = bytes.count
+                        } else {
+                            links.append(SegmentLink(text: "", href: table[link].href, url: table[link].url,
+                                                     start: start, end: bytes.count))
+                            openLinkIndex = links.count - 1
+                        }
                     }
                 }
-                scalars.append(scalar)
-                count += 1
             }
         }
 
         func finish() -> ContentSegment {
-            let text = String(scalars)
-            let view = Array(scalars)
             let finishedLinks = links.map { link -> SegmentLink in
                 var copy = link
-                copy.text = String(String.UnicodeScalarView(view[link.start..<min(link.end, view.count)]))
+                copy.text = String(decoding: bytes[link.start..<min(link.end, bytes.count)], as: UTF8.self)
                 return copy
             }
-            return ContentSegment(label: label, labelStyle: labelStyle, writtenLabel: writtenLabel, text: text,
-                                  links: finishedLinks, emphasized: emphasized)
+            return ContentSegment(label: label, labelStyle: labelStyle, writtenLabel: writtenLabel,
+                                  text: String(decoding: bytes, as: UTF8.self), links: finishedLinks, emphasized: emphasized)
         }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A course as `gvingest parse --json` prints it: the app's field names plus everything the page said.
-public struct ParsedCourseRecord: Codable, Sendable, Equatable {
+public struct ParsedCourseRecord: Sendable, Equatable {
     public var id: String
     public var subject: String
     /// The app's integer number (162 for "CIS 162L").
@@ -67,48 +67,34 @@ public struct ParsedCourseRecord: Codable, Sendable, Equatable {
         sources = course.provenance
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case id, subject, number, numberText, suffix, name, title, credits, creditRange, creditsText, contactHours, offered, description, prerequisiteString, corequisiteString, prerequisiteLinks, corequisiteLinks, catalog, fields, notes, url, pageUrl, system, sources
-    }
-
-    /// Absent values are written as `null`, so every record carries every key.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(subject, forKey: .subject)
-        try container.encode(number, forKey: .number)
-        try container.encode(numberText, forKey: .numberText)
-        try container.encode(suffix, forKey: .suffix)
-        try container.encode(name, forKey: .name)
-        try container.encode(title, forKey: .title)
-        try container.encode(credits, forKey: .credits)
-        try container.encode(creditRange, forKey: .creditRange)
-        try container.encode(creditsText, forKey: .creditsText)
-        try container.encode(contactHours, forKey: .contactHours)
-        try container.encode(offered, forKey: .offered)
-        try container.encode(description, forKey: .description)
-        try container.encode(prerequisiteString, forKey: .prerequisiteString)
-        try container.encode(corequisiteString, forKey: .corequisiteString)
-        try container.encode(prerequisiteLinks, forKey: .prerequisiteLinks)
-        try container.encode(corequisiteLinks, forKey: .corequisiteLinks)
-        try container.encode(catalog, forKey: .catalog)
-        try container.encode(fields, forKey: .fields)
-        try container.encode(notes, forKey: .notes)
-        try container.encode(url, forKey: .url)
-        try container.encode(pageUrl, forKey: .pageUrl)
-        try container.encode(system, forKey: .system)
-        try container.encode(sources, forKey: .sources)
+    /// The record as JSON: every key present, `null` where a page gave nothing.
+    public var json: JSONValue {
+        func links(_ links: [CourseLink]) -> JSONValue {
+            .array(links.map { .object(["code": .from($0.code, JSONValue.string), "text": .string($0.text),
+                                         "url": .from($0.url, JSONValue.string)]) })
+        }
+        return .object([
+            "id": .string(id), "subject": .string(subject), "number": .int(number), "numberText": .string(numberText),
+            "suffix": .from(suffix, JSONValue.string), "name": .string(name), "title": .string(title),
+            "credits": .from(credits, JSONValue.int),
+            "creditRange": .from(creditRange) { .object(["min": .double($0.min), "max": .double($0.max)]) },
+            "creditsText": .from(creditsText, JSONValue.string), "contactHours": .from(contactHours, JSONValue.string),
+            "offered": .from(offered, JSONValue.string), "description": .string(description),
+            "prerequisiteString": .from(prerequisiteString, JSONValue.string),
+            "corequisiteString": .from(corequisiteString, JSONValue.string),
+            "prerequisiteLinks": links(prerequisiteLinks), "corequisiteLinks": links(corequisiteLinks),
+            "catalog": .from(catalog, JSONValue.string), "fields": .object(fields.mapValues(JSONValue.string)),
+            "notes": .array(notes.map(JSONValue.string)), "url": .string(url), "pageUrl": .from(pageUrl, JSONValue.string),
+            "system": .string(system.rawValue), "sources": .object(sources.mapValues(JSONValue.string)),
+        ])
     }
 }
 
 /// Renders parse results for people (every field and the rule it came from) and as JSON.
 public enum ParseOutput {
     /// One JSON array of course records over all pages, deterministic (sorted keys).
-    public static func json(_ results: [PageResult]) throws -> String {
-        let records = results.flatMap { $0.courses.map(ParsedCourseRecord.init) }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(records), as: UTF8.self)
+    public static func json(_ results: [PageResult]) -> String {
+        JSONValue.array(results.flatMap { $0.courses.map { ParsedCourseRecord($0).json } }).serialized()
     }
 
     /// The readable view of one page.

@@ -1,0 +1,90 @@
+/// A JSON value with a writer of its own: deterministic (object keys sorted), and several times
+/// faster than `JSONEncoder` on Linux, which matters when thousands of records are printed.
+public enum JSONValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    /// Wraps an optional: nil becomes `null`, so every record carries every key.
+    public static func from<T>(_ value: T?, _ transform: (T) -> JSONValue) -> JSONValue {
+        value.map(transform) ?? .null
+    }
+
+    /// The JSON text: pretty (two-space indent, `"key" : value`) or compact, keys sorted either way.
+    public func serialized(pretty: Bool = true) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        write(into: &out, pretty: pretty, depth: 0)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    func write(into out: inout [UInt8], pretty: Bool, depth: Int) {
+        switch self {
+        case .null: out.append(contentsOf: "null".utf8)
+        case let .bool(value): out.append(contentsOf: (value ? "true" : "false").utf8)
+        case let .int(value): out.append(contentsOf: String(value).utf8)
+        case let .double(value):
+            if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
+                out.append(contentsOf: String(Int(value)).utf8)
+            } else if value.isFinite {
+                out.append(contentsOf: String(value).utf8)
+            } else {
+                out.append(contentsOf: "null".utf8)
+            }
+        case let .string(value): Self.writeString(value, into: &out)
+        case let .array(values):
+            guard !values.isEmpty else { out.append(contentsOf: "[]".utf8); return }
+            out.append(UInt8(ascii: "["))
+            for (index, value) in values.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                Self.newline(&out, pretty: pretty, depth: depth + 1)
+                value.write(into: &out, pretty: pretty, depth: depth + 1)
+            }
+            Self.newline(&out, pretty: pretty, depth: depth)
+            out.append(UInt8(ascii: "]"))
+        case let .object(members):
+            guard !members.isEmpty else { out.append(contentsOf: "{}".utf8); return }
+            out.append(UInt8(ascii: "{"))
+            for (index, key) in members.keys.sorted().enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                Self.newline(&out, pretty: pretty, depth: depth + 1)
+                Self.writeString(key, into: &out)
+                out.append(contentsOf: (pretty ? " : " : ":").utf8)
+                members[key]?.write(into: &out, pretty: pretty, depth: depth + 1)
+            }
+            Self.newline(&out, pretty: pretty, depth: depth)
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private static func newline(_ out: inout [UInt8], pretty: Bool, depth: Int) {
+        guard pretty else { return }
+        out.append(UInt8(ascii: "\n"))
+        for _ in 0..<(depth * 2) { out.append(UInt8(ascii: " ")) }
+    }
+
+    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+
+    static func writeString(_ value: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0..<0x20:
+                out.append(contentsOf: "\\u00".utf8)
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 0xF)])
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}
