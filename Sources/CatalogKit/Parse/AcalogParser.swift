@@ -17,7 +17,9 @@ public struct AcalogParser: CatalogParser {
     static let inlineHeadingXPath = "(.//h3 | .//h2 | .//h4)[1]"
     static let courseLinkXPath = "//a[contains(@href, 'preview_course_nopop.php') or contains(@href, 'preview_course.php')]"
     static let pagerLinkXPath = "//a[contains(@href, 'filter[cpage]=') or contains(@href, 'filter%5Bcpage%5D=')]"
-    static let catalogNameXPath = "preceding::text()[contains(., 'Catalog')][1]"
+    /// The catalog's name: the nearest text before the heading that mentions "Catalog", links left out
+    /// ("Catalog Home") as are the choices of a catalog menu.
+    static let catalogNameXPath = "preceding::text()[contains(., 'Catalog')][not(ancestor::a)][not(ancestor::option)][1]"
 
     public func recognizes(_ page: PageContext) -> Bool {
         let url = page.pageURL.absoluteString
@@ -54,7 +56,7 @@ public struct AcalogParser: CatalogParser {
             course.provenance["catalog"] = "nearest text containing \"Catalog\" before the heading, at \(name.path)"
         }
         let container = heading.parent ?? page.document.root
-        let segments = LabelledContent.segments(from: container?.inlineEvents(after: heading) ?? [])
+        let segments = LabelledContent.segments(from: Self.courseBody(container?.inlineEvents(after: heading) ?? []))
         var assembler = CourseAssembler(course: course, scope: "after \(where_)")
         assembler.assemble(segments)
         course = assembler.course
@@ -65,6 +67,16 @@ public struct AcalogParser: CatalogParser {
             }
         }
         return course
+    }
+
+    /// The course's own content: a full page goes on with Acalog's page tools ("Back to Top",
+    /// "Print-Friendly Page"), which are not part of the course.
+    static func courseBody(_ events: [InlineEvent]) -> [InlineEvent] {
+        let end = events.firstIndex { event in
+            guard case let .startLink(href, _) = event else { return false }
+            return href == "#top" || href.hasSuffix("&print") || href.hasSuffix("?print")
+        }
+        return end.map { Array(events[..<$0]) } ?? events
     }
 
     public func listing(in page: PageContext) throws -> CourseListing? {

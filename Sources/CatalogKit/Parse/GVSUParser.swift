@@ -12,7 +12,9 @@ public struct GVSUParser: CatalogParser {
     public init() {}
 
     static let headingXPath = "//*[self::h1 or self::h2 or self::h3]"
-    static let catalogNameXPath = "preceding::text()[contains(., 'Catalog')][1]"
+    /// The catalog's name: the nearest text before the heading that mentions "Catalog", links left out
+    /// ("Catalog Home") as are the choices of a catalog menu.
+    static let catalogNameXPath = "preceding::text()[contains(., 'Catalog')][not(ancestor::a)][not(ancestor::option)][1]"
 
     public func recognizes(_ page: PageContext) -> Bool {
         if let host = page.pageURL.host?.lowercased(), host == "gvsu.edu" || host.hasSuffix(".gvsu.edu") { return true }
