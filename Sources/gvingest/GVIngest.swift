@@ -11,6 +11,7 @@ struct GVIngest {
 
     Commands:
       parse     Parse saved catalog pages or URLs and show what each field came from.
+      config    Validate a pipeline configuration (gvingest config check [FILE]).
       help      Show help for a command (gvingest help parse).
 
     Run 'gvingest <command> --help' for a command's options.
@@ -28,6 +29,8 @@ struct GVIngest {
         switch command {
         case "parse":
             status = await run(ParseCommand.self, words)
+        case "config":
+            status = await run(ConfigCommand.self, words)
         case "help", "--help", "-h":
             if let topic = words.first, let help = helpText(for: topic) {
                 print(help)
@@ -40,7 +43,7 @@ struct GVIngest {
                 status = .ok
             }
         default:
-            let hint = ["parse", "help"].min { editDistance($0, command) < editDistance($1, command) }
+            let hint = ["parse", "config", "help"].min { editDistance($0, command) < editDistance($1, command) }
                 .flatMap { editDistance($0, command) <= 2 ? " (did you mean '\($0)'?)" : nil } ?? ""
             printError("gvingest: unknown command '\(command)'\(hint)\n\n\(usage)")
             status = .usage
@@ -51,6 +54,7 @@ struct GVIngest {
     static func helpText(for command: String) -> String? {
         switch command {
         case "parse": return ParseCommand.help
+        case "config": return ConfigCommand.help
         default: return nil
         }
     }

@@ -1,0 +1,200 @@
+import Foundation
+
+/// Where a catalog's pages come from.
+public enum CatalogSource: Sendable, Equatable {
+    /// Crawl from these start URLs (subject pages, an Acalog listing).
+    case http(startURLs: [URL])
+    /// Saved pages: every `.html`/`.htm` file under a directory.
+    case directory(URL)
+    /// A recorded mirror, served with no network at all.
+    case replay(URL)
+}
+
+/// One catalog gvingest keeps: its id, name, system and source.
+public struct CatalogConfig: Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var system: CatalogSystem
+    public var source: CatalogSource
+}
+
+/// What the normalize stage needs to know about one university's catalog.
+public struct NormalizationRules: Sendable, Equatable {
+    /// Subject names and retired codes mapped to current codes.
+    public var subjects: SubjectAliases
+    /// Levels implied by course numbers, used when a page states none.
+    public var levels: [LevelRange]
+    /// Subject codes the catalog is known to use; a course under another gets a warning (empty: no check).
+    public var knownSubjects: Set<String>
+
+    public init(subjects: SubjectAliases = SubjectAliases(), levels: [LevelRange] = LevelRange.gvsuDefaults,
+                knownSubjects: Set<String> = []) {
+        self.subjects = subjects
+        self.levels = levels
+        self.knownSubjects = knownSubjects
+    }
+
+    /// GVSU's numbering with no aliases.
+    public static let gvsu = NormalizationRules()
+}
+
+/// The contents of `pipeline.json`, validated.
+public struct PipelineConfig: Sendable, Equatable {
+    public static let schemaVersion = 1
+
+    public var catalogs: [CatalogConfig]
+    public var normalize: NormalizationRules
+    /// The file it was read from; relative paths in it are resolved against its directory.
+    public var file: URL?
+
+    /// Why a configuration could not be used: every problem, each with its JSON path.
+    public struct Invalid: Error, Sendable, CustomStringConvertible {
+        public var file: String
+        public var issues: [ConfigIssue]
+        public var description: String {
+            "\(file): \(issues.count) problem(s):\n" + issues.map { "  \($0)" }.joined(separator: "\n")
+        }
+    }
+
+    /// Reads and validates a configuration file.
+    public static func load(_ file: URL) throws(Invalid) -> PipelineConfig {
+        let data: Data
+        do {
+            data = try Data(contentsOf: file)
+        } catch {
+            throw Invalid(file: file.path, issues: [ConfigIssue(path: "", message: "cannot read: \((error as NSError).localizedDescription)")])
+        }
+        return try parse(data, file: file)
+    }
+
+    /// Validates configuration JSON; paths in it are relative to `file`'s directory.
+    public static func parse(_ data: Data, file: URL) throws(Invalid) -> PipelineConfig {
+        let root: JSONValue
+        do {
+            root = try JSONValue.parse(data)
+        } catch {
+            throw Invalid(file: file.path, issues: [ConfigIssue(path: "", message: "not valid JSON: \(error)")])
+        }
+        var reader = ConfigReader()
+        let base = file.deletingLastPathComponent()
+        var config = PipelineConfig(catalogs: [], normalize: .gvsu, file: file)
+        if let object = reader.object(root, "(top level)") {
+            reader.rejectUnknownKeys(object, "", allowed: ["schemaVersion", "catalogs", "normalize"])
+            if let version = reader.integer(object["schemaVersion"], "schemaVersion", minimum: 1), version != schemaVersion {
+                reader.fail("schemaVersion", "expected \(schemaVersion), got \(version)")
+            }
+            if let catalogs = reader.array(object["catalogs"], "catalogs") {
+                if catalogs.isEmpty { reader.fail("catalogs", "expected at least one catalog") }
+                for (index, entry) in catalogs.enumerated() {
+                    if let catalog = readCatalog(entry, "catalogs[\(index)]", base: base, reader: &reader) {
+                        if config.catalogs.contains(where: { $0.id == catalog.id }) {
+                            reader.fail("catalogs[\(index)].id", "duplicate catalog id \"\(catalog.id)\"")
+                        }
+                        config.catalogs.append(catalog)
+                    }
+                }
+            }
+            if let normalize = reader.object(object["normalize"], "normalize", required: false) {
+                config.normalize = readNormalize(normalize, "normalize", reader: &reader)
+            }
+        }
+        guard reader.issues.isEmpty else { throw Invalid(file: file.path, issues: reader.issues) }
+        return config
+    }
+
+    private static func readCatalog(_ value: JSONValue, _ path: String, base: URL, reader: inout ConfigReader) -> CatalogConfig? {
+        guard let object = reader.object(value, path) else { return nil }
+        reader.rejectUnknownKeys(object, path, allowed: ["id", "name", "system", "source"])
+        let id = reader.string(object["id"], "\(path).id")
+        if let id, !id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) {
+            reader.fail("\(path).id", "expected letters, digits, - and _ only, got \"\(id)\"")
+        }
+        let name = reader.string(object["name"], "\(path).name")
+        let system = reader.oneOf(object["system"], "\(path).system", CatalogSystem.allCases.map(\.rawValue))
+            .flatMap(CatalogSystem.init(rawValue:))
+        let source = readSource(object["source"], "\(path).source", base: base, reader: &reader)
+        guard let id, let name, let system, let source else { return nil }
+        return CatalogConfig(id: id, name: name, system: system, source: source)
+    }
+
+    private static func readSource(_ value: JSONValue?, _ path: String, base: URL, reader: inout ConfigReader) -> CatalogSource? {
+        guard let object = reader.object(value, path) else { return nil }
+        let kinds = ["http", "directory", "replay"]
+        reader.rejectUnknownKeys(object, path, allowed: kinds)
+        let present = kinds.filter { object[$0] != nil }
+        guard present.count == 1, let kind = present.first else {
+            reader.fail(path, "expected exactly one of http, directory or replay, got \(present.isEmpty ? "none" : present.joined(separator: " and "))")
+            return nil
+        }
+        switch kind {
+        case "http":
+            guard let http = reader.object(object["http"], "\(path).http") else { return nil }
+            reader.rejectUnknownKeys(http, "\(path).http", allowed: ["startUrls"])
+            guard let list = reader.array(http["startUrls"], "\(path).http.startUrls") else { return nil }
+            if list.isEmpty { reader.fail("\(path).http.startUrls", "expected at least one URL") }
+            var urls: [URL] = []
+            for (index, entry) in list.enumerated() {
+                let entryPath = "\(path).http.startUrls[\(index)]"
+                guard let text = reader.string(entry, entryPath) else { continue }
+                guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+                      url.host != nil else {
+                    reader.fail(entryPath, "expected an http or https URL, got \"\(text)\"")
+                    continue
+                }
+                urls.append(url)
+            }
+            return .http(startURLs: urls)
+        default:
+            guard let text = reader.string(object[kind], "\(path).\(kind)") else { return nil }
+            guard let directory = confinedPath(text, base: base) else {
+                reader.fail("\(path).\(kind)", "expected a path inside \(base.path) (no \"..\", not absolute), got \"\(text)\"")
+                return nil
+            }
+            return kind == "directory" ? .directory(directory) : .replay(directory)
+        }
+    }
+
+    /// A relative path that stays under `base`: configuration must not reach outside the project.
+    static func confinedPath(_ text: String, base: URL) -> URL? {
+        guard !text.hasPrefix("/"), !text.split(separator: "/").contains(".."), !text.contains("\0") else { return nil }
+        return base.appendingPathComponent(text).standardizedFileURL
+    }
+
+    private static func readNormalize(_ object: [String: JSONValue], _ path: String, reader: inout ConfigReader) -> NormalizationRules {
+        reader.rejectUnknownKeys(object, path, allowed: ["subjects", "levels", "knownSubjects"])
+        var rules = NormalizationRules.gvsu
+        if let subjects = reader.object(object["subjects"], "\(path).subjects", required: false) {
+            var table: [String: String] = [:]
+            for (name, value) in subjects {
+                guard let code = reader.string(value, "\(path).subjects.\(name)") else { continue }
+                guard (1...6).contains(code.count), code.allSatisfy({ $0.isLetter || $0 == "&" }) else {
+                    reader.fail("\(path).subjects.\(name)", "expected a subject code of 1 to 6 letters, got \"\(code)\"")
+                    continue
+                }
+                table[name] = code
+            }
+            rules.subjects = SubjectAliases(table)
+        }
+        if let levels = reader.array(object["levels"], "\(path).levels", required: false) {
+            var ranges: [LevelRange] = []
+            for (index, entry) in levels.enumerated() {
+                let entryPath = "\(path).levels[\(index)]"
+                guard let range = reader.object(entry, entryPath) else { continue }
+                reader.rejectUnknownKeys(range, entryPath, allowed: ["from", "to", "level"])
+                let from = reader.integer(range["from"], "\(entryPath).from", minimum: 0)
+                let to = reader.integer(range["to"], "\(entryPath).to", minimum: 0, required: false)
+                let level = reader.oneOf(range["level"], "\(entryPath).level", CourseLevel.allCases.map(\.rawValue))
+                    .flatMap(CourseLevel.init(rawValue:))
+                if let from, let to, to < from { reader.fail("\(entryPath).to", "expected an integer ≥ \(from) (from), got \(to)") }
+                if let from, let level { ranges.append(LevelRange(from: from, to: to, level: level)) }
+            }
+            rules.levels = ranges
+        }
+        if let known = reader.array(object["knownSubjects"], "\(path).knownSubjects", required: false) {
+            rules.knownSubjects = Set(known.enumerated().compactMap { index, value in
+                reader.string(value, "\(path).knownSubjects[\(index)]")?.uppercased()
+            })
+        }
+        return rules
+    }
+}

@@ -1,0 +1,22 @@
+/// Maps what catalogs call a subject to its code: names ("Computer Information Systems" → "CIS") and
+/// retired codes ("CS" → "CIS"). Keys compare case-insensitively, white space collapsed.
+public struct SubjectAliases: Sendable, Equatable {
+    private var table: [String: String]
+
+    public init(_ aliases: [String: String] = [:]) {
+        var table: [String: String] = [:]
+        for (name, code) in aliases { table[Self.key(name)] = code.uppercased() }
+        self.table = table
+    }
+
+    /// The current code for a subject as written, or nil when the table does not name it.
+    public func code(for subject: String) -> String? {
+        table[Self.key(subject)]
+    }
+
+    public var isEmpty: Bool { table.isEmpty }
+
+    private static func key(_ text: String) -> String {
+        TextCleaner.cleanLine(text).uppercased()
+    }
+}

@@ -1,0 +1,35 @@
+import SafeLibXML
+
+/// Cleans catalog prose for publishing and comparison: what differs only in invisible or typographic
+/// characters must compare equal, or every run would report changes that are not there.
+public enum TextCleaner {
+    /// Removes soft hyphens and zero-width characters, turns curly quotes and primes into ASCII ones,
+    /// collapses white space within each paragraph, and keeps paragraph breaks ("\n\n") and line breaks.
+    public static func clean(_ text: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x00AD, 0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF:
+                continue // soft hyphen, zero-width space/joiners, word joiner, BOM
+            case 0x2018, 0x2019, 0x201A, 0x201B, 0x2032:
+                scalars.append("'")
+            case 0x201C, 0x201D, 0x201E, 0x201F, 0x2033:
+                scalars.append("\"")
+            default:
+                scalars.append(scalar)
+            }
+        }
+        let paragraphs = String(scalars).components(separatedBy: "\n\n").map { paragraph in
+            paragraph.split(separator: "\n", omittingEmptySubsequences: true)
+                .map { TextCollapsing.collapse($0) }
+                .filter { !$0.isEmpty }
+                .joined(separator: "\n")
+        }
+        return paragraphs.filter { !$0.isEmpty }.joined(separator: "\n\n")
+    }
+
+    /// One line: every break folded into a space (titles, requisite strings).
+    public static func cleanLine(_ text: String) -> String {
+        TextCollapsing.collapse(clean(text))
+    }
+}

@@ -1,0 +1,220 @@
+/// Where JSON text stops being JSON.
+public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var line: Int
+    public var column: Int
+    public var message: String
+    public var description: String { "line \(line), column \(column): \(message)" }
+}
+
+extension JSONValue {
+    /// Nesting deeper than this is refused rather than risking the stack.
+    static let maximumDepth = 512
+
+    /// Parses JSON text (RFC 8259). Integers without fraction or exponent become `.int`.
+    public static func parse(_ text: some Collection<UInt8>) throws(JSONSyntaxError) -> JSONValue {
+        var parser = JSONTextParser(bytes: Array(text))
+        parser.skipSpace()
+        let value = try parser.value(depth: 0)
+        parser.skipSpace()
+        guard parser.index == parser.bytes.count else { throw parser.error("unexpected text after the JSON value") }
+        return value
+    }
+
+    public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
+        try parse(Array(text.utf8))
+    }
+
+    /// A member of an object, or nil.
+    public subscript(key: String) -> JSONValue? {
+        if case let .object(members) = self { return members[key] }
+        return nil
+    }
+
+    /// How a value is described in an error message: `"8"`, `true`, `an array`.
+    public var shortDescription: String {
+        switch self {
+        case .null: return "null"
+        case let .bool(value): return value ? "true" : "false"
+        case let .int(value): return String(value)
+        case let .double(value): return String(value)
+        case let .string(value): return "\"\(value)\""
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+}
+
+private struct JSONTextParser {
+    let bytes: [UInt8]
+    var index = 0
+
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    func error(_ message: String) -> JSONSyntaxError {
+        var line = 1, column = 1
+        for byte in bytes[..<min(index, bytes.count)] {
+            if byte == 0x0A { line += 1; column = 1 } else if byte & 0xC0 != 0x80 { column += 1 }
+        }
+        return JSONSyntaxError(line: line, column: column, message: message)
+    }
+
+    mutating func skipSpace() {
+        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 {
+            index += 1
+        }
+    }
+
+    mutating func value(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+        guard depth < JSONValue.maximumDepth else { throw error("nested more than \(JSONValue.maximumDepth) deep") }
+        guard index < bytes.count else { throw error("unexpected end of the text") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try object(depth: depth)
+        case UInt8(ascii: "["): return try array(depth: depth)
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
+        default: throw error("unexpected character '\(Character(Unicode.Scalar(bytes[index])))'")
+        }
+    }
+
+    mutating func literal(_ word: String) throws(JSONSyntaxError) {
+        for byte in word.utf8 {
+            guard index < bytes.count, bytes[index] == byte else { throw error("expected \(word)") }
+            index += 1
+        }
+    }
+
+    mutating func object(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+        index += 1
+        var members: [String: JSONValue] = [:]
+        skipSpace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+        while true {
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a quoted key") }
+            let key = try string()
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after the key \"\(key)\"") }
+            index += 1
+            skipSpace()
+            guard members[key] == nil else { throw error("the key \"\(key)\" appears twice") }
+            members[key] = try value(depth: depth + 1)
+            skipSpace()
+            guard index < bytes.count else { throw error("unexpected end of the text inside an object") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+            throw error("expected ',' or '}' in an object")
+        }
+    }
+
+    mutating func array(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+        index += 1
+        var values: [JSONValue] = []
+        skipSpace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(values) }
+        while true {
+            skipSpace()
+            values.append(try value(depth: depth + 1))
+            skipSpace()
+            guard index < bytes.count else { throw error("unexpected end of the text inside an array") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(values) }
+            throw error("expected ',' or ']' in an array")
+        }
+    }
+
+    mutating func string() throws(JSONSyntaxError) -> String {
+        index += 1
+        var output: [UInt8] = []
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            switch byte {
+            case UInt8(ascii: "\""):
+                guard let text = String(validating: output, as: UTF8.self) else { throw error("invalid UTF-8 in a string") }
+                return text
+            case UInt8(ascii: "\\"):
+                guard index < bytes.count else { break }
+                let escape = bytes[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): output.append(escape)
+                case UInt8(ascii: "b"): output.append(0x08)
+                case UInt8(ascii: "f"): output.append(0x0C)
+                case UInt8(ascii: "n"): output.append(0x0A)
+                case UInt8(ascii: "r"): output.append(0x0D)
+                case UInt8(ascii: "t"): output.append(0x09)
+                case UInt8(ascii: "u"):
+                    var scalar = try hex4()
+                    if (0xD800..<0xDC00).contains(scalar) {
+                        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                            throw error("a lone UTF-16 surrogate in a string")
+                        }
+                        index += 2
+                        let low = try hex4()
+                        guard (0xDC00..<0xE000).contains(low) else { throw error("a lone UTF-16 surrogate in a string") }
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    guard let unicode = Unicode.Scalar(scalar) else { throw error("an invalid \\u escape") }
+                    output.append(contentsOf: Array(String(Character(unicode)).utf8))
+                default:
+                    throw error("an invalid escape \\\(Character(Unicode.Scalar(escape)))")
+                }
+            case 0..<0x20:
+                throw error("a control character inside a string")
+            default:
+                output.append(byte)
+            }
+        }
+        throw error("unexpected end of the text inside a string")
+    }
+
+    mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw error("an incomplete \\u escape") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            index += 1
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw error("an invalid \\u escape")
+            }
+            value = value << 4 | UInt32(digit)
+        }
+        return value
+    }
+
+    mutating func number() throws(JSONSyntaxError) -> JSONValue {
+        let start = index
+        var integral = true
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        func digits() -> Int {
+            let from = index
+            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") { index += 1 }
+            return index - from
+        }
+        guard digits() > 0 else { throw error("expected digits in a number") }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            integral = false
+            index += 1
+            guard digits() > 0 else { throw error("expected digits after the decimal point") }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            integral = false
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard digits() > 0 else { throw error("expected digits in the exponent") }
+        }
+        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        if integral, let value = Int(text) { return .int(value) }
+        guard let value = Double(text) else { throw error("a number out of range") }
+        return .double(value)
+    }
+}

@@ -1,0 +1,41 @@
+import CatalogKit
+import Foundation
+
+/// `gvingest config check`: validates a pipeline configuration and says everything wrong with it.
+enum ConfigCommand: Command {
+    static let name = "config"
+    static let help = """
+    Usage: gvingest config check [FILE]
+
+    Validates a pipeline configuration (default: pipeline.json in the current directory) and lists
+    every problem with its JSON path and the form expected there, e.g.
+      catalogs[0].system: expected one of gvsu, acalog, got "banner"
+    Unknown keys are rejected with a did-you-mean suggestion; paths must stay inside the
+    configuration's directory.
+
+    Exit status: 0 valid, 65 invalid, 66 the file can't be read, 64 bad usage.
+    """
+
+    static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
+        let arguments = try Arguments(words, flags: [], options: [])
+        guard arguments.positional.first == "check" else {
+            throw UsageError(message: arguments.positional.isEmpty ? "name a subcommand: check" : "unknown subcommand '\(arguments.positional[0])'")
+        }
+        guard arguments.positional.count <= 2 else { throw UsageError(message: "check takes at most one file") }
+        let path = arguments.positional.count == 2 ? arguments.positional[1] : "pipeline.json"
+        let file = URL(fileURLWithPath: path)
+        guard FileManager.default.isReadableFile(atPath: file.path) else {
+            printError("gvingest config: \(path): cannot read the file")
+            return .noInput
+        }
+        do {
+            let config = try PipelineConfig.load(file)
+            let catalogs = config.catalogs.map { "\($0.id) (\($0.system.rawValue))" }.joined(separator: ", ")
+            print("\(path): valid; catalogs: \(catalogs)")
+            return .ok
+        } catch {
+            printError("gvingest config: \(error)")
+            return .dataError
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+@testable import CatalogKit
+
+@Suite struct PipelineConfigTests {
+    static let base = URL(fileURLWithPath: "/project/pipeline.json")
+
+    static func issues(_ json: String) -> [String] {
+        do {
+            _ = try PipelineConfig.parse(Data(json.utf8), file: base)
+            return []
+        } catch {
+            return error.issues.map(\.description)
+        }
+    }
+
+    @Test func theRepositoryConfigurationsAreValid() throws {
+        let root = try PipelineConfig.load(TestPaths.packageRoot.appendingPathComponent("pipeline.json"))
+        #expect(root.catalogs.map(\.id) == ["gvsu"])
+        guard case let .http(urls) = root.catalogs[0].source else { Issue.record("GVSU is crawled over HTTP"); return }
+        #expect(urls.allSatisfy { $0.host == "www.gvsu.edu" })
+        let fixture = try PipelineConfig.load(TestPaths.fixtures.appendingPathComponent("pipeline.json"))
+        #expect(fixture.catalogs.first?.source == .directory(TestPaths.gvsuFixtures.standardizedFileURL))
+    }
+
+    @Test func wrongTypesNameTheirPathAndTheExpectedForm() {
+        let found = Self.issues("""
+        {"schemaVersion": "1", "catalogs": [{"id": "a", "name": "A", "system": "gvsu", "source": {"http": {"startUrls": ["ftp://x", 3]}}}],
+         "normalize": {"levels": [{"from": -1, "level": "masters"}], "subjects": {"Computer Science": "C1S"}}}
+        """)
+        #expect(found.contains("schemaVersion: expected an integer ≥ 1, got \"1\""))
+        #expect(found.contains("catalogs[0].source.http.startUrls[0]: expected an http or https URL, got \"ftp://x\""))
+        #expect(found.contains("catalogs[0].source.http.startUrls[1]: expected a non-empty string, got 3"))
+        #expect(found.contains("normalize.levels[0].from: expected an integer ≥ 0, got -1"))
+        #expect(found.contains("normalize.levels[0].level: expected one of developmental, undergraduate, graduate, doctoral, got \"masters\""))
+        #expect(found.contains("normalize.subjects.Computer Science: expected a subject code of 1 to 6 letters, got \"C1S\""))
+    }
+
+    @Test func unknownKeysGetADidYouMean() {
+        let found = Self.issues(#"{"schemaVersion": 1, "catalogz": [], "catalogs": [{"id": "a", "name": "A", "sytem": "gvsu", "system": "gvsu", "source": {"directory": "x"}}]}"#)
+        #expect(found.contains { $0.hasPrefix("catalogz: unknown key (did you mean \"catalogs\"?)") })
+        #expect(found.contains { $0.hasPrefix("catalogs[0].sytem: unknown key (did you mean \"system\"?)") })
+    }
+
+    @Test(arguments: ["../outside", "/etc", "a/../../b"])
+    func pathsMayNotLeaveTheProject(_ path: String) {
+        let found = Self.issues(#"{"schemaVersion": 1, "catalogs": [{"id": "a", "name": "A", "system": "gvsu", "source": {"replay": "\#(path)"}}]}"#)
+        #expect(found.contains { $0.hasPrefix("catalogs[0].source.replay: expected a path inside /project") })
+    }
+
+    @Test func notJSONSaysWhere() {
+        let found = Self.issues("{\n  \"catalogs\": [,]\n}")
+        #expect(found == ["not valid JSON: line 2, column 16: unexpected character ','"])
+    }
+
+    @Test func normalizationRulesAreRead() throws {
+        let config = try PipelineConfig.parse(Data("""
+        {"schemaVersion": 1, "catalogs": [{"id": "a", "name": "A", "system": "acalog", "source": {"directory": "pages"}}],
+         "normalize": {"subjects": {"Computer Information Systems": "cis", "CS": "CIS"},
+                       "levels": [{"from": 0, "to": 4999, "level": "undergraduate"}, {"from": 5000, "level": "graduate"}],
+                       "knownSubjects": ["cis", "MTH"]}}
+        """.utf8), file: Self.base)
+        #expect(config.normalize.subjects.code(for: "computer  information systems") == "CIS")
+        #expect(config.normalize.subjects.code(for: "cs") == "CIS")
+        #expect(config.normalize.levels.last == LevelRange(from: 5000, to: nil, level: .graduate))
+        #expect(config.normalize.knownSubjects == ["CIS", "MTH"])
+        #expect(config.catalogs[0].source == .directory(URL(fileURLWithPath: "/project/pages")))
+    }
+}
+
+@Suite struct JSONTests {
+    @Test func parsingAndWritingRoundTrip() throws {
+        let text = #"{"a": [1, -2.5, true, null, "x\"\\\n\u00e9\ud83d\ude00"], "b": {}, "c": []}"#
+        let value = try JSONValue.parse(text)
+        #expect(value["a"] == .array([.int(1), .double(-2.5), .bool(true), .null, .string("x\"\\\né😀")]))
+        #expect(try JSONValue.parse(value.serialized()) == value)
+        #expect(try JSONValue.parse(value.serialized(pretty: false)) == value)
+        #expect(value.serialized(pretty: false) == #"{"a":[1,-2.5,true,null,"x\"\\\né😀"],"b":{},"c":[]}"#)
+    }
+
+    @Test(arguments: ["", "{", "[1,]", "{\"a\" 1}", "tru", "\"\u{01}\"", "01x", "{\"a\":1,\"a\":2}", "\"\\ud800\""])
+    func malformedTextIsAnError(_ text: String) {
+        #expect(throws: JSONSyntaxError.self) { try JSONValue.parse(text) }
+    }
+
+    @Test func deepNestingIsRefusedNotACrash() {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        #expect(throws: JSONSyntaxError.self) { try JSONValue.parse(deep) }
+    }
+}
