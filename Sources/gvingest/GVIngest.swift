@@ -11,11 +11,13 @@ struct GVIngest {
 
     Commands:
       parse     Parse saved catalog pages or URLs and show what each field came from.
+      fetch     Crawl a catalog (or replay a recorded one), recording it as a mirror if asked.
       config    Validate a pipeline configuration (gvingest config check [FILE]).
       help      Show help for a command (gvingest help parse).
 
     Run 'gvingest <command> --help' for a command's options.
-    Exit status: 0 ok, 64 bad usage, 65 a page gave no course, 66 an input can't be read.
+    Exit status: 0 ok, 64 bad usage, 65 data error, 66 an input can't be read, 69 a source is
+    unavailable, 73 an output can't be written, 75 a temporary failure worth retrying.
     """
 
     static func main() async {
@@ -31,6 +33,8 @@ struct GVIngest {
             status = await run(ParseCommand.self, words)
         case "config":
             status = await run(ConfigCommand.self, words)
+        case "fetch":
+            status = await run(FetchCommand.self, words)
         case "help", "--help", "-h":
             if let topic = words.first, let help = helpText(for: topic) {
                 print(help)
@@ -43,7 +47,7 @@ struct GVIngest {
                 status = .ok
             }
         default:
-            let hint = ["parse", "config", "help"].min { editDistance($0, command) < editDistance($1, command) }
+            let hint = ["parse", "fetch", "config", "help"].min { editDistance($0, command) < editDistance($1, command) }
                 .flatMap { editDistance($0, command) <= 2 ? " (did you mean '\($0)'?)" : nil } ?? ""
             printError("gvingest: unknown command '\(command)'\(hint)\n\n\(usage)")
             status = .usage
@@ -55,6 +59,7 @@ struct GVIngest {
         switch command {
         case "parse": return ParseCommand.help
         case "config": return ConfigCommand.help
+        case "fetch": return FetchCommand.help
         default: return nil
         }
     }

@@ -70,6 +70,15 @@ struct ConfigReader {
         return integer
     }
 
+    mutating func bool(_ value: JSONValue?, _ path: String) -> Bool? {
+        guard let value else { return nil }
+        guard case let .bool(flag) = value else {
+            fail(path, "expected true or false, got \(value.shortDescription)")
+            return nil
+        }
+        return flag
+    }
+
     mutating func oneOf(_ value: JSONValue?, _ path: String, _ choices: [String], required: Bool = true) -> String? {
         guard let string = string(value, path, required: required) else { return nil }
         guard choices.contains(string) else {

@@ -43,6 +43,7 @@ public struct PipelineConfig: Sendable, Equatable {
     public static let schemaVersion = 1
 
     public var catalogs: [CatalogConfig]
+    public var fetch: FetchSettings
     public var normalize: NormalizationRules
     /// The file it was read from; relative paths in it are resolved against its directory.
     public var file: URL?
@@ -77,9 +78,9 @@ public struct PipelineConfig: Sendable, Equatable {
         }
         var reader = ConfigReader()
         let base = file.deletingLastPathComponent()
-        var config = PipelineConfig(catalogs: [], normalize: .gvsu, file: file)
+        var config = PipelineConfig(catalogs: [], fetch: FetchSettings(), normalize: .gvsu, file: file)
         if let object = reader.object(root, "(top level)") {
-            reader.rejectUnknownKeys(object, "", allowed: ["schemaVersion", "catalogs", "normalize"])
+            reader.rejectUnknownKeys(object, "", allowed: ["schemaVersion", "catalogs", "fetch", "normalize"])
             if let version = reader.integer(object["schemaVersion"], "schemaVersion", minimum: 1), version != schemaVersion {
                 reader.fail("schemaVersion", "expected \(schemaVersion), got \(version)")
             }
@@ -93,6 +94,9 @@ public struct PipelineConfig: Sendable, Equatable {
                         config.catalogs.append(catalog)
                     }
                 }
+            }
+            if let fetch = reader.object(object["fetch"], "fetch", required: false) {
+                config.fetch = readFetch(fetch, "fetch", base: base, reader: &reader)
             }
             if let normalize = reader.object(object["normalize"], "normalize", required: false) {
                 config.normalize = readNormalize(normalize, "normalize", reader: &reader)
@@ -158,6 +162,35 @@ public struct PipelineConfig: Sendable, Equatable {
     static func confinedPath(_ text: String, base: URL) -> URL? {
         guard !text.hasPrefix("/"), !text.split(separator: "/").contains(".."), !text.contains("\0") else { return nil }
         return base.appendingPathComponent(text).standardizedFileURL
+    }
+
+    private static func readFetch(_ object: [String: JSONValue], _ path: String, base: URL, reader: inout ConfigReader) -> FetchSettings {
+        var settings = FetchSettings()
+        let integers: [(String, WritableKeyPath<FetchSettings, Int>, Int)] = [
+            ("concurrency", \.concurrency, 1), ("perHostConcurrency", \.perHostConcurrency, 1),
+            ("minimumDelayMs", \.minimumDelayMilliseconds, 0), ("requestTimeoutSeconds", \.requestTimeoutSeconds, 1),
+            ("deadlineSeconds", \.deadlineSeconds, 1), ("maxBodyBytes", \.maximumBodyBytes, 1024),
+            ("maxRedirects", \.maximumRedirects, 0), ("maxAttempts", \.maximumAttempts, 1),
+            ("backoffBaseMs", \.backoffBaseMilliseconds, 0), ("backoffMaxMs", \.backoffMaximumMilliseconds, 0),
+            ("retryAfterMaxSeconds", \.retryAfterMaximumSeconds, 0),
+        ]
+        reader.rejectUnknownKeys(object, path, allowed: integers.map(\.0) + ["userAgent", "allowedHosts", "cacheDirectory", "ignoreRobots"])
+        for (key, keyPath, minimum) in integers {
+            if let value = reader.integer(object[key], "\(path).\(key)", minimum: minimum, required: false) { settings[keyPath: keyPath] = value }
+        }
+        if let agent = reader.string(object["userAgent"], "\(path).userAgent", required: false) { settings.userAgent = agent }
+        if let hosts = reader.array(object["allowedHosts"], "\(path).allowedHosts", required: false) {
+            settings.allowedHosts = hosts.enumerated().compactMap { reader.string($1, "\(path).allowedHosts[\($0)]") }
+        }
+        if let cache = reader.string(object["cacheDirectory"], "\(path).cacheDirectory", required: false) {
+            if let directory = confinedPath(cache, base: base) {
+                settings.cacheDirectory = directory
+            } else {
+                reader.fail("\(path).cacheDirectory", "expected a path inside \(base.path) (no \"..\", not absolute), got \"\(cache)\"")
+            }
+        }
+        if let ignore = reader.bool(object["ignoreRobots"], "\(path).ignoreRobots") { settings.ignoreRobots = ignore }
+        return settings
     }
 
     private static func readNormalize(_ object: [String: JSONValue], _ path: String, reader: inout ConfigReader) -> NormalizationRules {

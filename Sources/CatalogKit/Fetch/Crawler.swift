@@ -1,0 +1,285 @@
+import Foundation
+
+/// How far a crawl has got, for a progress line.
+public struct CrawlProgress: Sendable {
+    public var done: Int
+    /// Pages known so far (grows as listings reveal more).
+    public var known: Int
+    public var retries: Int
+    public var errors: Int
+    public var elapsed: Double
+}
+
+/// A page the crawl could not get, and why.
+public struct CrawlFailure: Sendable, Equatable {
+    public var url: String
+    public var reason: String
+}
+
+/// What a crawl fetched and what it did not.
+public struct CrawlReport: Sendable {
+    public var pagesExpected = 0
+    public var pagesFetched = 0
+    public var pagesFailed = 0
+    /// Pages the server answered 304 for; their cached bodies were reused.
+    public var notModified = 0
+    public var retries = 0
+    /// Body bytes received over the network (304s and mirrors count their transferred bytes: none).
+    public var bytes = 0
+    public var failures: [CrawlFailure] = []
+    /// The parsed course pages, by URL order.
+    public var coursePages: [PageResult] = []
+    public var listingPages = 0
+    public var elapsedSeconds = 0.0
+
+    /// The summary as JSON (`--json`): counts and every failure with its reason.
+    public var json: JSONValue {
+        .object([
+            "pagesExpected": .int(pagesExpected), "pagesFetched": .int(pagesFetched), "pagesFailed": .int(pagesFailed),
+            "notModified": .int(notModified), "retries": .int(retries), "bytes": .int(bytes), "listingPages": .int(listingPages),
+            "courses": .int(coursePages.reduce(0) { $0 + $1.courses.count }), "elapsedSeconds": .double((elapsedSeconds * 1000).rounded() / 1000),
+            "failures": .array(failures.map { .object(["url": .string($0.url), "reason": .string($0.reason)]) }),
+        ])
+    }
+
+    /// One line for people.
+    public var summary: String {
+        let courses = coursePages.reduce(0) { $0 + $1.courses.count }
+        return "\(pagesFetched)/\(pagesExpected) pages fetched (\(listingPages) listing, \(coursePages.count) course), "
+            + "\(pagesFailed) failed, \(notModified) not modified, \(retries) retries, \(bytes) bytes, \(courses) courses "
+            + String(format: "in %.2f s", elapsedSeconds)
+    }
+}
+
+/// Crawls a catalog: every listing page from the start URLs (every page of a pager, its count checked),
+/// then every course page they link to. URLs are normalized and fetched once; robots.txt is honoured.
+public final class Crawler: Sendable {
+    let source: any PageSource
+    let parser: PageParser
+    let settings: FetchSettings
+    let robots: RobotsGate?
+    let progress: (@Sendable (CrawlProgress) -> Void)?
+
+    /// - Parameter robots: nil for sources that are not the web (a mirror).
+    public init(source: any PageSource, parser: PageParser, settings: FetchSettings, honourRobots: Bool,
+                progress: (@Sendable (CrawlProgress) -> Void)? = nil) {
+        self.source = source
+        self.parser = parser
+        self.settings = settings
+        self.robots = honourRobots ? RobotsGate(source: source, userAgent: settings.userAgent) : nil
+        self.progress = progress
+    }
+
+    enum Kind: Sendable { case listing, course }
+
+    struct Job: Sendable {
+        var url: URL
+        var kind: Kind
+    }
+
+    struct Outcome: Sendable {
+        var job: Job
+        var page: FetchedPage?
+        var failure: FetchFailure?
+        var result: PageResult?
+    }
+
+    public func crawl(start: [URL]) async -> CrawlReport {
+        let started = ProcessInfo.processInfo.systemUptime
+        let deadline = started + Double(settings.deadlineSeconds)
+        var report = CrawlReport()
+        var seen: Set<String> = []
+        var queue: [Job] = []
+        /// Per pager: how many pages it announced, which page numbers were found, and a link to copy.
+        var pagers: [String: (count: Int, pages: Set<Int>, template: String)] = [:]
+
+        func enqueue(_ url: URL, _ kind: Kind) {
+            let normalized = URLNormalizer.normalize(url)
+            guard seen.insert(normalized.absoluteString).inserted else { return }
+            queue.append(Job(url: normalized, kind: kind))
+            report.pagesExpected += 1
+        }
+        for url in start { enqueue(url, .listing) }
+
+        let limit = max(1, settings.concurrency) * 2
+        await withTaskGroup(of: Outcome.self) { group in
+            var running = 0
+            var deadlineHit = false
+            while true {
+                while running < limit, !queue.isEmpty, !deadlineHit {
+                    if ProcessInfo.processInfo.systemUptime >= deadline {
+                        deadlineHit = true
+                        group.cancelAll()
+                        break
+                    }
+                    let job = queue.removeFirst()
+                    running += 1
+                    group.addTask { await self.process(job, deadline: deadline) }
+                }
+                if running == 0 {
+                    // The queue drained: pages a pager announced but never linked are asked for by number.
+                    if !deadlineHit, queue.isEmpty {
+                        for (key, pager) in pagers where pager.pages.count < pager.count {
+                            for number in 1...pager.count where !pager.pages.contains(number) {
+                                if let url = Self.pagerURL(pager.template, page: number) { enqueue(url, .listing) }
+                            }
+                            pagers[key]?.pages = Set(1...pager.count)
+                        }
+                    }
+                    if queue.isEmpty || deadlineHit { break }
+                    continue
+                }
+                guard let outcome = await group.next() else { break }
+                running -= 1
+                if ProcessInfo.processInfo.systemUptime >= deadline, !deadlineHit {
+                    deadlineHit = true
+                    group.cancelAll()
+                }
+                if let page = outcome.page {
+                    report.pagesFetched += 1
+                    if page.notModified { report.notModified += 1 } else { report.bytes += page.body.count }
+                } else if let failure = outcome.failure {
+                    report.pagesFailed += 1
+                    report.failures.append(CrawlFailure(url: outcome.job.url.absoluteString, reason: failure.reason))
+                }
+                if let result = outcome.result {
+                    switch outcome.job.kind {
+                    case .listing:
+                        report.listingPages += 1
+                        if let listing = result.listing {
+                            for course in listing.courses { if let url = URL(string: course.url) { enqueue(url, .course) } }
+                            if listing.pageCount > 1 {
+                                let key = Self.pagerKey(outcome.job.url)
+                                var pager = pagers[key] ?? (listing.pageCount, [], listing.pageLinks.first ?? outcome.job.url.absoluteString)
+                                pager.count = max(pager.count, listing.pageCount)
+                                pager.pages.insert(AcalogParser.pagerPage(outcome.job.url.absoluteString) ?? 1)
+                                for link in listing.pageLinks {
+                                    if let number = AcalogParser.pagerPage(link) { pager.pages.insert(number) }
+                                    if let url = URL(string: link) { enqueue(url, .listing) }
+                                }
+                                pagers[key] = pager
+                            }
+                        } else if result.courses.isEmpty {
+                            report.failures.append(CrawlFailure(url: outcome.job.url.absoluteString,
+                                                                reason: "a start or listing page with no course links (\(result.systemRule))"))
+                            report.pagesFailed += 1
+                            report.pagesFetched -= 1
+                        }
+                        // An expanded listing carries its courses inline.
+                        if !result.courses.isEmpty { report.coursePages.append(result) }
+                    case .course:
+                        if result.courses.isEmpty {
+                            report.pagesFailed += 1
+                            report.pagesFetched -= 1
+                            report.failures.append(CrawlFailure(url: outcome.job.url.absoluteString,
+                                                                reason: result.failure ?? "no course found on the page (\(result.systemRule))"))
+                        } else {
+                            report.coursePages.append(result)
+                        }
+                    }
+                }
+                progress?(CrawlProgress(done: report.pagesFetched + report.pagesFailed, known: report.pagesExpected,
+                                        retries: (source as? HTTPFetcher)?.retries ?? 0, errors: report.pagesFailed,
+                                        elapsed: ProcessInfo.processInfo.systemUptime - started))
+            }
+            if deadlineHit {
+                for job in queue {
+                    report.pagesFailed += 1
+                    report.failures.append(CrawlFailure(url: job.url.absoluteString,
+                                                        reason: "not fetched: the crawl deadline of \(settings.deadlineSeconds) s was reached"))
+                }
+                queue.removeAll()
+            }
+        }
+        // Pager pages that were asked for but never found are failures already; a pager whose count
+        // disagrees with the pages linked was completed above.
+        report.retries = (source as? HTTPFetcher)?.retries ?? 0
+        report.coursePages.sort { $0.sourceURL < $1.sourceURL }
+        report.failures.sort { $0.url < $1.url }
+        report.elapsedSeconds = ProcessInfo.processInfo.systemUptime - started
+        return report
+    }
+
+    private func process(_ job: Job, deadline: Double) async -> Outcome {
+        if let robots, let verdict = await robots.verdict(for: job.url), !verdict.allowed {
+            return Outcome(job: job, page: nil, failure: FetchFailure(url: job.url, reason: verdict.reason, status: nil, attempts: 0,
+                                                                     temporary: false), result: nil)
+        }
+        switch await source.fetch(job.url) {
+        case let .failure(failure):
+            return Outcome(job: job, page: nil, failure: failure, result: nil)
+        case let .success(page):
+            let result = parser.parse(bytes: page.body, sourceURL: page.finalURL, input: job.url.absoluteString,
+                                      contentType: page.contentType)
+            return Outcome(job: job, page: page, failure: nil, result: result)
+        }
+    }
+
+    /// Pages of one pager share everything but their page number.
+    static func pagerKey(_ url: URL) -> String {
+        guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return url.absoluteString }
+        let items = parts.queryItems?.filter { $0.name != "filter[cpage]" }
+        parts.queryItems = items
+        return parts.url?.absoluteString ?? url.absoluteString
+    }
+
+    /// A pager link with its page number replaced.
+    static func pagerURL(_ template: String, page: Int) -> URL? {
+        for key in ["filter[cpage]=", "filter%5Bcpage%5D=", "filter%5bcpage%5d="] {
+            guard let range = template.range(of: key) else { continue }
+            let digits = template[range.upperBound...].prefix(while: \.isASCIIDigit)
+            let replaced = template.replacingCharacters(in: range.upperBound..<digits.endIndex, with: String(page))
+            return URL(string: replaced)
+        }
+        return nil
+    }
+}
+
+/// Fetches robots.txt once per host and answers whether a URL may be crawled.
+actor RobotsGate {
+    struct Verdict {
+        var allowed: Bool
+        var reason: String
+    }
+
+    private let source: any PageSource
+    private let userAgent: String
+    private var policies: [String: Task<RobotsPolicy?, Never>] = [:]
+
+    init(source: any PageSource, userAgent: String) {
+        self.source = source
+        self.userAgent = userAgent
+    }
+
+    func verdict(for url: URL) async -> Verdict? {
+        guard let scheme = url.scheme, let host = url.host else { return nil }
+        let origin = "\(scheme)://\(host)\(url.port.map { ":\($0)" } ?? "")"
+        let task: Task<RobotsPolicy?, Never>
+        if let existing = policies[origin] {
+            task = existing
+        } else {
+            let source = self.source, userAgent = self.userAgent
+            task = Task {
+                guard let robotsURL = URL(string: origin + "/robots.txt") else { return .allowAll }
+                switch await source.fetch(robotsURL) {
+                case let .success(page):
+                    let policy = RobotsPolicy(parsing: String(decoding: page.body, as: UTF8.self), userAgent: userAgent)
+                    if let delay = policy.crawlDelay, let fetcher = source as? HTTPFetcher { await fetcher.setMinimumDelay(delay, for: host) }
+                    return policy
+                case let .failure(failure):
+                    // RFC 9309: a missing robots.txt (4xx) allows everything; an unreachable one (5xx) allows nothing.
+                    if let status = failure.status, (400..<500).contains(status) { return .allowAll }
+                    return nil
+                }
+            }
+            policies[origin] = task
+        }
+        guard let policy = await task.value else {
+            return Verdict(allowed: false, reason: "robots.txt of \(origin) could not be fetched; crawling it is not allowed")
+        }
+        let path = url.path.isEmpty ? "/" : url.path
+        let target = url.query.map { "\(path)?\($0)" } ?? path
+        return policy.allows(target) ? Verdict(allowed: true, reason: "")
+            : Verdict(allowed: false, reason: "disallowed by robots.txt for \(userAgent)")
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// How politely and how hard the crawler fetches: `pipeline.json`'s `fetch` section.
+public struct FetchSettings: Sendable, Equatable {
+    /// Requests in flight at once, over all hosts.
+    public var concurrency = 8
+    /// Requests in flight at once to one host.
+    public var perHostConcurrency = 4
+    /// The least time between the starts of two requests to one host (milliseconds).
+    public var minimumDelayMilliseconds = 250
+    public var userAgent = UserAgent.value
+    /// One request's timeout, whole seconds (URLSession takes no finer value).
+    public var requestTimeoutSeconds = 30
+    /// The whole crawl's deadline; what is not fetched by then is recorded as failed.
+    public var deadlineSeconds = 1800
+    /// A body larger than this is cut off and recorded as an error.
+    public var maximumBodyBytes = 10 << 20
+    /// Hosts that may be fetched and redirected to; empty means the hosts of the start URLs.
+    public var allowedHosts: [String] = []
+    public var maximumRedirects = 5
+    /// Attempts per URL, the first included.
+    public var maximumAttempts = 4
+    /// Exponential backoff: the cap doubles from this base on each attempt, and the wait is drawn below it.
+    public var backoffBaseMilliseconds = 500
+    public var backoffMaximumMilliseconds = 30_000
+    /// A server's Retry-After is honoured up to this many seconds.
+    public var retryAfterMaximumSeconds = 120
+    /// The on-disk response cache for conditional re-fetches; nil: no cache.
+    public var cacheDirectory: URL?
+    /// Ignore robots.txt (a warning is printed when set).
+    public var ignoreRobots = false
+
+    public init() {}
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// A page as fetched: what the server (or the cache, or a mirror) answered.
+public struct FetchedPage: Sendable, Equatable {
+    /// The URL asked for.
+    public var url: URL
+    /// Where the answer came from after redirects.
+    public var finalURL: URL
+    public var status: Int
+    public var contentType: String?
+    public var etag: String?
+    public var lastModified: String?
+    public var body: [UInt8]
+    /// The server answered 304 and the cached body was reused.
+    public var notModified: Bool
+    /// How many requests it took (1 when the first succeeded).
+    public var attempts: Int
+
+    public init(url: URL, finalURL: URL, status: Int, contentType: String?, etag: String? = nil, lastModified: String? = nil,
+                body: [UInt8], notModified: Bool = false, attempts: Int = 1) {
+        self.url = url
+        self.finalURL = finalURL
+        self.status = status
+        self.contentType = contentType
+        self.etag = etag
+        self.lastModified = lastModified
+        self.body = body
+        self.notModified = notModified
+        self.attempts = attempts
+    }
+}
+
+/// Why a page could not be had, after every retry it deserved.
+public struct FetchFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    public var url: URL
+    public var reason: String
+    /// The last HTTP status, when there was one.
+    public var status: Int?
+    public var attempts: Int
+    /// Whether running again later might succeed (timeouts, 5xx, 429) rather than not (404, refused redirect).
+    public var temporary: Bool
+
+    public var description: String { "\(url.absoluteString): \(reason)" }
+}
+
+/// Anything that yields pages by URL: the network, a recorded mirror.
+public protocol PageSource: Sendable {
+    func fetch(_ url: URL) async -> Result<FetchedPage, FetchFailure>
+}

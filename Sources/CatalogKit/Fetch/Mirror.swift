@@ -1,0 +1,182 @@
+import Foundation
+
+/// Puts URLs in one form so that the same page is fetched once: scheme and host lower-cased, default
+/// port and fragment dropped, dot segments resolved, an empty path made "/".
+public enum URLNormalizer {
+    public static func normalize(_ url: URL) -> URL {
+        guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return url }
+        parts.scheme = parts.scheme?.lowercased()
+        parts.host = parts.host?.lowercased()
+        if (parts.scheme == "http" && parts.port == 80) || (parts.scheme == "https" && parts.port == 443) { parts.port = nil }
+        parts.fragment = nil
+        if parts.path.isEmpty { parts.path = "/" }
+        parts.path = removeDotSegments(parts.path)
+        return parts.url ?? url
+    }
+
+    static func removeDotSegments(_ path: String) -> String {
+        var output: [Substring] = []
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        for (index, segment) in segments.enumerated() {
+            if segment == "." { if index == segments.count - 1 { output.append("") }; continue }
+            if segment == ".." {
+                if output.count > 1 { output.removeLast() }
+                if index == segments.count - 1 { output.append("") }
+                continue
+            }
+            output.append(segment)
+        }
+        let joined = output.joined(separator: "/")
+        return joined.hasPrefix("/") ? joined : "/" + joined
+    }
+}
+
+/// A recorded crawl: one file per URL and `index.json` mapping URLs to files, statuses and content types.
+///
+/// `--record DIR` writes one; `--replay DIR` serves a crawl from one with no network at all. The
+/// recorded fixture catalog in `Fixtures/gvsu` is such a mirror.
+public struct MirrorIndex: Sendable, Equatable {
+    public struct Entry: Sendable, Equatable {
+        /// Relative to the mirror's directory.
+        public var file: String
+        public var status: Int
+        public var contentType: String?
+        public var etag: String?
+        public var lastModified: String?
+    }
+
+    public static let fileName = "index.json"
+    public var pages: [String: Entry]
+    /// Where the recorded crawl started; a replay with no start URLs of its own starts there.
+    public var startURLs: [String]
+
+    public init(pages: [String: Entry] = [:], startURLs: [String] = []) {
+        self.pages = pages
+        self.startURLs = startURLs
+    }
+
+    public static func load(from directory: URL) throws -> MirrorIndex {
+        let file = directory.appendingPathComponent(fileName)
+        let data: Data
+        do {
+            data = try Data(contentsOf: file)
+        } catch {
+            throw MirrorError(message: "\(file.path): cannot read the mirror index: \((error as NSError).localizedDescription)")
+        }
+        let root: JSONValue
+        do {
+            root = try JSONValue.parse(data)
+        } catch {
+            throw MirrorError(message: "\(file.path): not valid JSON: \(error)")
+        }
+        guard case let .object(pages)? = root["pages"] else {
+            throw MirrorError(message: "\(file.path): expected an object \"pages\" mapping URLs to files")
+        }
+        var index = MirrorIndex()
+        if case let .array(starts)? = root["startUrls"] {
+            index.startURLs = starts.compactMap { if case let .string(url) = $0 { return url } else { return nil } }
+        }
+        for (url, value) in pages {
+            guard case let .string(path)? = value["file"], let confined = PipelineConfig.confinedPath(path, base: directory) else {
+                throw MirrorError(message: "\(file.path): pages[\"\(url)\"].file: expected a relative path inside the mirror")
+            }
+            _ = confined
+            var status = 200
+            if case let .int(code)? = value["status"] { status = code }
+            func string(_ key: String) -> String? {
+                if case let .string(text)? = value[key] { return text }
+                return nil
+            }
+            index.pages[url] = Entry(file: path, status: status, contentType: string("contentType"), etag: string("etag"),
+                                     lastModified: string("lastModified"))
+        }
+        return index
+    }
+
+    public func write(to directory: URL) throws {
+        let pages = self.pages.mapValues { entry -> JSONValue in
+            var object: [String: JSONValue] = ["file": .string(entry.file), "status": .int(entry.status)]
+            if let contentType = entry.contentType { object["contentType"] = .string(contentType) }
+            if let etag = entry.etag { object["etag"] = .string(etag) }
+            if let modified = entry.lastModified { object["lastModified"] = .string(modified) }
+            return .object(object)
+        }
+        let json = JSONValue.object(["schemaVersion": .int(1), "pages": .object(pages),
+                                     "startUrls": .array(startURLs.map(JSONValue.string))]).serialized() + "\n"
+        try AtomicFile.write(Data(json.utf8), to: directory.appendingPathComponent(Self.fileName))
+    }
+}
+
+public struct MirrorError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}
+
+/// Serves pages from a recorded mirror: no network at all.
+public struct MirrorSource: PageSource {
+    public let directory: URL
+    public let index: MirrorIndex
+
+    public init(directory: URL) throws {
+        self.directory = directory
+        self.index = try MirrorIndex.load(from: directory)
+    }
+
+    public func fetch(_ url: URL) async -> Result<FetchedPage, FetchFailure> {
+        let key = URLNormalizer.normalize(url).absoluteString
+        guard let entry = index.pages[key] ?? index.pages[url.absoluteString] else {
+            return .failure(FetchFailure(url: url, reason: "not in the mirror \(directory.path) (HTTP 404)", status: 404,
+                                         attempts: 1, temporary: false))
+        }
+        guard (200..<300).contains(entry.status) else {
+            return .failure(FetchFailure(url: url, reason: "HTTP \(entry.status) (recorded)", status: entry.status, attempts: 1,
+                                         temporary: false))
+        }
+        let file = directory.appendingPathComponent(entry.file)
+        guard let data = try? Data(contentsOf: file) else {
+            return .failure(FetchFailure(url: url, reason: "the mirror's file \(file.path) cannot be read", status: nil,
+                                         attempts: 1, temporary: false))
+        }
+        return .success(FetchedPage(url: url, finalURL: url, status: entry.status, contentType: entry.contentType, etag: entry.etag,
+                                    lastModified: entry.lastModified, body: Array(data)))
+    }
+}
+
+/// Records every page another source yields into a mirror directory.
+public final class MirrorRecorder: PageSource, @unchecked Sendable {
+    private let source: any PageSource
+    public let directory: URL
+    private let lock = NSLock()
+    private var index = MirrorIndex()
+    private var failures: [String] = []
+
+    public init(wrapping source: any PageSource, into directory: URL, startURLs: [URL]) {
+        self.source = source
+        self.directory = directory
+        index.startURLs = startURLs.map { URLNormalizer.normalize($0).absoluteString }
+    }
+
+    public func fetch(_ url: URL) async -> Result<FetchedPage, FetchFailure> {
+        let result = await source.fetch(url)
+        guard case let .success(page) = result else { return result }
+        let key = URLNormalizer.normalize(url).absoluteString
+        let file = "pages/\(ResponseCache(directory: directory).file(for: key).deletingPathExtension().lastPathComponent).html"
+        do {
+            try AtomicFile.write(Data(page.body), to: directory.appendingPathComponent(file))
+            lock.withLock {
+                index.pages[key] = MirrorIndex.Entry(file: file, status: page.status, contentType: page.contentType, etag: page.etag,
+                                                     lastModified: page.lastModified)
+            }
+        } catch {
+            lock.withLock { failures.append("\(file): \(error.localizedDescription)") }
+        }
+        return result
+    }
+
+    /// Writes `index.json`; call once the crawl is over. Throws when a page or the index could not be written.
+    public func finish() throws {
+        let (snapshot, problems) = lock.withLock { (index, failures) }
+        if !problems.isEmpty { throw MirrorError(message: "could not record: " + problems.joined(separator: "; ")) }
+        try snapshot.write(to: directory)
+    }
+}

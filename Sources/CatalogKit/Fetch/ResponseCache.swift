@@ -1,0 +1,87 @@
+import Foundation
+
+/// A cached response: the body with the validators a conditional request sends back.
+public struct CachedResponse: Sendable, Equatable {
+    public var url: String
+    public var status: Int
+    public var contentType: String?
+    public var etag: String?
+    public var lastModified: String?
+    public var body: [UInt8]
+}
+
+/// An on-disk response cache: one file per URL, written atomically (temporary file, then rename),
+/// so a run killed mid-write leaves the old entry or the new one, never a torn one.
+///
+/// A file holds one line of JSON metadata, a newline, then the body bytes as received.
+public struct ResponseCache: Sendable {
+    public let directory: URL
+
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    /// The file for a URL: a 64-bit FNV-1a hash of it; the URL inside is checked on read.
+    func file(for url: String) -> URL {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in url.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        let name = String(hash, radix: 16)
+        return directory.appendingPathComponent(String(repeating: "0", count: 16 - name.count) + name + ".entry")
+    }
+
+    public func load(_ url: String) -> CachedResponse? {
+        guard let data = try? Data(contentsOf: file(for: url)), let newline = data.firstIndex(of: 0x0A),
+              let meta = try? JSONValue.parse(data[data.startIndex..<newline]),
+              case let .string(storedURL)? = meta["url"], storedURL == url,
+              case let .int(status)? = meta["status"], case let .int(length)? = meta["length"],
+              data.count - newline - 1 == length else { return nil }
+        func string(_ key: String) -> String? {
+            if case let .string(value)? = meta[key] { return value }
+            return nil
+        }
+        return CachedResponse(url: url, status: status, contentType: string("contentType"), etag: string("etag"),
+                              lastModified: string("lastModified"), body: Array(data[(newline + 1)...]))
+    }
+
+    public func store(_ response: CachedResponse) throws {
+        let meta = JSONValue.object([
+            "url": .string(response.url), "status": .int(response.status), "length": .int(response.body.count),
+            "contentType": .from(response.contentType, JSONValue.string), "etag": .from(response.etag, JSONValue.string),
+            "lastModified": .from(response.lastModified, JSONValue.string),
+        ])
+        var bytes = Array(meta.serialized(pretty: false).utf8)
+        bytes.append(0x0A)
+        bytes.append(contentsOf: response.body)
+        try AtomicFile.write(Data(bytes), to: file(for: response.url))
+    }
+}
+
+/// Writes files so that readers see the old content or the new, never a part.
+public enum AtomicFile {
+    /// Writes to a temporary file beside the target, flushes it to disk, then renames it over the target.
+    public static func write(_ data: Data, to url: URL) throws {
+        let directory = url.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).\(UInt64.random(in: 0...UInt64.max)).tmp")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary.path])
+        }
+        do {
+            let handle = try FileHandle(forWritingTo: temporary)
+            defer { try? handle.close() }
+            try handle.write(contentsOf: data)
+            try handle.synchronize()
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
+        guard rename(temporary.path, url.path) == 0 else {
+            let code = errno
+            try? FileManager.default.removeItem(at: temporary)
+            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+        }
+    }
+}

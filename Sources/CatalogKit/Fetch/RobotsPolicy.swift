@@ -1,0 +1,94 @@
+/// The rules of a robots.txt for one user agent: the longest matching Allow/Disallow wins (RFC 9309).
+public struct RobotsPolicy: Sendable, Equatable {
+    struct Rule: Sendable, Equatable {
+        var allow: Bool
+        var pattern: String
+    }
+
+    var rules: [Rule]
+    /// Crawl-delay for our agent, when the file sets one (seconds).
+    public var crawlDelay: Double?
+
+    /// A policy that allows everything (no robots.txt, or a 4xx for it).
+    public static let allowAll = RobotsPolicy(rules: [], crawlDelay: nil)
+
+    /// Reads robots.txt text for a user agent; the group naming our product token wins over `*`.
+    public init(parsing text: String, userAgent: String) {
+        let token = userAgent.split(separator: "/").first.map { $0.lowercased() } ?? userAgent.lowercased()
+        var groups: [(agents: [String], rules: [Rule], delay: Double?)] = []
+        var lastWasAgent = false
+        for rawLine in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+            let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            let parts = line.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2 else { continue }
+            let key = parts[0].trimmingSpaces().lowercased()
+            let value = String(parts[1].trimmingSpaces())
+            switch key {
+            case "user-agent":
+                if lastWasAgent, !groups.isEmpty {
+                    groups[groups.count - 1].agents.append(value.lowercased())
+                } else {
+                    groups.append(([value.lowercased()], [], nil))
+                }
+                lastWasAgent = true
+            case "allow", "disallow":
+                lastWasAgent = false
+                guard !groups.isEmpty else { continue }
+                // An empty Disallow allows everything; it adds no rule.
+                if !value.isEmpty { groups[groups.count - 1].rules.append(Rule(allow: key == "allow", pattern: value)) }
+            case "crawl-delay":
+                lastWasAgent = false
+                if !groups.isEmpty, let delay = Double(value) { groups[groups.count - 1].delay = delay }
+            default:
+                lastWasAgent = false
+            }
+        }
+        let mine = groups.filter { $0.agents.contains { !$0.isEmpty && $0 != "*" && token.hasPrefix($0) } }
+        let chosen = mine.isEmpty ? groups.filter { $0.agents.contains("*") } : mine
+        rules = chosen.flatMap(\.rules)
+        crawlDelay = chosen.compactMap(\.delay).max()
+    }
+
+    init(rules: [Rule], crawlDelay: Double?) {
+        self.rules = rules
+        self.crawlDelay = crawlDelay
+    }
+
+    /// Whether a path (with its query) may be fetched.
+    public func allows(_ pathAndQuery: String) -> Bool {
+        var best: (length: Int, allow: Bool)?
+        for rule in rules {
+            guard let length = Self.match(rule.pattern, pathAndQuery) else { continue }
+            if best == nil || length > best?.length ?? 0 || (length == best?.length && rule.allow) {
+                best = (length, rule.allow)
+            }
+        }
+        return best?.allow ?? true
+    }
+
+    /// Matches a robots pattern (`*` wildcard, `$` end anchor); returns the pattern's length as its weight.
+    static func match(_ pattern: String, _ path: String) -> Int? {
+        let anchored = pattern.hasSuffix("$")
+        let body = Array(anchored ? String(pattern.dropLast()) : pattern)
+        let target = Array(path)
+        func matches(_ p: Int, _ t: Int) -> Bool {
+            if p == body.count { return !anchored || t == target.count }
+            if body[p] == "*" {
+                var position = t
+                while position <= target.count {
+                    if matches(p + 1, position) { return true }
+                    position += 1
+                }
+                return false
+            }
+            return t < target.count && body[p] == target[t] && matches(p + 1, t + 1)
+        }
+        return matches(0, 0) ? pattern.count : nil
+    }
+}
+
+extension Substring {
+    func trimmingSpaces() -> Substring {
+        drop { $0 == " " || $0 == "\t" }.trimmingTrailingSpaces()
+    }
+}

@@ -1,0 +1,151 @@
+import CatalogKit
+import Foundation
+
+/// `gvingest fetch`: crawls a catalog politely, optionally recording it as a mirror or replaying one.
+enum FetchCommand: Command {
+    static let name = "fetch"
+    static let help = """
+    Usage: gvingest fetch --start URL... [--system auto|gvsu|acalog] [--record DIR] [--cache DIR] [--json] [--quiet]
+           gvingest fetch --config FILE [--catalog ID] [--record DIR] [--json] [--quiet]
+           gvingest fetch --replay DIR [--start URL...] [--json] [--quiet]
+
+    Crawls a catalog: every listing page from the start URLs (every page of an Acalog pager, its count
+    checked), then every course page they link to. Requests are bounded in total and per host, spaced
+    per host, retried with backoff on connection errors, timeouts, 408, 429 and 5xx (Retry-After
+    honoured), and robots.txt is obeyed.
+
+    Options:
+      --start URL      A start URL (GVSU subject page, Acalog listing); repeatable.
+      --system S       Parser for the pages: auto (default), gvsu or acalog.
+      --config FILE    Take catalogs and fetch settings from a pipeline configuration.
+      --catalog ID     With --config: the catalog to crawl (default: every http catalog).
+      --record DIR     Store everything fetched as a mirror: one file per URL and DIR/index.json.
+      --replay DIR     Serve the crawl from such a mirror, with no network at all; without --start,
+                       start where the recording started.
+      --cache DIR      Keep responses with their ETag/Last-Modified and re-fetch conditionally.
+      --ignore-robots  Do not fetch or obey robots.txt (a warning is printed).
+      --json           End with one JSON object: pagesExpected, pagesFetched, pagesFailed,
+                       notModified, retries, bytes, failures (url and reason).
+      --quiet          No progress line (there is none off a terminal anyway).
+
+    A one-line summary always goes to stderr.
+    Exit status: 0 every page fetched, 75 some failed for reasons worth retrying (timeouts, 5xx),
+    69 some failed otherwise (404, refused redirect, robots.txt), 73 the recording could not be
+    written, 66 a mirror or config can't be read, 64 bad usage.
+    """
+
+    static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
+        let arguments = try Arguments(words, flags: ["--json", "--quiet", "--ignore-robots"],
+                                      options: ["--start", "--system", "--record", "--replay", "--cache", "--config", "--catalog"])
+        guard arguments.positional.isEmpty else { throw UsageError(message: "unexpected argument '\(arguments.positional[0])'") }
+        var settings = FetchSettings()
+        var starts: [URL] = []
+        for text in arguments.values["--start"] ?? [] {
+            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
+                throw UsageError(message: "--start needs an http or https URL, not '\(text)'")
+            }
+            starts.append(url)
+        }
+        var system = SystemChoice.auto
+        if let word = arguments.value("--system") {
+            guard let choice = SystemChoice(argument: word) else { throw UsageError(message: "--system must be auto, gvsu or acalog, not '\(word)'") }
+            system = choice
+        }
+        if let path = arguments.value("--config") {
+            guard arguments.value("--replay") == nil else { throw UsageError(message: "--config and --replay do not go together") }
+            do {
+                let config = try PipelineConfig.load(URL(fileURLWithPath: path))
+                settings = config.fetch
+                let chosen = config.catalogs.filter { arguments.value("--catalog") == nil || $0.id == arguments.value("--catalog") }
+                guard !chosen.isEmpty else { throw UsageError(message: "no catalog '\(arguments.value("--catalog") ?? "")' in \(path)") }
+                for catalog in chosen {
+                    if case let .http(urls) = catalog.source { starts += urls }
+                    if arguments.value("--system") == nil { system = .fixed(catalog.system) }
+                }
+                guard !starts.isEmpty else { throw UsageError(message: "the chosen catalogs in \(path) have no http source") }
+            } catch let error as UsageError {
+                throw error
+            } catch {
+                printError("gvingest fetch: \(error)")
+                return .noInput
+            }
+        }
+        if let cache = arguments.value("--cache") { settings.cacheDirectory = URL(fileURLWithPath: cache) }
+        if arguments.has("--ignore-robots") { settings.ignoreRobots = true }
+
+        let source: any PageSource
+        var honourRobots = !settings.ignoreRobots
+        if let replay = arguments.value("--replay") {
+            do {
+                let mirror = try MirrorSource(directory: URL(fileURLWithPath: replay))
+                if starts.isEmpty { starts = mirror.index.startURLs.compactMap(URL.init(string:)) }
+                source = mirror
+                honourRobots = false
+            } catch {
+                printError("gvingest fetch: \(error)")
+                return .noInput
+            }
+        } else {
+            source = HTTPFetcher(settings: settings, hosts: starts.compactMap(\.host))
+            if settings.ignoreRobots { printError("gvingest fetch: warning: robots.txt is ignored (--ignore-robots / fetch.ignoreRobots)") }
+        }
+        guard !starts.isEmpty else { throw UsageError(message: "name at least one --start URL (or --config, or a --replay mirror that recorded them)") }
+
+        var recorder: MirrorRecorder?
+        var crawlSource = source
+        if let record = arguments.value("--record") {
+            let made = MirrorRecorder(wrapping: source, into: URL(fileURLWithPath: record), startURLs: starts)
+            recorder = made
+            crawlSource = made
+        }
+        let line = ProgressLine(enabled: !arguments.has("--quiet") && isatty(STDERR_FILENO) == 1)
+        let crawler = Crawler(source: crawlSource, parser: PageParser(system: system), settings: settings, honourRobots: honourRobots,
+                              progress: { line.show($0) })
+        let report = await crawler.crawl(start: starts)
+        line.finish()
+        printError("gvingest fetch: \(report.summary)")
+        for failure in report.failures.prefix(20) { printError("  failed: \(failure.url): \(failure.reason)") }
+        if report.failures.count > 20 { printError("  … and \(report.failures.count - 20) more (see --json)") }
+        if arguments.has("--json") { print(report.json.serialized()) }
+        if let recorder {
+            do {
+                try recorder.finish()
+            } catch {
+                printError("gvingest fetch: cannot write the mirror \(recorder.directory.path): \(error)")
+                return .cannotCreate
+            }
+        }
+        guard report.pagesFailed > 0 else { return .ok }
+        let temporary = report.failures.allSatisfy { $0.reason.contains("gave up after") || $0.reason.contains("deadline") }
+        return temporary ? .temporaryFailure : .unavailable
+    }
+}
+
+/// A live progress line on a terminal: pages done of those known, rate, retries, errors.
+final class ProgressLine: @unchecked Sendable {
+    private let enabled: Bool
+    private let lock = NSLock()
+    private var lastDraw = 0.0
+
+    init(enabled: Bool) {
+        self.enabled = enabled
+    }
+
+    func show(_ progress: CrawlProgress) {
+        guard enabled else { return }
+        lock.withLock {
+            let now = ProcessInfo.processInfo.systemUptime
+            guard now - lastDraw > 0.1 || progress.done == progress.known else { return }
+            lastDraw = now
+            let rate = progress.elapsed > 0 ? Double(progress.done) / progress.elapsed : 0
+            let text = String(format: "\r\u{1B}[2K[fetch] %d/%d pages, %.1f/s, %d retries, %d errors",
+                              progress.done, progress.known, rate, progress.retries, progress.errors)
+            FileHandle.standardError.write(Data(text.utf8))
+        }
+    }
+
+    func finish() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+    }
+}
