@@ -20,9 +20,11 @@ let package = Package(
         .target(name: "CatalogKit", dependencies: ["SafeLibXML"]),
         // Thin command-line front end.
         .executableTarget(name: "gvingest", dependencies: ["CatalogKit"]),
+        // A real HTTP/1.1 server on 127.0.0.1 with injectable faults, for tests and benchmarks only.
+        .target(name: "LoopbackServer", path: "Tests/LoopbackServer"),
         .testTarget(name: "SafeLibXMLTests", dependencies: ["SafeLibXML"]),
-        .testTarget(name: "CatalogKitTests", dependencies: ["CatalogKit", "SafeLibXML"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["gvingest"]),
+        .testTarget(name: "CatalogKitTests", dependencies: ["CatalogKit", "SafeLibXML", "LoopbackServer"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["gvingest", "LoopbackServer"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -67,23 +67,36 @@ public struct RobotsPolicy: Sendable, Equatable {
     }
 
     /// Matches a robots pattern (`*` wildcard, `$` end anchor); returns the pattern's length as its weight.
+    ///
+    /// Rules match a prefix of the path unless anchored. The classic two-pointer wildcard match with
+    /// backtracking to the last star keeps it O(pattern × path): a hostile "*****…" cannot stall a crawl.
     static func match(_ pattern: String, _ path: String) -> Int? {
         let anchored = pattern.hasSuffix("$")
-        let body = Array(anchored ? String(pattern.dropLast()) : pattern)
+        var body = Array(anchored ? String(pattern.dropLast()) : pattern)
+        // An unanchored rule matches a prefix: the same as a trailing star.
+        if !anchored { body.append("*") }
         let target = Array(path)
-        func matches(_ p: Int, _ t: Int) -> Bool {
-            if p == body.count { return !anchored || t == target.count }
-            if body[p] == "*" {
-                var position = t
-                while position <= target.count {
-                    if matches(p + 1, position) { return true }
-                    position += 1
-                }
-                return false
+        var p = 0, t = 0
+        var star: Int?
+        var starTarget = 0
+        while t < target.count {
+            if p < body.count, body[p] == "*" {
+                star = p
+                starTarget = t
+                p += 1
+            } else if p < body.count, body[p] == target[t] {
+                p += 1
+                t += 1
+            } else if let lastStar = star {
+                p = lastStar + 1
+                starTarget += 1
+                t = starTarget
+            } else {
+                return nil
             }
-            return t < target.count && body[p] == target[t] && matches(p + 1, t + 1)
         }
-        return matches(0, 0) ? pattern.count : nil
+        while p < body.count, body[p] == "*" { p += 1 }
+        return p == body.count ? pattern.count : nil
     }
 }
 

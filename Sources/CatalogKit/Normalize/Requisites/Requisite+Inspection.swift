@@ -1,0 +1,143 @@
+extension Requisite {
+    /// Sorted, de-duplicated canonical codes of every course leaf (e.g. ["CIS 162", "MTH 201"]).
+    ///
+    /// Codes mentioned only inside text leaves or folded into a leaf's `source` (rename notes such as
+    /// "formerly ACCT 2331", "recommended" asides) are not requirements and are not listed.
+    public var courses: [String] {
+        var codes = Set<CourseCode>()
+        collectCourses(into: &codes)
+        return codes.sorted().map(\.description)
+    }
+
+    private func collectCourses(into codes: inout Set<CourseCode>) {
+        switch self {
+        case .all(let children, _), .any(let children, _), .atLeast(_, let children, _):
+            for child in children { child.collectCourses(into: &codes) }
+        case .course(let course):
+            codes.insert(course.code)
+        case .standing, .program, .permission, .exam, .text:
+            break
+        }
+    }
+
+    /// The same tree without `source` and `connective`: the logical structure alone.
+    public func withoutProvenance() -> Requisite {
+        switch self {
+        case .all(let children, _): return .all(children.map { $0.withoutProvenance() })
+        case .any(let children, _): return .any(children.map { $0.withoutProvenance() })
+        case .atLeast(let count, let children, _): return .atLeast(count, of: children.map { $0.withoutProvenance() })
+        case .course(var course):
+            course.source = nil
+            return .course(course)
+        case .standing(let value, _): return .standing(value)
+        case .program(let value, _): return .program(value)
+        case .permission(let value, _): return .permission(value)
+        case .exam(let name, let score, _): return .exam(name, score: score)
+        case .text: return self
+        }
+    }
+
+    /// Human-readable indented tree, one node per line (for `gvingest prereq TEXT`).
+    public func indentedDescription() -> String {
+        var lines: [String] = []
+        appendLines(to: &lines, depth: 0)
+        return lines.joined(separator: "\n")
+    }
+
+    private func appendLines(to lines: inout [String], depth: Int) {
+        let indent = String(repeating: "  ", count: depth)
+        func quoted(_ source: String?) -> String { source.map { "  \"\($0)\"" } ?? "" }
+        switch self {
+        case .all(let children, let connective), .any(let children, let connective):
+            let name = if case .all = self { "all of" } else { "any of" }
+            lines.append(indent + name + (connective.map { "  (\($0))" } ?? ""))
+            for child in children { child.appendLines(to: &lines, depth: depth + 1) }
+        case .atLeast(let count, let children, let connective):
+            lines.append(indent + "at least \(count) of" + (connective.map { "  (\($0))" } ?? ""))
+            for child in children { child.appendLines(to: &lines, depth: depth + 1) }
+        case .course(let course):
+            var qualifiers: [String] = []
+            if let grade = course.minGrade { qualifiers.append("min grade \(grade)") }
+            if course.concurrent { qualifiers.append("concurrent ok") }
+            let details = qualifiers.isEmpty ? "" : " [" + qualifiers.joined(separator: ", ") + "]"
+            lines.append(indent + "course " + course.code.description + details + quoted(course.source))
+        case .standing(let value, let source):
+            lines.append(indent + "standing " + value + quoted(source))
+        case .program(let value, let source):
+            lines.append(indent + "program " + value + quoted(source))
+        case .permission(let value, let source):
+            lines.append(indent + "permission of " + value + quoted(source))
+        case .exam(let name, let score, let source):
+            lines.append(indent + "exam " + name + (score.map { " score " + $0 } ?? "") + quoted(source))
+        case .text(let text):
+            lines.append(indent + "text \"" + text + "\"")
+        }
+    }
+
+    /// Words of `source` that the tree does not account for; empty when the tree is lossless.
+    ///
+    /// Lossless means: every word of the source is carried by the tree. A *word* is a maximal run of
+    /// letters and digits (`Character.isLetter`/`isNumber`), compared case-insensitively; punctuation
+    /// and whitespace are not words ("C-" is the word "C"; "3000-4000" is "3000" and "4000").
+    /// Leaves carry words through their text: a `text` leaf's text, any leaf's `source`, or, when a
+    /// leaf has no `source`, its value (the canonical code, the standing, program, permission, exam
+    /// name and score). Operators carry the words of their `connective`.
+    /// The check is by count for leaf words (a word written three times must appear in leaves
+    /// three times, because leaves come from disjoint spans of the source) and by presence for
+    /// connective words (one `connective` "and" stands for every "and" that joined that node's children).
+    public func missingWords(of source: String) -> [String] {
+        var leafCounts: [String: Int] = [:]
+        var connectiveWords = Set<String>()
+        collectWords(leafCounts: &leafCounts, connectiveWords: &connectiveWords)
+        var missing: [String] = []
+        for word in Requisite.words(of: source) {
+            if connectiveWords.contains(word) { continue }
+            if let count = leafCounts[word], count > 0 {
+                leafCounts[word] = count - 1
+            } else {
+                missing.append(word)
+            }
+        }
+        return missing
+    }
+
+    /// True when every word of `source` is carried by the tree (see `missingWords(of:)`).
+    public func coversAllWords(of source: String) -> Bool {
+        missingWords(of: source).isEmpty
+    }
+
+    /// The lower-cased words of `text`: maximal runs of letters and digits.
+    public static func words(of text: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        for character in text {
+            if character.isLetter || character.isNumber {
+                current.append(character)
+            } else if !current.isEmpty {
+                words.append(current.lowercased())
+                current = ""
+            }
+        }
+        if !current.isEmpty { words.append(current.lowercased()) }
+        return words
+    }
+
+    private func collectWords(leafCounts: inout [String: Int], connectiveWords: inout Set<String>) {
+        func addLeaf(_ text: String) {
+            for word in Requisite.words(of: text) { leafCounts[word, default: 0] += 1 }
+        }
+        switch self {
+        case .all(let children, let connective), .any(let children, let connective), .atLeast(_, let children, let connective):
+            if let connective { connectiveWords.formUnion(Requisite.words(of: connective)) }
+            for child in children { child.collectWords(leafCounts: &leafCounts, connectiveWords: &connectiveWords) }
+        case .course(let course):
+            addLeaf(course.source ?? course.code.description)
+        case .standing(let value, let source), .program(let value, let source), .permission(let value, let source):
+            addLeaf(source ?? value)
+        case .exam(let name, let score, let source):
+            addLeaf(source ?? (name + " " + (score ?? "")))
+        case .text(let text):
+            addLeaf(text)
+        }
+    }
+}

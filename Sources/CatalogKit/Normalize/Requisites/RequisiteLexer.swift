@@ -1,0 +1,296 @@
+/// Words the recognizer reacts to; everything else is `.unknown`.
+enum RequisiteKeyword: String, CaseIterable {
+    case unknown = ""
+    // Connectives.
+    case and, or, both, either, plus
+    // Glue words.
+    case a, an, the, with, `in`, of, `for`, to, into, `as`, by, on, at, via, through, from
+    case be, `is`, are, must, may, have, has, having, required, completed, written, least, more
+    case following, courses, course, any, which, such, each, all
+    // Grades.
+    case grade, grades, minimum, min, better, higher, above, greater, passing, satisfactory, qualifying
+    // Concurrency and completion.
+    case credit, concurrent, concurrently, current, registration, enrollment, enrolment, taken
+    case prior, previous, corequisite, corequisites, completion, successful, undergraduate, graduate, level
+    // Class standing.
+    case freshman, sophomore, junior, senior, standing, classification, status
+    // Programs.
+    case admission, admitted, acceptance, accepted, declared, major, majors, minor, minors
+    case program, programs, certificate, concentration
+    // Permission.
+    case permission, consent, approval, approved, authorization
+    case instructor, instructors, department, departmental, dept, chair, chairperson, advisor, adviser
+    case director, coordinator, dean, designee, faculty, head, professor, committee, college, school, office, manager, supervisor
+    // Exams.
+    case placement, score, scores, exam, examination, test, act, sat, aleks, math, mathematics
+    // Notes that make a course mention something other than a requirement.
+    case formerly, previously, also, recommended, suggested, waived, excluding, except, same, crosslisted, cross, listed, list
+    case not, cannot
+    // Counts.
+    case one, two, three, four, five
+    // Quantities that make a bare number something other than a course number.
+    case hours, hour, semester, sch, credits, units, percent
+    case none
+
+    /// Hash of the lower-cased spelling → keyword and spelling length (length guards against collisions).
+    static let table: [UInt64: (RequisiteKeyword, Int)] = {
+        var table: [UInt64: (RequisiteKeyword, Int)] = [:]
+        for keyword in allCases where keyword != .unknown {
+            var hash = RequisiteLexer.hashSeed
+            for byte in keyword.rawValue.utf8 { hash = RequisiteLexer.hashStep(hash, byte) }
+            table[hash] = (keyword, keyword.rawValue.utf8.count)
+        }
+        return table
+    }()
+
+    var isPermissionWord: Bool {
+        switch self {
+        case .permission, .consent, .approval, .approved, .authorization: true
+        default: false
+        }
+    }
+
+    /// People and offices that give permission ("instructor", "department chair").
+    var isRole: Bool {
+        switch self {
+        case .instructor, .instructors, .department, .departmental, .dept, .chair, .chairperson, .advisor, .adviser,
+             .director, .coordinator, .dean, .designee, .faculty, .head, .professor, .committee, .college, .school, .office,
+             .manager, .supervisor:
+            true
+        default: false
+        }
+    }
+
+    /// Words that may precede a role inside a role phrase ("program director", "graduate advisor").
+    var isRoleQualifier: Bool {
+        switch self {
+        case .program, .graduate, .undergraduate, .major, .the: true
+        default: false
+        }
+    }
+
+    var isClassStanding: Bool {
+        switch self {
+        case .freshman, .sophomore, .junior, .senior, .graduate: true
+        default: false
+        }
+    }
+
+    var isProgramNoun: Bool {
+        switch self {
+        case .major, .majors, .minor, .minors, .program, .programs, .certificate, .concentration: true
+        default: false
+        }
+    }
+
+    /// Words that carry no requirement of their own and may be folded into a neighbouring leaf.
+    var isFiller: Bool {
+        switch self {
+        case .a, .an, .the, .with, .in, .of, .for, .to, .by, .on, .at, .be, .is, .are, .must, .have, .has,
+             .having, .required, .completed, .written, .prior, .which, .such, .also:
+            true
+        default: false
+        }
+    }
+
+    var isComparative: Bool {
+        switch self {
+        case .better, .higher, .above, .greater: true
+        default: false
+        }
+    }
+
+    /// Counts words up to five ("two of the following").
+    var count: Int? {
+        switch self {
+        case .one: 1
+        case .two: 2
+        case .three: 3
+        case .four: 4
+        case .five: 5
+        default: nil
+        }
+    }
+
+    /// Units after a number that make it a quantity, not a course number ("3 hours", "6 SCH").
+    var isQuantityUnit: Bool {
+        switch self {
+        case .hours, .hour, .semester, .sch, .credits, .credit, .units, .percent, .level: true
+        default: false
+        }
+    }
+}
+
+/// One word or punctuation mark of the prose, as a byte range of its UTF-8.
+struct RequisiteToken {
+    var start: Int
+    var end: Int
+    /// True for a run of letters/digits; false for a single punctuation mark.
+    var isWord: Bool
+    /// For punctuation, the ASCII byte it stands for (curly quotes map to '"' or '\'', dashes to '-').
+    var punct: UInt8
+    var keyword: RequisiteKeyword
+    /// Shape of a word: leading ASCII letters, then digits, then trailing letters; `isSimple` when
+    /// that is the whole word (so "MATH108", "162L", "CIS" are simple; "A02B3" and "Müller" are not).
+    var leadLetters: Int
+    var digits: Int
+    var tailLetters: Int
+    var isSimple: Bool
+    /// True when every leading letter is upper-case.
+    var leadUpper: Bool
+    var spaceBefore: Bool
+
+    var length: Int { end - start }
+}
+
+/// Splits prose into tokens by hand over UTF-8: regexes and Foundation would dominate the parse time.
+enum RequisiteLexer {
+    static let hashSeed: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    @inline(__always)
+    static func hashStep(_ hash: UInt64, _ byte: UInt8) -> UInt64 {
+        (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+    }
+
+    @inline(__always)
+    static func isASCIILetter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7a }
+
+    @inline(__always)
+    static func isASCIIDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+
+    /// What a non-ASCII scalar starting at `i` is: whitespace, punctuation standing for an ASCII byte,
+    /// or part of a word; and its length in bytes.
+    static func classifyNonASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int) -> (kind: ScalarKind, length: Int) {
+        let lead = bytes[i]
+        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+        guard i + length <= bytes.count else { return (.word, bytes.count - i) }
+        if length == 2, lead == 0xC2 {
+            let b = bytes[i + 1]
+            if b == 0xA0 { return (.space, 2) }          // no-break space
+            // ¡ § « » ° etc. are punctuation; ª ² ³ µ ¹ º ¼ ½ ¾ are letters or numbers.
+            switch b {
+            case 0xAA, 0xB2, 0xB3, 0xB5, 0xB9, 0xBA, 0xBC...0xBE: break
+            case 0xA1...0xBF: return (.punct(0x7E), 2)
+            default: break
+            }
+        }
+        if length == 3, lead == 0xE2 {
+            let b1 = bytes[i + 1], b2 = bytes[i + 2]
+            if b1 == 0x80 {
+                switch b2 {
+                case 0x80...0x8F, 0xA8, 0xA9, 0xAF: return (.space, 3)
+                case 0x90...0x95: return (.punct(0x2D), 3)   // dashes
+                case 0x98, 0x99, 0x9B: return (.punct(0x27), 3) // single quotes
+                case 0x9C, 0x9D, 0x9F: return (.punct(0x22), 3) // double quotes
+                default: return (.punct(0x7E), 3)
+                }
+            }
+            if b1 == 0x81, b2 < 0xB0 { return (.punct(0x7E), 3) }  // superscript digits follow
+            if b1 == 0x89, b2 == 0xA5 { return (.punct(0x3E), 3) }  // ≥
+            if b1 == 0x89, b2 == 0xA4 { return (.punct(0x3C), 3) }  // ≤
+            if (b1 >= 0x88 && b1 <= 0x8B) || b1 == 0x96 || b1 == 0x97 { return (.punct(0x7E), 3) } // math, shapes, bullets
+        }
+        if length == 3, lead == 0xE3, bytes[i + 1] == 0x80, bytes[i + 2] == 0x80 { return (.space, 3) }
+        return (.word, length)
+    }
+
+    enum ScalarKind {
+        case space
+        case punct(UInt8)
+        case word
+    }
+
+    static func tokenize(_ bytes: UnsafeBufferPointer<UInt8>, into tokens: inout [RequisiteToken]) {
+        let count = bytes.count
+        var i = 0
+        var spaceBefore = true
+        while i < count {
+            let b = bytes[i]
+            if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D {
+                spaceBefore = true
+                i += 1
+                continue
+            }
+            var punctByte: UInt8 = 0
+            var scalarLength = 1
+            var startsWord = false
+            if b < 0x80 {
+                if isASCIILetter(b) || isASCIIDigit(b) { startsWord = true } else { punctByte = b }
+            } else {
+                let (kind, length) = classifyNonASCII(bytes, i)
+                scalarLength = length
+                switch kind {
+                case .space:
+                    spaceBefore = true
+                    i += length
+                    continue
+                case .punct(let mapped): punctByte = mapped
+                case .word: startsWord = true
+                }
+            }
+            if !startsWord {
+                tokens.append(RequisiteToken(start: i, end: i + scalarLength, isWord: false, punct: punctByte, keyword: .unknown,
+                                             leadLetters: 0, digits: 0, tailLetters: 0, isSimple: false, leadUpper: false,
+                                             spaceBefore: spaceBefore))
+                spaceBefore = false
+                i += scalarLength
+                continue
+            }
+            tokens.append(scanWord(bytes, from: i, spaceBefore: spaceBefore))
+            i = tokens[tokens.count - 1].end
+            spaceBefore = false
+        }
+    }
+
+    /// Scans one word (letters/digits, and non-ASCII letters) and measures its shape and keyword.
+    private static func scanWord(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, spaceBefore: Bool) -> RequisiteToken {
+        let count = bytes.count
+        var i = start
+        var hash = hashSeed
+        var phase = 0            // 0 leading letters, 1 digits, 2 trailing letters, 3 anything else
+        var lead = 0, digits = 0, tail = 0
+        var leadUpper = true
+        var ascii = true
+        while i < count {
+            let b = bytes[i]
+            if b < 0x80 {
+                let letter = isASCIILetter(b)
+                guard letter || isASCIIDigit(b) else { break }
+                hash = hashStep(hash, b | (letter ? 0x20 : 0))
+                if letter {
+                    switch phase {
+                    case 0:
+                        lead += 1
+                        if b >= 0x61 { leadUpper = false }
+                    case 1:
+                        phase = 2
+                        tail = 1
+                    case 2: tail += 1
+                    default: break
+                    }
+                } else {
+                    switch phase {
+                    case 0, 1:
+                        phase = 1
+                        digits += 1
+                    default: phase = 3
+                    }
+                }
+                i += 1
+            } else {
+                let (kind, length) = classifyNonASCII(bytes, i)
+                guard case .word = kind else { break }
+                ascii = false
+                phase = 3
+                i += length
+            }
+        }
+        var keyword = RequisiteKeyword.unknown
+        if ascii, digits == 0, i - start <= 16, let entry = RequisiteKeyword.table[hash], entry.1 == i - start {
+            keyword = entry.0
+        }
+        return RequisiteToken(start: start, end: i, isWord: true, punct: 0, keyword: keyword,
+                              leadLetters: lead, digits: digits, tailLetters: tail, isSimple: ascii && phase != 3,
+                              leadUpper: leadUpper && lead > 0, spaceBefore: spaceBefore)
+    }
+}

@@ -1,0 +1,71 @@
+/// Parses prerequisite prose into a `Requisite` tree.
+///
+/// The work is four hand-written stages over the text's UTF-8 (no regexes, no Foundation):
+/// `RequisiteLexer` (tokens) → `RequisiteScanner` (phrases: codes, qualifiers, standing, …) →
+/// `RequisitePasses` (parentheses, notes, qualifier attachment, text runs) → `RequisiteTreeBuilder`.
+/// Every stage consumes at least one token or item per step, so any input terminates, and
+/// parenthesis depth is capped before the recursive stage.
+public enum RequisiteParser {
+    /// Parses prerequisite prose (label already removed) into a tree; nil for empty text or "None".
+    ///
+    /// Text with no words at all (only punctuation) is also nil. Everything else yields a tree
+    /// that carries every word of `text` (see `Requisite.missingWords(of:)`).
+    public static func parse(_ text: String) -> Requisite? {
+        var text = text
+        return text.withUTF8 { parse(bytes: $0) }
+    }
+
+    static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Requisite? {
+        var tokens: [RequisiteToken] = []
+        tokens.reserveCapacity(bytes.count / 4 + 4)
+        RequisiteLexer.tokenize(bytes, into: &tokens)
+        guard tokens.contains(where: { $0.isWord && $0.keyword != .none }) else { return nil }
+
+        var scanner = RequisiteScanner(bytes: bytes, tokens: tokens)
+        scanner.run()
+        var items = scanner.items
+        if scanner.sawParenthesisOrNote || scanner.sawColon {
+            items = RequisitePasses.resolveParenthesesAndNotes(items)
+        }
+        if scanner.sawQualifier { RequisitePasses.attachQualifiers(&items) }
+        if items.contains(where: \.isWordLike) { items = RequisitePasses.gatherText(items) }
+
+        var builder = RequisiteTreeBuilder(bytes: bytes, items: items, codes: scanner.codes)
+        var sentences: [Requisite] = []
+        while builder.index < items.count {
+            if let part = builder.parseSentences() { sentences.append(part) }
+            // Parentheses are balanced by now; this only guards progress.
+            if builder.index < items.count, items[builder.index].kind == .close { builder.index += 1 }
+        }
+        return RequisiteTreeBuilder.group(.all, sentences, connective: nil)
+    }
+
+    /// Canonical prerequisite text (the app's `prerequisiteString`): whitespace runs collapsed to
+    /// one space, trimmed, and every explicit course code written canonically ("cis162" →
+    /// "CIS 162", "C S 235" → "CS 235", "CIS-162" → "CIS 162"). Bare numbers that take their subject
+    /// from a list ("CIS 162 and 163") stay as written; other text is unchanged.
+    public static func canonicalText(_ source: String) -> String {
+        var source = source
+        return source.withUTF8 { bytes in
+            var tokens: [RequisiteToken] = []
+            RequisiteLexer.tokenize(bytes, into: &tokens)
+            var scanner = RequisiteScanner(bytes: bytes, tokens: tokens)
+            var output: [UInt8] = []
+            output.reserveCapacity(bytes.count)
+            var k = 0
+            while k < tokens.count {
+                if !output.isEmpty, tokens[k].spaceBefore { output.append(0x20) }
+                scanner.index = k
+                scanner.items.removeAll(keepingCapacity: true)
+                if tokens[k].isWord, scanner.course(), let code = scanner.codes.last {
+                    output.append(contentsOf: code.description.utf8)
+                    k = scanner.index
+                    continue
+                }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[tokens[k].start..<tokens[k].end]))
+                k += 1
+            }
+            return String(decoding: output, as: UTF8.self)
+        }
+    }
+}

@@ -1,0 +1,365 @@
+/// Builds the tree from the final item list by precedence, loosest first:
+/// sentences (".") → semicolon lists → comma lists → "and" → "or" → juxtaposition → "/" → leaves
+/// and parenthesized groups.
+///
+/// Lists ("A, B, and C"; "A; and B or C") take their operator from their last connective: the one
+/// opening the last segment, else the top operator inside the last segment, else the last one
+/// opening any segment; with none at all, the list means "all". A trailing "or permission of
+/// instructor" after an "and" chain is an alternative to the whole chain.
+///
+/// Parentheses are balanced and depth-limited before this runs, so recursion is bounded.
+struct RequisiteTreeBuilder {
+    enum Operator { case all, any }
+
+    /// A parsed operand and the operator that joined its top level, if one did (nil for leaves,
+    /// parenthesized groups and juxtaposition).
+    struct Parsed {
+        var node: Requisite
+        var joinedBy: Operator?
+    }
+
+    let bytes: UnsafeBufferPointer<UInt8>
+    let items: [RequisiteItem]
+    let codes: [CourseCode]
+    var index = 0
+    /// Nesting of "one of" lists, which recurse like parentheses.
+    var countDepth = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>, items: [RequisiteItem], codes: [CourseCode]) {
+        self.bytes = bytes
+        self.items = items
+        self.codes = codes
+    }
+
+    // MARK: Levels
+
+    /// Sentences of the whole text or of one parenthesized group (stops at its ")").
+    mutating func parseSentences() -> Requisite? {
+        // Most texts are one sentence: avoid the array.
+        var single: Requisite?
+        if index < items.count, items[index].kind != .period, items[index].kind != .close {
+            single = parseList(semicolons: true)?.node
+            if index < items.count, items[index].kind == .period { index += 1 }
+            if index >= items.count || items[index].kind == .close { return single }
+        }
+        var parts: [Requisite] = []
+        if let single { parts.append(single) }
+        while index < items.count {
+            let kind = items[index].kind
+            if kind == .close { break }
+            if kind == .period {
+                index += 1
+                continue
+            }
+            let before = index
+            if let list = parseList(semicolons: true) { parts.append(list.node) }
+            if index == before {
+                // Nothing could start here (a connective with nothing before it): keep its words.
+                if items[index].isConnective { parts.append(.text(slice(items[index].start, items[index].end))) }
+                index += 1
+            }
+        }
+        return RequisiteTreeBuilder.group(.all, parts, connective: nil)
+    }
+
+    /// A semicolon list of comma lists, or a comma list of "and" expressions.
+    mutating func parseList(semicolons: Bool) -> Parsed? {
+        let separator: RequisiteItem.Kind = semicolons ? .semicolon : .comma
+        let head = semicolons ? parseList(semicolons: false) : parseAnd()
+        guard index < items.count, items[index].kind == separator else { return head }
+        // Segments with the index of the connective opening them (-1 for none).
+        var segments: [(connective: Int, parsed: Parsed)] = []
+        if let head { segments.append((-1, head)) }
+        while index < items.count, items[index].kind == separator {
+            index += 1
+            var pending = -1
+            if index < items.count, items[index].kind == .and || items[index].kind == .or {
+                pending = index
+                index += 1
+            }
+            if let segment = semicolons ? parseList(semicolons: false) : parseAnd() {
+                segments.append((pending, segment))
+            } else if pending >= 0 {
+                segments.append((-1, Parsed(node: .text(slice(items[pending].start, items[pending].end)), joinedBy: nil)))
+            }
+        }
+        // A connective with nothing before it (", and X" at the start) joins nothing: keep it as text.
+        if let opening = segments.first, opening.connective >= 0 {
+            let orphan = items[opening.connective]
+            segments[0].connective = -1
+            segments.insert((-1, Parsed(node: .text(slice(orphan.start, orphan.end)), joinedBy: nil)), at: 0)
+        }
+        guard let first = segments.first else { return nil }
+        if segments.count == 1 { return first.parsed }
+        let lastConnective = segments.lastIndex { $0.connective >= 0 } ?? -1
+        var decider: RequisiteItem.Kind = .and
+        if let last = segments.last {
+            if last.connective >= 0 {
+                decider = items[last.connective].kind
+            } else if let joined = last.parsed.joinedBy {
+                decider = joined == .all ? .and : .or
+            } else if lastConnective >= 0 {
+                decider = items[segments[lastConnective].connective].kind
+            }
+        }
+        // A segment without a connective of its own takes the next one written after it
+        // ("A, B, and C": B joins by "and"); those after the last connective take the decider.
+        var joiners = [RequisiteItem.Kind](repeating: decider, count: segments.count)
+        var following = decider
+        for k in stride(from: segments.count - 1, through: 1, by: -1) {
+            let connective = segments[k].connective
+            if connective >= 0 { following = items[connective].kind }
+            joiners[k] = connective >= 0 ? items[connective].kind : (k > lastConnective ? decider : following)
+        }
+        var result = first.parsed.node
+        var resultOperator: Operator? = first.parsed.joinedBy
+        for k in 1..<segments.count {
+            let op: Operator = joiners[k] == .or ? .any : .all
+            let connective = segments[k].connective
+            let word = connective >= 0 ? slice(items[connective].start, items[connective].end) : nil
+            result = RequisiteTreeBuilder.combine(op, result, segments[k].parsed.node, connective: word)
+            resultOperator = op
+        }
+        return Parsed(node: result, joinedBy: resultOperator)
+    }
+
+    /// "A and B and C" (also "both A and B", "plus", "&").
+    mutating func parseAnd() -> Parsed? {
+        parseChain(joiner: .and, opener: .both) { $0.parseOr() }
+    }
+
+    /// "A or B" (also "either A or B").
+    mutating func parseOr() -> Parsed? {
+        parseChain(joiner: .or, opener: .either) { $0.parseJuxtaposition() }
+    }
+
+    private mutating func parseChain(joiner: RequisiteItem.Kind, opener: RequisiteItem.Kind,
+                                     operand: (inout RequisiteTreeBuilder) -> Parsed?) -> Parsed? {
+        var openerItem: RequisiteItem?
+        if index < items.count, items[index].kind == opener {
+            openerItem = items[index]
+            index += 1
+        }
+        let head = operand(&self)
+        if openerItem == nil, index >= items.count || items[index].kind != joiner { return head }
+        var operands: [Parsed] = []
+        var connective: String?
+        if let head { operands.append(head) }
+        while index + 1 < items.count, items[index].kind == joiner, items[index + 1].startsOperand, !operands.isEmpty {
+            let word = items[index]
+            index += 1
+            guard let next = operand(&self) else {
+                // Nothing joinable after all ("X and both"): leave the connective for the fallback.
+                index -= 1
+                break
+            }
+            connective = RequisiteTreeBuilder.mergeConnective(connective, slice(word.start, word.end))
+            operands.append(next)
+        }
+        if let openerItem {
+            let word = slice(openerItem.start, openerItem.end)
+            if operands.count >= 2 {
+                connective = RequisiteTreeBuilder.mergeConnective(word, connective)
+            } else {
+                // "both" with nothing to pair: keep the word as text.
+                operands.insert(Parsed(node: .text(word), joinedBy: nil), at: 0)
+                let nodes = operands.map(\.node)
+                return RequisiteTreeBuilder.group(.all, nodes, connective: nil).map { Parsed(node: $0, joinedBy: nil) }
+            }
+        }
+        guard !operands.isEmpty else { return nil }
+        if operands.count == 1 { return operands[0] }
+        let op: Operator = joiner == .and ? .all : .any
+        if op == .all, let hoisted = hoistTrailingPermission(operands, connective: connective) { return hoisted }
+        var result = operands[0].node
+        for next in operands.dropFirst() {
+            result = RequisiteTreeBuilder.combine(op, result, next.node, connective: connective)
+        }
+        return Parsed(node: result, joinedBy: op)
+    }
+
+    /// "A and B or consent of instructor": the permission is an alternative to the whole chain.
+    private func hoistTrailingPermission(_ operands: [Parsed], connective: String?) -> Parsed? {
+        guard let last = operands.last, last.joinedBy == .any,
+              case .any(var alternatives, let orWord) = last.node,
+              let permission = alternatives.last, case .permission = permission else { return nil }
+        alternatives.removeLast()
+        var required = operands.dropLast().map(\.node)
+        if let rest = RequisiteTreeBuilder.group(.any, alternatives, connective: alternatives.count > 1 ? orWord : nil) {
+            required.append(rest)
+        }
+        guard let chain = RequisiteTreeBuilder.group(.all, required, connective: connective) else { return nil }
+        let node = RequisiteTreeBuilder.combine(.any, chain, permission, connective: orWord)
+        return Parsed(node: node, joinedBy: .any)
+    }
+
+    /// Operands written side by side ("CIS 553 CIS 375", "majors: A grade of …"): all required.
+    mutating func parseJuxtaposition() -> Parsed? {
+        guard index < items.count else { return nil }
+        if items[index].startsPrimary {
+            let head = parseSlash()
+            if index >= items.count || !(items[index].startsPrimary || items[index].kind == .colon) {
+                return head.map { Parsed(node: $0, joinedBy: nil) }
+            }
+            return parseMoreJuxtaposed(head)
+        }
+        return parseMoreJuxtaposed(nil)
+    }
+
+    private mutating func parseMoreJuxtaposed(_ head: Requisite?) -> Parsed? {
+        var parts: [Requisite] = []
+        if let head { parts.append(head) }
+        while index < items.count {
+            if items[index].kind == .colon {
+                index += 1
+                continue
+            }
+            guard items[index].startsPrimary else { break }
+            let before = index
+            if let part = parseSlash() { parts.append(part) }
+            if index == before { break }
+        }
+        guard let node = RequisiteTreeBuilder.group(.all, parts, connective: nil) else { return nil }
+        return Parsed(node: node, joinedBy: nil)
+    }
+
+    /// "STA 215/312", "COSC 1336/1136": alternatives.
+    mutating func parseSlash() -> Requisite? {
+        let head = parsePrimary()
+        guard index < items.count, items[index].kind == .slash else { return head }
+        var parts: [Requisite] = []
+        if let head { parts.append(head) }
+        while index < items.count, items[index].kind == .slash {
+            index += 1
+            guard index < items.count, items[index].startsPrimary else { break }
+            if let next = parsePrimary() { parts.append(next) }
+        }
+        return RequisiteTreeBuilder.group(.any, parts, connective: nil)
+    }
+
+    mutating func parsePrimary() -> Requisite? {
+        guard index < items.count else { return nil }
+        let item = items[index]
+        switch item.kind {
+        case .open:
+            index += 1
+            let inner = parseSentences()
+            if index < items.count, items[index].kind == .close { index += 1 }
+            return inner
+        case .atLeast:
+            index += 1
+            let marker = slice(item.start, item.end)
+            guard countDepth < RequisitePasses.maxGroupDepth else { return .text(marker) }
+            countDepth += 1
+            defer { countDepth -= 1 }
+            guard let list = parseList(semicolons: false) else { return .text(marker) }
+            switch list.node {
+            case .all(let children, let connective) where list.joinedBy != nil,
+                 .any(let children, let connective) where list.joinedBy != nil:
+                return .atLeast(item.count, of: children, connective: RequisiteTreeBuilder.mergeConnective(marker, connective))
+            default:
+                return .atLeast(item.count, of: [list.node], connective: marker)
+            }
+        case .both, .either:
+            index += 1
+            return .text(slice(item.start, item.end))
+        default:
+            guard item.isLeaf else { return nil }
+            index += 1
+            return leaf(item)
+        }
+    }
+
+    // MARK: Leaves
+
+    func leaf(_ item: RequisiteItem) -> Requisite {
+        let source = slice(item.start, item.end)
+        switch item.kind {
+        case .course:
+            guard item.codeIndex >= 0, item.codeIndex < codes.count else { return .text(source) }
+            let code = codes[item.codeIndex]
+            let grade = item.hasGrade ? slice(item.valueStart, item.valueEnd) : nil
+            let canonical = code.description
+            return .course(CourseRequirement(code: code, minGrade: grade, concurrent: item.concurrent,
+                                             source: source == canonical ? nil : source))
+        case .standing:
+            let value = item.keyword.rawValue
+            return .standing(value, source: source == value ? nil : source)
+        case .program:
+            let value = slice(item.valueStart, item.valueEnd)
+            return .program(value, source: source == value ? nil : source)
+        case .permission:
+            let value = lowercased(item.valueStart, item.valueEnd)
+            return .permission(value, source: source == value ? nil : source)
+        case .exam:
+            let name = slice(item.valueStart, item.valueEnd)
+            let score = item.scoreEnd > item.scoreStart ? slice(item.scoreStart, item.scoreEnd) : nil
+            let bare = score == nil && item.valueStart == item.start && item.valueEnd == item.end
+            return .exam(name, score: score, source: bare ? nil : source)
+        default:
+            return .text(source)
+        }
+    }
+
+    func slice(_ start: Int, _ end: Int) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+    }
+
+    /// Roles are common nouns ("Department Chair" = "department chair"); only ASCII is folded.
+    func lowercased(_ start: Int, _ end: Int) -> String {
+        var copy = [UInt8](UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        for k in copy.indices where copy[k] >= 0x41 && copy[k] <= 0x5A { copy[k] += 0x20 }
+        return String(decoding: copy, as: UTF8.self)
+    }
+
+    // MARK: Node construction
+
+    /// An operator node with same-operator children merged and a single child collapsed.
+    static func group(_ op: Operator, _ children: [Requisite], connective: String?) -> Requisite? {
+        guard !children.isEmpty else { return nil }
+        if children.count == 1, connective == nil { return children[0] }
+        var flat: [Requisite] = []
+        flat.reserveCapacity(children.count)
+        var merged = connective
+        for child in children {
+            switch (op, child) {
+            case (.all, .all(let inner, let word)), (.any, .any(let inner, let word)):
+                flat.append(contentsOf: inner)
+                merged = mergeConnective(merged, word)
+            default:
+                flat.append(child)
+            }
+        }
+        if flat.count == 1, let word = merged {
+            // Cannot happen for well-formed lists; keep the connective's words rather than drop them.
+            flat.append(.text(word))
+        }
+        return op == .all ? .all(flat, connective: merged) : .any(flat, connective: merged)
+    }
+
+    static func combine(_ op: Operator, _ left: Requisite, _ right: Requisite, connective: String?) -> Requisite {
+        group(op, [left, right], connective: connective) ?? left
+    }
+
+    /// Distinct connective words in order of appearance ("both" + "and" = "both and").
+    static func mergeConnective(_ a: String?, _ b: String?) -> String? {
+        guard let a else { return b }
+        guard let b, a != b else { return a }
+        var result = a
+        for word in b.split(separator: " ") {
+            let present = result.split(separator: " ").contains { $0.lowercased() == word.lowercased() }
+            if !present { result += " " + word }
+        }
+        return result
+    }
+}
+
+extension RequisiteItem {
+    var isConnective: Bool { kind == .and || kind == .or || kind == .both || kind == .either }
+
+    /// Items that can begin a leaf or group.
+    var startsPrimary: Bool { isLeaf || kind == .open || kind == .atLeast }
+
+    /// Items that can begin an operand of a connective.
+    var startsOperand: Bool { startsPrimary || kind == .both || kind == .either }
+}
