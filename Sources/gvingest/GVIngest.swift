@@ -11,6 +11,7 @@ struct GVIngest {
 
     Commands:
       parse     Parse saved catalog pages or URLs and show what each field came from.
+      prereq    Show how a prerequisite sentence is read, as a tree.
       fetch     Crawl a catalog (or replay a recorded one), recording it as a mirror if asked.
       config    Validate a pipeline configuration (gvingest config check [FILE]).
       help      Show help for a command (gvingest help parse).
@@ -35,6 +36,8 @@ struct GVIngest {
             status = await run(ConfigCommand.self, words)
         case "fetch":
             status = await run(FetchCommand.self, words)
+        case "prereq":
+            status = await run(PrereqCommand.self, words)
         case "help", "--help", "-h":
             if let topic = words.first, let help = helpText(for: topic) {
                 print(help)
@@ -47,7 +50,7 @@ struct GVIngest {
                 status = .ok
             }
         default:
-            let hint = ["parse", "fetch", "config", "help"].min { editDistance($0, command) < editDistance($1, command) }
+            let hint = ["parse", "fetch", "prereq", "config", "help"].min { editDistance($0, command) < editDistance($1, command) }
                 .flatMap { editDistance($0, command) <= 2 ? " (did you mean '\($0)'?)" : nil } ?? ""
             printError("gvingest: unknown command '\(command)'\(hint)\n\n\(usage)")
             status = .usage
@@ -60,6 +63,7 @@ struct GVIngest {
         case "parse": return ParseCommand.help
         case "config": return ConfigCommand.help
         case "fetch": return FetchCommand.help
+        case "prereq": return PrereqCommand.help
         default: return nil
         }
     }

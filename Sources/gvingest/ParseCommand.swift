@@ -5,7 +5,7 @@ import Foundation
 enum ParseCommand: Command {
     static let name = "parse"
     static let help = """
-    Usage: gvingest parse PATH|URL... [--system auto|gvsu|acalog] [--json]
+    Usage: gvingest parse PATH|URL... [--system auto|gvsu|acalog] [--config FILE] [--json]
 
     Parses catalog pages and shows every field of every course, with the rule (XPath or label)
     each value came from. A directory means every .html and .htm file under it.
@@ -13,9 +13,12 @@ enum ParseCommand: Command {
     Options:
       --system S   Which parser reads the pages: auto (default; recognizes Acalog and GVSU pages),
                    gvsu or acalog.
-      --json       Print one JSON array of course records instead (id, subject, number, name,
-                   title, credits, description, prerequisiteString, corequisiteString, fields,
-                   url, and the rule behind each field under "sources").
+      --config F   Normalize with the subject aliases and level ranges of a pipeline configuration
+                   (default: GVSU's number ranges, no aliases).
+      --json       Print one JSON array of normalized course records instead, sorted by id: id,
+                   subject, number, name, title, credits, level, description, prerequisite (tree),
+                   prerequisiteString, prerequisiteMarkdown, prerequisiteCourses, the same for
+                   corequisites, fields, url, and the rule behind each field under "sources".
       --help       Show this help.
 
     A field a course page lacks is a warning on stderr naming the page and the field.
@@ -24,11 +27,20 @@ enum ParseCommand: Command {
     """
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
-        let arguments = try Arguments(words, flags: ["--json"], options: ["--system"])
+        let arguments = try Arguments(words, flags: ["--json"], options: ["--system", "--config"])
         guard !arguments.positional.isEmpty else { throw UsageError(message: "name at least one page, directory or URL") }
         let systemWord = arguments.value("--system") ?? "auto"
         guard let system = SystemChoice(argument: systemWord) else {
             throw UsageError(message: "--system must be auto, gvsu or acalog, not '\(systemWord)'")
+        }
+        var rules = NormalizationRules.gvsu
+        if let path = arguments.value("--config") {
+            do {
+                rules = try PipelineConfig.load(URL(fileURLWithPath: path)).normalize
+            } catch {
+                printError("gvingest parse: \(error)")
+                return .noInput
+            }
         }
         let (inputs, inputErrors) = PageInputs.expand(arguments.positional)
         for error in inputErrors { printError("gvingest parse: \(error)") }
@@ -48,9 +60,9 @@ enum ParseCommand: Command {
             for warning in result.missingFieldWarnings { printError("gvingest parse: warning: \(warning)") }
         }
         if arguments.has("--json") {
-            print(ParseOutput.json(results))
+            print(ParseOutput.json(results, rules: rules))
         } else {
-            for result in results where !result.unreadable { print(ParseOutput.human(result)) }
+            for result in results where !result.unreadable { print(ParseOutput.human(result, rules: rules)) }
             let courses = results.reduce(0) { $0 + $1.courses.count }
             let listings = results.filter { $0.listing != nil }.count
             printError("gvingest parse: \(results.count) page(s): \(courses) course(s), \(listings) listing(s), \(empty) without a course")

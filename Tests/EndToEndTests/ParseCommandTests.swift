@@ -90,3 +90,28 @@ import Testing
         #expect(outcome.stdout.contains("\"name\" : \"CIS 452\""))
     }
 }
+
+/// `gvingest prereq` through the built binary.
+@Suite struct PrereqCommandTests {
+    @Test func theTreeIsPrintedIndented() throws {
+        let outcome = try Binary.run(["prereq", "CIS 241; and CIS 351 or (EGR 326 and EGR major standing)."])
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout.contains("all of"))
+        #expect(outcome.stdout.contains("    course CIS 351"))
+        #expect(outcome.stdout.contains("program EGR major"))
+    }
+
+    @Test func jsonGivesTextTreeAndCourses() throws {
+        let outcome = try Binary.run(["prereq", "--json", "STA 215/312 with a grade of C or better, or permission of instructor"])
+        #expect(outcome.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        #expect(object["courses"] as? [String] == ["STA 215", "STA 312"])
+        #expect(object["text"] as? String == "STA 215/312 with a grade of C or better, or permission of instructor")
+        #expect((object["tree"] as? [String: Any])?["any"] != nil)
+    }
+
+    @Test func noneIsNoTree() throws {
+        let outcome = try Binary.run(["prereq", "None."])
+        #expect(outcome.status == 65)
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// A course after normalization: what the published catalog carries, in the app's field names and more.
+public struct Course: Sendable, Equatable {
+    public var code: CourseCode
+    /// Stable across runs and snapshots: derived from the canonical code ("cis-162l").
+    public var id: String { code.id }
+    public var title: String
+    public var description: String
+    public var credits: CreditRange?
+    public var creditsText: String?
+    public var level: CourseLevel?
+    /// Where the level came from: the page, or the number ranges of the configuration.
+    public var levelSource: String?
+    public var prerequisite: Requisite?
+    /// Canonical text: canonical codes, collapsed white space, label stripped.
+    public var prerequisiteString: String?
+    /// The same with course codes linked to their catalog pages.
+    public var prerequisiteMarkdown: String?
+    public var prerequisiteCourses: [String]
+    public var corequisite: Requisite?
+    public var corequisiteString: String?
+    public var corequisiteMarkdown: String?
+    public var corequisiteCourses: [String]
+    /// Courses in the catalog that name this one as a prerequisite (filled across the catalog).
+    public var prerequisiteFor: [String] = []
+    /// Codes this course's requisites name that the catalog does not have (filled across the catalog).
+    public var missingReferences: [String] = []
+    public var offered: String?
+    public var contactHours: String?
+    public var catalogName: String?
+    public var fields: [LabelledField]
+    public var notes: [String]
+    /// The course's page on the catalog's site, when known.
+    public var pageURL: String?
+    /// Where it was read from (a file or the page).
+    public var sourceURL: String
+    public var system: CatalogSystem
+    public var provenance: [String: String]
+    public var warnings: [String]
+
+    /// The app's integer credits: the minimum of the range, 0 when unknown.
+    public var appCredits: Int { credits?.appCredits ?? 0 }
+}
