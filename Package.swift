@@ -22,6 +22,8 @@ let package = Package(
         .executableTarget(name: "gvingest", dependencies: ["CatalogKit"]),
         // A real HTTP/1.1 server on 127.0.0.1 with injectable faults, for tests and benchmarks only.
         .target(name: "LoopbackServer", path: "Tests/LoopbackServer"),
+        // Benchmarks: run with `swift run -c release <name>`; never part of the product.
+        .executableTarget(name: "gvingest-fetch-bench", dependencies: ["CatalogKit", "LoopbackServer"], path: "Benchmarks/FetchBench"),
         .testTarget(name: "SafeLibXMLTests", dependencies: ["SafeLibXML"]),
         .testTarget(name: "CatalogKitTests", dependencies: ["CatalogKit", "SafeLibXML", "LoopbackServer"]),
         .testTarget(name: "EndToEndTests", dependencies: ["gvingest", "LoopbackServer"]),

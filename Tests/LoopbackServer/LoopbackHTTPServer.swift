@@ -228,6 +228,7 @@ struct DirectoryMount {
 /// Everything decided about one request while holding the lock, so I/O happens without it.
 struct ResponsePlan {
     var latency: Double?
+    var renderLatency: Double?
     var counted: Fault?
     var redirect: (location: String, status: Int)?
     var oversized: Int?
@@ -575,6 +576,9 @@ final class ServerCore: @unchecked Sendable {
         default:
             response = Self.regularResponse(for: request, plan: plan)
         }
+        if response.status != 304, let render = plan.renderLatency, render > 0, !pause(render) {
+            return .drop
+        }
         return write(response, to: fd, version: request.version, isHead: isHead, keepAlive: request.keepAlive,
                      overrides: plan.headerOverrides, drip: plan.drip, truncate: truncate)
     }
@@ -594,6 +598,8 @@ final class ServerCore: @unchecked Sendable {
                 switch rules[index].fault {
                 case .latency(let seconds):
                     plan.latency = plan.latency ?? seconds
+                case .renderLatency(let seconds):
+                    plan.renderLatency = plan.renderLatency ?? seconds
                 case .status, .tooManyRequests, .reset, .truncated:
                     if plan.counted == nil && rules[index].remaining > 0 {
                         rules[index].remaining -= 1

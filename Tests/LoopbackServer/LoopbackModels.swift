@@ -66,6 +66,9 @@ public struct Resource: Sendable, Equatable, ExpressibleByStringLiteral {
 public enum Fault: Sendable, Equatable {
     /// Waits this long before answering each request; only the request's own connection waits.
     case latency(seconds: Double)
+    /// Waits this long before a response with a body, but answers a 304 at once: the time a server
+    /// takes to render a page, which a conditional request that matches does not pay.
+    case renderLatency(seconds: Double)
     /// Answers with this status code (small text/plain body) for the next `times` requests.
     case status(Int, times: Int)
     /// Answers 429 with this Retry-After value (delta-seconds or HTTP-date) for the next `times` requests.

@@ -201,6 +201,10 @@ public final class Crawler: Sendable {
     }
 
     private func process(_ job: Job, deadline: Double) async -> Outcome {
+        if let refusal = source.refusal(for: job.url) {
+            return Outcome(job: job, page: nil, failure: FetchFailure(url: job.url, reason: refusal, status: nil, attempts: 0,
+                                                                     temporary: false), result: nil)
+        }
         if let robots, let verdict = await robots.verdict(for: job.url), !verdict.allowed {
             return Outcome(job: job, page: nil, failure: FetchFailure(url: job.url, reason: verdict.reason, status: nil, attempts: 0,
                                                                      temporary: false), result: nil)

@@ -46,4 +46,10 @@ public struct FetchFailure: Error, Sendable, Equatable, CustomStringConvertible 
 /// Anything that yields pages by URL: the network, a recorded mirror.
 public protocol PageSource: Sendable {
     func fetch(_ url: URL) async -> Result<FetchedPage, FetchFailure>
+    /// Why a URL will not be fetched at all (a host that is not allowed), or nil.
+    func refusal(for url: URL) -> String?
+}
+
+extension PageSource {
+    public func refusal(for url: URL) -> String? { nil }
 }

@@ -53,11 +53,14 @@ public final class HTTPFetcher: PageSource {
         await pacer.setDelay(seconds, for: host.lowercased())
     }
 
+    public func refusal(for url: URL) -> String? {
+        allows(host: url.host) ? nil : "host \(url.host?.lowercased() ?? "(none)") is not among the allowed hosts"
+    }
+
     public func fetch(_ url: URL) async -> Result<FetchedPage, FetchFailure> {
         let host = url.host?.lowercased() ?? ""
-        guard allows(host: host) else {
-            return .failure(FetchFailure(url: url, reason: "host \(host) is not among the allowed hosts", status: nil,
-                                         attempts: 0, temporary: false))
+        if let refusal = refusal(for: url) {
+            return .failure(FetchFailure(url: url, reason: refusal, status: nil, attempts: 0, temporary: false))
         }
         let cached = cache?.load(url.absoluteString)
         var attempt = 0

@@ -156,6 +156,8 @@ public final class MirrorRecorder: PageSource, @unchecked Sendable {
         index.startURLs = startURLs.map { URLNormalizer.normalize($0).absoluteString }
     }
 
+    public func refusal(for url: URL) -> String? { source.refusal(for: url) }
+
     public func fetch(_ url: URL) async -> Result<FetchedPage, FetchFailure> {
         let result = await source.fetch(url)
         guard case let .success(page) = result else { return result }

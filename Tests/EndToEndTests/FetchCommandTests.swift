@@ -1,0 +1,104 @@
+import Foundation
+import LoopbackServer
+import Testing
+
+/// `gvingest fetch` through the built binary, against a loopback server serving the recorded catalog.
+@Suite(.serialized) struct FetchCommandTests {
+    static let server: LoopbackHTTPServer? = {
+        guard let server = try? LoopbackHTTPServer() else { return nil }
+        server.start()
+        let root = Binary.fixtures.appendingPathComponent("gvsu")
+        // The mirror's index maps www.gvsu.edu URLs to files; the server serves the same paths.
+        guard let data = try? Data(contentsOf: root.appendingPathComponent("index.json")),
+              let index = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let pages = index["pages"] as? [String: [String: Any]] else { return nil }
+        var mapping: [String: String] = [:]
+        for (url, entry) in pages {
+            if let path = URL(string: url)?.path, let file = entry["file"] as? String { mapping[path] = file }
+        }
+        server.serveDirectory(root: root, index: mapping)
+        return server
+    }()
+
+    static let subjects = ["computer-information-systems", "mathematics", "statistics", "writing", "biology", "chemistry"]
+
+    func starts(_ server: LoopbackHTTPServer) -> [String] {
+        Self.subjects.flatMap { ["--start", server.baseURLString + "/catalog/subject/\($0).htm"] }
+    }
+
+    static func lastJSONObject(_ stdout: String) throws -> [String: Any] {
+        let start = try #require(stdout.range(of: "\n{", options: .backwards)?.lowerBound ?? (stdout.hasPrefix("{") ? stdout.startIndex : nil))
+        let data = Data(stdout[start...].utf8)
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    @Test func theRecordedCatalogReplaysOfflineWithASummary() throws {
+        let outcome = try Binary.run(["fetch", "--replay", "Fixtures/gvsu", "--json"])
+        #expect(outcome.status == 0)
+        let summary = try Self.lastJSONObject(outcome.stdout)
+        for key in ["pagesExpected", "pagesFetched", "pagesFailed", "notModified", "retries", "bytes", "failures"] {
+            #expect(summary[key] != nil, "missing \(key)")
+        }
+        #expect(summary["pagesFetched"] as? Int == 77)
+        #expect(summary["pagesFailed"] as? Int == 0)
+        #expect(outcome.stderr.contains("77/77 pages fetched"))
+        // Off a terminal there is no progress line.
+        #expect(!outcome.stderr.contains("\r"))
+    }
+
+    @Test func aCrawlRecordedFromTheServerReplaysWithoutIt() throws {
+        let server = try #require(Self.server)
+        server.clearAllFaults()
+        let mirror = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-mirror-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: mirror) }
+        // A configuration with no politeness delay keeps the test quick.
+        let configDirectory = mirror.deletingLastPathComponent().appendingPathComponent("gvingest-config-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: configDirectory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: configDirectory) }
+        let urls = Self.subjects.map { "\"\(server.baseURLString)/catalog/subject/\($0).htm\"" }.joined(separator: ", ")
+        let config = configDirectory.appendingPathComponent("pipeline.json")
+        try Data("""
+        {"schemaVersion": 1,
+         "catalogs": [{"id": "loopback", "name": "Recorded GVSU catalog on 127.0.0.1", "system": "gvsu",
+                       "source": {"http": {"startUrls": [\(urls)]}}}],
+         "fetch": {"minimumDelayMs": 0, "concurrency": 8, "perHostConcurrency": 8}}
+        """.utf8).write(to: config)
+        // The fixture pages link to www.gvsu.edu in places; only the loopback host is allowed here.
+        let recorded = try Binary.run(["fetch", "--config", config.path, "--record", mirror.path, "--json", "--quiet"])
+        let summary = try Self.lastJSONObject(recorded.stdout)
+        let failures = summary["failures"] as? [[String: Any]] ?? []
+        #expect(failures.allSatisfy { ($0["reason"] as? String)?.contains("not among the allowed hosts") == true }, "\(failures)")
+        #expect(recorded.status == (failures.isEmpty ? 0 : 69))
+        let fetched = try #require(summary["pagesFetched"] as? Int)
+        #expect(fetched >= 70)
+        #expect(FileManager.default.fileExists(atPath: mirror.appendingPathComponent("index.json").path))
+
+        let before = server.totalRequests
+        let replayed = try Binary.run(["fetch", "--replay", mirror.path, "--json"])
+        #expect(server.totalRequests == before)
+        let again = try Self.lastJSONObject(replayed.stdout)
+        #expect(again["pagesFetched"] as? Int == fetched)
+    }
+
+    @Test func aPageThatKeepsFailingIsReportedAndTheExitStatusSaysRetry() throws {
+        let server = try #require(Self.server)
+        server.clearAllFaults()
+        defer { server.clearAllFaults() }
+        server.setFault(.status(503, times: .max), for: "/catalog/course/cis-263.htm")
+        let outcome = try Binary.run(["fetch", "--json", "--system", "gvsu",
+                                      "--start", server.baseURLString + "/catalog/subject/computer-information-systems.htm"])
+        #expect(outcome.status == 75)
+        let summary = try Self.lastJSONObject(outcome.stdout)
+        let failures = try #require(summary["failures"] as? [[String: Any]])
+        #expect(failures.count == 1)
+        #expect((failures.first?["url"] as? String)?.hasSuffix("/catalog/course/cis-263.htm") == true)
+        #expect((failures.first?["reason"] as? String)?.hasPrefix("HTTP 503") == true)
+        #expect(outcome.stderr.contains("failed: "))
+    }
+
+    @Test func fetchNeedsAStart() throws {
+        let outcome = try Binary.run(["fetch", "--json"])
+        #expect(outcome.status == 64)
+        #expect(outcome.stderr.contains("--start"))
+    }
+}
