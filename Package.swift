@@ -24,6 +24,7 @@ let package = Package(
         .target(name: "LoopbackServer", path: "Tests/LoopbackServer"),
         // Benchmarks: run with `swift run -c release <name>`; never part of the product.
         .executableTarget(name: "gvingest-fetch-bench", dependencies: ["CatalogKit", "LoopbackServer"], path: "Benchmarks/FetchBench"),
+        .executableTarget(name: "gvingest-prereq-bench", dependencies: ["CatalogKit"], path: "Benchmarks/RequisiteBench"),
         .testTarget(name: "SafeLibXMLTests", dependencies: ["SafeLibXML"]),
         .testTarget(name: "CatalogKitTests", dependencies: ["CatalogKit", "SafeLibXML", "LoopbackServer"]),
         .testTarget(name: "EndToEndTests", dependencies: ["gvingest", "LoopbackServer"]),

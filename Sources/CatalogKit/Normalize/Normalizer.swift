@@ -87,9 +87,9 @@ public struct Normalizer: Sendable {
         for course in parsed {
             if links[course.code.description] == nil { links[course.code.description] = course.pageURL ?? course.sourceURL }
         }
+        let normalized = normalizeAll(parsed, links: links)
         var byID: [String: Course] = [:]
-        for item in parsed {
-            let course = normalize(item, links: links)
+        for course in normalized {
             if var existing = byID[course.id] {
                 existing.warnings.append("also found at \(course.sourceURL); that copy was ignored")
                 byID[course.id] = existing
@@ -98,49 +98,89 @@ public struct Normalizer: Sendable {
             }
         }
         let codes = Set(byID.values.map(\.code.description))
-        var reverse: [String: Set<String>] = [:]
+        var reverse: [String: Set<CourseCode>] = [:]
         for course in byID.values {
-            for required in course.prerequisiteCourses { reverse[required, default: []].insert(course.code.description) }
+            for required in course.prerequisiteCourses { reverse[required, default: []].insert(course.code) }
         }
-        return byID.values.map { course in
-            var course = course
-            course.prerequisiteFor = reverse[course.code.description].map { $0.sorted { (CourseCode(parsing: $0) ?? course.code) < (CourseCode(parsing: $1) ?? course.code) } } ?? []
-            course.missingReferences = Set(course.prerequisiteCourses + course.corequisiteCourses).subtracting(codes).sorted()
+        return byID.keys.sorted().compactMap { id in
+            guard var course = byID[id] else { return nil }
+            course.prerequisiteFor = (reverse[course.code.description] ?? []).sorted().map(\.description)
+            course.missingReferences = Set(course.prerequisiteCourses + course.corequisiteCourses).filter { !codes.contains($0) }.sorted()
             return course
-        }.sorted { $0.id < $1.id }
+        }
     }
+
+    /// Normalizes every course, spread over the cores: each course is independent of the others.
+    func normalizeAll(_ parsed: [ParsedCourse], links: [String: String]) -> [Course] {
+        guard parsed.count > 64 else { return parsed.map { normalize($0, links: links) } }
+        let chunks = min(ProcessInfo.processInfo.activeProcessorCount * 4, parsed.count)
+        let results = ChunkResults<Course>(count: chunks)
+        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+            let range = stride(from: chunk, to: parsed.count, by: chunks)
+            results.set(chunk, range.map { normalize(parsed[$0], links: links) })
+        }
+        // Chunk c holds items c, c + chunks, c + 2 * chunks…: interleave them back into input order.
+        let parts = results.values
+        var ordered: [Course] = []
+        ordered.reserveCapacity(parsed.count)
+        for index in parsed.indices { ordered.append(parts[index % chunks][index / chunks]) }
+        return ordered
+    }
+}
+
+/// Per-chunk results written by concurrent workers, each to its own slot.
+final class ChunkResults<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [[Value]]
+
+    init(count: Int) {
+        slots = Array(repeating: [], count: count)
+    }
+
+    func set(_ index: Int, _ values: [Value]) {
+        lock.withLock { slots[index] = values }
+    }
+
+    var values: [[Value]] { lock.withLock { slots } }
 }
 
 /// Renders requisite text as Markdown with course codes linked to their catalog pages.
 enum RequisiteMarkdown {
     static func render(_ text: String, links: [String: String]) -> String {
-        var output = ""
-        var index = text.startIndex
-        while index < text.endIndex {
-            let rest = text[index...]
-            let atWordStart = text[index].isUppercase
-                && (index == text.startIndex || !(text[text.index(before: index)].isLetter || text[text.index(before: index)].isNumber))
-            if atWordStart, let (code, after) = CourseCode.leading(in: String(rest)), after.count < rest.count,
-               let url = links[code.description] {
-                let consumed = rest.count - after.count
-                let end = text.index(index, offsetBy: consumed)
-                output += "[\(escape(String(text[index..<end])))](\(url.replacingOccurrences(of: ")", with: "%29")))"
-                index = end
+        let scalars = Array(text.unicodeScalars)
+        var output = String.UnicodeScalarView()
+        var index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            // A code starts with an upper-case letter at a word start ("CIS 162", not "xCIS 162").
+            if scalar.properties.isUppercase, index == 0 || !isWordCharacter(scalars[index - 1]),
+               let match = CourseCodeScanner.scan(scalars, from: index, caseSensitive: true),
+               let url = links[match.code.description] {
+                let written = String(String.UnicodeScalarView(scalars[index..<match.end]))
+                output.append(contentsOf: "[\(escape(written))](\(url.replacingOccurrences(of: ")", with: "%29")))".unicodeScalars)
+                index = match.end
                 continue
             }
-            output += escape(String(text[index]))
-            index = text.index(after: index)
+            if markup.contains(scalar) { output.append("\\") }
+            output.append(scalar)
+            index += 1
         }
-        return output
+        return String(output)
+    }
+
+    private static let markup = Set("\\`*_[]<>#|".unicodeScalars)
+
+    private static func isWordCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
     }
 
     /// Backslash-escapes the characters Markdown would read as markup.
     static func escape(_ text: String) -> String {
-        var output = ""
-        for character in text {
-            if "\\`*_[]<>#|".contains(character) { output.append("\\") }
-            output.append(character)
+        var output = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if markup.contains(scalar) { output.append("\\") }
+            output.append(scalar)
         }
-        return output
+        return String(output)
     }
 }

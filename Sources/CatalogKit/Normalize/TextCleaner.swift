@@ -6,6 +6,10 @@ public enum TextCleaner {
     /// Removes soft hyphens and zero-width characters, turns curly quotes and primes into ASCII ones,
     /// collapses white space within each paragraph, and keeps paragraph breaks ("\n\n") and line breaks.
     public static func clean(_ text: String) -> String {
+        // Most text has nothing to remove or replace and no breaks: collapsing is all it needs.
+        if !text.unicodeScalars.contains(where: { $0 == "\n" || $0.value == 0x00AD || (0x2018...0x2060).contains($0.value) || $0.value == 0xFEFF }) {
+            return TextCollapsing.collapse(text)
+        }
         var scalars = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             switch scalar.value {
