@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 missing=()
 dpkg -s libxml2-dev >/dev/null 2>&1 || missing+=(libxml2-dev)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+/usr/bin/python3 -c 'import jsonschema' >/dev/null 2>&1 || missing+=(python3-jsonschema)
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
   $sudo apt-get update -qq

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+@testable import CatalogKit
+
+/// `catalog.json`: deterministic, and valid against `schemas/catalog.schema.json` by a real validator.
+@Suite struct PublishedCatalogTests {
+    static func fixtureCourses() throws -> [Course] {
+        let index = try MirrorIndex.load(from: TestPaths.gvsuFixtures)
+        let parsed = try index.pages.values.map(\.file).filter { $0.hasPrefix("course/") }.sorted().flatMap { file in
+            let url = TestPaths.gvsuFixtures.appendingPathComponent(file)
+            return PageParser(system: .fixed(.gvsu)).parse(bytes: Array(try Data(contentsOf: url)), sourceURL: url, input: file).courses
+        }
+        return Normalizer().normalize(catalog: parsed)
+    }
+
+    static let catalog = CatalogConfig(id: "gvsu-fixture", name: "Recorded GVSU catalog", system: .gvsu,
+                                       source: .directory(TestPaths.gvsuFixtures))
+
+    static func validate(_ json: JSONValue) throws -> (status: Int32, output: String) {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(json.serialized().utf8).write(to: file)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [TestPaths.packageRoot.appendingPathComponent("Tests/tools/validate-json-schema.py").path,
+                             TestPaths.packageRoot.appendingPathComponent("schemas/catalog.schema.json").path, file.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+
+    @Test func theFixtureCatalogIsValidAgainstTheSchema() throws {
+        let courses = try Self.fixtureCourses()
+        let dates = Dictionary(uniqueKeysWithValues: courses.map { ($0.id, CourseDates(createdAt: "2026-11-29T12:00:00Z", updatedAt: "2026-11-29T12:00:00Z")) })
+        let json = PublishedCatalog.json(catalog: Self.catalog, courses: courses, dates: dates)
+        let (status, output) = try Self.validate(json)
+        #expect(status == 0, "\(output)")
+        #expect(json["courseCount"] == .int(71))
+        guard case let .array(records)? = json["courses"], case let .object(first)? = records.first else {
+            Issue.record("no courses")
+            return
+        }
+        for key in ["id", "number", "subject", "name", "title", "description", "credits", "rubricsUrl", "level",
+                    "transitionPlanUrl", "prerequisite", "prerequisiteString", "createdAt"] {
+            #expect(first[key] != nil, "missing \(key)")
+        }
+        #expect(first["url"] == .string("https://www.gvsu.edu/catalog/course/bio-105.htm"))
+        #expect(first["sources"] == nil)
+    }
+
+    @Test func theValidatorRejectsWhatTheSchemaForbids() throws {
+        let courses = try Self.fixtureCourses()
+        guard case var .object(top) = PublishedCatalog.json(catalog: Self.catalog, courses: courses, dates: [:]),
+              case var .array(records)? = top["courses"], case var .object(first) = records[0] else {
+            Issue.record("unexpected shape")
+            return
+        }
+        first["credits"] = .string("4")
+        first["level"] = .string("Sophomore")
+        records[0] = .object(first)
+        top["courses"] = .array(records)
+        let (status, output) = try Self.validate(.object(top))
+        #expect(status == 1)
+        #expect(output.contains("courses[0].credits"))
+        #expect(output.contains("courses[0].level"))
+    }
+
+    @Test func theSameInputGivesAByteIdenticalFile() throws {
+        let once = PublishedCatalog.json(catalog: Self.catalog, courses: try Self.fixtureCourses(), dates: [:]).serialized()
+        let twice = PublishedCatalog.json(catalog: Self.catalog, courses: try Self.fixtureCourses().reversed(), dates: [:]).serialized()
+        #expect(once == twice)
+    }
+}
