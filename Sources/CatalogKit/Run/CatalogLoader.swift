@@ -1,0 +1,71 @@
+import Foundation
+
+/// A catalog's pages, fetched (or read) and parsed: the courses, and how complete the reading was.
+public struct LoadedCatalog: Sendable {
+    public var courses: [ParsedCourse]
+    public var pagesExpected: Int
+    public var pagesFetched: Int
+    public var pagesFailed: Int
+    public var failures: [CrawlFailure]
+    /// Pages the server answered 304 for (HTTP sources with a cache).
+    public var notModified: Int
+    public var retries: Int
+}
+
+/// Why a source could not be read at all.
+public struct SourceUnavailable: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}
+
+/// Reads a catalog from its source: crawls start URLs, replays a mirror, or parses a directory of saved pages.
+public enum CatalogLoader {
+    public static func load(_ catalog: CatalogConfig, settings: FetchSettings,
+                            progress: (@Sendable (CrawlProgress) -> Void)? = nil) async throws(SourceUnavailable) -> LoadedCatalog {
+        let parser = PageParser(system: .fixed(catalog.system))
+        switch catalog.source {
+        case let .http(urls):
+            let fetcher = HTTPFetcher(settings: settings, hosts: urls.compactMap(\.host))
+            let crawler = Crawler(source: fetcher, parser: parser, settings: settings, honourRobots: !settings.ignoreRobots,
+                                  progress: progress)
+            return loaded(await crawler.crawl(start: urls))
+        case let .replay(directory):
+            let mirror: MirrorSource
+            do {
+                mirror = try MirrorSource(directory: directory)
+            } catch {
+                throw SourceUnavailable(message: "\(error)")
+            }
+            let starts = mirror.index.startURLs.compactMap(URL.init(string:))
+            guard !starts.isEmpty else {
+                throw SourceUnavailable(message: "\(directory.path)/index.json records no start URLs to replay from")
+            }
+            let crawler = Crawler(source: mirror, parser: parser, settings: settings, honourRobots: false, progress: progress)
+            return loaded(await crawler.crawl(start: starts))
+        case let .directory(directory):
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw SourceUnavailable(message: "\(directory.path): no such directory")
+            }
+            let (inputs, errors) = PageInputs.expand([directory.path])
+            guard !inputs.isEmpty else {
+                throw SourceUnavailable(message: errors.first.map(\.description) ?? "\(directory.path): no pages")
+            }
+            let results = await ParseRunner.run(inputs, parser: parser)
+            var failures: [CrawlFailure] = []
+            for result in results where !result.yieldedRecord {
+                failures.append(CrawlFailure(url: result.sourceURL,
+                                             reason: result.failure ?? "no course or listing found (\(result.systemRule))"))
+            }
+            return LoadedCatalog(courses: results.flatMap(\.courses), pagesExpected: inputs.count,
+                                 pagesFetched: inputs.count - failures.count, pagesFailed: failures.count, failures: failures,
+                                 notModified: 0, retries: 0)
+        }
+    }
+
+    static func loaded(_ report: CrawlReport) -> LoadedCatalog {
+        LoadedCatalog(courses: report.coursePages.flatMap(\.courses), pagesExpected: report.pagesExpected,
+                      pagesFetched: report.pagesFetched, pagesFailed: report.pagesFailed, failures: report.failures,
+                      notModified: report.notModified, retries: report.retries)
+    }
+}
