@@ -208,15 +208,11 @@ enum Transcoder {
         switch charset {
         case "utf-8":
             let offset = (CharsetDetector.byteOrderMark(bytes)?.name == "utf-8") ? 3 : 0
-            let valid = bytes.withUnsafeBufferPointer { buffer in
-                String(validating: UnsafeBufferPointer(rebasing: buffer[offset...]), as: UTF8.self) != nil
+            let (repaired, replaced) = bytes.withUnsafeBufferPointer { buffer in
+                repairUTF8(UnsafeBufferPointer(rebasing: buffer[offset...]))
             }
-            if valid { return .utf8(offset: offset) }
-            let repaired = bytes.withUnsafeBufferPointer { buffer in
-                String(decoding: UnsafeBufferPointer(rebasing: buffer[offset...]), as: UTF8.self)
-            }
-            let replaced = repaired.unicodeScalars.reduce(0) { $0 + ($1 == "\u{FFFD}" ? 1 : 0) }
-            return .converted(Array(repaired.utf8), replaced: replaced)
+            guard let repaired else { return .utf8(offset: offset) }
+            return .converted(repaired, replaced: replaced)
         case "windows-1252":
             return .converted(windows1252ToUTF8(bytes), replaced: 0)
         case "utf-16le", "utf-16be":
@@ -236,6 +232,64 @@ enum Transcoder {
         default:
             return .passThrough(encoding: charset)
         }
+    }
+
+    /// Checks UTF-8 and, when it is broken, copies it with each maximal invalid subpart replaced by U+FFFD
+    /// (Unicode's recommended practice). Returns nil bytes when the input was valid.
+    ///
+    /// Done by hand: the standard library's repairing decoder throws internally once per bad sequence,
+    /// which is slow on garbage and slower still under a debugger or test harness that records throws.
+    static func repairUTF8(_ input: UnsafeBufferPointer<UInt8>) -> (bytes: [UInt8]?, replaced: Int) {
+        var output: [UInt8]?
+        var replaced = 0
+        var index = 0
+        var copiedUpTo = 0
+        let count = input.count
+        while index < count {
+            let lead = input[index]
+            if lead < 0x80 {
+                index += 1
+                continue
+            }
+            var needed = 0
+            var low: UInt8 = 0x80, high: UInt8 = 0xBF
+            switch lead {
+            case 0xC2...0xDF: needed = 1
+            case 0xE0: needed = 2; low = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: needed = 2
+            case 0xED: needed = 2; high = 0x9F
+            case 0xF0: needed = 3; low = 0x90
+            case 0xF1...0xF3: needed = 3
+            case 0xF4: needed = 3; high = 0x8F
+            default: needed = -1
+            }
+            var end = index + 1
+            var valid = needed > 0
+            if valid {
+                for position in 0..<needed {
+                    guard end < count else { valid = false; break }
+                    let byte = input[end]
+                    let (from, to) = position == 0 ? (low, high) : (0x80, 0xBF)
+                    guard byte >= from, byte <= to else { valid = false; break }
+                    end += 1
+                }
+            }
+            if valid {
+                index = end
+                continue
+            }
+            if output == nil {
+                output = []
+                output?.reserveCapacity(count + count / 8)
+            }
+            output?.append(contentsOf: input[copiedUpTo..<index])
+            output?.append(contentsOf: [0xEF, 0xBF, 0xBD])
+            replaced += 1
+            index = max(end, index + 1)
+            copiedUpTo = index
+        }
+        if output != nil { output?.append(contentsOf: input[copiedUpTo..<count]) }
+        return (output, replaced)
     }
 
     /// Windows-1252's 0x80–0x9F block; every other byte is the Latin-1 code point of the same value.

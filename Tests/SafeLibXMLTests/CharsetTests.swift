@@ -47,3 +47,34 @@ import Testing
         #expect(String(decoding: utf8, as: UTF8.self) == "“A”’é€")
     }
 }
+
+@Suite struct UTF8RepairTests {
+    static func repair(_ bytes: [UInt8]) -> (String, Int) {
+        let (repaired, count) = bytes.withUnsafeBufferPointer { Transcoder.repairUTF8($0) }
+        return (String(decoding: repaired ?? bytes, as: UTF8.self), count)
+    }
+
+    @Test func validTextIsLeftAlone() {
+        let bytes = Array("Master’s — é 😀 plain".utf8)
+        let (repaired, count) = bytes.withUnsafeBufferPointer { Transcoder.repairUTF8($0) }
+        #expect(repaired == nil)
+        #expect(count == 0)
+    }
+
+    @Test(arguments: [
+        ([0x61, 0xFF, 0x62], "a\u{FFFD}b", 1),
+        ([0xC3, 0x28], "\u{FFFD}(", 1),
+        ([0xE2, 0x82], "\u{FFFD}", 1),                     // truncated three-byte sequence: one maximal subpart
+        ([0xED, 0xA0, 0x80], "\u{FFFD}\u{FFFD}\u{FFFD}", 3), // an encoded surrogate is three bad bytes
+        ([0xF0, 0x9F, 0x98], "\u{FFFD}", 1),
+        ([0xC0, 0xAF], "\u{FFFD}\u{FFFD}", 2),             // overlong
+        ([0x41, 0xF4, 0x90, 0x80, 0x80], "A\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}", 4),
+    ] as [([UInt8], String, Int)])
+    func invalidSequencesBecomeReplacementCharacters(_ bytes: [UInt8], _ expected: String, _ count: Int) {
+        let (text, replaced) = Self.repair(bytes)
+        #expect(text == expected)
+        #expect(replaced == count)
+        // The standard library's repair agrees.
+        #expect(text == String(decoding: bytes, as: UTF8.self))
+    }
+}

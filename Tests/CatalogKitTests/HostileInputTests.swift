@@ -1,0 +1,118 @@
+import Foundation
+import SafeLibXML
+import Testing
+@testable import CatalogKit
+
+/// What a web server or a careless edit can throw at the parse and crawl stages: each gives a clear
+/// answer, never a crash, a hang or a wrong record.
+@Suite struct HostileInputTests {
+    static func parse(_ bytes: [UInt8], system: SystemChoice = .auto) -> PageResult {
+        PageParser(system: system).parse(bytes: bytes, sourceURL: URL(fileURLWithPath: "/tmp/hostile.html"), input: "hostile.html")
+    }
+
+    @Test func twentyMegabytesOfGarbageIsNoCourse() {
+        // xorshift64: cheap pseudo-random bytes, eight at a time.
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var garbage = [UInt8](repeating: 0, count: 20 << 20)
+        garbage.withUnsafeMutableBytes { raw in
+            let words = raw.bindMemory(to: UInt64.self)
+            for index in words.indices {
+                state ^= state << 13
+                state ^= state >> 7
+                state ^= state << 17
+                words[index] = state
+            }
+        }
+        for system in [SystemChoice.auto, .fixed(.gvsu), .fixed(.acalog)] {
+            let result = Self.parse(garbage, system: system)
+            #expect(result.courses.isEmpty)
+            #expect(result.listing == nil)
+            #expect(!result.yieldedRecord)
+        }
+    }
+
+    @Test func htmlNestedTenThousandDeepParsesWithoutRunningOutOfStack() throws {
+        let html = "<html><body><div><h1>CIS 162 - Deep</h1><p>Catalog</p>" + String(repeating: "<div><span><em>", count: 10_000)
+            + "x" + String(repeating: "</em></span></div>", count: 10_000) + "</div></body></html>"
+        let result = Self.parse(Array(html.utf8), system: .fixed(.gvsu))
+        #expect(result.failure == nil)
+        #expect(result.courses.first?.code.description == "CIS 162")
+        // libxml2 stops nesting at its depth limit and says so; the rest of the page is recovered, not lost silently.
+        #expect(result.markupIssues > 0)
+        let document = try HTMLDocument(bytes: Array(html.utf8), url: nil)
+        let body = try #require(try document.first("//body"))
+        #expect(!body.inlineEvents().isEmpty)
+    }
+
+    @Test func aPageWithAHundredThousandCourseLinksIsAListingOfThem() {
+        var html = "<html><body><h1>Huge (HUG)</h1><ul>"
+        for subject in ["HUA", "HUB", "HUC", "HUD", "HUE", "HUF", "HUG", "HUH", "HUI", "HUJ"] {
+            for number in 10_000..<20_000 {
+                html += "<li><a href=\"/catalog/course/\(subject)-\(number).htm\">\(subject) \(number) - Course</a></li>"
+            }
+        }
+        html += "</ul></body></html>"
+        let result = Self.parse(Array(html.utf8), system: .fixed(.gvsu))
+        #expect(result.listing?.courses.count == 100_000)
+        #expect(result.listing?.subjectCode == "HUG")
+    }
+
+    @Test func invalidUTF8IsRepairedAndTheCourseKept() {
+        var bytes = Array("<html><body><p>2024 Catalog</p><h1>CIS 162 - Comp".utf8)
+        bytes += [0xC3, 0x28, 0xFF]
+        bytes += Array("uter Science</h1><p>Text.</p><p><b>Credits:</b> 4</p></body></html>".utf8)
+        let result = Self.parse(bytes, system: .fixed(.gvsu))
+        let course = result.courses.first
+        #expect(course?.code.description == "CIS 162")
+        #expect(course?.title.contains("\u{FFFD}") == true)
+        #expect(course?.creditsText == "4")
+    }
+
+    @Test func aListingThatLinksToItselfEndsTheCrawl() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-cycle-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("pages"), withIntermediateDirectories: true)
+        let listing = """
+        <html><body><h1>Cycle (CYC)</h1><a href="https://c.edu/catalog/subject/cycle.htm">CYC 100 - Itself</a>
+        <a href="https://c.edu/catalog/course/cyc-101.htm">CYC 101 - A course</a></body></html>
+        """
+        let course = """
+        <html><body><p>2025 Catalog</p><h1>CYC 101 - A course</h1><p>It links back.
+        Prerequisite: <a href="https://c.edu/catalog/subject/cycle.htm">CYC 100</a>.</p><p><b>Credits:</b> 3</p></body></html>
+        """
+        try Data(listing.utf8).write(to: directory.appendingPathComponent("pages/listing.html"))
+        try Data(course.utf8).write(to: directory.appendingPathComponent("pages/course.html"))
+        let index = MirrorIndex(pages: [
+            "https://c.edu/catalog/subject/cycle.htm": .init(file: "pages/listing.html", status: 200, contentType: "text/html"),
+            "https://c.edu/catalog/course/cyc-101.htm": .init(file: "pages/course.html", status: 200, contentType: "text/html"),
+        ], startURLs: ["https://c.edu/catalog/subject/cycle.htm"])
+        try index.write(to: directory)
+        let mirror = try MirrorSource(directory: directory)
+        let crawler = Crawler(source: mirror, parser: PageParser(system: .fixed(.gvsu)), settings: FetchSettings(), honourRobots: false)
+        let report = await crawler.crawl(start: [try #require(URL(string: "https://c.edu/catalog/subject/cycle.htm"))])
+        #expect(report.pagesExpected == 2)
+        #expect(report.pagesFetched == 2)
+        #expect(report.coursePages.flatMap(\.courses).map(\.code.description) == ["CYC 101"])
+    }
+
+    @Test func aCorruptMirrorIndexIsAClearError() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-badmirror-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data("{\"pages\": {\"https://x.edu/a\": {\"file\": \"../../etc/passwd\"}}}".utf8)
+            .write(to: directory.appendingPathComponent("index.json"))
+        #expect(throws: MirrorError.self) { try MirrorSource(directory: directory) }
+        do {
+            _ = try MirrorSource(directory: directory)
+        } catch {
+            #expect("\(error)".contains("expected a relative path inside the mirror"))
+        }
+        try Data("not json".utf8).write(to: directory.appendingPathComponent("index.json"))
+        do {
+            _ = try MirrorSource(directory: directory)
+            Issue.record("expected an error")
+        } catch {
+            #expect("\(error)".contains("index.json: not valid JSON"))
+        }
+    }
+}
