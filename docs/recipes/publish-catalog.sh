@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Runs the pipeline and publishes catalog.json (and the news) only when the run succeeded.
+# Used by publish-catalog.yml; runs the same on a laptop:
+#   docs/recipes/publish-catalog.sh GVINGEST CONFIG OUTPUT_DIR SITE_DIR
+set -euo pipefail
+gvingest=${1:?path to the gvingest binary}
+config=${2:?pipeline configuration}
+out=${3:?the configuration's output directory}
+site=${4:?directory to publish into}
+
+if "$gvingest" run --config "$config" --log-format json; then
+  mkdir -p "$site"
+  for file in catalog.json news.json news.atom; do
+    cp "$out/$file" "$site/$file.tmp" && mv "$site/$file.tmp" "$site/$file"
+  done
+  echo "published $(grep -c '"id" :' "$site/catalog.json") records to $site" >&2
+else
+  status=$?
+  echo "gvingest run failed (exit $status): nothing published; $site keeps the last good catalog" >&2
+  exit "$status"
+fi
