@@ -24,6 +24,40 @@ extension JSONValue {
         try parse(Array(text.utf8))
     }
 
+    /// Parses a JSON object whose member `key` is a long array, handing each element of that array to
+    /// `each` as soon as it is read instead of keeping it: a 50,000-record document never exists as one
+    /// tree, only its records as whatever `each` makes of them. Returns the object with that member as
+    /// an empty array. Throws `JSONSyntaxError`, or what `each` throws (which stops the parse).
+    public static func parse(_ text: [UInt8], streaming key: String, each: (JSONValue) throws -> Void) throws -> JSONValue {
+        var failure: (any Error)?
+        do {
+            return try withoutActuallyEscaping(each) { (each) throws(JSONSyntaxError) -> JSONValue in
+                var parser = JSONTextParser(bytes: text)
+                parser.streamed = (key, { element in
+                    do {
+                        try each(element)
+                        return true
+                    } catch {
+                        failure = error
+                        return false
+                    }
+                })
+                parser.skipSpace()
+                guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "{") else {
+                    throw parser.error("expected an object")
+                }
+                let value = try parser.value(depth: 0)
+                parser.skipSpace()
+                guard parser.index == parser.bytes.count else { throw parser.error("unexpected text after the JSON value") }
+                return value
+            }
+        } catch {
+            // The parser stops with a syntax error when `each` refuses an element; report the refusal.
+            if let failure { throw failure }
+            throw error
+        }
+    }
+
     /// A member of an object, or nil.
     public subscript(key: String) -> JSONValue? {
         if case let .object(members) = self { return members[key] }
@@ -47,6 +81,8 @@ extension JSONValue {
 private struct JSONTextParser {
     let bytes: [UInt8]
     var index = 0
+    /// A top-level member whose array elements go to a handler instead of into the tree; false stops.
+    var streamed: (key: String, handler: (JSONValue) -> Bool)?
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -102,7 +138,11 @@ private struct JSONTextParser {
             index += 1
             skipSpace()
             guard members[key] == nil else { throw error("the key \"\(key)\" appears twice") }
-            members[key] = try value(depth: depth + 1)
+            if depth == 0, let streamed, streamed.key == key, index < bytes.count, bytes[index] == UInt8(ascii: "[") {
+                members[key] = try array(depth: depth + 1, each: streamed.handler)
+            } else {
+                members[key] = try value(depth: depth + 1)
+            }
             skipSpace()
             guard index < bytes.count else { throw error("unexpected end of the text inside an object") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -111,14 +151,20 @@ private struct JSONTextParser {
         }
     }
 
-    mutating func array(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+    /// An array; with `each`, its elements go to `each` one by one and the array returned is empty.
+    mutating func array(depth: Int, each: ((JSONValue) -> Bool)? = nil) throws(JSONSyntaxError) -> JSONValue {
         index += 1
         var values: [JSONValue] = []
         skipSpace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(values) }
         while true {
             skipSpace()
-            values.append(try value(depth: depth + 1))
+            let element = try value(depth: depth + 1)
+            if let each {
+                guard each(element) else { throw error("the reader refused an element") }
+            } else {
+                values.append(element)
+            }
             skipSpace()
             guard index < bytes.count else { throw error("unexpected end of the text inside an array") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
