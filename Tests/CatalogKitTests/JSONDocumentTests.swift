@@ -33,6 +33,7 @@ import Testing
         let bytes = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         try Data(bytes).write(to: file)
         #expect(try FileBytes.read(file) == bytes)
-        #expect(throws: POSIXError.self) { try FileBytes.read(file.appendingPathExtension("missing")) }
+        let error = #expect(throws: FileBytes.ReadError.self) { try FileBytes.read(file.appendingPathExtension("missing")) }
+        #expect(error?.description == "No such file or directory")
     }
 }
