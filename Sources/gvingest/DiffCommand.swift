@@ -68,12 +68,23 @@ enum DiffCommand: Command {
             throw UsageError(message: "name two files to compare (OLD NEW), or none for the last two snapshots")
         }
 
-        var catalogs: [(label: String, courses: [ComparableCourse])] = []
+        // The old catalog is held, the new one compared course by course as it is read (and one file's
+        // bytes are in memory at a time), so that two large catalogs fit in little memory.
+        var labels: [String] = []
+        var builder: CatalogDiff.Builder?
         for input in inputs {
             do {
-                let (header, courses) = try CourseDocument.comparableCourses(FileBytes.read(input.file))
+                let bytes = try FileBytes.read(input.file)
+                let header: [String: JSONValue]
+                if builder == nil {
+                    let old = try CourseDocument.comparableCourses(bytes)
+                    header = old.header
+                    builder = CatalogDiff.Builder(old: old.courses)
+                } else {
+                    header = try CourseDocument.comparableCourses(bytes) { builder?.add($0) }
+                }
                 let captured = if case let .string(time)? = header["capturedAt"] { " (\(time))" } else { "" }
-                catalogs.append((input.label + captured, courses))
+                labels.append(input.label + captured)
             } catch let error as SnapshotFormatError {
                 printError("gvingest diff: \(input.label): not a snapshot or catalog: \(error.message)")
                 return .trouble
@@ -82,15 +93,15 @@ enum DiffCommand: Command {
                 return .trouble
             }
         }
-        let diff = CatalogDiff.between(old: catalogs[0].courses, new: catalogs[1].courses).only(kinds)
+        let diff = (builder?.finish() ?? CatalogDiff()).only(kinds)
         if arguments.has("--json") {
             print(DiffReport.json(diff).serialized())
         } else if arguments.has("--markdown") {
-            print(DiffReport.markdown(diff, old: catalogs[0].label, new: catalogs[1].label), terminator: "")
+            print(DiffReport.markdown(diff, old: labels[0], new: labels[1]), terminator: "")
         } else {
             let environment = ProcessInfo.processInfo.environment
             let colors = isatty(STDOUT_FILENO) == 1 && (environment["NO_COLOR"] ?? "").isEmpty
-            print(DiffReport.human(diff, old: catalogs[0].label, new: catalogs[1].label, colors: colors), terminator: "")
+            print(DiffReport.human(diff, old: labels[0], new: labels[1], colors: colors), terminator: "")
         }
         return diff.isEmpty ? .ok : .differences
     }

@@ -27,6 +27,22 @@ import Testing
         }
     }
 
+    @Test func selectedMembersArriveByPositionAndTheRestIsSkipped() throws {
+        let long = String(repeating: "k", count: 70)
+        let text = #"{"courses": [{"b": [1, {"x": "y"}], "a": "é", "skip": {"deep": [true, null, -1.5e3]}, "\#(long)": 7, "ca": 2}, {}]}"#
+        var seen: [[JSONValue?]] = []
+        let rest = try JSONValue.parse(Array(text.utf8), streaming: "courses", selecting: ["a", "b", "ca", long, "missing"]) { seen.append($0) }
+        #expect(seen.count == 2)
+        #expect(seen[0] == [.string("é"), .array([.int(1), .object(["x": .string("y")])]), .int(2), .int(7), nil])
+        #expect(seen[1] == [nil, nil, nil, nil, nil])
+        #expect(rest == .object(["courses": .array([])]))
+        for broken in [#"{"courses": [{"skip": [1, }]}"#, #"{"courses": [{"a": 1, "a": 2}]}"#, #"{"courses": [3]}"#, #"{"courses": [{"skip": "x"#] {
+            #expect(throws: JSONSyntaxError.self, "\(broken)") {
+                _ = try JSONValue.parse(Array(broken.utf8), streaming: "courses", selecting: ["a"]) { _ in }
+            }
+        }
+    }
+
     @Test func aFileIsReadWhole() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-bytes-\(UInt32.random(in: 0...UInt32.max))")
         defer { try? FileManager.default.removeItem(at: file) }

@@ -63,7 +63,7 @@ public enum NewsBuilder {
         func fact(_ label: String, _ markdown: String?) {
             if let markdown, !markdown.isEmpty { facts.append("- **\(label):** \(markdown)") }
         }
-        fact("Credits", ComparableCourse.creditsText(course.record).map { MarkupEscaping.markdown($0) })
+        fact("Credits", ComparableCourse.creditsText { course.record[$0.key] }.map { MarkupEscaping.markdown($0) })
         fact("Level", course.text("level").map { MarkupEscaping.markdown($0) })
         fact("Prerequisites", course.text("prerequisiteMarkdown") ?? course.text("prerequisiteString").map { MarkupEscaping.markdown($0) })
         fact("Corequisites", course.text("corequisiteMarkdown") ?? course.text("corequisiteString").map { MarkupEscaping.markdown($0) })

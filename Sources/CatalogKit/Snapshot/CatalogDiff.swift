@@ -82,43 +82,60 @@ public struct CatalogDiff: Sendable, Equatable {
     /// of a course only in `old` are renumberings, paired in code order when several look alike. Every list
     /// is sorted by id; of two courses with one id the first counts.
     public static func between(old: [ComparableCourse], new: [ComparableCourse]) -> CatalogDiff {
-        var oldByID: [String: ComparableCourse] = [:]
-        oldByID.reserveCapacity(old.count)
-        for course in old where oldByID[course.id] == nil { oldByID[course.id] = course }
-        var diff = CatalogDiff()
-        var newIDs = Set<String>(minimumCapacity: new.count)
-        var added: [ComparableCourse] = []
-        for course in new where newIDs.insert(course.id).inserted {
+        var builder = Builder(old: old)
+        for course in new { builder.add(course) }
+        return builder.finish()
+    }
+
+    /// A diff built while the new catalog is read course by course: a course found unchanged is not kept,
+    /// so comparing two large catalogs holds one of them, not both.
+    public struct Builder {
+        private var oldByID: [String: ComparableCourse] = [:]
+        private var newIDs: Set<String> = []
+        private var added: [ComparableCourse] = []
+        private var changed: [ChangedCourse] = []
+
+        public init(old: [ComparableCourse]) {
+            oldByID.reserveCapacity(old.count)
+            newIDs.reserveCapacity(old.count)
+            for course in old where oldByID[course.id] == nil { oldByID[course.id] = course }
+        }
+
+        /// Compares one course of the new catalog; a second course with an id already seen is ignored.
+        public mutating func add(_ course: ComparableCourse) {
+            guard newIDs.insert(course.id).inserted else { return }
             guard let before = oldByID[course.id] else {
                 added.append(course)
-                continue
+                return
             }
             if before.fingerprint != course.fingerprint || before.canonical != course.canonical {
-                diff.changed.append(ChangedCourse(course: CourseRef(course), changes: fieldChanges(before, course)))
+                changed.append(ChangedCourse(course: CourseRef(course), changes: fieldChanges(before, course)))
             }
         }
-        var removed = oldByID.values.filter { !newIDs.contains($0.id) }
 
-        // Pair removals with additions that have the same title and description.
-        removed.sort { $0.id < $1.id }
-        added.sort { $0.id < $1.id }
-        var candidates: [String: [ComparableCourse]] = [:]
-        for course in removed { candidates[course.renumberingKey, default: []].append(course) }
-        var renumberedIDs = Set<String>()
-        for course in added {
-            let key = course.renumberingKey
-            guard var waiting = candidates[key], !waiting.isEmpty else { continue }
-            let from = waiting.removeFirst()
-            candidates[key] = waiting
-            renumberedIDs.insert(from.id)
-            renumberedIDs.insert(course.id)
-            let changes = fieldChanges(from, course)
-            diff.renumbered.append(RenumberedCourse(from: CourseRef(from), to: CourseRef(course), changes: changes))
+        /// The diff: removals are the old courses never seen, then removals and additions that look alike
+        /// are paired as renumberings.
+        public func finish() -> CatalogDiff {
+            var diff = CatalogDiff()
+            let removed = oldByID.values.filter { !newIDs.contains($0.id) }.sorted { $0.id < $1.id }
+            let added = self.added.sorted { $0.id < $1.id }
+            var candidates: [String: [ComparableCourse]] = [:]
+            for course in removed { candidates[course.renumberingKey, default: []].append(course) }
+            var renumberedIDs = Set<String>()
+            for course in added {
+                let key = course.renumberingKey
+                guard var waiting = candidates[key], !waiting.isEmpty else { continue }
+                let from = waiting.removeFirst()
+                candidates[key] = waiting
+                renumberedIDs.insert(from.id)
+                renumberedIDs.insert(course.id)
+                diff.renumbered.append(RenumberedCourse(from: CourseRef(from), to: CourseRef(course), changes: fieldChanges(from, course)))
+            }
+            diff.added = added.filter { !renumberedIDs.contains($0.id) }.map(CourseRef.init)
+            diff.removed = removed.filter { !renumberedIDs.contains($0.id) }.map(CourseRef.init)
+            diff.changed = changed.sorted { $0.course.id < $1.course.id }
+            return diff
         }
-        diff.added = added.filter { !renumberedIDs.contains($0.id) }.map(CourseRef.init)
-        diff.removed = removed.filter { !renumberedIDs.contains($0.id) }.map(CourseRef.init)
-        diff.changed.sort { $0.course.id < $1.course.id }
-        return diff
     }
 
     /// The compared fields whose values differ, in the order `ComparableCourse.textKeys` lists them, then labelled fields by label.

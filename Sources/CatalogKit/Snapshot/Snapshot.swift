@@ -120,13 +120,39 @@ public enum CourseDocument {
     /// records never exist all at once as JSON trees); returns the document's other members.
     public static func read(_ bytes: [UInt8],
                             each: (JSONValue, Int) throws(CourseRecordError) -> Void) throws(SnapshotFormatError) -> [String: JSONValue] {
-        var index = 0
-        let root: JSONValue
-        do {
-            root = try JSONValue.parse(bytes, streaming: "courses") { record in
+        try document { index in
+            try JSONValue.parse(bytes, streaming: "courses") { record in
                 try each(record, index)
                 index += 1
             }
+        }
+    }
+
+    /// The comparable form of every course in a snapshot or a published catalog
+    /// (`{"catalog": {…}, "courses": [records]}`), and the document's other members. Only the members
+    /// comparing needs are read into values.
+    public static func comparableCourses(_ bytes: [UInt8]) throws(SnapshotFormatError) -> (header: [String: JSONValue], courses: [ComparableCourse]) {
+        var courses: [ComparableCourse] = []
+        let header = try comparableCourses(bytes) { courses.append($0) }
+        return (header, courses)
+    }
+
+    /// The same, handing each course to `each` as it is read.
+    public static func comparableCourses(_ bytes: [UInt8], each: (ComparableCourse) -> Void) throws(SnapshotFormatError) -> [String: JSONValue] {
+        try document { index in
+            try JSONValue.parse(bytes, streaming: "courses", selecting: ComparableCourse.recordKeys) { values in
+                each(try ComparableCourse(selected: values))
+                index += 1
+            }
+        }
+    }
+
+    /// Runs a streaming parse that counts records in `index`, and says what went wrong where.
+    private static func document(_ parse: (inout Int) throws -> JSONValue) throws(SnapshotFormatError) -> [String: JSONValue] {
+        var index = 0
+        let root: JSONValue
+        do {
+            root = try parse(&index)
         } catch let error as JSONSyntaxError {
             throw SnapshotFormatError(message: "not valid JSON: \(error)")
         } catch let error as CourseRecordError {
@@ -139,18 +165,5 @@ public enum CourseDocument {
         }
         guard case .array? = members["courses"] else { throw SnapshotFormatError(message: "expected \"courses\" to be an array") }
         return members
-    }
-
-    /// The comparable form of every course in a snapshot or a published catalog
-    /// (`{"catalog": {…}, "courses": [records]}`), and the document's other members.
-    public static func comparableCourses(_ bytes: [UInt8]) throws(SnapshotFormatError) -> (header: [String: JSONValue], courses: [ComparableCourse]) {
-        var courses: [ComparableCourse] = []
-        let header = try read(bytes) { (record, _) throws(CourseRecordError) in
-            guard case let .object(members) = record else {
-                throw CourseRecordError(message: "expected a course object, got \(record.shortDescription)")
-            }
-            courses.append(try ComparableCourse(record: members))
-        }
-        return (header, courses)
     }
 }
