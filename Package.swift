@@ -22,9 +22,11 @@ let package = Package(
         .executableTarget(name: "gvingest", dependencies: ["CatalogKit"]),
         // A real HTTP/1.1 server on 127.0.0.1 with injectable faults, for tests and benchmarks only.
         .target(name: "LoopbackServer", path: "Tests/LoopbackServer"),
+        // Writes synthetic snapshots, for the diff benchmark and the crash test only: not a product.
+        .executableTarget(name: "SyntheticSnapshots", dependencies: ["CatalogKit"], path: "benchmarks/SyntheticSnapshots"),
         .testTarget(name: "SafeLibXMLTests", dependencies: ["SafeLibXML"]),
         .testTarget(name: "CatalogKitTests", dependencies: ["CatalogKit", "SafeLibXML", "LoopbackServer"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["gvingest", "LoopbackServer"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["gvingest", "SyntheticSnapshots", "CatalogKit", "LoopbackServer"]),
     ],
     swiftLanguageModes: [.v6]
 )
