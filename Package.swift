@@ -22,12 +22,14 @@ let package = Package(
         .executableTarget(name: "gvingest", dependencies: ["CatalogKit"]),
         // A real HTTP/1.1 server on 127.0.0.1 with injectable faults, for tests and benchmarks only.
         .target(name: "LoopbackServer", path: "Tests/LoopbackServer"),
-        // Benchmarks: run with `swift run -c release <name>`; never part of the product.
-        .executableTarget(name: "gvingest-fetch-bench", dependencies: ["CatalogKit", "LoopbackServer"], path: "Benchmarks/FetchBench"),
-        .executableTarget(name: "gvingest-prereq-bench", dependencies: ["CatalogKit"], path: "Benchmarks/RequisiteBench"),
+        // Benchmarks and test support: run with `swift run -c release <name>`; never part of the product.
+        .executableTarget(name: "gvingest-fetch-bench", dependencies: ["CatalogKit", "LoopbackServer"], path: "benchmarks/FetchBench"),
+        .executableTarget(name: "gvingest-prereq-bench", dependencies: ["CatalogKit"], path: "benchmarks/RequisiteBench"),
+        // Writes synthetic snapshots, for the diff benchmark and the crash test only.
+        .executableTarget(name: "SyntheticSnapshots", dependencies: ["CatalogKit"], path: "benchmarks/SyntheticSnapshots"),
         .testTarget(name: "SafeLibXMLTests", dependencies: ["SafeLibXML"]),
         .testTarget(name: "CatalogKitTests", dependencies: ["CatalogKit", "SafeLibXML", "LoopbackServer"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["gvingest", "LoopbackServer"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["gvingest", "SyntheticSnapshots", "CatalogKit", "LoopbackServer"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -13,12 +13,14 @@ struct GVIngest {
       parse     Parse saved catalog pages or URLs and show what each field came from.
       prereq    Show how a prerequisite sentence is read, as a tree.
       fetch     Crawl a catalog (or replay a recorded one), recording it as a mirror if asked.
+      diff      Compare two snapshots or catalogs: added, removed, renumbered and changed courses.
       config    Validate a pipeline configuration (gvingest config check [FILE]).
       help      Show help for a command (gvingest help parse).
 
     Run 'gvingest <command> --help' for a command's options.
     Exit status: 0 ok, 64 bad usage, 65 data error, 66 an input can't be read, 69 a source is
-    unavailable, 73 an output can't be written, 75 a temporary failure worth retrying.
+    unavailable, 73 an output can't be written, 75 a temporary failure worth retrying; diff exits
+    as diff(1) does: 0 same, 1 different, 2 trouble.
     """
 
     static func main() async {
@@ -38,6 +40,8 @@ struct GVIngest {
             status = await run(FetchCommand.self, words)
         case "prereq":
             status = await run(PrereqCommand.self, words)
+        case "diff":
+            status = await run(DiffCommand.self, words)
         case "help", "--help", "-h":
             if let topic = words.first, let help = helpText(for: topic) {
                 print(help)
@@ -50,7 +54,7 @@ struct GVIngest {
                 status = .ok
             }
         default:
-            let hint = ["parse", "fetch", "prereq", "config", "help"].min { editDistance($0, command) < editDistance($1, command) }
+            let hint = ["parse", "fetch", "prereq", "diff", "config", "help"].min { editDistance($0, command) < editDistance($1, command) }
                 .flatMap { editDistance($0, command) <= 2 ? " (did you mean '\($0)'?)" : nil } ?? ""
             printError("gvingest: unknown command '\(command)'\(hint)\n\n\(usage)")
             status = .usage
@@ -64,6 +68,7 @@ struct GVIngest {
         case "config": return ConfigCommand.help
         case "fetch": return FetchCommand.help
         case "prereq": return PrereqCommand.help
+        case "diff": return DiffCommand.help
         default: return nil
         }
     }

@@ -25,9 +25,10 @@ enum Binary {
         return packageRoot.appendingPathComponent(".build/debug/gvingest")
     }()
 
-    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Outcome {
+    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
+                    executable: URL? = nil) throws -> Outcome {
         let process = Process()
-        process.executableURL = url
+        process.executableURL = executable ?? url
         process.arguments = arguments
         process.currentDirectoryURL = directory ?? packageRoot
         var env = ProcessInfo.processInfo.environment

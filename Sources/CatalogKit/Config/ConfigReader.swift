@@ -70,6 +70,24 @@ struct ConfigReader {
         return integer
     }
 
+    /// A number (integer or not) within `range`; nil and no problem when absent.
+    mutating func number(_ value: JSONValue?, _ path: String, in range: ClosedRange<Double>) -> Double? {
+        guard let value else { return nil }
+        let number: Double
+        switch value {
+        case let .int(integer): number = Double(integer)
+        case let .double(double): number = double
+        default:
+            fail(path, "expected a number from \(range.lowerBound) to \(range.upperBound), got \(value.shortDescription)")
+            return nil
+        }
+        guard range.contains(number) else {
+            fail(path, "expected a number from \(range.lowerBound) to \(range.upperBound), got \(value.shortDescription)")
+            return nil
+        }
+        return number
+    }
+
     mutating func bool(_ value: JSONValue?, _ path: String) -> Bool? {
         guard let value else { return nil }
         guard case let .bool(flag) = value else {

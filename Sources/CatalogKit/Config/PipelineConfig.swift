@@ -45,6 +45,10 @@ public struct PipelineConfig: Sendable, Equatable {
     public var catalogs: [CatalogConfig]
     public var fetch: FetchSettings
     public var normalize: NormalizationRules
+    /// Where snapshots and news go (default: `out/` and `out/snapshots/` beside the file).
+    public var outputs = OutputSettings(directory: URL(fileURLWithPath: "out"))
+    public var news = NewsSettings()
+    public var guards = GuardSettings()
     /// The file it was read from; relative paths in it are resolved against its directory.
     public var file: URL?
 
@@ -80,7 +84,7 @@ public struct PipelineConfig: Sendable, Equatable {
         let base = file.deletingLastPathComponent()
         var config = PipelineConfig(catalogs: [], fetch: FetchSettings(), normalize: .gvsu, file: file)
         if let object = reader.object(root, "(top level)") {
-            reader.rejectUnknownKeys(object, "", allowed: ["schemaVersion", "catalogs", "fetch", "normalize"])
+            reader.rejectUnknownKeys(object, "", allowed: ["schemaVersion", "catalogs", "fetch", "normalize", "outputs", "news", "guards"])
             if let version = reader.integer(object["schemaVersion"], "schemaVersion", minimum: 1), version != schemaVersion {
                 reader.fail("schemaVersion", "expected \(schemaVersion), got \(version)")
             }
@@ -100,6 +104,17 @@ public struct PipelineConfig: Sendable, Equatable {
             }
             if let normalize = reader.object(object["normalize"], "normalize", required: false) {
                 config.normalize = readNormalize(normalize, "normalize", reader: &reader)
+            }
+            config.outputs = readOutputs(reader.object(object["outputs"], "outputs", required: false) ?? [:], "outputs", base: base, reader: &reader)
+            // The feed's defaults name the first catalog, so two deployments do not share a feed id.
+            var news = NewsSettings()
+            if let first = config.catalogs.first {
+                news.feedTitle = "\(first.name): new courses"
+                news.feedID = "urn:gvingest:\(first.id):news"
+            }
+            config.news = readNews(reader.object(object["news"], "news", required: false) ?? [:], "news", defaults: news, reader: &reader)
+            if let guards = reader.object(object["guards"], "guards", required: false) {
+                config.guards = readGuards(guards, "guards", reader: &reader)
             }
         }
         guard reader.issues.isEmpty else { throw Invalid(file: file.path, issues: reader.issues) }

@@ -50,12 +50,15 @@ extension Course {
     /// The course as a record: the app's fields (`id`, `number`, `subject`, `name`, `title`, `description`,
     /// `credits`, `rubricsUrl`, `level`, `transitionPlanUrl`, `prerequisite`, `prerequisiteString`) and the
     /// richer ones beside them. Every key is present; `null` where nothing is known.
-    public var json: JSONValue {
+    public var json: JSONValue { .object(record) }
+
+    /// The same record as the members of its object.
+    public var record: [String: JSONValue] {
         func string(_ value: String?) -> JSONValue { .from(value, JSONValue.string) }
         func strings(_ values: [String]) -> JSONValue { .array(values.map(JSONValue.string)) }
         var fieldTable: [String: String] = [:]
         for field in fields { fieldTable[field.label] = fieldTable[field.label].map { "\($0)\n\(field.value)" } ?? field.value }
-        return .object([
+        return [
             "id": .string(id), "subject": .string(code.subject), "number": .int(code.numericValue), "numberText": .string(code.number),
             "suffix": string(code.suffix), "name": .string(code.description), "title": .string(title), "description": .string(description),
             "credits": .int(appCredits),
@@ -71,6 +74,6 @@ extension Course {
             "fields": .object(fieldTable.mapValues(JSONValue.string)), "notes": strings(notes),
             "url": .string(sourceURL), "pageUrl": string(pageURL), "system": .string(system.rawValue),
             "sources": .object(provenance.mapValues(JSONValue.string)), "warnings": strings(warnings),
-        ])
+        ]
     }
 }

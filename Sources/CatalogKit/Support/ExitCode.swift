@@ -1,6 +1,10 @@
 /// Exit statuses, after sysexits(3), so schedulers and CI can tell failures apart.
 public enum ExitStatus: Int32, Sendable {
     case ok = 0
+    /// `gvingest diff` only, as diff(1): the catalogs differ.
+    case differences = 1
+    /// `gvingest diff` only, as diff(1): trouble (an input can't be read or is not a catalog).
+    case trouble = 2
     /// Bad usage: unknown command or option, missing argument.
     case usage = 64
     /// The input was read but is not what it should be (a page with no course).

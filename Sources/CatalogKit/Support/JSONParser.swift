@@ -12,16 +12,64 @@ extension JSONValue {
 
     /// Parses JSON text (RFC 8259). Integers without fraction or exponent become `.int`.
     public static func parse(_ text: some Collection<UInt8>) throws(JSONSyntaxError) -> JSONValue {
-        var parser = JSONTextParser(bytes: Array(text))
-        parser.skipSpace()
-        let value = try parser.value(depth: 0)
-        parser.skipSpace()
-        guard parser.index == parser.bytes.count else { throw parser.error("unexpected text after the JSON value") }
-        return value
+        try Array(text).withUnsafeBufferPointer { (bytes) throws(JSONSyntaxError) -> JSONValue in
+            var parser = JSONTextParser(bytes: bytes)
+            parser.skipSpace()
+            let value = try parser.value(depth: 0)
+            parser.skipSpace()
+            guard parser.index == parser.bytes.count else { throw parser.error("unexpected text after the JSON value") }
+            return value
+        }
     }
 
     public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
         try parse(Array(text.utf8))
+    }
+
+    /// Parses a JSON object whose member `key` is a long array, handing each element of that array to
+    /// `each` as soon as it is read instead of keeping it: a 50,000-record document never exists as one
+    /// tree, only its records as whatever `each` makes of them. Returns the object with that member as
+    /// an empty array. Throws `JSONSyntaxError`, or what `each` throws (which stops the parse).
+    public static func parse(_ text: [UInt8], streaming key: String, each: (JSONValue) throws -> Void) throws -> JSONValue {
+        try withoutActuallyEscaping(each) { each in
+            try parseStreaming(text, key: key) { refusal in
+                .whole { element in refusal.accepts { try each(element) } }
+            }
+        }
+    }
+
+    /// The same for an array of objects of which only some members matter: each element is handed over
+    /// as the values of `keys`, by position (nil where absent). The other members are checked for syntax
+    /// and skipped without being built, which is most of the cost of reading a record.
+    public static func parse(_ text: [UInt8], streaming key: String, selecting keys: [String],
+                             each: ([JSONValue?]) throws -> Void) throws -> JSONValue {
+        try withoutActuallyEscaping(each) { each in
+            try parseStreaming(text, key: key) { refusal in
+                .selected(keys: keys.map { Array($0.utf8) }) { values in refusal.accepts { try each(values) } }
+            }
+        }
+    }
+
+    private static func parseStreaming(_ text: [UInt8], key: String, elements: (Refusal) -> StreamedElements) throws -> JSONValue {
+        let refusal = Refusal()
+        do {
+            return try text.withUnsafeBufferPointer { (bytes) throws(JSONSyntaxError) -> JSONValue in
+                var parser = JSONTextParser(bytes: bytes)
+                parser.streamed = (key, elements(refusal))
+                parser.skipSpace()
+                guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "{") else {
+                    throw parser.error("expected an object")
+                }
+                let value = try parser.value(depth: 0)
+                parser.skipSpace()
+                guard parser.index == parser.bytes.count else { throw parser.error("unexpected text after the JSON value") }
+                return value
+            }
+        } catch {
+            // The parser stops with a syntax error when the reader refuses an element; report the refusal.
+            if let reason = refusal.reason { throw reason }
+            throw error
+        }
     }
 
     /// A member of an object, or nil.
@@ -44,11 +92,38 @@ extension JSONValue {
     }
 }
 
-private struct JSONTextParser {
-    let bytes: [UInt8]
-    var index = 0
+/// What stopped a streaming parse: the reader's error for an element.
+private final class Refusal {
+    var reason: (any Error)?
 
-    init(bytes: [UInt8]) {
+    /// Runs the reader on an element; false (and the reason kept) when it throws.
+    func accepts(_ read: () throws -> Void) -> Bool {
+        do {
+            try read()
+            return true
+        } catch {
+            reason = error
+            return false
+        }
+    }
+}
+
+/// How the elements of a streamed array are handed over; a handler returns false to stop the parse.
+private enum StreamedElements {
+    case whole((JSONValue) -> Bool)
+    /// Objects only: the values of the members named `keys` (UTF-8), by position, nil where absent.
+    case selected(keys: [[UInt8]], ([JSONValue?]) -> Bool)
+}
+
+private struct JSONTextParser {
+    /// The text; valid for the parser's life (it lives inside `withUnsafeBufferPointer`). Unchecked
+    /// access matters here: every byte of tens of megabytes goes through it.
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+    /// The top-level member whose array elements go to a handler instead of into the tree.
+    var streamed: (key: String, elements: StreamedElements)?
+
+    init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
@@ -102,7 +177,11 @@ private struct JSONTextParser {
             index += 1
             skipSpace()
             guard members[key] == nil else { throw error("the key \"\(key)\" appears twice") }
-            members[key] = try value(depth: depth + 1)
+            if depth == 0, let streamed, streamed.key == key, index < bytes.count, bytes[index] == UInt8(ascii: "[") {
+                members[key] = try array(depth: depth + 1, each: streamed.elements)
+            } else {
+                members[key] = try value(depth: depth + 1)
+            }
             skipSpace()
             guard index < bytes.count else { throw error("unexpected end of the text inside an object") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -111,14 +190,22 @@ private struct JSONTextParser {
         }
     }
 
-    mutating func array(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+    /// An array; with `each`, its elements go to their handler one by one and the array returned is empty.
+    mutating func array(depth: Int, each: StreamedElements? = nil) throws(JSONSyntaxError) -> JSONValue {
         index += 1
         var values: [JSONValue] = []
         skipSpace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(values) }
         while true {
             skipSpace()
-            values.append(try value(depth: depth + 1))
+            switch each {
+            case nil:
+                values.append(try value(depth: depth + 1))
+            case let .whole(handler)?:
+                guard handler(try value(depth: depth + 1)) else { throw error("the reader refused an element") }
+            case let .selected(keys, handler)?:
+                guard handler(try selectedMembers(keys, depth: depth + 1)) else { throw error("the reader refused an element") }
+            }
             skipSpace()
             guard index < bytes.count else { throw error("unexpected end of the text inside an array") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -127,9 +214,126 @@ private struct JSONTextParser {
         }
     }
 
+    /// An object's members named `keys`, by position; the others are skipped without being built.
+    mutating func selectedMembers(_ keys: [[UInt8]], depth: Int) throws(JSONSyntaxError) -> [JSONValue?] {
+        guard depth < JSONValue.maximumDepth else { throw error("nested more than \(JSONValue.maximumDepth) deep") }
+        // Bit n set: some wanted key is n bytes long (bit 63: 63 or more).
+        let lengths = keys.reduce(UInt64(0)) { $0 | (1 << UInt64(min($1.count, 63))) }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { throw error("expected an object") }
+        index += 1
+        var values = [JSONValue?](repeating: nil, count: keys.count)
+        skipSpace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return values }
+        while true {
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a quoted key") }
+            let slot = try keySlot(keys, lengths: lengths)
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after a key") }
+            index += 1
+            skipSpace()
+            if let slot {
+                guard values[slot] == nil else { throw error("the key \"\(String(decoding: keys[slot], as: UTF8.self))\" appears twice") }
+                values[slot] = try value(depth: depth + 1)
+            } else {
+                try skipValue(depth: depth + 1)
+            }
+            skipSpace()
+            guard index < bytes.count else { throw error("unexpected end of the text inside an object") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; return values }
+            throw error("expected ',' or '}' in an object")
+        }
+    }
+
+    /// Reads a key and returns its position in `keys`, comparing bytes: no string is made for a key
+    /// that is not wanted.
+    mutating func keySlot(_ keys: [[UInt8]], lengths: UInt64) throws(JSONSyntaxError) -> Int? {
+        let start = index + 1
+        var end = start
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end += 1 }
+        guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else {
+            // An escape (or a control character) in the key: read it properly.
+            let name = Array(try string().utf8)
+            return keys.firstIndex(of: name)
+        }
+        index = end + 1
+        let length = end - start
+        // Most keys of a record are not wanted and differ in length from every wanted one.
+        guard lengths & (1 << UInt64(min(length, 63))) != 0 else { return nil }
+        return keys.firstIndex { key in
+            guard key.count == length else { return false }
+            for offset in 0..<length where key[offset] != bytes[start + offset] { return false }
+            return true
+        }
+    }
+
+    /// Checks a value's syntax and moves past it without building it.
+    mutating func skipValue(depth: Int) throws(JSONSyntaxError) {
+        guard depth < JSONValue.maximumDepth else { throw error("nested more than \(JSONValue.maximumDepth) deep") }
+        guard index < bytes.count else { throw error("unexpected end of the text") }
+        let close: UInt8
+        switch bytes[index] {
+        case UInt8(ascii: "{"): close = UInt8(ascii: "}")
+        case UInt8(ascii: "["): close = UInt8(ascii: "]")
+        case UInt8(ascii: "\""):
+            index += 1
+            while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: "\""): index += 1; return
+                case UInt8(ascii: "\\"): index += 2
+                case 0..<0x20: throw error("a control character inside a string")
+                default: index += 1
+                }
+            }
+            throw error("unexpected end of the text inside a string")
+        default:
+            _ = try value(depth: depth)
+            return
+        }
+        let isObject = close == UInt8(ascii: "}")
+        index += 1
+        skipSpace()
+        if index < bytes.count, bytes[index] == close { index += 1; return }
+        while true {
+            skipSpace()
+            if isObject {
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a quoted key") }
+                try skipValue(depth: depth + 1)
+                skipSpace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after a key") }
+                index += 1
+                skipSpace()
+            }
+            try skipValue(depth: depth + 1)
+            skipSpace()
+            guard index < bytes.count else { throw error("unexpected end of the text") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == close { index += 1; return }
+            throw error(isObject ? "expected ',' or '}' in an object" : "expected ',' or ']' in an array")
+        }
+    }
+
     mutating func string() throws(JSONSyntaxError) -> String {
         index += 1
-        var output: [UInt8] = []
+        // Most strings have no escapes: make them straight from the bytes (ASCII needs no validating).
+        let start = index
+        var ascii = true
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let end = index
+                index += 1
+                let slice = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                let text = ascii ? String(decoding: slice, as: UTF8.self) : String(validating: slice, as: UTF8.self)
+                guard let text else { throw error("invalid UTF-8 in a string") }
+                return text
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            ascii = ascii && byte < 0x80
+            index += 1
+        }
+        var output = Array(bytes[start..<index])
         while index < bytes.count {
             let byte = bytes[index]
             index += 1

@@ -16,13 +16,21 @@ public enum JSONValue: Sendable, Equatable {
 
     /// The JSON text: pretty (two-space indent, `"key" : value`) or compact, keys sorted either way.
     public func serialized(pretty: Bool = true) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(256)
-        write(into: &out, pretty: pretty, depth: 0)
-        return String(decoding: out, as: UTF8.self)
+        String(decoding: serializedBytes(indentingLevels: pretty ? .max : 0), as: UTF8.self)
     }
 
-    func write(into out: inout [UInt8], pretty: Bool, depth: Int) {
+    /// The JSON text as UTF-8, with the outer `levels` of nesting indented and everything deeper compact:
+    /// with 2, a document's list of records comes out one record a line, which keeps large files readable
+    /// and line-oriented tools useful. Keys are sorted, so equal values give equal bytes.
+    public func serializedBytes(indentingLevels levels: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        write(into: &out, indentingLevels: levels, depth: 0)
+        return out
+    }
+
+    func write(into out: inout [UInt8], indentingLevels levels: Int, depth: Int) {
+        let pretty = depth < levels
         switch self {
         case .null: out.append(contentsOf: "null".utf8)
         case let .bool(value): out.append(contentsOf: (value ? "true" : "false").utf8)
@@ -42,7 +50,7 @@ public enum JSONValue: Sendable, Equatable {
             for (index, value) in values.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
                 Self.newline(&out, pretty: pretty, depth: depth + 1)
-                value.write(into: &out, pretty: pretty, depth: depth + 1)
+                value.write(into: &out, indentingLevels: levels, depth: depth + 1)
             }
             Self.newline(&out, pretty: pretty, depth: depth)
             out.append(UInt8(ascii: "]"))
@@ -54,7 +62,7 @@ public enum JSONValue: Sendable, Equatable {
                 Self.newline(&out, pretty: pretty, depth: depth + 1)
                 Self.writeString(key, into: &out)
                 out.append(contentsOf: (pretty ? " : " : ":").utf8)
-                members[key]?.write(into: &out, pretty: pretty, depth: depth + 1)
+                members[key]?.write(into: &out, indentingLevels: levels, depth: depth + 1)
             }
             Self.newline(&out, pretty: pretty, depth: depth)
             out.append(UInt8(ascii: "}"))
@@ -71,19 +79,26 @@ public enum JSONValue: Sendable, Equatable {
 
     static func writeString(_ value: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0..<0x20:
-                out.append(contentsOf: "\\u00".utf8)
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0xF)])
-            default: out.append(byte)
+        var value = value
+        value.withUTF8 { bytes in
+            // Copy the runs that need no escape in one go; most strings are one run.
+            var runStart = 0
+            for (position, byte) in bytes.enumerated() where byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
+                runStart = position + 1
+                switch byte {
+                case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+                case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+                case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+                case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+                case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+                default:
+                    out.append(contentsOf: "\\u00".utf8)
+                    out.append(hex[Int(byte >> 4)])
+                    out.append(hex[Int(byte & 0xF)])
+                }
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
         out.append(UInt8(ascii: "\""))
     }

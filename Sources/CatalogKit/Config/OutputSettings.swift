@@ -1,0 +1,146 @@
+import Foundation
+
+/// Where a run's outputs go and how many snapshots are kept (`outputs` in pipeline.json).
+public struct OutputSettings: Sendable, Equatable {
+    /// news.json, news.atom and the digests.
+    public var directory: URL
+    /// The snapshot stores, one subdirectory a catalog.
+    public var snapshots: URL
+    /// How many snapshots a catalog keeps; older ones are deleted after a run.
+    public var keepSnapshots: Int
+
+    public static let defaultKeepSnapshots = 10
+
+    public init(directory: URL, snapshots: URL? = nil, keepSnapshots: Int = defaultKeepSnapshots) {
+        self.directory = directory
+        self.snapshots = snapshots ?? directory.appendingPathComponent("snapshots")
+        self.keepSnapshots = keepSnapshots
+    }
+
+    /// One catalog's snapshot store: `<snapshots>/<catalog id>`.
+    public func store(for catalogID: String) -> SnapshotStore {
+        SnapshotStore(directory: snapshots.appendingPathComponent(catalogID))
+    }
+}
+
+/// What news a run publishes and how its feed is named (`news` in pipeline.json).
+public struct NewsSettings: Sendable, Equatable {
+    /// A new course is featured when it matches every list given here (subject codes, levels); with
+    /// neither list, nothing is featured.
+    public var featuredSubjects: Set<String>
+    public var featuredLevels: Set<CourseLevel>
+    /// Whether courses that leave the catalog get a news item too.
+    public var announceRemoved: Bool
+    /// Whether changed and renumbered courses get a news item too.
+    public var announceChanged: Bool
+    public var feedTitle: String
+    /// The Atom feed's id: an absolute IRI that never changes.
+    public var feedID: String
+
+    public init(featuredSubjects: Set<String> = [], featuredLevels: Set<CourseLevel> = [], announceRemoved: Bool = false,
+                announceChanged: Bool = false, feedTitle: String = "New courses", feedID: String = "urn:gvingest:news") {
+        self.featuredSubjects = featuredSubjects
+        self.featuredLevels = featuredLevels
+        self.announceRemoved = announceRemoved
+        self.announceChanged = announceChanged
+        self.feedTitle = feedTitle
+        self.feedID = feedID
+    }
+
+    /// Whether a course of this subject and level is featured.
+    public func isFeatured(subject: String?, level: CourseLevel?) -> Bool {
+        guard !featuredSubjects.isEmpty || !featuredLevels.isEmpty else { return false }
+        if !featuredSubjects.isEmpty, !featuredSubjects.contains(subject?.uppercased() ?? "") { return false }
+        if !featuredLevels.isEmpty, !(level.map(featuredLevels.contains) ?? false) { return false }
+        return true
+    }
+}
+
+/// When a run refuses to publish (`guards` in pipeline.json): the checks that fail closed.
+public struct GuardSettings: Sendable, Equatable {
+    /// Fewer courses than this means the crawl went wrong.
+    public var minimumCourses: Int
+    /// More than this fraction of the previous snapshot's courses removed at once means the crawl went wrong,
+    /// unless the run is told to accept it.
+    public var maximumRemovalFraction: Double
+    /// Whether a run with pages that could not be fetched may publish.
+    public var allowFailedPages: Bool
+
+    public init(minimumCourses: Int = 1, maximumRemovalFraction: Double = 0.1, allowFailedPages: Bool = false) {
+        self.minimumCourses = minimumCourses
+        self.maximumRemovalFraction = maximumRemovalFraction
+        self.allowFailedPages = allowFailedPages
+    }
+}
+
+extension PipelineConfig {
+    static func readOutputs(_ object: [String: JSONValue], _ path: String, base: URL, reader: inout ConfigReader) -> OutputSettings {
+        reader.rejectUnknownKeys(object, path, allowed: ["directory", "snapshots", "keepSnapshots"])
+        func directory(_ key: String) -> URL? {
+            guard let text = reader.string(object[key], "\(path).\(key)", required: false) else { return nil }
+            guard let url = confinedPath(text, base: base) else {
+                reader.fail("\(path).\(key)", "expected a path inside \(base.path) (no \"..\", not absolute), got \"\(text)\"")
+                return nil
+            }
+            return url
+        }
+        let keep = reader.integer(object["keepSnapshots"], "\(path).keepSnapshots", minimum: 2, required: false)
+        return OutputSettings(directory: directory("directory") ?? base.appendingPathComponent("out"), snapshots: directory("snapshots"),
+                              keepSnapshots: keep ?? OutputSettings.defaultKeepSnapshots)
+    }
+
+    static func readNews(_ object: [String: JSONValue], _ path: String, defaults: NewsSettings, reader: inout ConfigReader) -> NewsSettings {
+        reader.rejectUnknownKeys(object, path, allowed: ["featured", "announceRemoved", "announceChanged", "feedTitle", "feedId"])
+        var settings = defaults
+        if let featured = reader.object(object["featured"], "\(path).featured", required: false) {
+            let featuredPath = "\(path).featured"
+            reader.rejectUnknownKeys(featured, featuredPath, allowed: ["subjects", "levels"])
+            for (index, value) in (reader.array(featured["subjects"], "\(featuredPath).subjects", required: false) ?? []).enumerated() {
+                let entryPath = "\(featuredPath).subjects[\(index)]"
+                guard let code = reader.string(value, entryPath) else { continue }
+                guard (1...6).contains(code.count), code.allSatisfy({ $0.isLetter || $0 == "&" }) else {
+                    reader.fail(entryPath, "expected a subject code of 1 to 6 letters, got \"\(code)\"")
+                    continue
+                }
+                settings.featuredSubjects.insert(code.uppercased())
+            }
+            for (index, value) in (reader.array(featured["levels"], "\(featuredPath).levels", required: false) ?? []).enumerated() {
+                let level = reader.oneOf(value, "\(featuredPath).levels[\(index)]", CourseLevel.allCases.map(\.rawValue))
+                if let level = level.flatMap(CourseLevel.init(rawValue:)) { settings.featuredLevels.insert(level) }
+            }
+        }
+        if let flag = reader.bool(object["announceRemoved"], "\(path).announceRemoved") { settings.announceRemoved = flag }
+        if let flag = reader.bool(object["announceChanged"], "\(path).announceChanged") { settings.announceChanged = flag }
+        if let title = reader.string(object["feedTitle"], "\(path).feedTitle", required: false) { settings.feedTitle = title }
+        if let id = reader.string(object["feedId"], "\(path).feedId", required: false) {
+            if isAbsoluteIRI(id) {
+                settings.feedID = id
+            } else {
+                reader.fail("\(path).feedId", "expected an absolute IRI such as \"urn:gvingest:gvsu:news\" or \"https://…\", got \"\(id)\"")
+            }
+        }
+        return settings
+    }
+
+    static func readGuards(_ object: [String: JSONValue], _ path: String, reader: inout ConfigReader) -> GuardSettings {
+        reader.rejectUnknownKeys(object, path, allowed: ["minimumCourses", "maximumRemovalFraction", "allowFailedPages"])
+        var settings = GuardSettings()
+        if let minimum = reader.integer(object["minimumCourses"], "\(path).minimumCourses", minimum: 0, required: false) {
+            settings.minimumCourses = minimum
+        }
+        if let fraction = reader.number(object["maximumRemovalFraction"], "\(path).maximumRemovalFraction", in: 0...1) {
+            settings.maximumRemovalFraction = fraction
+        }
+        if let allow = reader.bool(object["allowFailedPages"], "\(path).allowFailedPages") { settings.allowFailedPages = allow }
+        return settings
+    }
+
+    /// "scheme:rest" with an RFC 3986 scheme and no white space: what Atom accepts as an id.
+    static func isAbsoluteIRI(_ text: String) -> Bool {
+        guard let colon = text.firstIndex(of: ":"), colon != text.startIndex, text.index(after: colon) != text.endIndex,
+              !text.contains(where: \.isWhitespace) else { return false }
+        let scheme = text[..<colon]
+        guard let first = scheme.first, first.isASCII, first.isLetter else { return false }
+        return scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+    }
+}

@@ -1,0 +1,66 @@
+/// The news as an Atom 1.0 feed (RFC 4287): every text XML-escaped, entries newest first.
+public enum AtomFeed {
+    /// The feed document. Its `updated` is the newest entry's time, so the same news gives the same bytes;
+    /// `emptyUpdated` stands in when there are no entries.
+    public static func render(_ items: [NewsItem], settings: NewsSettings, emptyUpdated: String) -> String {
+        let x = MarkupEscaping.xml
+        let updated = items.map(\.createdAt).max() ?? emptyUpdated
+        var lines = [
+            #"<?xml version="1.0" encoding="utf-8"?>"#,
+            #"<feed xmlns="http://www.w3.org/2005/Atom">"#,
+            "  <id>\(x(settings.feedID))</id>",
+            "  <title>\(x(settings.feedTitle))</title>",
+            "  <updated>\(x(updated))</updated>",
+            "  <author><name>\(x(settings.feedTitle))</name></author>",
+            #"  <generator>gvingest</generator>"#,
+        ]
+        // One entry an id, newest first.
+        for item in NewsFile.merge(existing: [], new: items) {
+            lines.append("  <entry>")
+            lines.append("    <id>\(x(entryID(item, feedID: settings.feedID)))</id>")
+            lines.append("    <title>\(x(item.title))</title>")
+            lines.append("    <updated>\(x(item.createdAt))</updated>")
+            lines.append("    <published>\(x(item.createdAt))</published>")
+            if let link = item.link { lines.append("    <link rel=\"alternate\" href=\"\(x(link))\"/>") }
+            lines.append("    <category term=\"\(x(item.kind.rawValue))\"/>")
+            if item.featured { lines.append(#"    <category term="featured"/>"#) }
+            lines.append("    <summary>\(x(item.description))</summary>")
+            // The content is the item's Markdown, as text: readers show it verbatim, none runs it.
+            lines.append("    <content type=\"text\">\(x(item.content))</content>")
+            lines.append("  </entry>")
+        }
+        lines.append("</feed>")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// An entry's id: the feed's id with the item's id as its fragment (or appended, when the feed id has one).
+    static func entryID(_ item: NewsItem, feedID: String) -> String {
+        feedID + (feedID.contains("#") ? ":" : "#") + item.id
+    }
+}
+
+/// The Markdown digest of one run: what was captured, what it was compared with, the news it brought and
+/// the full changelog.
+public enum RunDigest {
+    public static func markdown(current: Snapshot, previous: Snapshot?, diff: CatalogDiff, news: [NewsItem]) -> String {
+        let md = { (text: String) in MarkupEscaping.markdown(text) }
+        var lines = ["# \(md(current.catalogID)): catalog run of \(current.capturedAt)", ""]
+        let pages = current.pages
+        lines.append("- Snapshot: \(current.courses.count) courses from \(pages.fetched) of \(pages.expected) pages (\(pages.failed) failed)")
+        guard let previous else {
+            lines.append("- Compared with: nothing: this is the first snapshot, the baseline later runs are compared with; no news")
+            return lines.joined(separator: "\n") + "\n"
+        }
+        lines.append("- Compared with: the snapshot of \(previous.capturedAt) (\(previous.courses.count) courses)")
+        let featured = news.filter(\.featured).count
+        lines.append("- News: \(news.count) new item\(news.count == 1 ? "" : "s")\(featured > 0 ? " (\(featured) featured)" : "")")
+        if !news.isEmpty {
+            lines += ["", "## News", ""]
+            for item in news {
+                lines.append("- **\(md(item.title))**\(item.featured ? " (featured)" : ""): \(md(item.description))")
+            }
+        }
+        lines.append("")
+        return lines.joined(separator: "\n") + "\n" + DiffReport.markdown(diff, old: previous.capturedAt, new: current.capturedAt)
+    }
+}

@@ -1,0 +1,144 @@
+/// Turns a diff between two snapshots into news items: one per new course, and per removed, changed or
+/// renumbered course when the settings ask for it. A pure function of its inputs.
+public enum NewsBuilder {
+    /// The items for the step from `previous` to `current`, new courses first, then renumbered, changed and
+    /// removed ones, each by id.
+    public static func items(diff: CatalogDiff, previous: Snapshot, current: Snapshot, settings: NewsSettings) -> [NewsItem] {
+        var now: [String: SnapshotCourse] = [:]
+        for course in current.courses { now[course.id] = course }
+        var before: [String: SnapshotCourse] = [:]
+        for course in previous.courses { before[course.id] = course }
+        let baseline = Timestamp.compact(previous.capturedAt)
+        func item(_ kind: NewsKind, _ course: SnapshotCourse, title: String, description: String, content: String, featured: Bool = false) -> NewsItem {
+            NewsItem(id: "\(current.catalogID):\(kind.rawValue):\(course.id):\(baseline)", title: title, description: description,
+                     content: content, featured: featured, createdAt: current.capturedAt, kind: kind, courseID: course.id,
+                     link: catalogLink(course))
+        }
+
+        var items: [NewsItem] = []
+        for added in diff.added {
+            guard let course = now[added.id] else { continue }
+            let level = course.text("level").flatMap { CourseLevel(rawValue: $0.lowercased()) }
+            items.append(item(.added, course, title: "New course: \(heading(added))",
+                              description: firstSentence(course.text("description") ?? "") ?? "\(heading(added)) is new in the catalog.",
+                              content: content(of: course), featured: settings.isFeatured(subject: course.text("subject"), level: level)))
+        }
+        guard settings.announceChanged || settings.announceRemoved else { return items }
+        if settings.announceChanged {
+            for pair in diff.renumbered {
+                guard let course = now[pair.to.id] else { continue }
+                let sentence = "\(pair.from.name) is now \(pair.to.name)."
+                items.append(item(.renumbered, course, title: "Course renumbered: \(pair.from.name) is now \(heading(pair.to))",
+                                  description: sentence, content: changeContent(sentence, pair.changes, course)))
+            }
+            for change in diff.changed {
+                guard let course = now[change.course.id] else { continue }
+                let fields = change.changes.map { DiffReport.label($0.field) }.joined(separator: ", ")
+                items.append(item(.changed, course, title: "Course updated: \(heading(change.course))", description: "Changed: \(fields).",
+                                  content: changeContent("What changed in \(heading(change.course)):", change.changes, course)))
+            }
+        }
+        if settings.announceRemoved {
+            for removed in diff.removed {
+                guard let course = before[removed.id] else { continue }
+                let sentence = "\(heading(removed)) is no longer in the catalog."
+                items.append(item(.removed, course, title: "Course removed: \(heading(removed))", description: sentence,
+                                  content: MarkupEscaping.markdown(sentence, inline: false)))
+            }
+        }
+        return items
+    }
+
+    /// "CIS 367 — Computer Graphics".
+    static func heading(_ course: CourseRef) -> String { "\(course.name) — \(course.title)" }
+
+    /// A new course's content: its description, then credits, level, prerequisites (linked), corequisites
+    /// and when it is offered, then a link to its catalog page.
+    static func content(of course: SnapshotCourse) -> String {
+        var blocks: [String] = []
+        let paragraphs = (course.text("description") ?? "").components(separatedBy: "\n\n")
+            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        blocks += paragraphs.map { MarkupEscaping.markdown($0, inline: false) }
+        var facts: [String] = []
+        func fact(_ label: String, _ markdown: String?) {
+            if let markdown, !markdown.isEmpty { facts.append("- **\(label):** \(markdown)") }
+        }
+        fact("Credits", ComparableCourse.creditsText { course.record[$0.key] }.map { MarkupEscaping.markdown($0) })
+        fact("Level", course.text("level").map { MarkupEscaping.markdown($0) })
+        fact("Prerequisites", course.text("prerequisiteMarkdown") ?? course.text("prerequisiteString").map { MarkupEscaping.markdown($0) })
+        fact("Corequisites", course.text("corequisiteMarkdown") ?? course.text("corequisiteString").map { MarkupEscaping.markdown($0) })
+        fact("Offered", course.text("offered").map { MarkupEscaping.markdown($0) })
+        if !facts.isEmpty { blocks.append(facts.joined(separator: "\n")) }
+        if let link = catalogLink(course) { blocks.append("[\(MarkupEscaping.markdown(course.name)) in the catalog](\(markdownTarget(link)))") }
+        return blocks.joined(separator: "\n\n")
+    }
+
+    static func changeContent(_ lead: String, _ changes: [FieldChange], _ course: SnapshotCourse) -> String {
+        var blocks = [MarkupEscaping.markdown(lead, inline: false)]
+        let list = DiffReport.markdownChanges(changes, indent: "")
+        if !list.isEmpty { blocks.append(list.joined(separator: "\n")) }
+        if let link = catalogLink(course) { blocks.append("[\(MarkupEscaping.markdown(course.name)) in the catalog](\(markdownTarget(link)))") }
+        return blocks.joined(separator: "\n\n")
+    }
+
+    /// The course's page on the catalog's web site; a local file is no link for readers.
+    static func catalogLink(_ course: SnapshotCourse) -> String? {
+        guard let page = course.text("pageUrl"), page.hasPrefix("https://") || page.hasPrefix("http://") else { return nil }
+        return page
+    }
+
+    /// A URL as a Markdown link target: the characters that would end or break it percent-encoded.
+    static func markdownTarget(_ url: String) -> String {
+        var output = ""
+        for character in url {
+            switch character {
+            case "(": output += "%28"
+            case ")": output += "%29"
+            case " ": output += "%20"
+            case "<": output += "%3C"
+            case ">": output += "%3E"
+            default: output.append(character)
+            }
+        }
+        return output
+    }
+
+    /// Words that end in a full stop without ending a sentence.
+    static let abbreviations: Set<String> = ["e.g", "i.e", "etc", "vs", "cf", "approx", "incl", "dr", "st", "mr", "ms", "mrs",
+                                             "no", "nos", "dept", "u.s", "ph.d", "m.a", "b.s", "b.a", "jr", "sr", "prof", "min", "hrs"]
+
+    /// The description's first sentence: up to the first ".", "!" or "?" that is followed by white space
+    /// and then a capital, a digit or the end, and does not close an abbreviation ("e.g.") or an initial
+    /// ("J."); a paragraph break ends it too. Nil for empty text.
+    public static func firstSentence(_ text: String) -> String? {
+        let characters = Array(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        guard !characters.isEmpty else { return nil }
+        var index = 0
+        while index < characters.count {
+            let character = characters[index]
+            if character == "\n", index + 1 < characters.count, characters[index + 1] == "\n" { break }
+            if ".!?".contains(character) {
+                var next = index + 1
+                while next < characters.count, "\"'”’)".contains(characters[next]) { next += 1 }
+                let atEnd = next == characters.count
+                let followedBySpace = !atEnd && characters[next].isWhitespace
+                var start = next
+                while start < characters.count, characters[start].isWhitespace { start += 1 }
+                let nextStarts = start < characters.count && (characters[start].isUppercase || characters[start].isNumber)
+                if atEnd || (followedBySpace && nextStarts && !(character == "." && endsAbbreviation(characters, before: index))) {
+                    return TextCleaner.cleanLine(String(characters[..<next]))
+                }
+            }
+            index += 1
+        }
+        return TextCleaner.cleanLine(String(characters[..<index]))
+    }
+
+    /// Whether the word before position `index` (a full stop) is an abbreviation or a single-letter initial.
+    private static func endsAbbreviation(_ characters: [Character], before index: Int) -> Bool {
+        var start = index
+        while start > 0, !characters[start - 1].isWhitespace, characters[start - 1] != "(" { start -= 1 }
+        let word = String(characters[start..<index]).lowercased()
+        return (word.count == 1 && word.first?.isLetter == true) || abbreviations.contains(word)
+    }
+}

@@ -1,0 +1,115 @@
+/// Why a news item or a news file could not be read.
+public struct NewsFormatError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}
+
+/// What a news item announces.
+public enum NewsKind: String, Sendable, CaseIterable {
+    case added, removed, changed, renumbered
+}
+
+/// One news item in the app's News shape: `id`, `title`, `description`, `thumbnail`, `content` (Markdown),
+/// `featured`, `createdAt`; and, for other readers, `kind`, `courseId` and `link` (the course's catalog page).
+public struct NewsItem: Sendable, Equatable {
+    public var id: String
+    public var title: String
+    /// One sentence: the first of the course's description, for a new course.
+    public var description: String
+    public var thumbnail: String?
+    /// Markdown; catalog text in it is escaped.
+    public var content: String
+    public var featured: Bool
+    /// RFC 3339, UTC: the capture time of the snapshot that brought the news.
+    public var createdAt: String
+    public var kind: NewsKind
+    public var courseID: String
+    public var link: String?
+
+    public init(id: String, title: String, description: String, thumbnail: String? = nil, content: String, featured: Bool,
+                createdAt: String, kind: NewsKind, courseID: String, link: String?) {
+        self.id = id
+        self.title = title
+        self.description = description
+        self.thumbnail = thumbnail
+        self.content = content
+        self.featured = featured
+        self.createdAt = createdAt
+        self.kind = kind
+        self.courseID = courseID
+        self.link = link
+    }
+
+    public var json: JSONValue {
+        .object([
+            "id": .string(id), "title": .string(title), "description": .string(description),
+            "thumbnail": .from(thumbnail, JSONValue.string), "content": .string(content), "featured": .bool(featured),
+            "createdAt": .string(createdAt), "kind": .string(kind.rawValue), "courseId": .string(courseID),
+            "link": .from(link, JSONValue.string),
+        ])
+    }
+
+    /// Reads an item as `json` writes it.
+    public init(json: JSONValue) throws(NewsFormatError) {
+        func text(_ key: String) throws(NewsFormatError) -> String {
+            guard case let .string(value)? = json[key] else {
+                throw NewsFormatError(message: "expected a string \"\(key)\", got \(json[key]?.shortDescription ?? "nothing")")
+            }
+            return value
+        }
+        func optionalText(_ key: String) throws(NewsFormatError) -> String? {
+            if json[key] == nil || json[key] == .null { return nil }
+            return try text(key)
+        }
+        guard case let .bool(featured)? = json["featured"] else {
+            throw NewsFormatError(message: "expected true or false for \"featured\", got \(json["featured"]?.shortDescription ?? "nothing")")
+        }
+        let kindText = try text("kind")
+        guard let kind = NewsKind(rawValue: kindText) else { throw NewsFormatError(message: "unknown kind \"\(kindText)\"") }
+        self.init(id: try text("id"), title: try text("title"), description: try text("description"), thumbnail: try optionalText("thumbnail"),
+                  content: try text("content"), featured: featured, createdAt: try text("createdAt"), kind: kind,
+                  courseID: try text("courseId"), link: try optionalText("link"))
+    }
+}
+
+/// The accumulated news file: every item ever published, one an id, newest first.
+public enum NewsFile {
+    public static let schemaVersion = 1
+
+    /// Adds `new` to `existing`: an id already there keeps its first item, so a re-run never duplicates
+    /// (or rewrites) an announcement. Sorted newest first, then by id.
+    public static func merge(existing: [NewsItem], new: [NewsItem]) -> [NewsItem] {
+        var seen = Set<String>()
+        let items = (existing + new).filter { seen.insert($0.id).inserted }
+        return items.sorted { ($0.createdAt, $1.id) > ($1.createdAt, $0.id) }
+    }
+
+    /// `{"schemaVersion": 1, "news": [items]}`, one item a line.
+    public static func encoded(_ items: [NewsItem]) -> [UInt8] {
+        var bytes = JSONValue.object(["schemaVersion": .int(schemaVersion), "news": .array(items.map(\.json))])
+            .serializedBytes(indentingLevels: 2)
+        bytes.append(0x0A)
+        return bytes
+    }
+
+    public static func decode(_ bytes: [UInt8]) throws(NewsFormatError) -> [NewsItem] {
+        let root: JSONValue
+        do {
+            root = try JSONValue.parse(bytes)
+        } catch {
+            throw NewsFormatError(message: "not valid JSON: \(error)")
+        }
+        guard root["schemaVersion"] == .int(schemaVersion), case let .array(list)? = root["news"] else {
+            throw NewsFormatError(message: "expected {\"schemaVersion\": \(schemaVersion), \"news\": [...]}")
+        }
+        var items: [NewsItem] = []
+        for (index, entry) in list.enumerated() {
+            do {
+                items.append(try NewsItem(json: entry))
+            } catch {
+                throw NewsFormatError(message: "news[\(index)]: \(error.message)")
+            }
+        }
+        return items
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+
+/// Why a run published nothing.
+public enum CommitError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A guard failed: nothing was written.
+    case refused([GuardViolation])
+    /// The previous snapshot could not be read, or the new one could not be written.
+    case snapshot(SnapshotError)
+    /// The accumulated news file is not one: it is left as it is.
+    case corruptNews(path: String, reason: String)
+    /// An output could not be written; the outputs were put back as they were.
+    case cannotWrite(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .refused(violations):
+            return "refused to publish; no snapshot or output was written and the previous ones are untouched:\n"
+                + violations.map { "  - \($0)" }.joined(separator: "\n")
+        case let .snapshot(error): return "\(error)"
+        case let .corruptNews(path, reason):
+            return "\(path): not a news file (\(reason)); it was left untouched: repair it or move it away (a fresh one is started then)"
+        case let .cannotWrite(path, reason): return "\(path): cannot write: \(reason); the outputs were put back as they were"
+        }
+    }
+
+    /// The exit status a command should end with.
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .refused, .corruptNews: return .dataError
+        case .snapshot(.corrupt): return .dataError
+        case .snapshot(.unreadable): return .noInput
+        case .snapshot(.cannotWrite), .cannotWrite: return .cannotCreate
+        }
+    }
+}
+
+/// What a committed run produced.
+public struct CommitReport: Sendable {
+    public var snapshot: Snapshot
+    public var snapshotFile: URL
+    /// The snapshot compared with; nil on a first run.
+    public var previous: Snapshot?
+    public var diff: CatalogDiff
+    /// The items this run added to news.json.
+    public var news: [NewsItem]
+    public var digest: String
+    /// Old snapshots deleted after the run.
+    public var pruned: [URL]
+    /// A problem after the commit (pruning) that did not undo it.
+    public var warnings: [String]
+}
+
+/// The end of a run: guards → snapshot → diff → news → outputs, all or nothing.
+///
+/// The new snapshot is written last: it is the commit point. A run stopped before it leaves the previous
+/// snapshot as the latest, so the next run computes the same diff again, and because news ids depend on
+/// the course and the snapshot compared with, the items it re-announces replace nothing and duplicate
+/// nothing. Files: `news.json` (every item, one an id), `news.atom`, `digest-<catalog>.md` (this run).
+public struct NewsPipeline: Sendable {
+    public var store: SnapshotStore
+    public var outputDirectory: URL
+    public var news: NewsSettings
+    public var guards: GuardSettings
+    public var keepSnapshots: Int
+
+    public init(store: SnapshotStore, outputDirectory: URL, news: NewsSettings = NewsSettings(), guards: GuardSettings = GuardSettings(),
+                keepSnapshots: Int = OutputSettings.defaultKeepSnapshots) {
+        self.store = store
+        self.outputDirectory = outputDirectory
+        self.news = news
+        self.guards = guards
+        self.keepSnapshots = keepSnapshots
+    }
+
+    /// The pipeline a configuration describes for one of its catalogs.
+    public init(config: PipelineConfig, catalogID: String) {
+        self.init(store: config.outputs.store(for: catalogID), outputDirectory: config.outputs.directory, news: config.news,
+                  guards: config.guards, keepSnapshots: config.outputs.keepSnapshots)
+    }
+
+    public var newsFile: URL { outputDirectory.appendingPathComponent("news.json") }
+    public var feedFile: URL { outputDirectory.appendingPathComponent("news.atom") }
+    public func digestFile(_ catalogID: String) -> URL { outputDirectory.appendingPathComponent("digest-\(catalogID).md") }
+
+    /// Commits a run's normalized courses: checks the guards against the previous snapshot, then writes the
+    /// outputs and the new snapshot, then prunes old snapshots. Throws, writing nothing, when a guard fails
+    /// (`acceptRemovals` waives the removal guard), the previous snapshot or news file is corrupt, or a write fails.
+    @discardableResult
+    public func commit(catalog: CatalogConfig, pages: PageCounts, courses: [Course], acceptRemovals: Bool = false,
+                       now: Date) throws(CommitError) -> CommitReport {
+        let previous: Snapshot?
+        do {
+            previous = try store.latest()?.snapshot
+        } catch {
+            throw .snapshot(error)
+        }
+        let (snapshot, diff) = Snapshot.capture(catalogID: catalog.id, source: catalog.source.json, pages: pages, courses: courses,
+                                                previous: previous, at: now)
+        let violations = RunGuards.check(pages: pages, courseCount: snapshot.courses.count, previousCourseCount: previous?.courses.count,
+                                         removedCount: diff.removed.count, settings: guards, acceptRemovals: acceptRemovals)
+        guard violations.isEmpty else { throw .refused(violations) }
+
+        let existing = try loadNews()
+        let fresh = previous.map { NewsBuilder.items(diff: diff, previous: $0, current: snapshot, settings: news) } ?? []
+        let all = NewsFile.merge(existing: existing, new: fresh)
+        let known = Set(existing.map(\.id))
+        let added = fresh.filter { !known.contains($0.id) }
+        let digest = RunDigest.markdown(current: snapshot, previous: previous, diff: diff, news: added)
+
+        var outputs = FileSet()
+        let entry: SnapshotStore.Entry
+        do {
+            try outputs.replace([
+                (newsFile, Data(NewsFile.encoded(all))),
+                (feedFile, Data(AtomFeed.render(all, settings: news, emptyUpdated: snapshot.capturedAt).utf8)),
+                (digestFile(catalog.id), Data(digest.utf8)),
+            ])
+        } catch {
+            throw .cannotWrite(path: outputDirectory.path, reason: (error as NSError).localizedDescription)
+        }
+        do {
+            entry = try store.write(snapshot)
+        } catch {
+            outputs.restore()
+            throw .snapshot(error)
+        }
+
+        var warnings: [String] = []
+        var pruned: [URL] = []
+        do {
+            pruned = try store.prune(keeping: keepSnapshots)
+        } catch {
+            warnings.append("pruning old snapshots: \(error)")
+        }
+        return CommitReport(snapshot: snapshot, snapshotFile: entry.file, previous: previous, diff: diff, news: added, digest: digest,
+                            pruned: pruned, warnings: warnings)
+    }
+
+    /// The accumulated news; none when the file does not exist yet.
+    public func loadNews() throws(CommitError) -> [NewsItem] {
+        guard FileManager.default.fileExists(atPath: newsFile.path) else { return [] }
+        do {
+            return try NewsFile.decode(try FileBytes.read(newsFile))
+        } catch let error as NewsFormatError {
+            throw .corruptNews(path: newsFile.path, reason: error.message)
+        } catch {
+            throw .corruptNews(path: newsFile.path, reason: "cannot read: \(error)")
+        }
+    }
+}

@@ -1,0 +1,48 @@
+/// A reason a run must not publish.
+public enum GuardViolation: Sendable, Equatable, CustomStringConvertible {
+    case failedPages(failed: Int, expected: Int)
+    case tooFewCourses(found: Int, minimum: Int)
+    case tooManyRemovals(removed: Int, previous: Int, maximumFraction: Double)
+
+    /// Why, and how to override when the data is right after all.
+    public var description: String {
+        switch self {
+        case let .failedPages(failed, expected):
+            return "\(failed) of \(expected) pages could not be fetched, so the catalog may be incomplete; fix the fetch and run again, "
+                + "or set guards.allowFailedPages to true to publish without them"
+        case let .tooFewCourses(found, minimum):
+            return "only \(found) course\(found == 1 ? "" : "s") found, fewer than guards.minimumCourses (\(minimum)); check the crawl, "
+                + "or lower guards.minimumCourses if the catalog really shrank"
+        case let .tooManyRemovals(removed, previous, maximum):
+            return "\(removed) of \(previous) courses (\(Self.percent(Double(removed) / Double(max(previous, 1))))) would be removed, "
+                + "more than guards.maximumRemovalFraction allows (\(Self.percent(maximum))); if the removals are real, "
+                + "run again with --accept-removals"
+        }
+    }
+
+    static func percent(_ fraction: Double) -> String {
+        let tenths = (fraction * 1000).rounded() / 10
+        return tenths == tenths.rounded() ? "\(Int(tenths)) %" : "\(tenths) %"
+    }
+}
+
+/// The checks that keep a bad crawl from replacing a good catalog: they fail closed.
+public enum RunGuards {
+    /// Every violation of `settings` by a run: failed pages, too few courses, too many removals (the
+    /// last waived by `acceptRemovals`, and not checked on a first run). Empty when the run may publish.
+    public static func check(pages: PageCounts, courseCount: Int, previousCourseCount: Int?, removedCount: Int,
+                             settings: GuardSettings, acceptRemovals: Bool) -> [GuardViolation] {
+        var violations: [GuardViolation] = []
+        if pages.failed > 0, !settings.allowFailedPages {
+            violations.append(.failedPages(failed: pages.failed, expected: pages.expected))
+        }
+        if courseCount < settings.minimumCourses {
+            violations.append(.tooFewCourses(found: courseCount, minimum: settings.minimumCourses))
+        }
+        if let previous = previousCourseCount, previous > 0, !acceptRemovals,
+           Double(removedCount) / Double(previous) > settings.maximumRemovalFraction {
+            violations.append(.tooManyRemovals(removed: removedCount, previous: previous, maximumFraction: settings.maximumRemovalFraction))
+        }
+        return violations
+    }
+}

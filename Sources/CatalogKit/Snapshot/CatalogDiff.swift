@@ -1,0 +1,154 @@
+/// A course as a diff names it.
+public struct CourseRef: Sendable, Equatable {
+    public var id: String
+    /// The canonical code, "CIS 367".
+    public var name: String
+    public var title: String
+
+    public init(id: String, name: String, title: String) {
+        self.id = id
+        self.name = name
+        self.title = title
+    }
+
+    init(_ course: ComparableCourse) {
+        self.init(id: course.id, name: course.name, title: course.title)
+    }
+}
+
+/// One compared field's old and new value (`null` for none).
+public struct FieldChange: Sendable, Equatable {
+    public var field: String
+    public var old: JSONValue
+    public var new: JSONValue
+}
+
+/// A course in both catalogs whose compared fields differ.
+public struct ChangedCourse: Sendable, Equatable {
+    public var course: CourseRef
+    public var changes: [FieldChange]
+}
+
+/// A course that reappears under a new code with the same title and description.
+public struct RenumberedCourse: Sendable, Equatable {
+    public var from: CourseRef
+    public var to: CourseRef
+    /// Changes to its other compared fields, if any.
+    public var changes: [FieldChange]
+}
+
+/// The kinds of difference, as `--only` and the JSON name them.
+public enum DiffKind: String, Sendable, CaseIterable {
+    case added, removed, changed, renumbered
+}
+
+/// What changed between two catalogs: courses added, removed, changed (field by field) and renumbered.
+public struct CatalogDiff: Sendable, Equatable {
+    public var added: [CourseRef] = []
+    public var removed: [CourseRef] = []
+    public var changed: [ChangedCourse] = []
+    public var renumbered: [RenumberedCourse] = []
+
+    public init() {}
+
+    public var isEmpty: Bool { added.isEmpty && removed.isEmpty && changed.isEmpty && renumbered.isEmpty }
+
+    /// The number of entries of each kind.
+    public func count(_ kind: DiffKind) -> Int {
+        switch kind {
+        case .added: return added.count
+        case .removed: return removed.count
+        case .changed: return changed.count
+        case .renumbered: return renumbered.count
+        }
+    }
+
+    /// The same diff with only the kinds asked for.
+    public func only(_ kinds: Set<DiffKind>) -> CatalogDiff {
+        var kept = CatalogDiff()
+        if kinds.contains(.added) { kept.added = added }
+        if kinds.contains(.removed) { kept.removed = removed }
+        if kinds.contains(.changed) { kept.changed = changed }
+        if kinds.contains(.renumbered) { kept.renumbered = renumbered }
+        return kept
+    }
+
+    /// Compares two snapshots' courses.
+    public static func between(old: [SnapshotCourse], new: [SnapshotCourse]) -> CatalogDiff {
+        between(old: old.map(\.comparable), new: new.map(\.comparable))
+    }
+
+    /// Compares two catalogs by course id. Courses only in `new` whose title and description equal those
+    /// of a course only in `old` are renumberings, paired in code order when several look alike. Every list
+    /// is sorted by id; of two courses with one id the first counts.
+    public static func between(old: [ComparableCourse], new: [ComparableCourse]) -> CatalogDiff {
+        var builder = Builder(old: old)
+        for course in new { builder.add(course) }
+        return builder.finish()
+    }
+
+    /// A diff built while the new catalog is read course by course: a course found unchanged is not kept,
+    /// so comparing two large catalogs holds one of them, not both.
+    public struct Builder {
+        private var oldByID: [String: ComparableCourse] = [:]
+        private var newIDs: Set<String> = []
+        private var added: [ComparableCourse] = []
+        private var changed: [ChangedCourse] = []
+
+        public init(old: [ComparableCourse]) {
+            oldByID.reserveCapacity(old.count)
+            newIDs.reserveCapacity(old.count)
+            for course in old where oldByID[course.id] == nil { oldByID[course.id] = course }
+        }
+
+        /// Compares one course of the new catalog; a second course with an id already seen is ignored.
+        public mutating func add(_ course: ComparableCourse) {
+            guard newIDs.insert(course.id).inserted else { return }
+            guard let before = oldByID[course.id] else {
+                added.append(course)
+                return
+            }
+            if before.fingerprint != course.fingerprint || before.canonical != course.canonical {
+                changed.append(ChangedCourse(course: CourseRef(course), changes: fieldChanges(before, course)))
+            }
+        }
+
+        /// The diff: removals are the old courses never seen, then removals and additions that look alike
+        /// are paired as renumberings.
+        public func finish() -> CatalogDiff {
+            var diff = CatalogDiff()
+            let removed = oldByID.values.filter { !newIDs.contains($0.id) }.sorted { $0.id < $1.id }
+            let added = self.added.sorted { $0.id < $1.id }
+            var candidates: [String: [ComparableCourse]] = [:]
+            for course in removed { candidates[course.renumberingKey, default: []].append(course) }
+            var renumberedIDs = Set<String>()
+            for course in added {
+                let key = course.renumberingKey
+                guard var waiting = candidates[key], !waiting.isEmpty else { continue }
+                let from = waiting.removeFirst()
+                candidates[key] = waiting
+                renumberedIDs.insert(from.id)
+                renumberedIDs.insert(course.id)
+                diff.renumbered.append(RenumberedCourse(from: CourseRef(from), to: CourseRef(course), changes: fieldChanges(from, course)))
+            }
+            diff.added = added.filter { !renumberedIDs.contains($0.id) }.map(CourseRef.init)
+            diff.removed = removed.filter { !renumberedIDs.contains($0.id) }.map(CourseRef.init)
+            diff.changed = changed.sorted { $0.course.id < $1.course.id }
+            return diff
+        }
+    }
+
+    /// The compared fields whose values differ, in the order `ComparableCourse.textKeys` lists them, then labelled fields by label.
+    static func fieldChanges(_ old: ComparableCourse, _ new: ComparableCourse) -> [FieldChange] {
+        let before = old.fields, after = new.fields
+        let keys = Set(before.keys).union(after.keys).sorted { lhs, rhs in
+            let left = ComparableCourse.textKeys.firstIndex(of: lhs) ?? Int.max
+            let right = ComparableCourse.textKeys.firstIndex(of: rhs) ?? Int.max
+            return left != right ? left < right : lhs < rhs
+        }
+        return keys.compactMap { key in
+            let was = before[key] ?? .null, now = after[key] ?? .null
+            return was == now ? nil : FieldChange(field: key, old: was, new: now)
+        }
+    }
+}

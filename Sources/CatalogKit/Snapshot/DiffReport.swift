@@ -1,0 +1,192 @@
+/// Renders a catalog diff as JSON, as text for a terminal, and as a Markdown changelog.
+public enum DiffReport {
+    // MARK: JSON
+
+    /// One object with `added`, `removed`, `changed` and `renumbered`, each a list of entries with `id`,
+    /// `name` and `title`; changed and renumbered entries carry `changes` (`{field: {"old": …, "new": …}}`),
+    /// renumbered ones `from` and `to` (the old and new codes) and `fromId`.
+    public static func json(_ diff: CatalogDiff) -> JSONValue {
+        func entry(_ course: CourseRef) -> [String: JSONValue] {
+            ["id": .string(course.id), "name": .string(course.name), "title": .string(course.title)]
+        }
+        func changes(_ list: [FieldChange]) -> JSONValue {
+            var object: [String: JSONValue] = [:]
+            for change in list { object[change.field] = .object(["old": change.old, "new": change.new]) }
+            return .object(object)
+        }
+        return .object([
+            "added": .array(diff.added.map { .object(entry($0)) }),
+            "removed": .array(diff.removed.map { .object(entry($0)) }),
+            "changed": .array(diff.changed.map { item in
+                var object = entry(item.course)
+                object["changes"] = changes(item.changes)
+                return .object(object)
+            }),
+            "renumbered": .array(diff.renumbered.map { item in
+                var object = entry(item.to)
+                object["from"] = .string(item.from.name)
+                object["to"] = .string(item.to.name)
+                object["fromId"] = .string(item.from.id)
+                object["changes"] = changes(item.changes)
+                return .object(object)
+            }),
+        ])
+    }
+
+    // MARK: Text
+
+    /// A line per course, grouped by kind, each field change indented below its course; with `colors`,
+    /// ANSI colours (removed and old values red, added and new values green).
+    public static func human(_ diff: CatalogDiff, old: String, new: String, colors: Bool) -> String {
+        let style = TerminalStyle(enabled: colors)
+        var lines = ["\(style.bold("Comparing")) \(old) → \(new)"]
+        func section(_ title: String, _ count: Int) {
+            if count > 0 { lines.append(style.bold("\(title) (\(count))")) }
+        }
+        func changeLines(_ changes: [FieldChange]) {
+            for change in changes {
+                let excerpt = ChangeExcerpt(old: displayValue(change.old), new: displayValue(change.new))
+                let removed = excerpt.removed.isEmpty ? "" : style.red("[-\(excerpt.removed)-]")
+                let inserted = excerpt.inserted.isEmpty ? "" : style.green("{+\(excerpt.inserted)+}")
+                lines.append("      \(label(change.field)): \(excerpt.prefix)\(removed)\(inserted)\(excerpt.suffix)")
+            }
+        }
+        section("Added", diff.added.count)
+        for course in diff.added { lines.append(style.green("  + \(course.name)  \(course.title)")) }
+        section("Removed", diff.removed.count)
+        for course in diff.removed { lines.append(style.red("  - \(course.name)  \(course.title)")) }
+        section("Renumbered", diff.renumbered.count)
+        for item in diff.renumbered {
+            lines.append("  ~ \(style.red(item.from.name)) → \(style.green(item.to.name))  \(item.to.title)")
+            changeLines(item.changes)
+        }
+        section("Changed", diff.changed.count)
+        for item in diff.changed {
+            lines.append("  * \(item.course.name)  \(item.course.title)")
+            changeLines(item.changes)
+        }
+        lines.append(summary(diff))
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// "2 added, 1 removed, 0 renumbered, 3 changed", or "no changes".
+    public static func summary(_ diff: CatalogDiff) -> String {
+        guard !diff.isEmpty else { return "no changes" }
+        return "\(diff.added.count) added, \(diff.removed.count) removed, \(diff.renumbered.count) renumbered, \(diff.changed.count) changed"
+    }
+
+    // MARK: Markdown
+
+    /// A changelog: a heading, the counts, then a section per kind with a bullet per course and the field
+    /// changes below it (removed text struck through). Every catalog text is escaped.
+    public static func markdown(_ diff: CatalogDiff, old: String, new: String, headingLevel: Int = 2) -> String {
+        let hashes = String(repeating: "#", count: max(1, headingLevel))
+        var lines = ["\(hashes) Catalog changes: \(MarkupEscaping.markdown(old)) → \(MarkupEscaping.markdown(new))", ""]
+        lines.append(diff.isEmpty ? "No changes." : summary(diff).prefix(1).uppercased() + summary(diff).dropFirst() + ".")
+        func course(_ course: CourseRef) -> String {
+            "**\(MarkupEscaping.markdown(course.name))** — \(MarkupEscaping.markdown(course.title))"
+        }
+        func section(_ title: String, _ items: [String]) {
+            guard !items.isEmpty else { return }
+            lines += ["", "\(hashes)# \(title) (\(items.count))", ""]
+            lines += items
+        }
+        section("Added", diff.added.map { "- " + course($0) })
+        section("Removed", diff.removed.map { "- " + course($0) })
+        section("Renumbered", diff.renumbered.map { item in
+            (["- **\(MarkupEscaping.markdown(item.from.name))** → " + course(item.to)] + markdownChanges(item.changes))
+                .joined(separator: "\n")
+        })
+        section("Changed", diff.changed.map { item in
+            (["- " + course(item.course)] + markdownChanges(item.changes)).joined(separator: "\n")
+        })
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Nested bullets, one a field change: "Credits: ~~3~~ 4", long texts cut to the part that differs.
+    static func markdownChanges(_ changes: [FieldChange], indent: String = "  ") -> [String] {
+        changes.map { change in
+            let excerpt = ChangeExcerpt(old: displayValue(change.old), new: displayValue(change.new))
+            let removed = excerpt.removed.isEmpty ? "" : "~~\(MarkupEscaping.markdown(excerpt.removed))~~ "
+            return "\(indent)- \(MarkupEscaping.markdown(label(change.field))): \(MarkupEscaping.markdown(excerpt.prefix))"
+                + "\(removed)\(MarkupEscaping.markdown(excerpt.inserted))\(MarkupEscaping.markdown(excerpt.suffix))"
+        }
+    }
+
+    // MARK: Shared
+
+    /// How a compared field is named for people: "Prerequisites", "Credits", a labelled field's own label.
+    public static func label(_ field: String) -> String {
+        let names = ["title": "Title", "description": "Description", "credits": "Credits", "level": "Level",
+                     "prerequisiteString": "Prerequisites", "corequisiteString": "Corequisites", "offered": "Offered",
+                     "contactHours": "Contact hours", "notes": "Notes", "rubricsUrl": "Rubrics URL",
+                     "transitionPlanUrl": "Transition plan URL"]
+        if let name = names[field] { return name }
+        return field.hasPrefix("fields.") ? String(field.dropFirst("fields.".count)) : field
+    }
+
+    /// A compared value as text: a string as is, a list joined by "; ", none as "(none)".
+    static func displayValue(_ value: JSONValue) -> String {
+        switch value {
+        case .null: return "(none)"
+        case let .string(text): return text
+        case let .array(items): return items.map(displayValue).joined(separator: "; ")
+        default: return value.serialized(pretty: false)
+        }
+    }
+}
+
+/// The part of a text change worth showing: what was removed and inserted, with a little unchanged
+/// context either side, so a one-word edit to a long description reads as that one word.
+struct ChangeExcerpt: Equatable {
+    var prefix: String
+    var removed: String
+    var inserted: String
+    var suffix: String
+
+    /// Context kept either side of the change, in characters (whole words).
+    static let context = 30
+
+    init(old: String, new: String) {
+        let before = Array(old), after = Array(new)
+        var start = 0
+        while start < before.count, start < after.count, before[start] == after[start] { start += 1 }
+        var end = 0
+        while end < before.count - start, end < after.count - start, before[before.count - 1 - end] == after[after.count - 1 - end] {
+            end += 1
+        }
+        // Widen the change to whole words so "ecology" → "ecosystem" does not show as "logy" → "system".
+        while start > 0, !before[start - 1].isWhitespace { start -= 1 }
+        while end > 0, !before[before.count - end].isWhitespace { end -= 1 }
+        let prefixText = String(before[..<start]), suffixText = String(before[(before.count - end)...])
+        prefix = prefixText.count > Self.context ? "…" + Self.trimmedStart(prefixText) : prefixText
+        suffix = suffixText.count > Self.context ? Self.trimmedEnd(suffixText) + "…" : suffixText
+        removed = String(before[start..<(before.count - end)])
+        inserted = String(after[start..<(after.count - end)])
+    }
+
+    private static func trimmedStart(_ text: String) -> String {
+        let tail = text.suffix(context)
+        guard let space = tail.firstIndex(where: \.isWhitespace) else { return String(tail) }
+        return String(tail[space...])
+    }
+
+    private static func trimmedEnd(_ text: String) -> String {
+        let head = text.prefix(context)
+        guard let space = head.lastIndex(where: \.isWhitespace) else { return String(head) }
+        return String(head[...space])
+    }
+}
+
+/// ANSI styling that is a no-op when disabled (not a terminal, or `NO_COLOR`).
+struct TerminalStyle {
+    var enabled: Bool
+
+    func bold(_ text: String) -> String { wrap(text, "1") }
+    func red(_ text: String) -> String { wrap(text, "31") }
+    func green(_ text: String) -> String { wrap(text, "32") }
+
+    private func wrap(_ text: String, _ code: String) -> String {
+        enabled && !text.isEmpty ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+}

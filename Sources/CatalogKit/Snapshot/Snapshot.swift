@@ -1,0 +1,169 @@
+import Foundation
+
+/// How many pages a run expected, fetched and could not fetch.
+public struct PageCounts: Sendable, Equatable {
+    public var expected: Int
+    public var fetched: Int
+    public var failed: Int
+
+    public init(expected: Int, fetched: Int, failed: Int) {
+        self.expected = expected
+        self.fetched = fetched
+        self.failed = failed
+    }
+
+    /// The counts of a crawl.
+    public init(_ report: CrawlReport) {
+        self.init(expected: report.pagesExpected, fetched: report.pagesFetched, failed: report.pagesFailed)
+    }
+
+    var json: JSONValue { .object(["expected": .int(expected), "fetched": .int(fetched), "failed": .int(failed)]) }
+}
+
+extension CatalogSource {
+    /// The source in the configuration's shape: `{"http": {"startUrls": […]}}`, `{"directory": path}`, `{"replay": path}`.
+    public var json: JSONValue {
+        switch self {
+        case let .http(urls): return .object(["http": .object(["startUrls": .array(urls.map { .string($0.absoluteString) })])])
+        case let .directory(url): return .object(["directory": .string(url.path)])
+        case let .replay(url): return .object(["replay": .string(url.path)])
+        }
+    }
+}
+
+/// Why a file is not a snapshot (or a published catalog).
+public struct SnapshotFormatError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}
+
+/// One run's catalog as it was: every course's published fields with when it was first seen and last
+/// changed, and what the run fetched. Snapshots are compared to find new, removed and changed courses.
+///
+/// The file is canonical JSON: keys sorted, courses sorted by id, one course a line.
+public struct Snapshot: Sendable, Equatable {
+    public static let schemaVersion = 1
+
+    public var catalogID: String
+    /// The catalog's source as the configuration gave it.
+    public var source: JSONValue
+    /// When the run captured it (RFC 3339, UTC, whole seconds).
+    public var capturedAt: String
+    public var pages: PageCounts
+    /// Sorted by id; one course an id.
+    public internal(set) var courses: [SnapshotCourse]
+
+    /// A snapshot of `courses`, sorted by id; of two courses with one id the first is kept.
+    public init(catalogID: String, source: JSONValue, capturedAt: String, pages: PageCounts, courses: [SnapshotCourse]) {
+        self.catalogID = catalogID
+        self.source = source
+        self.capturedAt = capturedAt
+        self.pages = pages
+        var seen = Set<String>()
+        self.courses = courses.filter { seen.insert($0.id).inserted }.sorted { $0.id < $1.id }
+    }
+
+    public var json: JSONValue {
+        .object([
+            "schemaVersion": .int(Self.schemaVersion),
+            "catalog": .object(["id": .string(catalogID), "source": source]),
+            "capturedAt": .string(capturedAt), "pages": pages.json, "courseCount": .int(courses.count),
+            "courses": .array(courses.map(\.json)),
+        ])
+    }
+
+    /// The file's bytes: the document indented two levels deep (one course a line), ending in a newline.
+    public func encoded() -> [UInt8] {
+        var bytes = json.serializedBytes(indentingLevels: 2)
+        bytes.append(0x0A)
+        return bytes
+    }
+
+    /// Reads a snapshot file's bytes, strictly: every field a snapshot has must be there and well formed.
+    public init(bytes: [UInt8]) throws(SnapshotFormatError) {
+        var courses: [SnapshotCourse] = []
+        let header = try CourseDocument.read(bytes) { (record, _) throws(CourseRecordError) in
+            let course = try SnapshotCourse(json: record)
+            guard course.createdAt != nil, course.updatedAt != nil else {
+                throw CourseRecordError(message: "\(course.id): a snapshot's course needs createdAt and updatedAt")
+            }
+            courses.append(course)
+        }
+        func fail(_ message: String) -> SnapshotFormatError { SnapshotFormatError(message: message) }
+        guard case let .int(version)? = header["schemaVersion"] else { throw fail("no schemaVersion: not a snapshot") }
+        guard version == Self.schemaVersion else {
+            throw fail("schemaVersion \(version): this gvingest reads snapshots of version \(Self.schemaVersion)")
+        }
+        guard case let .object(catalog)? = header["catalog"], case let .string(catalogID)? = catalog["id"], let source = catalog["source"] else {
+            throw fail("expected \"catalog\": {\"id\": …, \"source\": …}")
+        }
+        guard case let .string(capturedAt)? = header["capturedAt"], Timestamp.date(capturedAt) != nil else {
+            throw fail("expected \"capturedAt\" as a time like 2024-05-01T12:00:00Z, got \(header["capturedAt"]?.shortDescription ?? "nothing")")
+        }
+        guard case let .object(pages)? = header["pages"], case let .int(expected)? = pages["expected"],
+              case let .int(fetched)? = pages["fetched"], case let .int(failed)? = pages["failed"] else {
+            throw fail("expected \"pages\": {\"expected\": n, \"fetched\": n, \"failed\": n}")
+        }
+        guard case let .int(count)? = header["courseCount"], count == courses.count else {
+            throw fail("courseCount is \(header["courseCount"]?.shortDescription ?? "missing") but \(courses.count) courses are listed")
+        }
+        var seen = Set<String>()
+        for course in courses where !seen.insert(course.id).inserted { throw fail("course id \(course.id) appears twice") }
+        self.init(catalogID: catalogID, source: source, capturedAt: capturedAt,
+                  pages: PageCounts(expected: expected, fetched: fetched, failed: failed), courses: courses)
+    }
+}
+
+/// A JSON document with a `"courses"` array of course records: a snapshot or a published catalog.
+public enum CourseDocument {
+    /// Reads the document, handing each course record and its index to `each` as it is parsed (so the
+    /// records never exist all at once as JSON trees); returns the document's other members.
+    public static func read(_ bytes: [UInt8],
+                            each: (JSONValue, Int) throws(CourseRecordError) -> Void) throws(SnapshotFormatError) -> [String: JSONValue] {
+        try document { index in
+            try JSONValue.parse(bytes, streaming: "courses") { record in
+                try each(record, index)
+                index += 1
+            }
+        }
+    }
+
+    /// The comparable form of every course in a snapshot or a published catalog
+    /// (`{"catalog": {…}, "courses": [records]}`), and the document's other members. Only the members
+    /// comparing needs are read into values.
+    public static func comparableCourses(_ bytes: [UInt8]) throws(SnapshotFormatError) -> (header: [String: JSONValue], courses: [ComparableCourse]) {
+        var courses: [ComparableCourse] = []
+        let header = try comparableCourses(bytes) { courses.append($0) }
+        return (header, courses)
+    }
+
+    /// The same, handing each course to `each` as it is read.
+    public static func comparableCourses(_ bytes: [UInt8], each: (ComparableCourse) -> Void) throws(SnapshotFormatError) -> [String: JSONValue] {
+        try document { index in
+            try JSONValue.parse(bytes, streaming: "courses", selecting: ComparableCourse.recordKeys) { values in
+                each(try ComparableCourse(selected: values))
+                index += 1
+            }
+        }
+    }
+
+    /// Runs a streaming parse that counts records in `index`, and says what went wrong where.
+    private static func document(_ parse: (inout Int) throws -> JSONValue) throws(SnapshotFormatError) -> [String: JSONValue] {
+        var index = 0
+        let root: JSONValue
+        do {
+            root = try parse(&index)
+        } catch let error as JSONSyntaxError {
+            throw SnapshotFormatError(message: "not valid JSON: \(error)")
+        } catch let error as CourseRecordError {
+            throw SnapshotFormatError(message: "courses[\(index)]: \(error.message)")
+        } catch {
+            throw SnapshotFormatError(message: "\(error)")
+        }
+        guard case let .object(members) = root, members["courses"] != nil else {
+            throw SnapshotFormatError(message: "expected an object with a \"courses\" array")
+        }
+        guard case .array? = members["courses"] else { throw SnapshotFormatError(message: "expected \"courses\" to be an array") }
+        return members
+    }
+}

@@ -1,0 +1,78 @@
+/// One course as a snapshot keeps it: the published record (`Course.json`'s fields as JSON values, so
+/// every field round-trips exactly), when the course was first seen and last changed, and its
+/// comparable form.
+public struct SnapshotCourse: Sendable, Equatable {
+    /// Keys a snapshot adds to the record.
+    static let stampKeys: Set<String> = ["createdAt", "updatedAt", "fingerprint"]
+    /// Keys of `Course.json` a snapshot leaves out: the run's diagnostics say how a page was read, not
+    /// what the course is, and would make every snapshot several times larger.
+    public static let diagnosticKeys: Set<String> = ["sources", "warnings"]
+
+    /// The published fields, without the stamps.
+    public private(set) var record: [String: JSONValue]
+    /// When the course was first seen (RFC 3339, UTC); nil in a published catalog that does not say.
+    public var createdAt: String?
+    /// When one of its compared fields last changed.
+    public var updatedAt: String?
+    public let comparable: ComparableCourse
+
+    public var id: String { comparable.id }
+    public var name: String { comparable.name }
+    public var title: String { comparable.title }
+
+    /// The normalized course's record, without diagnostics and not yet stamped.
+    public init(_ course: Course) {
+        var record = course.record
+        for key in Self.diagnosticKeys { record[key] = nil }
+        // As the file will have them: a whole Double is written as an integer and read back as one.
+        self.record = record.mapValues(\.wholeNumbersAsIntegers)
+        comparable = ComparableCourse(id: course.id, name: course.code.description, title: course.title, record: record)
+    }
+
+    /// Reads a record as a snapshot or a published catalog writes it; the stamps are optional here.
+    public init(json: JSONValue) throws(CourseRecordError) {
+        guard case var .object(record) = json else {
+            throw CourseRecordError(message: "expected a course object, got \(json.shortDescription)")
+        }
+        func stamp(_ key: String) throws(CourseRecordError) -> String? {
+            switch record.removeValue(forKey: key) {
+            case nil, .null?: return nil
+            case let .string(text)? where Timestamp.date(text) != nil: return text
+            case let other?: throw CourseRecordError(message: "expected \"\(key)\" as a time like 2024-05-01T12:00:00Z, got \(other.shortDescription)")
+            }
+        }
+        createdAt = try stamp("createdAt")
+        updatedAt = try stamp("updatedAt")
+        // The fingerprint is recomputed from the fields, so a stale or edited one cannot hide a change.
+        record["fingerprint"] = nil
+        self.record = record
+        comparable = try ComparableCourse(record: record)
+    }
+
+    /// The record with its stamps and fingerprint.
+    public var json: JSONValue {
+        var object = record
+        object["createdAt"] = .from(createdAt, JSONValue.string)
+        object["updatedAt"] = .from(updatedAt, JSONValue.string)
+        object["fingerprint"] = .string(comparable.fingerprintText)
+        return .object(object)
+    }
+
+    /// A string field of the record; nil when absent, null or empty.
+    public func text(_ key: String) -> String? {
+        guard case let .string(value)? = record[key], !value.isEmpty else { return nil }
+        return value
+    }
+}
+
+extension JSONValue {
+    /// The same value with every whole `Double` as an `.int`, as writing and reading it back gives.
+    var wholeNumbersAsIntegers: JSONValue {
+        switch self {
+        case let .double(value) where value.isFinite && value == value.rounded() && abs(value) < 1e15: return .int(Int(value))
+        case let .array(items): return .array(items.map(\.wholeNumbersAsIntegers))
+        case let .object(members): return .object(members.mapValues(\.wholeNumbersAsIntegers))
+        default: return self
+        }
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+
+/// What went wrong with a snapshot file or the store's directory.
+public enum SnapshotError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file or directory could not be read.
+    case unreadable(path: String, reason: String)
+    /// The file was read but is not a whole, valid snapshot; it is left as it is.
+    case corrupt(path: String, reason: String)
+    /// A snapshot could not be written (or pruned).
+    case cannotWrite(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .unreadable(path, reason): return "\(path): cannot read: \(reason)"
+        case let .corrupt(path, reason):
+            return "\(path): not a valid snapshot (\(reason)); it was left untouched: repair it or move it out of the snapshot directory"
+        case let .cannotWrite(path, reason): return "\(path): cannot write: \(reason)"
+        }
+    }
+}
+
+/// Where one catalog's snapshots are kept: a file a run, named by sequence number and capture time
+/// (`snapshot-000042-20240501T120000Z.json`), created once and never rewritten in place.
+///
+/// The sequence orders snapshots even when clocks disagree; a name already taken (two runs at once) makes
+/// the second write fail rather than replace the first.
+public struct SnapshotStore: Sendable {
+    public let directory: URL
+
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    /// A snapshot file in the store.
+    public struct Entry: Sendable, Equatable {
+        public var sequence: Int
+        public var file: URL
+        public var name: String { file.lastPathComponent }
+    }
+
+    static let prefix = "snapshot-"
+
+    /// The snapshot file name for a sequence number and capture time.
+    static func fileName(sequence: Int, capturedAt: String) -> String {
+        let digits = String(sequence)
+        return prefix + String(repeating: "0", count: max(0, 6 - digits.count)) + digits + "-" + Timestamp.compact(capturedAt) + ".json"
+    }
+
+    /// The sequence number of a snapshot file name; nil for any other file (temporary files included).
+    static func sequence(ofFileName name: String) -> Int? {
+        guard name.hasPrefix(prefix), name.hasSuffix(".json") else { return nil }
+        let digits = name.dropFirst(prefix.count).prefix { $0.isASCIIDigit }
+        guard !digits.isEmpty, name.dropFirst(prefix.count + digits.count).first == "-" else { return nil }
+        return Int(digits)
+    }
+
+    /// The snapshots, oldest first; none when the directory does not exist yet.
+    public func list() throws(SnapshotError) -> [Entry] {
+        guard FileManager.default.fileExists(atPath: directory.path) else { return [] }
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        } catch {
+            throw .unreadable(path: directory.path, reason: (error as NSError).localizedDescription)
+        }
+        return names.compactMap { name in
+            Self.sequence(ofFileName: name).map { Entry(sequence: $0, file: directory.appendingPathComponent(name)) }
+        }.sorted { ($0.sequence, $0.name) < ($1.sequence, $1.name) }
+    }
+
+    /// Reads one snapshot, strictly.
+    public func load(_ entry: Entry) throws(SnapshotError) -> Snapshot {
+        try Self.load(entry.file)
+    }
+
+    /// Reads a snapshot file, strictly.
+    public static func load(_ file: URL) throws(SnapshotError) -> Snapshot {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileBytes.read(file)
+        } catch {
+            throw .unreadable(path: file.path, reason: "\(error)")
+        }
+        do {
+            return try Snapshot(bytes: bytes)
+        } catch {
+            throw .corrupt(path: file.path, reason: error.message)
+        }
+    }
+
+    /// The newest snapshot, or nil when there is none.
+    public func latest() throws(SnapshotError) -> (entry: Entry, snapshot: Snapshot)? {
+        guard let entry = try list().last else { return nil }
+        return (entry, try load(entry))
+    }
+
+    /// The snapshot before the newest, or nil when there are fewer than two.
+    public func previous() throws(SnapshotError) -> (entry: Entry, snapshot: Snapshot)? {
+        let entries = try list()
+        guard entries.count >= 2 else { return nil }
+        let entry = entries[entries.count - 2]
+        return (entry, try load(entry))
+    }
+
+    /// Writes a snapshot as the next in sequence: atomically (temporary file, fsync, link), never over an existing file.
+    @discardableResult
+    public func write(_ snapshot: Snapshot) throws(SnapshotError) -> Entry {
+        let sequence = (try list().last?.sequence ?? 0) + 1
+        let file = directory.appendingPathComponent(Self.fileName(sequence: sequence, capturedAt: snapshot.capturedAt))
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try AtomicFile.create(Data(snapshot.encoded()), at: file)
+        } catch let error as POSIXError where error.code == .EEXIST {
+            throw .cannotWrite(path: file.path, reason: "the name is taken (another run wrote snapshot \(sequence) first); nothing was replaced")
+        } catch {
+            throw .cannotWrite(path: file.path, reason: (error as NSError).localizedDescription)
+        }
+        return Entry(sequence: sequence, file: file)
+    }
+
+    /// Deletes all but the newest `keeping` snapshots, and temporary files that writers killed part-way left
+    /// behind once they are older than `age` seconds (younger ones may belong to a write in progress).
+    /// Returns the files deleted.
+    @discardableResult
+    public func prune(keeping: Int, temporariesOlderThan age: TimeInterval = 3600, now: Date = Date()) throws(SnapshotError) -> [URL] {
+        var doomed = try list().dropLast(max(0, keeping)).map(\.file)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for name in names where name.hasPrefix(".") && name.hasSuffix(".tmp") {
+            let file = directory.appendingPathComponent(name)
+            let modified = (try? FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate]) as? Date
+            if let modified, now.timeIntervalSince(modified) >= age { doomed.append(file) }
+        }
+        for file in doomed {
+            do {
+                try FileManager.default.removeItem(at: file)
+            } catch {
+                throw .cannotWrite(path: file.path, reason: "cannot delete: \((error as NSError).localizedDescription)")
+            }
+        }
+        return doomed
+    }
+}

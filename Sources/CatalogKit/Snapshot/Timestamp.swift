@@ -1,0 +1,44 @@
+import Foundation
+
+/// Instants as snapshots, news and feeds write them: RFC 3339 in UTC to the second, "2024-05-01T12:00:00Z"
+/// (what Atom requires and what the app's `JSONDecoder` reads with `.iso8601`).
+public enum Timestamp {
+    /// The instant, whole seconds (rounded down), in UTC.
+    public static func string(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+    }
+
+    /// Reads exactly the form `string(_:)` writes; nil for anything else.
+    public static func date(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        let digitPositions = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18]
+        let separators: [(Int, UInt8)] = [(4, UInt8(ascii: "-")), (7, UInt8(ascii: "-")), (10, UInt8(ascii: "T")),
+                                          (13, UInt8(ascii: ":")), (16, UInt8(ascii: ":")), (19, UInt8(ascii: "Z"))]
+        guard bytes.count == 20, digitPositions.allSatisfy({ bytes[$0] >= 0x30 && bytes[$0] <= 0x39 }),
+              separators.allSatisfy({ bytes[$0.0] == $0.1 }) else { return nil }
+        func number(_ from: Int, _ length: Int) -> Int32 {
+            bytes[from..<(from + length)].reduce(0) { $0 * 10 + Int32($1 - 0x30) }
+        }
+        var parts = tm()
+        parts.tm_year = number(0, 4) - 1900
+        parts.tm_mon = number(5, 2) - 1
+        parts.tm_mday = number(8, 2)
+        parts.tm_hour = number(11, 2)
+        parts.tm_min = number(14, 2)
+        parts.tm_sec = number(17, 2)
+        guard (0...11).contains(parts.tm_mon), (1...31).contains(parts.tm_mday), parts.tm_hour < 24, parts.tm_min < 60,
+              parts.tm_sec < 61 else { return nil }
+        let date = Date(timeIntervalSince1970: TimeInterval(timegm(&parts)))
+        // timegm normalizes 31 February into March; such a text is not a date.
+        return string(date) == text ? date : nil
+    }
+
+    /// The form for file names and identifiers: "20240501T120000Z".
+    public static func compact(_ text: String) -> String {
+        text.filter { $0 != "-" && $0 != ":" }
+    }
+}

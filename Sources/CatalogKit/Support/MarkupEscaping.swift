@@ -1,0 +1,55 @@
+/// Escaping for the text gvingest writes into Markdown and XML: course titles and descriptions come
+/// from web pages and may hold anything, `<script>` included.
+public enum MarkupEscaping {
+    /// Text for Markdown that renders as itself: the characters Markdown reads as markup anywhere are
+    /// backslash-escaped, and so are the ones that would start a heading, list or quote at a line's start.
+    /// `inline`: the text continues a line, so its first characters start nothing.
+    public static func markdown(_ text: String, inline: Bool = true) -> String {
+        var output = ""
+        output.reserveCapacity(text.utf8.count + 8)
+        var atLineStart = !inline
+        var lineDigits = 0
+        for character in text {
+            if character == "\n" {
+                output.append(character)
+                atLineStart = true
+                lineDigits = 0
+                continue
+            }
+            if "\\`*_[]<>&|~#".contains(character) || (atLineStart && "-+=".contains(character))
+                || (lineDigits > 0 && (character == "." || character == ")")) {
+                output.append("\\")
+            }
+            // "1. " at a line's start is a list item; count the leading digits to catch it.
+            lineDigits = (atLineStart || lineDigits > 0) && character.isASCIIDigit ? lineDigits + 1 : 0
+            if !(atLineStart && character == " ") { atLineStart = false }
+            output.append(character)
+        }
+        return output
+    }
+
+    /// Text for XML character data and attribute values: the five special characters as entities, and
+    /// characters XML 1.0 does not allow (most control characters) replaced by U+FFFD.
+    public static func xml(_ text: String) -> String {
+        var output = ""
+        output.reserveCapacity(text.utf8.count + 8)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": output += "&amp;"
+            case "<": output += "&lt;"
+            case ">": output += "&gt;"
+            case "\"": output += "&quot;"
+            case "'": output += "&apos;"
+            case "\t", "\n", "\r": output.unicodeScalars.append(scalar)
+            default:
+                let value = scalar.value
+                if value < 0x20 || value == 0xFFFE || value == 0xFFFF {
+                    output += "\u{FFFD}"
+                } else {
+                    output.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return output
+    }
+}

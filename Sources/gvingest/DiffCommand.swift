@@ -1,0 +1,154 @@
+import CatalogKit
+import Foundation
+
+/// `gvingest diff`: what changed between two snapshots or published catalogs.
+enum DiffCommand: Command {
+    static let name = "diff"
+    static let help = """
+    Usage: gvingest diff [OLD NEW] [--config FILE] [--catalog ID] [--snapshots DIR]
+                         [--json | --markdown] [--only KIND[,KIND]]
+
+    Compares two catalogs course by course: added, removed, renumbered (a new code with the same title
+    and description) and changed, with each changed field's old and new value. White space, ordering
+    and computed fields (timestamps, fingerprints, sources, file and page URLs, the edition's name) are
+    not changes.
+
+    Without OLD and NEW, compares the last two snapshots of a catalog: those in --snapshots DIR, or in
+    the snapshot directory of --config FILE (default pipeline.json) for --catalog ID (needed when it
+    has several catalogs). OLD and NEW may be any two snapshot files or published catalog.json files
+    (anything with a "courses" list of course records).
+
+    Options:
+      --config FILE    Find the snapshots through this configuration (default pipeline.json).
+      --catalog ID     With --config: the catalog whose snapshots to compare.
+      --snapshots DIR  Compare the last two snapshots in DIR, one catalog's snapshot directory.
+      --json           Print one object {"added", "removed", "changed", "renumbered"}, each a list of
+                       entries with id, name and title; changed and renumbered entries carry "changes"
+                       ({field: {"old": …, "new": …}}), renumbered ones "from" and "to" (the codes).
+      --markdown       Print a Markdown changelog.
+      --only KIND      Show only these kinds: added, removed, changed, renumbered (repeatable).
+      --help           Show this help.
+
+    Text output is coloured on a terminal unless NO_COLOR is set.
+    Exit status, as diff(1): 0 no differences, 1 differences (of the kinds shown), 2 trouble (an input
+    can't be read or is not a snapshot or catalog, fewer than two snapshots). Bad usage exits 64, as it
+    does for every gvingest command.
+    """
+
+    static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
+        let arguments = try Arguments(words, flags: ["--json", "--markdown"], options: ["--config", "--catalog", "--snapshots", "--only"])
+        guard !(arguments.has("--json") && arguments.has("--markdown")) else { throw UsageError(message: "choose one of --json and --markdown") }
+        var kinds = Set(DiffKind.allCases)
+        if let only = arguments.values["--only"] {
+            kinds = []
+            for word in only.flatMap({ $0.split(separator: ",") }) {
+                guard let kind = DiffKind(rawValue: String(word)) else {
+                    throw UsageError(message: "--only takes added, removed, changed or renumbered, not '\(word)'")
+                }
+                kinds.insert(kind)
+            }
+        }
+        let inputs: [(file: URL, label: String)]
+        switch arguments.positional.count {
+        case 2:
+            guard arguments.value("--snapshots") == nil, arguments.value("--config") == nil, arguments.value("--catalog") == nil else {
+                throw UsageError(message: "name two files, or use --snapshots/--config, not both")
+            }
+            inputs = arguments.positional.map { (URL(fileURLWithPath: $0), $0) }
+        case 0:
+            do {
+                inputs = try lastTwo(arguments)
+            } catch let problem as Trouble {
+                printError("gvingest diff: \(problem.message)")
+                return .trouble
+            } catch {
+                throw error as? UsageError ?? UsageError(message: "\(error)")
+            }
+        default:
+            throw UsageError(message: "name two files to compare (OLD NEW), or none for the last two snapshots")
+        }
+
+        // The old catalog is held, the new one compared course by course as it is read (and one file's
+        // bytes are in memory at a time), so that two large catalogs fit in little memory.
+        var labels: [String] = []
+        var builder: CatalogDiff.Builder?
+        for input in inputs {
+            do {
+                let bytes = try FileBytes.read(input.file)
+                let header: [String: JSONValue]
+                if builder == nil {
+                    let old = try CourseDocument.comparableCourses(bytes)
+                    header = old.header
+                    builder = CatalogDiff.Builder(old: old.courses)
+                } else {
+                    header = try CourseDocument.comparableCourses(bytes) { builder?.add($0) }
+                }
+                let captured = if case let .string(time)? = header["capturedAt"] { " (\(time))" } else { "" }
+                labels.append(input.label + captured)
+            } catch let error as SnapshotFormatError {
+                printError("gvingest diff: \(input.label): not a snapshot or catalog: \(error.message)")
+                return .trouble
+            } catch {
+                printError("gvingest diff: \(input.label): cannot read: \(error)")
+                return .trouble
+            }
+        }
+        let diff = (builder?.finish() ?? CatalogDiff()).only(kinds)
+        if arguments.has("--json") {
+            print(DiffReport.json(diff).serialized())
+        } else if arguments.has("--markdown") {
+            print(DiffReport.markdown(diff, old: labels[0], new: labels[1]), terminator: "")
+        } else {
+            let environment = ProcessInfo.processInfo.environment
+            let colors = isatty(STDOUT_FILENO) == 1 && (environment["NO_COLOR"] ?? "").isEmpty
+            print(DiffReport.human(diff, old: labels[0], new: labels[1], colors: colors), terminator: "")
+        }
+        return diff.isEmpty ? .ok : .differences
+    }
+
+    /// A reason to exit 2 rather than 64: the request was fine, the data is not there.
+    struct Trouble: Error {
+        var message: String
+    }
+
+    /// The last two snapshots of the store `--snapshots` or `--config`/`--catalog` name.
+    static func lastTwo(_ arguments: Arguments) throws -> [(file: URL, label: String)] {
+        let store: SnapshotStore
+        if let directory = arguments.value("--snapshots") {
+            guard arguments.value("--config") == nil, arguments.value("--catalog") == nil else {
+                throw UsageError(message: "--snapshots names the directory itself; it does not go with --config or --catalog")
+            }
+            store = SnapshotStore(directory: URL(fileURLWithPath: directory))
+        } else {
+            let path = arguments.value("--config") ?? "pipeline.json"
+            let config: PipelineConfig
+            do {
+                config = try PipelineConfig.load(URL(fileURLWithPath: path))
+            } catch {
+                throw Trouble(message: "\(error)")
+            }
+            let ids = config.catalogs.map(\.id)
+            let id: String
+            if let chosen = arguments.value("--catalog") {
+                guard ids.contains(chosen) else { throw UsageError(message: "no catalog '\(chosen)' in \(path) (it has \(ids.joined(separator: ", ")))") }
+                id = chosen
+            } else {
+                guard ids.count == 1, let only = ids.first else {
+                    throw UsageError(message: "\(path) has several catalogs; choose one with --catalog (\(ids.joined(separator: ", ")))")
+                }
+                id = only
+            }
+            store = config.outputs.store(for: id)
+        }
+        let entries: [SnapshotStore.Entry]
+        do {
+            entries = try store.list()
+        } catch {
+            throw Trouble(message: "\(error)")
+        }
+        guard entries.count >= 2 else {
+            throw Trouble(message: "\(store.directory.path) has \(entries.count) snapshot(s); a diff needs two (run the pipeline again, or name two files)")
+        }
+        return entries.suffix(2).map { ($0.file, $0.name) }
+    }
+}

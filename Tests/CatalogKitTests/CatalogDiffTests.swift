@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+@testable import CatalogKit
+
+/// The diff over hand-written snapshot pairs (Fixtures/snapshots) and plain values, and its renderings.
+@Suite struct CatalogDiffTests {
+    typealias Support = SnapshotTestSupport
+
+    static func fixtureDiff() throws -> CatalogDiff {
+        CatalogDiff.between(old: try Support.fixture("fall.json").courses, new: try Support.fixture("winter.json").courses)
+    }
+
+    @Test func theFixturePairHasEachKindOfChange() throws {
+        let diff = try Self.fixtureDiff()
+        #expect(diff.added.map(\.name) == ["BIO 610", "CIS 380"])
+        #expect(diff.removed.map(\.name) == ["CIS 101"])
+        #expect(diff.renumbered.count == 1)
+        let renumbered = try #require(diff.renumbered.first)
+        #expect(renumbered.from == CourseRef(id: "cis-267", name: "CIS 267", title: "Computer Graphics"))
+        #expect(renumbered.to.name == "CIS 367")
+        #expect(renumbered.changes == [FieldChange(field: "offered", old: .string("winter semester"), new: .string("fall semester"))])
+        #expect(diff.changed.map(\.course.name) == ["MTH 201"])
+        let changes = try #require(diff.changed.first?.changes)
+        #expect(changes == [
+            FieldChange(field: "credits", old: .string("4"), new: .string("5")),
+            FieldChange(field: "prerequisiteString", old: .string("MTH 123 and MTH 125."), new: .string("MTH 123 and MTH 125, or MTH 122.")),
+            FieldChange(field: "fields.Repeatability", old: .string("Not repeatable."), new: .string("Repeatable once.")),
+        ])
+    }
+
+    /// CIS 163 differs in white space, note order, an empty corequisite, 4 against 4.0 credits, the local file,
+    /// the page URL, the edition's name, provenance, timestamps and fingerprint: none of which is a change.
+    @Test func whiteSpaceOrderingAndComputedFieldsAreNotChanges() throws {
+        let fall = try Support.fixture("fall.json"), winter = try Support.fixture("winter.json")
+        let before = try #require(fall.courses.first { $0.id == "cis-163" })
+        let after = try #require(winter.courses.first { $0.id == "cis-163" })
+        #expect(before.record != after.record)
+        #expect(before.comparable.canonical == after.comparable.canonical)
+        #expect(before.comparable.fingerprint == after.comparable.fingerprint)
+        #expect(try !Self.fixtureDiff().changed.contains { $0.course.id == "cis-163" })
+    }
+
+    @Test func aPublishedCatalogComparesWithASnapshot() throws {
+        let published = try CourseDocument.comparableCourses(FileBytes.read(Support.snapshotFixtures.appendingPathComponent("catalog.json")))
+        #expect(published.courses.count == 7)
+        let winter = try Support.fixture("winter.json")
+        #expect(CatalogDiff.between(old: winter.courses.map(\.comparable), new: published.courses).isEmpty)
+        let fall = try Support.fixture("fall.json")
+        #expect(CatalogDiff.between(old: fall.courses.map(\.comparable), new: published.courses) == (try Self.fixtureDiff()))
+    }
+
+    @Test func renumberingNeedsTheSameTitleAndDescription() {
+        func courses(_ list: [(String, String, String)]) -> [SnapshotCourse] {
+            list.map { SnapshotCourse(Support.course($0.0, title: $0.1, description: $0.2)) }
+        }
+        let old = courses([("CIS 267", "Graphics", "Pixels."), ("CIS 268", "Games", "Play."), ("CIS 290", "Topics", "Varies."),
+                           ("CIS 291", "Topics", "Varies.")])
+        let new = courses([("CIS 367", "Graphics", "Pixels."), ("CIS 368", "Games", "Play more."), ("CIS 390", "Topics", "Varies."),
+                           ("CIS 391", "Topics", "Varies.")])
+        let diff = CatalogDiff.between(old: old, new: new)
+        // Look-alikes pair in code order.
+        #expect(diff.renumbered.map { "\($0.from.name)>\($0.to.name)" } == ["CIS 267>CIS 367", "CIS 290>CIS 390", "CIS 291>CIS 391"])
+        #expect(diff.added.map(\.name) == ["CIS 368"])
+        #expect(diff.removed.map(\.name) == ["CIS 268"])
+        #expect(diff.changed.isEmpty)
+    }
+
+    @Test func identicalCatalogsHaveNoDiff() throws {
+        let winter = try Support.fixture("winter.json")
+        #expect(CatalogDiff.between(old: winter.courses, new: winter.courses.reversed()).isEmpty)
+        #expect(CatalogDiff.between(old: [ComparableCourse](), new: []).isEmpty)
+    }
+
+    @Test func onlyKeepsTheKindsAskedFor() throws {
+        let diff = try Self.fixtureDiff().only([.added, .renumbered])
+        #expect(diff.added.count == 2 && diff.renumbered.count == 1)
+        #expect(diff.removed.isEmpty && diff.changed.isEmpty)
+    }
+
+    @Test func jsonHasOneListPerKind() throws {
+        let json = DiffReport.json(try Self.fixtureDiff())
+        guard case let .object(members) = json else { Issue.record("not an object"); return }
+        #expect(Set(members.keys) == ["added", "removed", "changed", "renumbered"])
+        #expect(json["added"] == .array([
+            .object(["id": .string("bio-610"), "name": .string("BIO 610"), "title": .string("Advanced Ecology")]),
+            .object(["id": .string("cis-380"), "name": .string("CIS 380"), "title": .string("Machine Learning")]),
+        ]))
+        guard case let .array(changed)? = json["changed"], let mth = changed.first else { Issue.record("no changed"); return }
+        #expect(mth["changes"]?["credits"] == .object(["old": .string("4"), "new": .string("5")]))
+        guard case let .array(renumbered)? = json["renumbered"], let pair = renumbered.first else { Issue.record("no renumbered"); return }
+        #expect(pair["from"] == .string("CIS 267"))
+        #expect(pair["to"] == .string("CIS 367"))
+        #expect(pair["id"] == .string("cis-367"))
+    }
+
+    @Test func theTextViewGroupsByKindAndColoursOnlyWhenAsked() throws {
+        let diff = try Self.fixtureDiff()
+        let plain = DiffReport.human(diff, old: "fall", new: "winter", colors: false)
+        #expect(!plain.contains("\u{1B}["))
+        for line in ["Added (2)", "  + BIO 610  Advanced Ecology", "Removed (1)", "  - CIS 101  Legacy Computing",
+                     "  ~ CIS 267 → CIS 367  Computer Graphics", "      Offered: [-winter-]{+fall+} semester",
+                     "  * MTH 201  Calculus I", "      Credits: [-4-]{+5+}", "      Repeatability: [-Not repeatable.-]{+Repeatable once.+}",
+                     "2 added, 1 removed, 1 renumbered, 1 changed"] {
+            #expect(plain.contains(line), "missing: \(line)\n\(plain)")
+        }
+        let coloured = DiffReport.human(diff, old: "fall", new: "winter", colors: true)
+        #expect(coloured.contains("\u{1B}[31m[-4-]\u{1B}[0m\u{1B}[32m{+5+}\u{1B}[0m"))
+    }
+
+    @Test func longTextChangesShowThePartThatDiffers() {
+        let old = "Study of organisms and their environment at the level of individuals, populations and ecosystems in Michigan."
+        let new = "Study of organisms and their environment at the level of individuals, communities and ecosystems in Michigan."
+        let excerpt = ChangeExcerpt(old: old, new: new)
+        #expect(excerpt.removed == "populations")
+        #expect(excerpt.inserted == "communities")
+        #expect(excerpt.prefix.hasPrefix("…") && excerpt.prefix.hasSuffix("individuals, "))
+        #expect(excerpt.suffix == " and ecosystems in Michigan.")
+    }
+
+    @Test func theMarkdownChangelogEscapesCatalogText() throws {
+        var diff = try Self.fixtureDiff()
+        diff.added.append(CourseRef(id: "x-1", name: "CIS 999", title: "<script>alert('x')</script> & *more*"))
+        let markdown = DiffReport.markdown(diff, old: "fall", new: "winter")
+        #expect(markdown.hasPrefix("## Catalog changes: fall → winter\n\n3 added, 1 removed, 1 renumbered, 1 changed.\n"))
+        #expect(markdown.contains("### Added (3)\n\n- **BIO 610** — Advanced Ecology"))
+        #expect(markdown.contains("- **CIS 267** → **CIS 367** — Computer Graphics\n  - Offered: ~~winter~~ fall semester"))
+        #expect(markdown.contains("  - Credits: ~~4~~ 5"))
+        #expect(markdown.contains("  - Prerequisites: MTH 123 and MTH ~~125.~~ 125, or MTH 122."))
+        #expect(markdown.contains("\\<script\\>alert('x')\\</script\\> \\& \\*more\\*"))
+        #expect(!markdown.contains("<script>"))
+        #expect(DiffReport.markdown(CatalogDiff(), old: "a", new: "b").contains("No changes."))
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+@testable import CatalogKit
+
+/// The JSON writer's partial indentation, the streaming reader and the whole-file reader.
+@Suite struct JSONDocumentTests {
+    @Test func documentsIndentTheirOuterLevelsAndKeepRecordsOnOneLine() throws {
+        let value = JSONValue.object(["b": .array([.object(["y": .int(1), "x": .array([.null])])]), "a": .string("é")])
+        let text = String(decoding: value.serializedBytes(indentingLevels: 2), as: UTF8.self)
+        #expect(text == "{\n  \"a\" : \"é\",\n  \"b\" : [\n    {\"x\":[null],\"y\":1}\n  ]\n}")
+        #expect(try JSONValue.parse(text) == value)
+    }
+
+    @Test func aLongArrayCanBeReadOneElementAtATime() throws {
+        var seen: [JSONValue] = []
+        let rest = try JSONValue.parse(Array(#"{"n": 2, "courses": [{"id": 1}, [2], "three"], "z": {"courses": [9]}}"#.utf8),
+                                       streaming: "courses") { seen.append($0) }
+        #expect(seen == [.object(["id": .int(1)]), .array([.int(2)]), .string("three")])
+        // Only the top-level member streams; the nested one stays in the tree.
+        #expect(rest == .object(["n": .int(2), "courses": .array([]), "z": .object(["courses": .array([.int(9)])])]))
+        struct Refused: Error {}
+        #expect(throws: Refused.self) {
+            _ = try JSONValue.parse(Array(#"{"courses": [1, 2]}"#.utf8), streaming: "courses") { _ in throw Refused() }
+        }
+        #expect(throws: JSONSyntaxError.self) {
+            _ = try JSONValue.parse(Array(#"{"courses": [1, 2"#.utf8), streaming: "courses") { _ in }
+        }
+    }
+
+    @Test func selectedMembersArriveByPositionAndTheRestIsSkipped() throws {
+        let long = String(repeating: "k", count: 70)
+        let text = #"{"courses": [{"b": [1, {"x": "y"}], "a": "é", "skip": {"deep": [true, null, -1.5e3]}, "\#(long)": 7, "ca": 2}, {}]}"#
+        var seen: [[JSONValue?]] = []
+        let rest = try JSONValue.parse(Array(text.utf8), streaming: "courses", selecting: ["a", "b", "ca", long, "missing"]) { seen.append($0) }
+        #expect(seen.count == 2)
+        #expect(seen[0] == [.string("é"), .array([.int(1), .object(["x": .string("y")])]), .int(2), .int(7), nil])
+        #expect(seen[1] == [nil, nil, nil, nil, nil])
+        #expect(rest == .object(["courses": .array([])]))
+        for broken in [#"{"courses": [{"skip": [1, }]}"#, #"{"courses": [{"a": 1, "a": 2}]}"#, #"{"courses": [3]}"#, #"{"courses": [{"skip": "x"#] {
+            #expect(throws: JSONSyntaxError.self, "\(broken)") {
+                _ = try JSONValue.parse(Array(broken.utf8), streaming: "courses", selecting: ["a"]) { _ in }
+            }
+        }
+    }
+
+    @Test func aFileIsReadWhole() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-bytes-\(UInt32.random(in: 0...UInt32.max))")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let bytes = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        try Data(bytes).write(to: file)
+        #expect(try FileBytes.read(file) == bytes)
+        let error = #expect(throws: FileBytes.ReadError.self) { try FileBytes.read(file.appendingPathExtension("missing")) }
+        #expect(error?.description == "No such file or directory")
+    }
+}

@@ -1,0 +1,70 @@
+import CatalogKit
+import Foundation
+import Testing
+
+/// A writer killed with SIGKILL in the middle of writing a snapshot leaves every earlier snapshot whole.
+@Suite struct SnapshotCrashTests {
+    /// The test-support writer (benchmarks/SyntheticSnapshots), built beside gvingest.
+    static let helper = Binary.url.deletingLastPathComponent().appendingPathComponent("SyntheticSnapshots")
+
+    static func temporaries(_ directory: URL) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasPrefix(".") && $0.hasSuffix(".tmp") }
+    }
+
+    @Test func killingAWriterMidSnapshotLeavesThePreviousSnapshotsWhole() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-crash-\(UInt32.random(in: 0...UInt32.max))")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let writer = Process()
+        writer.executableURL = Self.helper
+        writer.arguments = ["write-loop", directory.path, "--courses", "4000"]
+        let output = Pipe()
+        writer.standardOutput = output
+        try writer.run()
+
+        // Wait until one snapshot is complete, then until a write is in progress (its temporary file
+        // exists), and kill the writer there.
+        var printed = ""
+        while !printed.contains("wrote 1\n") {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { break }
+            printed += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(printed.contains("wrote 1\n"), "the writer stopped early: \(printed)")
+        var killedMidWrite = false
+        for _ in 0..<2_000_000 where writer.isRunning {
+            if !Self.temporaries(directory).isEmpty {
+                kill(writer.processIdentifier, SIGKILL)
+                killedMidWrite = true
+                break
+            }
+        }
+        if !killedMidWrite { kill(writer.processIdentifier, SIGKILL) }
+        writer.waitUntilExit()
+        printed += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+
+        #expect(killedMidWrite, "never saw a write in progress")
+        #expect(writer.terminationReason == .uncaughtSignal && writer.terminationStatus == SIGKILL)
+        // Nearly always the torn write's temporary file is still there (it could have been renamed in the
+        // microseconds between seeing it and the kill).
+        let leftovers = Self.temporaries(directory)
+
+        // Every snapshot the store lists is whole, the torn one is not among them, and the newest is at
+        // least the last one the writer reported.
+        let store = SnapshotStore(directory: directory)
+        let entries = try store.list()
+        let reported = printed.split(separator: "\n").compactMap { Int($0.dropFirst("wrote ".count)) }.max() ?? 0
+        #expect(reported >= 1)
+        #expect((reported...(reported + 1)).contains(entries.last?.sequence ?? -1), "listed \(entries.map(\.sequence)), reported \(reported)")
+        for entry in entries {
+            let snapshot = try store.load(entry)
+            #expect(snapshot.courses.count == 4000, "\(entry.name)")
+        }
+        #expect(try store.latest()?.snapshot.courses.count == 4000)
+
+        // The next run cleans the leftovers up once they are old enough (here: at once), and only them.
+        let removed = try store.prune(keeping: entries.count, temporariesOlderThan: 0)
+        #expect(removed.map(\.lastPathComponent).sorted() == leftovers.sorted())
+        #expect(Self.temporaries(directory).isEmpty)
+        #expect(try store.list() == entries)
+    }
+}

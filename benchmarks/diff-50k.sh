@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Times a release build of `gvingest diff --json` over two synthetic snapshots of 50,000 courses each
+# (realistic records, ~1.5 KB each; the second with ~1 % changed, 0.5 % removed, 0.5 % added, 0.2 %
+# renumbered) and reports wall time and peak memory from /usr/bin/time -v. Targets: ≤ 1 s, ≤ 200 MB.
+# Usage: benchmarks/diff-50k.sh [COURSES] [RUNS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+courses=${1:-50000}
+runs=${2:-5}
+[ -x /usr/bin/time ] || { echo "/usr/bin/time missing: apt-get install time" >&2; exit 69; }
+swift build -c release --product gvingest >/dev/null
+swift build -c release --product SyntheticSnapshots >/dev/null
+bin=$(swift build -c release --show-bin-path)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+"$bin/SyntheticSnapshots" pair "$work/old.json" "$work/new.json" --courses "$courses"
+summary=$("$bin/gvingest" diff "$work/old.json" "$work/new.json" | tail -1 || true)
+for _ in $(seq "$runs"); do
+  status=0
+  /usr/bin/time -v "$bin/gvingest" diff --json "$work/old.json" "$work/new.json" >"$work/diff.json" 2>"$work/time.txt" || status=$?
+  [ "$status" -eq 1 ] || { echo "gvingest diff exited $status" >&2; cat "$work/time.txt" >&2; exit 1; }
+  wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]; print s}' "$work/time.txt")
+  rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$work/time.txt")
+  echo "$wall $rss"
+done >"$work/runs.txt"
+
+median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+printf 'snapshots: %d courses each, %s and %s bytes; cores: %d\n' "$courses" \
+  "$(stat -c %s "$work/old.json")" "$(stat -c %s "$work/new.json")" "$(nproc)"
+printf 'diff: %s\n' "$summary"
+printf 'wall time (median of %d): %.2f s   (target ≤ 1 s)\n' "$runs" "$(cut -d' ' -f1 "$work/runs.txt" | median)"
+printf 'peak memory (largest):    %.0f MiB (target ≤ 200 MB)\n' "$(cut -d' ' -f2 "$work/runs.txt" | sort -n | tail -1 | awk '{print $1 / 1024}')"
