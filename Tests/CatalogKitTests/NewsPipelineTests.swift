@@ -71,7 +71,7 @@ import Testing
             try pipeline.commit(catalog: Support.catalog, pages: Support.pages, courses: Self.grown, now: Self.t1 + Self.day)
         }
         let first = Self.tree(roots[0]), second = Self.tree(roots[1])
-        #expect(first.count == 5) // two snapshots, news.json, news.atom, the digest
+        #expect(first.count == 6) // two snapshots, catalog.json, news.json, news.atom, the digest
         #expect(first == second)
     }
 

@@ -13,6 +13,12 @@ import Testing
         return Normalizer().normalize(catalog: parsed)
     }
 
+    static func snapshot(courses: [Course]? = nil) throws -> Snapshot {
+        Snapshot.capture(catalogID: catalog.id, source: catalog.source.json, pages: PageCounts(expected: 77, fetched: 77, failed: 0),
+                         courses: try courses ?? fixtureCourses(), previous: nil,
+                         at: Date(timeIntervalSince1970: 1_764_417_600)).snapshot
+    }
+
     static let catalog = CatalogConfig(id: "gvsu-fixture", name: "Recorded GVSU catalog", system: .gvsu,
                                        source: .directory(TestPaths.gvsuFixtures))
 
@@ -34,9 +40,7 @@ import Testing
     }
 
     @Test func theFixtureCatalogIsValidAgainstTheSchema() throws {
-        let courses = try Self.fixtureCourses()
-        let dates = Dictionary(uniqueKeysWithValues: courses.map { ($0.id, CourseDates(createdAt: "2026-11-29T12:00:00Z", updatedAt: "2026-11-29T12:00:00Z")) })
-        let json = PublishedCatalog.json(catalog: Self.catalog, courses: courses, dates: dates)
+        let json = PublishedCatalog.json(catalog: Self.catalog, snapshot: try Self.snapshot())
         let (status, output) = try Self.validate(json)
         #expect(status == 0, "\(output)")
         #expect(json["courseCount"] == .int(71))
@@ -48,13 +52,14 @@ import Testing
                     "transitionPlanUrl", "prerequisite", "prerequisiteString", "createdAt"] {
             #expect(first[key] != nil, "missing \(key)")
         }
+        #expect(first["createdAt"] == .string("2025-11-29T12:00:00Z"))
         #expect(first["url"] == .string("https://www.gvsu.edu/catalog/course/bio-105.htm"))
         #expect(first["sources"] == nil)
     }
 
     @Test func theValidatorRejectsWhatTheSchemaForbids() throws {
         let courses = try Self.fixtureCourses()
-        guard case var .object(top) = PublishedCatalog.json(catalog: Self.catalog, courses: courses, dates: [:]),
+        guard case var .object(top) = PublishedCatalog.json(catalog: Self.catalog, snapshot: try Self.snapshot(courses: courses)),
               case var .array(records)? = top["courses"], case var .object(first) = records[0] else {
             Issue.record("unexpected shape")
             return
@@ -70,8 +75,8 @@ import Testing
     }
 
     @Test func theSameInputGivesAByteIdenticalFile() throws {
-        let once = PublishedCatalog.json(catalog: Self.catalog, courses: try Self.fixtureCourses(), dates: [:]).serialized()
-        let twice = PublishedCatalog.json(catalog: Self.catalog, courses: try Self.fixtureCourses().reversed(), dates: [:]).serialized()
+        let once = PublishedCatalog.json(catalog: Self.catalog, snapshot: try Self.snapshot()).serialized()
+        let twice = PublishedCatalog.json(catalog: Self.catalog, snapshot: try Self.snapshot(courses: try Self.fixtureCourses().reversed())).serialized()
         #expect(once == twice)
     }
 }

@@ -55,7 +55,8 @@ public struct CommitReport: Sendable {
 /// The new snapshot is written last: it is the commit point. A run stopped before it leaves the previous
 /// snapshot as the latest, so the next run computes the same diff again, and because news ids depend on
 /// the course and the snapshot compared with, the items it re-announces replace nothing and duplicate
-/// nothing. Files: `news.json` (every item, one an id), `news.atom`, `digest-<catalog>.md` (this run).
+/// nothing. Files: `catalog.json` (the published catalog), `news.json` (every item, one an id), `news.atom`,
+/// `digest-<catalog>.md` (this run).
 public struct NewsPipeline: Sendable {
     public var store: SnapshotStore
     public var outputDirectory: URL
@@ -78,6 +79,7 @@ public struct NewsPipeline: Sendable {
                   guards: config.guards, keepSnapshots: config.outputs.keepSnapshots)
     }
 
+    public var catalogFile: URL { outputDirectory.appendingPathComponent("catalog.json") }
     public var newsFile: URL { outputDirectory.appendingPathComponent("news.json") }
     public var feedFile: URL { outputDirectory.appendingPathComponent("news.atom") }
     public func digestFile(_ catalogID: String) -> URL { outputDirectory.appendingPathComponent("digest-\(catalogID).md") }
@@ -111,6 +113,7 @@ public struct NewsPipeline: Sendable {
         let entry: SnapshotStore.Entry
         do {
             try outputs.replace([
+                (catalogFile, Data(PublishedCatalog.encoded(catalog: catalog, snapshot: snapshot))),
                 (newsFile, Data(NewsFile.encoded(all))),
                 (feedFile, Data(AtomFeed.render(all, settings: news, emptyUpdated: snapshot.capturedAt).utf8)),
                 (digestFile(catalog.id), Data(digest.utf8)),

@@ -1,35 +1,20 @@
-/// When a course was first seen and last changed, carried from snapshot to snapshot (ISO 8601, UTC).
-public struct CourseDates: Sendable, Equatable {
-    public var createdAt: String
-    public var updatedAt: String
-
-    public init(createdAt: String, updatedAt: String) {
-        self.createdAt = createdAt
-        self.updatedAt = updatedAt
-    }
-}
-
 /// The published catalog, `catalog.json`: what the app reads.
 ///
-/// Deterministic: the same courses and dates give a byte-identical file (sorted keys, courses by id, no
-/// time of writing inside). Its form is described by `schemas/catalog.schema.json`.
+/// Made from the run's snapshot, so its courses carry `createdAt` and `updatedAt`. Deterministic: the same
+/// snapshot gives a byte-identical file (sorted keys, courses by id, no time of writing inside). Its form
+/// is described by `schemas/catalog.schema.json`.
 public enum PublishedCatalog {
     public static let schemaVersion = 1
 
-    /// Keys of a course record that describe how it was read, not the course: left out of the catalog.
-    static let internalKeys: Set<String> = ["sources", "warnings"]
-
-    public static func json(catalog: CatalogConfig, courses: [Course], dates: [String: CourseDates]) -> JSONValue {
-        let records = courses.sorted { $0.id < $1.id }.map { course -> JSONValue in
-            guard case var .object(record) = course.json else { return course.json }
-            for key in internalKeys { record.removeValue(forKey: key) }
-            // The app links to the course's page; where it was read from stays beside it.
+    public static func json(catalog: CatalogConfig, snapshot: Snapshot) -> JSONValue {
+        let records = snapshot.courses.map { course -> JSONValue in
+            var record = course.record
+            // The app links to the course's page on the catalog's site; where it was read from stays beside it.
             record["sourceUrl"] = record["url"]
-            record["url"] = .string(course.pageURL ?? course.sourceURL)
-            record.removeValue(forKey: "pageUrl")
-            let date = dates[course.id]
-            record["createdAt"] = .from(date?.createdAt, JSONValue.string)
-            record["updatedAt"] = .from(date?.updatedAt, JSONValue.string)
+            if let page = record["pageUrl"], page != .null { record["url"] = page }
+            record["pageUrl"] = nil
+            record["createdAt"] = .from(course.createdAt, JSONValue.string)
+            record["updatedAt"] = .from(course.updatedAt, JSONValue.string)
             return .object(record)
         }
         return .object([
@@ -40,10 +25,15 @@ public enum PublishedCatalog {
             "courses": .array(records),
         ])
     }
+
+    /// The file's bytes: pretty JSON ending in a newline.
+    public static func encoded(catalog: CatalogConfig, snapshot: Snapshot) -> [UInt8] {
+        Array((json(catalog: catalog, snapshot: snapshot).serialized() + "\n").utf8)
+    }
 }
 
 extension CatalogSource: CustomStringConvertible {
-    /// Where the pages came from, in one line: the start URLs, or the directory or mirror (relative names).
+    /// Where the pages came from, in one line: the start URLs, or the directory or mirror (by name).
     public var description: String {
         switch self {
         case let .http(urls): return urls.map(\.absoluteString).joined(separator: " ")
