@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Sets up a fresh machine (libxml2-dev, pkg-config), builds gvingest in release mode, and runs it
-# offline on the recorded fixture catalog in Fixtures/gvsu.
+# Sets up a fresh machine (libxml2-dev, pkg-config, python3-jsonschema), builds gvingest in release mode,
+# and runs the whole pipeline offline on the recorded fixture catalog (Fixtures/pipeline.json: a replay
+# of the mirror in Fixtures/gvsu). The outputs are left in Fixtures/out/ to look at.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,7 +17,9 @@ fi
 
 swift build -c release --product gvingest
 bin=$(swift build -c release --show-bin-path)/gvingest
-mkdir -p out
-"$bin" parse --json Fixtures/gvsu > out/fixture-courses.json
-"$bin" parse Fixtures/gvsu/course/cis-452.html
-echo "Parsed the recorded GVSU catalog: $(grep -c '"id" :' out/fixture-courses.json) courses in out/fixture-courses.json" >&2
+"$bin" config check Fixtures/pipeline.json
+"$bin" run --config Fixtures/pipeline.json
+echo >&2
+echo "Outputs in Fixtures/out/: catalog.json, news.json, news.atom, digest-gvsu-fixture.md, run-report.json, snapshots/" >&2
+echo "Try: $bin parse Fixtures/gvsu/course/cis-452.html   (every field and the rule it came from)" >&2
+echo "     $bin diff --config Fixtures/pipeline.json      (after a second run)" >&2

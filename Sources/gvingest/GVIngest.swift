@@ -10,6 +10,7 @@ struct GVIngest {
     Usage: gvingest <command> [options]
 
     Commands:
+      run       Run every stage: fetch, parse, normalize, diff, announce, publish (the scheduled job).
       parse     Parse saved catalog pages or URLs and show what each field came from.
       prereq    Show how a prerequisite sentence is read, as a tree.
       fetch     Crawl a catalog (or replay a recorded one), recording it as a mirror if asked.
@@ -32,6 +33,8 @@ struct GVIngest {
         words.removeFirst()
         let status: ExitStatus
         switch command {
+        case "run":
+            status = await run(RunCommand.self, words)
         case "parse":
             status = await run(ParseCommand.self, words)
         case "config":
@@ -54,7 +57,7 @@ struct GVIngest {
                 status = .ok
             }
         default:
-            let hint = ["parse", "fetch", "prereq", "diff", "config", "help"].min { editDistance($0, command) < editDistance($1, command) }
+            let hint = ["run", "parse", "fetch", "prereq", "diff", "config", "help"].min { editDistance($0, command) < editDistance($1, command) }
                 .flatMap { editDistance($0, command) <= 2 ? " (did you mean '\($0)'?)" : nil } ?? ""
             printError("gvingest: unknown command '\(command)'\(hint)\n\n\(usage)")
             status = .usage
@@ -64,6 +67,7 @@ struct GVIngest {
 
     static func helpText(for command: String) -> String? {
         switch command {
+        case "run": return RunCommand.help
         case "parse": return ParseCommand.help
         case "config": return ConfigCommand.help
         case "fetch": return FetchCommand.help

@@ -16,6 +16,13 @@ public struct CatalogConfig: Sendable, Equatable {
     public var name: String
     public var system: CatalogSystem
     public var source: CatalogSource
+
+    public init(id: String, name: String, system: CatalogSystem, source: CatalogSource) {
+        self.id = id
+        self.name = name
+        self.system = system
+        self.source = source
+    }
 }
 
 /// What the normalize stage needs to know about one university's catalog.
@@ -52,6 +59,16 @@ public struct PipelineConfig: Sendable, Equatable {
     /// The file it was read from; relative paths in it are resolved against its directory.
     public var file: URL?
 
+    /// A configuration made in code (`gvingest run --source`): default fetch, normalization, news and guard settings.
+    public init(catalogs: [CatalogConfig], fetch: FetchSettings = FetchSettings(), normalize: NormalizationRules = .gvsu,
+                outputs: OutputSettings) {
+        self.catalogs = catalogs
+        self.fetch = fetch
+        self.normalize = normalize
+        self.outputs = outputs
+        self.file = nil
+    }
+
     /// Why a configuration could not be used: every problem, each with its JSON path.
     public struct Invalid: Error, Sendable, CustomStringConvertible {
         public var file: String
@@ -82,7 +99,8 @@ public struct PipelineConfig: Sendable, Equatable {
         }
         var reader = ConfigReader()
         let base = file.deletingLastPathComponent()
-        var config = PipelineConfig(catalogs: [], fetch: FetchSettings(), normalize: .gvsu, file: file)
+        var config = PipelineConfig(catalogs: [], outputs: OutputSettings(directory: base.appendingPathComponent("out")))
+        config.file = file
         if let object = reader.object(root, "(top level)") {
             reader.rejectUnknownKeys(object, "", allowed: ["schemaVersion", "catalogs", "fetch", "normalize", "outputs", "news", "guards"])
             if let version = reader.integer(object["schemaVersion"], "schemaVersion", minimum: 1), version != schemaVersion {
