@@ -166,7 +166,9 @@ enum RunCommand: Command {
         } catch let error as CommitError {
             log.error("publish", "\(error)")
             report.outcome = "\(error)"
-            if case let .refused(violations) = error, violations.allSatisfy({ if case .failedPages = $0 { return true } else { return false } }),
+            // Pages that failed for passing reasons (5xx, timeouts) explain the other refusals too: a
+            // catalog with its listing missing has "too few courses". Running again later is the remedy.
+            if case let .refused(violations) = error, violations.contains(where: { if case .failedPages = $0 { return true } else { return false } }),
                !loaded.failures.isEmpty, loaded.failures.allSatisfy({ $0.reason.contains("gave up after") || $0.reason.contains("deadline") }) {
                 return .temporaryFailure
             }
