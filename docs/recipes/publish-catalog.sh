@@ -5,7 +5,7 @@
 set -euo pipefail
 gvingest=${1:?path to the gvingest binary}
 config=${2:?pipeline configuration}
-out=${3:?the configuration's output directory}
+out=${3:?the output directory of the configuration}
 site=${4:?directory to publish into}
 
 if "$gvingest" run --config "$config" --log-format json; then
@@ -13,7 +13,8 @@ if "$gvingest" run --config "$config" --log-format json; then
   for file in catalog.json news.json news.atom; do
     cp "$out/$file" "$site/$file.tmp" && mv "$site/$file.tmp" "$site/$file"
   done
-  echo "published $(grep -c '"id" :' "$site/catalog.json") records to $site" >&2
+  courses=$(grep -c '"id" :' "$site/catalog.json" || true)
+  echo "published $courses courses to $site" >&2
 else
   status=$?
   echo "gvingest run failed (exit $status): nothing published; $site keeps the last good catalog" >&2
