@@ -96,6 +96,8 @@ import Testing
         // v1: the first snapshot; the catalog is published, nothing is announced.
         let first = try Binary.run(["run", "--config", scratch.config.path])
         #expect(first.status == 0, "\(first.stderr)")
+        let firstValidation = try Self.validateAgainstSchema(scratch.out.appendingPathComponent("catalog.json"))
+        #expect(firstValidation.status == 0, "\(firstValidation.stdout)\(firstValidation.stderr)")
         let catalog1 = try JSONSerialization.jsonObject(with: try scratch.file("catalog.json")) as? [String: Any]
         let courses1 = try #require(catalog1?["courses"] as? [[String: Any]])
         #expect(courses1.count == 15)
@@ -226,11 +228,30 @@ import Testing
             })
         }
         let old = try codes("41.csv"), new = try codes("44.csv")
+        // The published catalog of a real university passes the schema's real validator.
+        let validation = try Self.validateAgainstSchema(out.appendingPathComponent("catalog.json"))
+        #expect(validation.status == 0, "\(validation.stdout)\(validation.stderr)")
         let renumbered = changes["renumbered"] ?? []
         let added = Set((changes["added"] ?? []).compactMap { $0["name"] as? String } + renumbered.compactMap { $0["to"] as? String })
         let removed = Set((changes["removed"] ?? []).compactMap { $0["name"] as? String } + renumbered.compactMap { $0["from"] as? String })
         #expect(added == new.subtracting(old))
         #expect(removed == old.subtracting(new))
+    }
+
+    /// Runs Tests/tools/validate-json-schema.py (Python's jsonschema) on a file against schemas/catalog.schema.json.
+    static func validateAgainstSchema(_ file: URL) throws -> Binary.Outcome {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [Binary.packageRoot.appendingPathComponent("Tests/tools/validate-json-schema.py").path,
+                             Binary.packageRoot.appendingPathComponent("schemas/catalog.schema.json").path, file.path]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let output = out.fileHandleForReading.readDataToEndOfFile(), errors = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Binary.Outcome(status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
+                              stderr: String(decoding: errors, as: UTF8.self))
     }
 
     static func newsItems(_ data: Data) throws -> [[String: Any]] {
