@@ -5,14 +5,14 @@ import Foundation
 enum ParseCommand: Command {
     static let name = "parse"
     static let help = """
-    Usage: gvingest parse PATH|URL... [--system auto|gvsu|acalog] [--config FILE] [--json]
+    Usage: gvingest parse PATH|URL... [--system auto|gvsu|acalog|courseleaf] [--config FILE] [--json]
 
     Parses catalog pages and shows every field of every course, with the rule (XPath or label)
     each value came from. A directory means every .html and .htm file under it.
 
     Options:
-      --system S   Which parser reads the pages: auto (default; recognizes Acalog and GVSU pages),
-                   gvsu or acalog.
+      --system S   Which parser reads the pages: auto (default; recognizes Acalog, CourseLeaf and
+                   GVSU pages), gvsu, acalog or courseleaf.
       --config F   Normalize with the subject aliases and level ranges of a pipeline configuration
                    (default: GVSU's number ranges, no aliases).
       --json       Print one JSON array of normalized course records instead, sorted by id: id,
@@ -31,7 +31,7 @@ enum ParseCommand: Command {
         guard !arguments.positional.isEmpty else { throw UsageError(message: "name at least one page, directory or URL") }
         let systemWord = arguments.value("--system") ?? "auto"
         guard let system = SystemChoice(argument: systemWord) else {
-            throw UsageError(message: "--system must be auto, gvsu or acalog, not '\(systemWord)'")
+            throw UsageError(message: "--system must be \(SystemChoice.argumentList), not '\(systemWord)'")
         }
         var rules = NormalizationRules.gvsu
         if let path = arguments.value("--config") {

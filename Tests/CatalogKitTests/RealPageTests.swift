@@ -182,8 +182,64 @@ import SafeLibXML
         #expect(listing.courses.allSatisfy { $0.url.contains("preview_course_nopop.php?catoid=35&coid=") })
     }
 
+    static let umdearborn = TestPaths.realworld.appendingPathComponent("courseleaf-umdearborn")
+
+    @Test func courseLeafSubjectPageYieldsEveryCourseBlock() throws {
+        let page = Self.umdearborn.appendingPathComponent("umdearborn-cis-courses.html")
+        let result = PageParser().parse(bytes: Array(try Data(contentsOf: page)), sourceURL: page, input: "cis")
+        #expect(result.system == .courseleaf)
+        #expect(result.systemRule == "recognized as courseleaf")
+        let courses = result.courses
+        #expect(courses.count == 71)
+        #expect(Set(courses.map(\.code)).count == 71)
+        for course in courses {
+            #expect(course.code.subject == "CIS", "\(course.code)")
+            #expect(!course.title.isEmpty && !course.title.contains("Credit"), "\(course.code): \(course.title)")
+            #expect(course.creditsText.flatMap(CreditRange.init(parsing:)) != nil, "\(course.code): \(course.creditsText ?? "nil")")
+        }
+        let first = try #require(courses.first)
+        #expect(first.code.description == "CIS 112")
+        #expect(first.title == "Computer Literacy/Info Mgmt")
+        #expect(first.creditsText == "3")
+        #expect(first.description.hasPrefix("This is a microcomputer literacy course"))
+        let credits = Dictionary(courses.map { ($0.code.description, $0.creditsText ?? "") }) { first, _ in first }
+        #expect(credits["CIS 390"] == "1 to 3")
+        #expect(credits["CIS 450"] == "3 or 4")
+        #expect(credits["CIS 299"] == "1")
+        // The description paragraph is prose as a whole, even when it starts with "TOPIC TITLE:".
+        let topic = try #require(courses.first { $0.code.description == "CIS 290A" })
+        #expect(topic.description.hasPrefix("TOPIC TITLE: Advanced Visual C++"))
+        #expect(topic.fields.isEmpty)
+
+        let cs1 = try #require(courses.first { $0.code.description == "CIS 150" })
+        #expect(cs1.prerequisiteText == "MATH 115* or MATH 113* or MPLS with a score of 116")
+        #expect(cs1.prerequisiteLinks.map(\.code) == ["MATH 115", "MATH 113"])
+        #expect(cs1.prerequisiteLinks.first?.url?.hasSuffix("/search/?P=MATH%20115") == true)
+        #expect(cs1.corequisiteLinks.map(\.code) == ["CIS 150L"])
+        #expect(courses.filter { $0.prerequisiteText != nil }.count == 62)
+
+        // Normalized, the linked codes are the prerequisite's courses, as for the other systems.
+        let normalized = Normalizer(rules: .gvsu).normalize(catalog: courses)
+        let normalizedCS1 = try #require(normalized.first { $0.code.description == "CIS 150" })
+        #expect(normalizedCS1.prerequisiteCourses == ["MATH 113", "MATH 115"])
+        #expect(normalizedCS1.prerequisiteMarkdown?.contains("[MATH 115](") == true)
+        #expect(normalized.first { $0.code.description == "CIS 1501" }?.prerequisiteFor.isEmpty == false)
+    }
+
+    @Test func courseLeafIndexGivesNoCourse() throws {
+        let page = Self.umdearborn.appendingPathComponent("umdearborn-undergrad-coursesaz-index.html")
+        let result = PageParser().parse(bytes: Array(try Data(contentsOf: page)), sourceURL: page, input: "index")
+        #expect(result.system == .courseleaf)
+        #expect(result.courses.isEmpty)
+        #expect(!result.yieldedRecord)
+        for system in CatalogSystem.allCases {
+            let fixed = PageParser(system: .fixed(system)).parse(bytes: Array(try Data(contentsOf: page)), sourceURL: page, input: "index")
+            #expect(fixed.courses.isEmpty, "as \(system)")
+        }
+    }
+
     /// Pages of systems without a parser here give "no course found": no crash, no wrong record.
-    @Test(arguments: ["courseleaf-umdearborn", "banner"])
+    @Test(arguments: ["banner"])
     func pagesOfOtherSystemsGiveNoCourse(_ folder: String) async {
         let results = await Self.parseAll(TestPaths.realworld.appendingPathComponent(folder))
         #expect(!results.isEmpty)

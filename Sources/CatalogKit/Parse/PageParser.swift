@@ -6,7 +6,7 @@ public enum SystemChoice: Sendable, Equatable, CustomStringConvertible {
     case auto
     case fixed(CatalogSystem)
 
-    /// Reads `auto`, `gvsu` or `acalog`.
+    /// Reads `auto` or a system's name (`gvsu`, `acalog`, `courseleaf`).
     public init?(argument: String) {
         if argument == "auto" {
             self = .auto
@@ -15,6 +15,12 @@ public enum SystemChoice: Sendable, Equatable, CustomStringConvertible {
         } else {
             return nil
         }
+    }
+
+    /// The words `init(argument:)` accepts, for usage messages: "auto, gvsu, acalog or courseleaf".
+    public static var argumentList: String {
+        let names = ["auto"] + CatalogSystem.allCases.map(\.rawValue)
+        return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
     }
 
     public var description: String {
@@ -92,7 +98,7 @@ public struct PageParser: Sendable {
         case .auto:
             guard let recognized = CatalogParsers.all.first(where: { $0.recognizes(page) }) else {
                 // Guessing would turn a page of another system into wrong records; say so instead.
-                result.systemRule = "no catalog system recognized (Acalog or GVSU marks); name one with --system"
+                result.systemRule = "no catalog system recognized (Acalog, CourseLeaf or GVSU marks); name one with --system"
                 return result
             }
             parser = recognized
