@@ -5,7 +5,7 @@ import Foundation
 enum FetchCommand: Command {
     static let name = "fetch"
     static let help = """
-    Usage: gvingest fetch --start URL... [--system auto|gvsu|acalog|courseleaf] [--record DIR] [--cache DIR] [--json] [--quiet]
+    Usage: gvingest fetch --start URL... [--system auto|gvsu|acalog|courseleaf|banner] [--record DIR] [--cache DIR] [--json] [--quiet]
            gvingest fetch --config FILE [--catalog ID] [--record DIR] [--json] [--quiet]
            gvingest fetch --replay DIR [--start URL...] [--json] [--quiet]
 
@@ -16,7 +16,7 @@ enum FetchCommand: Command {
 
     Options:
       --start URL      A start URL (GVSU subject page, Acalog listing); repeatable.
-      --system S       Parser for the pages: auto (default), gvsu, acalog or courseleaf.
+      --system S       Parser for the pages: auto (default), gvsu, acalog, courseleaf or banner.
       --config FILE    Take catalogs and fetch settings from a pipeline configuration.
       --catalog ID     With --config: the catalog to crawl (default: every http catalog).
       --record DIR     Store everything fetched as a mirror: one file per URL and DIR/index.json.

@@ -5,14 +5,14 @@ import Foundation
 enum ParseCommand: Command {
     static let name = "parse"
     static let help = """
-    Usage: gvingest parse PATH|URL... [--system auto|gvsu|acalog|courseleaf] [--config FILE] [--json]
+    Usage: gvingest parse PATH|URL... [--system auto|gvsu|acalog|courseleaf|banner] [--config FILE] [--json]
 
     Parses catalog pages and shows every field of every course, with the rule (XPath or label)
     each value came from. A directory means every .html and .htm file under it.
 
     Options:
-      --system S   Which parser reads the pages: auto (default; recognizes Acalog, CourseLeaf and
-                   GVSU pages), gvsu, acalog or courseleaf.
+      --system S   Which parser reads the pages: auto (default; recognizes Acalog, CourseLeaf,
+                   Banner and GVSU pages), gvsu, acalog, courseleaf or banner.
       --config F   Normalize with the subject aliases and level ranges of a pipeline configuration
                    (default: GVSU's number ranges, no aliases).
       --json       Print one JSON array of normalized course records instead, sorted by id: id,

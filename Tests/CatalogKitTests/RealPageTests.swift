@@ -238,21 +238,80 @@ import SafeLibXML
         }
     }
 
-    /// Pages of systems without a parser here give "no course found": no crash, no wrong record.
-    @Test(arguments: ["banner"])
-    func pagesOfOtherSystemsGiveNoCourse(_ folder: String) async {
+    static let banner = TestPaths.realworld.appendingPathComponent("banner")
+
+    static func parse(_ url: URL, system: SystemChoice = .auto) throws -> PageResult {
+        PageParser(system: system).parse(bytes: Array(try Data(contentsOf: url)), sourceURL: url, input: url.lastPathComponent)
+    }
+
+    @Test func banner8CourseDetailYieldsCodeTitleCreditsAndPrerequisites() throws {
+        let result = try Self.parse(Self.banner.appendingPathComponent("neu-bwckctlg-course-detail-math2331.html"))
+        #expect(result.system == .banner)
+        let course = try #require(result.courses.first)
+        #expect(result.courses.count == 1)
+        #expect(course.code.description == "MATH 2331")
+        #expect(course.title == "Linear Algebra")
+        #expect(course.creditsText == "4.000")
+        #expect(course.description.hasPrefix("Uses the Gauss-Jordan elimination algorithm"))
+        #expect(course.description.hasSuffix("Prereq. MATH 1242, MATH 1252, MATH 1342, or CS 2800."))
+        #expect(course.prerequisiteText?.hasPrefix("Undergraduate level MATH 1342 Minimum Grade of D- or") == true)
+        #expect(course.prerequisiteLinks.map(\.code) == ["MATH 1342", "CS 2800", "MATH 1242", "MATH 1252"])
+        #expect(course.field("Levels") == "Undergraduate")
+        #expect(course.field("Lecture hours") == "4.000")
+        #expect(course.field("Department") == "Mathematics")
+        #expect(course.field("Restrictions")?.contains("Must be enrolled in one of the following Levels") == true)
+        let normalized = Normalizer(rules: .gvsu).normalize(course)
+        #expect(normalized.credits == CreditRange(min: 4, max: 4))
+        #expect(Set(normalized.prerequisiteCourses) == ["MATH 1342", "CS 2800", "MATH 1242", "MATH 1252"])
+    }
+
+    @Test func banner8CatalogEntryKeepsItsLabelledDescription() throws {
+        let result = try Self.parse(Self.banner.appendingPathComponent("upstate-bwckctlg-catalog-entries-mdcn2064.html"))
+        let course = try #require(result.courses.first)
+        #expect(result.courses.count == 1)
+        #expect(course.code.description == "MDCN 2064")
+        #expect(course.title == "Medicine for the Disenfranchised")
+        #expect(course.creditsText == "0.000")
+        #expect(course.description.hasPrefix("ELECTIVE DESCRIPTION: Physical exams are provided"))
+        #expect(course.field("Levels") == "Professional")
+        #expect(course.field("Division") == "Graduate Division")
+        #expect(course.field("Department") == "Medicine")
+        #expect(course.prerequisiteText == nil)
+    }
+
+    @Test func banner9DetailsNameTheirCourseAndTheOtherFragmentsGiveNone() throws {
+        let details = try Self.parse(Self.banner.appendingPathComponent("aus-banner9-getCatalogDetails-cmp305.html"))
+        #expect(details.system == .banner)
+        let course = try #require(details.courses.first)
+        #expect(course.code.description == "CMP 305")
+        #expect(course.title == "Data Structures and Algorithms")
+        #expect(course.creditsText == "3")
+        #expect(course.field("Levels") == "Undergraduate UG")
+        // The description and the prerequisite table do not say which course they belong to.
+        for fragment in ["aus-banner9-getCourseDescription-cmp305.html", "aus-banner9-getCatalogPrerequisites-cmp305.html"] {
+            let result = try Self.parse(Self.banner.appendingPathComponent(fragment))
+            #expect(result.system == .banner, "\(fragment)")
+            #expect(result.courses.isEmpty, "\(fragment)")
+            #expect(!result.yieldedRecord, "\(fragment)")
+        }
+    }
+
+    /// `--system auto` names each system's pages, and neither new parser reads another system's pages as courses
+    /// (GVSU's, named with --system, reads any "CODE - Title" heading: that is its fallback).
+    @Test(arguments: [("acalog-lsu", CatalogSystem.acalog), ("courseleaf-umdearborn", .courseleaf), ("banner", .banner)])
+    func autoRecognizesEachSystem(_ folder: String, _ system: CatalogSystem) async throws {
         let results = await Self.parseAll(TestPaths.realworld.appendingPathComponent(folder))
         #expect(!results.isEmpty)
         for result in results {
             #expect(result.failure == nil)
-            #expect(result.courses.isEmpty, "\(result.input)")
-            #expect(result.listing == nil, "\(result.input)")
-            #expect(!result.yieldedRecord)
+            #expect(result.system == system, "\(result.input)")
         }
-        for system in CatalogSystem.allCases {
-            for result in await Self.parseAll(TestPaths.realworld.appendingPathComponent(folder), system: .fixed(system)) {
-                #expect(result.courses.isEmpty, "\(result.input) as \(system)")
+        for other in [CatalogSystem.courseleaf, .banner] where other != system {
+            for result in await Self.parseAll(TestPaths.realworld.appendingPathComponent(folder), system: .fixed(other)) {
+                #expect(result.courses.isEmpty, "\(result.input) as \(other)")
             }
         }
+        let gvsu = try Self.parse(TestPaths.gvsuFixtures.appendingPathComponent("course/cis-162.html"))
+        #expect(gvsu.system == .gvsu)
     }
 }

@@ -65,13 +65,14 @@ public protocol CatalogParser: Sendable {
 /// The parsers gvingest ships, by system.
 public enum CatalogParsers {
     /// In the order `--system auto` asks them: the most specific marks first.
-    public static let all: [any CatalogParser] = [AcalogParser(), CourseLeafParser(), GVSUParser()]
+    public static let all: [any CatalogParser] = [AcalogParser(), CourseLeafParser(), BannerParser(), GVSUParser()]
 
     public static func parser(for system: CatalogSystem) -> any CatalogParser {
         switch system {
         case .gvsu: return GVSUParser()
         case .acalog: return AcalogParser()
         case .courseleaf: return CourseLeafParser()
+        case .banner: return BannerParser()
         }
     }
 }

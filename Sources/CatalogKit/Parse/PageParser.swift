@@ -6,7 +6,7 @@ public enum SystemChoice: Sendable, Equatable, CustomStringConvertible {
     case auto
     case fixed(CatalogSystem)
 
-    /// Reads `auto` or a system's name (`gvsu`, `acalog`, `courseleaf`).
+    /// Reads `auto` or a system's name (`gvsu`, `acalog`, `courseleaf`, `banner`).
     public init?(argument: String) {
         if argument == "auto" {
             self = .auto
@@ -17,7 +17,7 @@ public enum SystemChoice: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// The words `init(argument:)` accepts, for usage messages: "auto, gvsu, acalog or courseleaf".
+    /// The words `init(argument:)` accepts, for usage messages: "auto, gvsu, acalog, courseleaf or banner".
     public static var argumentList: String {
         let names = ["auto"] + CatalogSystem.allCases.map(\.rawValue)
         return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
@@ -98,7 +98,7 @@ public struct PageParser: Sendable {
         case .auto:
             guard let recognized = CatalogParsers.all.first(where: { $0.recognizes(page) }) else {
                 // Guessing would turn a page of another system into wrong records; say so instead.
-                result.systemRule = "no catalog system recognized (Acalog, CourseLeaf or GVSU marks); name one with --system"
+                result.systemRule = "no catalog system recognized (Acalog, CourseLeaf, Banner or GVSU marks); name one with --system"
                 return result
             }
             parser = recognized
