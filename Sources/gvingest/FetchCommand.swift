@@ -60,7 +60,7 @@ enum FetchCommand: Command {
                 guard !chosen.isEmpty else { throw UsageError(message: "no catalog '\(arguments.value("--catalog") ?? "")' in \(path)") }
                 for catalog in chosen {
                     if case let .http(urls) = catalog.source { starts += urls }
-                    if arguments.value("--system") == nil { system = .fixed(catalog.system) }
+                    if arguments.value("--system") == nil { system = catalog.systemChoice }
                 }
                 guard !starts.isEmpty else { throw UsageError(message: "the chosen catalogs in \(path) have no http source") }
             } catch let error as UsageError {

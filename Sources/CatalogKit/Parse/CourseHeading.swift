@@ -32,6 +32,17 @@ enum CourseHeading {
         return Parsed(code: code, title: titleText, credits: credits)
     }
 
+    /// Reads a heading whose title may end in a credit phrase, as CourseLeaf writes them:
+    /// "CIS 112  Computer Literacy/Info Mgmt  3 Credit Hours" gives the title and credits "3".
+    static func parseSplittingCredits(_ text: String) -> Parsed? {
+        guard var parsed = parse(text) else { return nil }
+        if let (title, credits) = trailingCreditPhrase(parsed.title) {
+            parsed.title = title
+            parsed.credits = credits
+        }
+        return parsed
+    }
+
     /// Splits "Title (3)" into "Title" and "3" when the parenthetical reads as credits.
     static func trailingCredits(_ title: String) -> (String, String)? {
         guard title.hasSuffix(")"), let open = title.lastIndex(of: "(") else { return nil }

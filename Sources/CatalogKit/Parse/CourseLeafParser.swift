@@ -98,15 +98,11 @@ public struct CourseLeafParser: CatalogParser {
             }
             return Heading(code: code, title: title, credits: credits, rules: rules)
         }
-        guard let parsed = CourseHeading.parse(node.text) else { return nil }
+        // "CIS 112  Computer Literacy/Info Mgmt  3 Credit Hours": the credits end the title.
+        guard let parsed = CourseHeading.parseSplittingCredits(node.text) else { return nil }
         let rule = "p.courseblocktitle at \(node.path), in \(place)"
         var heading = Heading(code: parsed.code, title: parsed.title, credits: parsed.credits,
                               rules: ["code": rule, "title": "\(rule), text after the code"])
-        // "Computer Literacy/Info Mgmt 3 Credit Hours": the credits end the title.
-        if let (title, credits) = CourseHeading.trailingCreditPhrase(parsed.title) {
-            heading.title = title
-            heading.credits = credits
-        }
         if heading.credits != nil { heading.rules["credits"] = "\(rule), the credit hours at its end" }
         return heading
     }

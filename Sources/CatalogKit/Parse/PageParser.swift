@@ -5,6 +5,8 @@ import SafeLibXML
 public enum SystemChoice: Sendable, Equatable, CustomStringConvertible {
     case auto
     case fixed(CatalogSystem)
+    /// A catalog's declarative rules; its records carry the system.
+    case rules(ParseRules, CatalogSystem)
 
     /// Reads `auto` or a system's name (`gvsu`, `acalog`, `courseleaf`, `banner`).
     public init?(argument: String) {
@@ -27,6 +29,7 @@ public enum SystemChoice: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .auto: return "auto"
         case let .fixed(system): return system.rawValue
+        case let .rules(_, system): return "rules (\(system.rawValue))"
         }
     }
 }
@@ -92,6 +95,9 @@ public struct PageParser: Sendable {
         result.pageURLRule = page.pageURLRule
         let parser: any CatalogParser
         switch system {
+        case let .rules(rules, system):
+            parser = RuleParser(rules: rules, system: system)
+            result.systemRule = "the catalog's rules"
         case let .fixed(fixed):
             parser = CatalogParsers.parser(for: fixed)
             result.systemRule = "--system \(fixed.rawValue)"
