@@ -25,35 +25,31 @@ import Testing
     @Test func rulesReadACourseLeafPage() throws {
         let file = try Self.writeConfig()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
-        do {
-            let page = Binary.shared.appendingPathComponent("realworld/courseleaf-umdearborn/umdearborn-cis-courses.html")
-            let outcome = try Binary.run(["parse", "--rules", file.path, page.path, "--json"])
-            #expect(outcome.status == 0, "\(outcome.stderr)")
-            let records = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [[String: Any]])
-            #expect(records.count == 71)
-            #expect(records.allSatisfy { ($0["credits"] as? Int) != nil && !(($0["title"] as? String) ?? "").isEmpty })
-            let cs1 = try #require(records.first { $0["name"] as? String == "CIS 150" })
-            #expect(cs1["title"] as? String == "Computer Science I")
-            #expect(cs1["prerequisiteCourses"] as? [String] == ["MATH 113", "MATH 115"])
-            #expect(cs1["corequisiteCourses"] as? [String] == ["CIS 150L"])
-            #expect(cs1["system"] as? String == "courseleaf")
+        let page = Binary.shared.appendingPathComponent("realworld/courseleaf-umdearborn/umdearborn-cis-courses.html")
+        let outcome = try Binary.run(["parse", "--rules", file.path, page.path, "--json"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let records = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [[String: Any]])
+        #expect(records.count == 71)
+        #expect(records.allSatisfy { ($0["credits"] as? Int) != nil && !(($0["title"] as? String) ?? "").isEmpty })
+        let cs1 = try #require(records.first { $0["name"] as? String == "CIS 150" })
+        #expect(cs1["title"] as? String == "Computer Science I")
+        #expect(cs1["prerequisiteCourses"] as? [String] == ["MATH 113", "MATH 115"])
+        #expect(cs1["corequisiteCourses"] as? [String] == ["CIS 150L"])
+        #expect(cs1["system"] as? String == "courseleaf")
 
-            let index = Binary.shared.appendingPathComponent("realworld/courseleaf-umdearborn/umdearborn-undergrad-coursesaz-index.html")
-            let listing = try Binary.run(["parse", "--rules", file.path, index.path])
-            #expect(listing.status == 0, "\(listing.stderr)")
-            #expect(listing.stdout.contains("the catalog's rules"))
-            #expect(listing.stdout.contains("-> file:///undergraduate/coursesaz/acc/"))
-        }
+        let index = Binary.shared.appendingPathComponent("realworld/courseleaf-umdearborn/umdearborn-undergrad-coursesaz-index.html")
+        let listing = try Binary.run(["parse", "--rules", file.path, index.path])
+        #expect(listing.status == 0, "\(listing.stderr)")
+        #expect(listing.stdout.contains("the catalog's rules"))
+        #expect(listing.stdout.contains("-> file:///undergraduate/coursesaz/acc/"))
     }
 
     @Test func rulesNeedAConfigurationWithRules() throws {
         let file = try Self.writeConfig()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
-        do {
-            #expect(try Binary.run(["parse", "--rules", file.path, "--system", "gvsu", "x.html"]).status == 64)
-            #expect(try Binary.run(["parse", "--rules", file.path, "--catalog", "nope", "x.html"]).status == 64)
-            #expect(try Binary.run(["parse", "--catalog", "umd", "x.html"]).status == 64)
-        }
+        #expect(try Binary.run(["parse", "--rules", file.path, "--system", "gvsu", "x.html"]).status == 64)
+        #expect(try Binary.run(["parse", "--rules", file.path, "--catalog", "nope", "x.html"]).status == 64)
+        #expect(try Binary.run(["parse", "--catalog", "umd", "x.html"]).status == 64)
         #expect(try Binary.run(["parse", "--rules", "/nonexistent/pipeline.json", "x.html"]).status == 66)
         let noRules = try Binary.run(["parse", "--rules", "Fixtures/pipeline.json", "x.html"])
         #expect(noRules.status == 64)

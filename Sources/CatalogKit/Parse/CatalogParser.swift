@@ -76,3 +76,12 @@ public enum CatalogParsers {
         }
     }
 }
+
+/// XPath pieces the parsers share.
+enum XPathPredicate {
+    /// The element's class list holds `name` as a whole word: `class="courseblocktitle noindent"` has
+    /// `courseblocktitle`, and `courseblockextra` is not `courseblock`.
+    static func hasClass(_ name: String) -> String {
+        "contains(concat(' ', normalize-space(@class), ' '), ' \(name) ')"
+    }
+}

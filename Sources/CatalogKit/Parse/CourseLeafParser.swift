@@ -13,18 +13,13 @@ public struct CourseLeafParser: CatalogParser {
 
     public init() {}
 
-    /// An XPath predicate: the element's class list holds `name` as a whole word.
-    static func classIs(_ name: String) -> String {
-        "contains(concat(' ', normalize-space(@class), ' '), ' \(name) ')"
-    }
-
-    static let blockXPath = "//div[\(classIs("courseblock"))]"
+    static let blockXPath = "//div[\(XPathPredicate.hasClass("courseblock"))]"
     /// The heading: the title paragraph, or the child of the block holding the `detail-code` span.
-    static let headingXPath = "(.//*[\(classIs("courseblocktitle"))]"
-        + " | .//*[\(classIs("detail-code"))]/ancestor-or-self::*[parent::div[\(classIs("courseblock"))]])[1]"
-    static let detailCodeXPath = "(.//*[\(classIs("detail-code"))])[1]"
-    static let detailTitleXPath = "(.//*[\(classIs("detail-title"))])[1]"
-    static let detailCreditsXPath = "(.//*[\(classIs("detail-hours_html")) or \(classIs("detail-credits"))])[1]"
+    static let headingXPath = "(.//*[\(XPathPredicate.hasClass("courseblocktitle"))]"
+        + " | .//*[\(XPathPredicate.hasClass("detail-code"))]/ancestor-or-self::*[parent::div[\(XPathPredicate.hasClass("courseblock"))]])[1]"
+    static let detailCodeXPath = "(.//*[\(XPathPredicate.hasClass("detail-code"))])[1]"
+    static let detailTitleXPath = "(.//*[\(XPathPredicate.hasClass("detail-title"))])[1]"
+    static let detailCreditsXPath = "(.//*[\(XPathPredicate.hasClass("detail-hours_html")) or \(XPathPredicate.hasClass("detail-credits"))])[1]"
     /// CourseLeaf's own script, which every page of the system loads.
     static let scriptXPath = "//script[contains(@src, 'courseleaf.js')]"
 
