@@ -9,7 +9,7 @@ enum ConfigCommand: Command {
 
     Validates a pipeline configuration (default: pipeline.json in the current directory) and lists
     every problem with its JSON path and the form expected there, e.g.
-      catalogs[0].system: expected one of gvsu, acalog, got "banner"
+      catalogs[0].system: expected one of gvsu, acalog, courseleaf, banner, got "peoplesoft"
     Unknown keys are rejected with a did-you-mean suggestion; paths must stay inside the
     configuration's directory.
 

@@ -5,7 +5,7 @@ import Foundation
 enum FetchCommand: Command {
     static let name = "fetch"
     static let help = """
-    Usage: gvingest fetch --start URL... [--system auto|gvsu|acalog] [--record DIR] [--cache DIR] [--json] [--quiet]
+    Usage: gvingest fetch --start URL... [--system auto|gvsu|acalog|courseleaf|banner] [--record DIR] [--cache DIR] [--json] [--quiet]
            gvingest fetch --config FILE [--catalog ID] [--record DIR] [--json] [--quiet]
            gvingest fetch --replay DIR [--start URL...] [--json] [--quiet]
 
@@ -16,7 +16,7 @@ enum FetchCommand: Command {
 
     Options:
       --start URL      A start URL (GVSU subject page, Acalog listing); repeatable.
-      --system S       Parser for the pages: auto (default), gvsu or acalog.
+      --system S       Parser for the pages: auto (default), gvsu, acalog, courseleaf or banner.
       --config FILE    Take catalogs and fetch settings from a pipeline configuration.
       --catalog ID     With --config: the catalog to crawl (default: every http catalog).
       --record DIR     Store everything fetched as a mirror: one file per URL and DIR/index.json.
@@ -48,7 +48,7 @@ enum FetchCommand: Command {
         }
         var system = SystemChoice.auto
         if let word = arguments.value("--system") {
-            guard let choice = SystemChoice(argument: word) else { throw UsageError(message: "--system must be auto, gvsu or acalog, not '\(word)'") }
+            guard let choice = SystemChoice(argument: word) else { throw UsageError(message: "--system must be \(SystemChoice.argumentList), not '\(word)'") }
             system = choice
         }
         if let path = arguments.value("--config") {
@@ -60,7 +60,7 @@ enum FetchCommand: Command {
                 guard !chosen.isEmpty else { throw UsageError(message: "no catalog '\(arguments.value("--catalog") ?? "")' in \(path)") }
                 for catalog in chosen {
                     if case let .http(urls) = catalog.source { starts += urls }
-                    if arguments.value("--system") == nil { system = .fixed(catalog.system) }
+                    if arguments.value("--system") == nil { system = catalog.systemChoice }
                 }
                 guard !starts.isEmpty else { throw UsageError(message: "the chosen catalogs in \(path) have no http source") }
             } catch let error as UsageError {

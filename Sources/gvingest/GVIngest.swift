@@ -15,6 +15,7 @@ struct GVIngest {
       prereq    Show how a prerequisite sentence is read, as a tree.
       fetch     Crawl a catalog (or replay a recorded one), recording it as a mirror if asked.
       diff      Compare two snapshots or catalogs: added, removed, renumbered and changed courses.
+      search    Find courses in a published catalog.json by code, title or description, with filters.
       config    Validate a pipeline configuration (gvingest config check [FILE]).
       help      Show help for a command (gvingest help parse).
 
@@ -45,6 +46,8 @@ struct GVIngest {
             status = await run(PrereqCommand.self, words)
         case "diff":
             status = await run(DiffCommand.self, words)
+        case "search":
+            status = await run(SearchCommand.self, words)
         case "help", "--help", "-h":
             if let topic = words.first, let help = helpText(for: topic) {
                 print(help)
@@ -57,7 +60,7 @@ struct GVIngest {
                 status = .ok
             }
         default:
-            let hint = ["run", "parse", "fetch", "prereq", "diff", "config", "help"].min { editDistance($0, command) < editDistance($1, command) }
+            let hint = ["run", "parse", "fetch", "prereq", "diff", "search", "config", "help"].min { editDistance($0, command) < editDistance($1, command) }
                 .flatMap { editDistance($0, command) <= 2 ? " (did you mean '\($0)'?)" : nil } ?? ""
             printError("gvingest: unknown command '\(command)'\(hint)\n\n\(usage)")
             status = .usage
@@ -73,6 +76,7 @@ struct GVIngest {
         case "fetch": return FetchCommand.help
         case "prereq": return PrereqCommand.help
         case "diff": return DiffCommand.help
+        case "search": return SearchCommand.help
         default: return nil
         }
     }

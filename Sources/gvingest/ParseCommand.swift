@@ -5,16 +5,20 @@ import Foundation
 enum ParseCommand: Command {
     static let name = "parse"
     static let help = """
-    Usage: gvingest parse PATH|URL... [--system auto|gvsu|acalog] [--config FILE] [--json]
+    Usage: gvingest parse PATH|URL... [--system auto|gvsu|acalog|courseleaf|banner] [--config FILE] [--json]
+           gvingest parse --rules FILE [--catalog ID] PATH|URL... [--json]
 
     Parses catalog pages and shows every field of every course, with the rule (XPath or label)
     each value came from. A directory means every .html and .htm file under it.
 
     Options:
-      --system S   Which parser reads the pages: auto (default; recognizes Acalog and GVSU pages),
-                   gvsu or acalog.
+      --system S   Which parser reads the pages: auto (default; recognizes Acalog, CourseLeaf,
+                   Banner and GVSU pages), gvsu, acalog, courseleaf or banner.
       --config F   Normalize with the subject aliases and level ranges of a pipeline configuration
                    (default: GVSU's number ranges, no aliases).
+      --rules F    Read the pages by the declarative rules of a catalog of configuration F
+                   (catalogs[].rules: XPaths per field, label patterns, listing), and normalize
+                   with F's tables; --catalog ID when several catalogs have rules.
       --json       Print one JSON array of normalized course records instead, sorted by id: id,
                    subject, number, name, title, credits, level, description, prerequisite (tree),
                    prerequisiteString, prerequisiteMarkdown, prerequisiteCourses, the same for
@@ -27,13 +31,36 @@ enum ParseCommand: Command {
     """
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
-        let arguments = try Arguments(words, flags: ["--json"], options: ["--system", "--config"])
+        let arguments = try Arguments(words, flags: ["--json"], options: ["--system", "--config", "--rules", "--catalog"])
         guard !arguments.positional.isEmpty else { throw UsageError(message: "name at least one page, directory or URL") }
         let systemWord = arguments.value("--system") ?? "auto"
-        guard let system = SystemChoice(argument: systemWord) else {
-            throw UsageError(message: "--system must be auto, gvsu or acalog, not '\(systemWord)'")
+        guard var system = SystemChoice(argument: systemWord) else {
+            throw UsageError(message: "--system must be \(SystemChoice.argumentList), not '\(systemWord)'")
         }
         var rules = NormalizationRules.gvsu
+        if let path = arguments.value("--rules") {
+            guard arguments.value("--system") == nil, arguments.value("--config") == nil else {
+                throw UsageError(message: "--rules goes with neither --system nor --config")
+            }
+            let config: PipelineConfig
+            do {
+                config = try PipelineConfig.load(URL(fileURLWithPath: path))
+            } catch {
+                printError("gvingest parse: \(error)")
+                return .noInput
+            }
+            let wanted = arguments.value("--catalog")
+            let chosen = config.catalogs.filter { catalog in catalog.rules != nil && (wanted == nil || catalog.id == wanted) }
+            guard chosen.count == 1, let catalog = chosen.first, let catalogRules = catalog.rules else {
+                let ids = config.catalogs.filter { $0.rules != nil }.map(\.id)
+                throw UsageError(message: ids.isEmpty ? "no catalog of \(path) has rules"
+                    : "name one catalog with --catalog (with rules: \(ids.joined(separator: ", ")))")
+            }
+            system = .rules(catalogRules, catalog.system)
+            rules = config.normalize
+        } else if arguments.value("--catalog") != nil {
+            throw UsageError(message: "--catalog goes with --rules")
+        }
         if let path = arguments.value("--config") {
             do {
                 rules = try PipelineConfig.load(URL(fileURLWithPath: path)).normalize

@@ -7,7 +7,7 @@ enum RunCommand: Command {
     static let help = """
     Usage: gvingest run [--config FILE] [--catalog ID] [--replay DIR] [--dry-run] [--accept-removals]
                         [--log-format human|json] [--report FILE] [--quiet]
-           gvingest run --source PATH|URL [--system gvsu|acalog] --out DIR [--catalog ID] [--dry-run] …
+           gvingest run --source PATH|URL [--system gvsu|acalog|courseleaf|banner] --out DIR [--catalog ID] [--dry-run] …
 
     Runs the pipeline for a catalog of a configuration (default pipeline.json; --catalog picks one
     when it has several), or, with --source, for one source with default settings and no
@@ -27,7 +27,7 @@ enum RunCommand: Command {
                          snapshot store, so runs over two directories can be compared.
       --replay DIR       Read the catalog from a recorded mirror instead of its source.
       --source PATH|URL  Run one source with defaults and no configuration (needs --out).
-      --system S         With --source: gvsu (default) or acalog.
+      --system S         With --source: gvsu (default), acalog, courseleaf or banner.
       --out DIR          With --source: the output directory.
       --dry-run          Fetch, parse, normalize and print the diff against the last snapshot; write nothing.
       --accept-removals  Publish even when more courses disappeared than guards allow.
@@ -54,7 +54,7 @@ enum RunCommand: Command {
             guard arguments.value("--config") == nil else { throw UsageError(message: "--source and --config do not go together") }
             guard let out = arguments.value("--out") else { throw UsageError(message: "--source needs --out DIR") }
             let systemWord = arguments.value("--system") ?? "gvsu"
-            guard let system = CatalogSystem(rawValue: systemWord) else { throw UsageError(message: "--system must be gvsu or acalog, not '\(systemWord)'") }
+            guard let system = CatalogSystem(rawValue: systemWord) else { throw UsageError(message: "--system must be \(CatalogSystem.allCases.map(\.rawValue).joined(separator: ", ")), not '\(systemWord)'") }
             config = try adHocConfig(source: source, system: system, out: URL(fileURLWithPath: out), id: arguments.value("--catalog"))
         } else {
             guard arguments.value("--out") == nil, arguments.value("--system") == nil else {

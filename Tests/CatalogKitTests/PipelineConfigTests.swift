@@ -20,6 +20,7 @@ import Testing
         guard case let .http(urls) = root.catalogs[0].source else { Issue.record("GVSU is crawled over HTTP"); return }
         #expect(urls.allSatisfy { $0.host == "www.gvsu.edu" })
         let fixture = try PipelineConfig.load(TestPaths.fixtures.appendingPathComponent("pipeline.json"))
+        // The recorded catalog is replayed as a mirror (its index.json), as `gvingest run --config Fixtures/pipeline.json` does.
         #expect(fixture.catalogs.first?.source == .replay(TestPaths.gvsuFixtures.standardizedFileURL))
     }
 

@@ -182,21 +182,136 @@ import SafeLibXML
         #expect(listing.courses.allSatisfy { $0.url.contains("preview_course_nopop.php?catoid=35&coid=") })
     }
 
-    /// Pages of systems without a parser here give "no course found": no crash, no wrong record.
-    @Test(arguments: ["courseleaf-umdearborn", "banner"])
-    func pagesOfOtherSystemsGiveNoCourse(_ folder: String) async {
+    static let umdearborn = TestPaths.realworld.appendingPathComponent("courseleaf-umdearborn")
+
+    @Test func courseLeafSubjectPageYieldsEveryCourseBlock() throws {
+        let page = Self.umdearborn.appendingPathComponent("umdearborn-cis-courses.html")
+        let result = PageParser().parse(bytes: Array(try Data(contentsOf: page)), sourceURL: page, input: "cis")
+        #expect(result.system == .courseleaf)
+        #expect(result.systemRule == "recognized as courseleaf")
+        let courses = result.courses
+        #expect(courses.count == 71)
+        #expect(Set(courses.map(\.code)).count == 71)
+        for course in courses {
+            #expect(course.code.subject == "CIS", "\(course.code)")
+            #expect(!course.title.isEmpty && !course.title.contains("Credit"), "\(course.code): \(course.title)")
+            #expect(course.creditsText.flatMap(CreditRange.init(parsing:)) != nil, "\(course.code): \(course.creditsText ?? "nil")")
+        }
+        let first = try #require(courses.first)
+        #expect(first.code.description == "CIS 112")
+        #expect(first.title == "Computer Literacy/Info Mgmt")
+        #expect(first.creditsText == "3")
+        #expect(first.description.hasPrefix("This is a microcomputer literacy course"))
+        let credits = Dictionary(courses.map { ($0.code.description, $0.creditsText ?? "") }) { first, _ in first }
+        #expect(credits["CIS 390"] == "1 to 3")
+        #expect(credits["CIS 450"] == "3 or 4")
+        #expect(credits["CIS 299"] == "1")
+        // The description paragraph is prose as a whole, even when it starts with "TOPIC TITLE:".
+        let topic = try #require(courses.first { $0.code.description == "CIS 290A" })
+        #expect(topic.description.hasPrefix("TOPIC TITLE: Advanced Visual C++"))
+        #expect(topic.fields.isEmpty)
+
+        let cs1 = try #require(courses.first { $0.code.description == "CIS 150" })
+        #expect(cs1.prerequisiteText == "MATH 115* or MATH 113* or MPLS with a score of 116")
+        #expect(cs1.prerequisiteLinks.map(\.code) == ["MATH 115", "MATH 113"])
+        #expect(cs1.prerequisiteLinks.first?.url?.hasSuffix("/search/?P=MATH%20115") == true)
+        #expect(cs1.corequisiteLinks.map(\.code) == ["CIS 150L"])
+        #expect(courses.filter { $0.prerequisiteText != nil }.count == 62)
+
+        // Normalized, the linked codes are the prerequisite's courses, as for the other systems.
+        let normalized = Normalizer(rules: .gvsu).normalize(catalog: courses)
+        let normalizedCS1 = try #require(normalized.first { $0.code.description == "CIS 150" })
+        #expect(normalizedCS1.prerequisiteCourses == ["MATH 113", "MATH 115"])
+        #expect(normalizedCS1.prerequisiteMarkdown?.contains("[MATH 115](") == true)
+        #expect(normalized.first { $0.code.description == "CIS 1501" }?.prerequisiteFor.isEmpty == false)
+    }
+
+    @Test func courseLeafIndexGivesNoCourse() throws {
+        let page = Self.umdearborn.appendingPathComponent("umdearborn-undergrad-coursesaz-index.html")
+        let result = PageParser().parse(bytes: Array(try Data(contentsOf: page)), sourceURL: page, input: "index")
+        #expect(result.system == .courseleaf)
+        #expect(result.courses.isEmpty)
+        #expect(!result.yieldedRecord)
+        for system in CatalogSystem.allCases {
+            let fixed = PageParser(system: .fixed(system)).parse(bytes: Array(try Data(contentsOf: page)), sourceURL: page, input: "index")
+            #expect(fixed.courses.isEmpty, "as \(system)")
+        }
+    }
+
+    static let banner = TestPaths.realworld.appendingPathComponent("banner")
+
+    static func parse(_ url: URL, system: SystemChoice = .auto) throws -> PageResult {
+        PageParser(system: system).parse(bytes: Array(try Data(contentsOf: url)), sourceURL: url, input: url.lastPathComponent)
+    }
+
+    @Test func banner8CourseDetailYieldsCodeTitleCreditsAndPrerequisites() throws {
+        let result = try Self.parse(Self.banner.appendingPathComponent("neu-bwckctlg-course-detail-math2331.html"))
+        #expect(result.system == .banner)
+        let course = try #require(result.courses.first)
+        #expect(result.courses.count == 1)
+        #expect(course.code.description == "MATH 2331")
+        #expect(course.title == "Linear Algebra")
+        #expect(course.creditsText == "4.000")
+        #expect(course.description.hasPrefix("Uses the Gauss-Jordan elimination algorithm"))
+        #expect(course.description.hasSuffix("Prereq. MATH 1242, MATH 1252, MATH 1342, or CS 2800."))
+        #expect(course.prerequisiteText?.hasPrefix("Undergraduate level MATH 1342 Minimum Grade of D- or") == true)
+        #expect(course.prerequisiteLinks.map(\.code) == ["MATH 1342", "CS 2800", "MATH 1242", "MATH 1252"])
+        #expect(course.field("Levels") == "Undergraduate")
+        #expect(course.field("Lecture hours") == "4.000")
+        #expect(course.field("Department") == "Mathematics")
+        #expect(course.field("Restrictions")?.contains("Must be enrolled in one of the following Levels") == true)
+        let normalized = Normalizer(rules: .gvsu).normalize(course)
+        #expect(normalized.credits == CreditRange(min: 4, max: 4))
+        #expect(Set(normalized.prerequisiteCourses) == ["MATH 1342", "CS 2800", "MATH 1242", "MATH 1252"])
+    }
+
+    @Test func banner8CatalogEntryKeepsItsLabelledDescription() throws {
+        let result = try Self.parse(Self.banner.appendingPathComponent("upstate-bwckctlg-catalog-entries-mdcn2064.html"))
+        let course = try #require(result.courses.first)
+        #expect(result.courses.count == 1)
+        #expect(course.code.description == "MDCN 2064")
+        #expect(course.title == "Medicine for the Disenfranchised")
+        #expect(course.creditsText == "0.000")
+        #expect(course.description.hasPrefix("ELECTIVE DESCRIPTION: Physical exams are provided"))
+        #expect(course.field("Levels") == "Professional")
+        #expect(course.field("Division") == "Graduate Division")
+        #expect(course.field("Department") == "Medicine")
+        #expect(course.prerequisiteText == nil)
+    }
+
+    @Test func banner9DetailsNameTheirCourseAndTheOtherFragmentsGiveNone() throws {
+        let details = try Self.parse(Self.banner.appendingPathComponent("aus-banner9-getCatalogDetails-cmp305.html"))
+        #expect(details.system == .banner)
+        let course = try #require(details.courses.first)
+        #expect(course.code.description == "CMP 305")
+        #expect(course.title == "Data Structures and Algorithms")
+        #expect(course.creditsText == "3")
+        #expect(course.field("Levels") == "Undergraduate UG")
+        // The description and the prerequisite table do not say which course they belong to.
+        for fragment in ["aus-banner9-getCourseDescription-cmp305.html", "aus-banner9-getCatalogPrerequisites-cmp305.html"] {
+            let result = try Self.parse(Self.banner.appendingPathComponent(fragment))
+            #expect(result.system == .banner, "\(fragment)")
+            #expect(result.courses.isEmpty, "\(fragment)")
+            #expect(!result.yieldedRecord, "\(fragment)")
+        }
+    }
+
+    /// `--system auto` names each system's pages, and neither new parser reads another system's pages as courses
+    /// (GVSU's, named with --system, reads any "CODE - Title" heading: that is its fallback).
+    @Test(arguments: [("acalog-lsu", CatalogSystem.acalog), ("courseleaf-umdearborn", .courseleaf), ("banner", .banner)])
+    func autoRecognizesEachSystem(_ folder: String, _ system: CatalogSystem) async throws {
         let results = await Self.parseAll(TestPaths.realworld.appendingPathComponent(folder))
         #expect(!results.isEmpty)
         for result in results {
             #expect(result.failure == nil)
-            #expect(result.courses.isEmpty, "\(result.input)")
-            #expect(result.listing == nil, "\(result.input)")
-            #expect(!result.yieldedRecord)
+            #expect(result.system == system, "\(result.input)")
         }
-        for system in CatalogSystem.allCases {
-            for result in await Self.parseAll(TestPaths.realworld.appendingPathComponent(folder), system: .fixed(system)) {
-                #expect(result.courses.isEmpty, "\(result.input) as \(system)")
+        for other in [CatalogSystem.courseleaf, .banner] where other != system {
+            for result in await Self.parseAll(TestPaths.realworld.appendingPathComponent(folder), system: .fixed(other)) {
+                #expect(result.courses.isEmpty, "\(result.input) as \(other)")
             }
         }
+        let gvsu = try Self.parse(TestPaths.gvsuFixtures.appendingPathComponent("course/cis-162.html"))
+        #expect(gvsu.system == .gvsu)
     }
 }

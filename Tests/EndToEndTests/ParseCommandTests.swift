@@ -57,7 +57,7 @@ import Testing
         #expect(outcome.stderr.contains("Fixtures/does-not-exist.html: no such file or directory"))
     }
 
-    @Test(arguments: [["parse"], ["parse", "--system", "banner", "x.html"], ["parse", "--jsn", "x.html"], ["prase"], []])
+    @Test(arguments: [["parse"], ["parse", "--system", "peoplesoft", "x.html"], ["parse", "--jsn", "x.html"], ["prase"], []])
     func badUsageExits64(_ arguments: [String]) throws {
         let outcome = try Binary.run(arguments)
         #expect(outcome.status == 64)

@@ -16,12 +16,20 @@ public struct CatalogConfig: Sendable, Equatable {
     public var name: String
     public var system: CatalogSystem
     public var source: CatalogSource
+    /// Declarative parse rules: when present, they read the catalog's pages instead of the system's parser.
+    public var rules: ParseRules?
 
-    public init(id: String, name: String, system: CatalogSystem, source: CatalogSource) {
+    public init(id: String, name: String, system: CatalogSystem, source: CatalogSource, rules: ParseRules? = nil) {
         self.id = id
         self.name = name
         self.system = system
         self.source = source
+        self.rules = rules
+    }
+
+    /// How the catalog's pages are read: its rules, or its system's parser.
+    public var systemChoice: SystemChoice {
+        rules.map { .rules($0, system) } ?? .fixed(system)
     }
 }
 
@@ -141,7 +149,7 @@ public struct PipelineConfig: Sendable, Equatable {
 
     private static func readCatalog(_ value: JSONValue, _ path: String, base: URL, reader: inout ConfigReader) -> CatalogConfig? {
         guard let object = reader.object(value, path) else { return nil }
-        reader.rejectUnknownKeys(object, path, allowed: ["id", "name", "system", "source"])
+        reader.rejectUnknownKeys(object, path, allowed: ["id", "name", "system", "source", "rules"])
         let id = reader.string(object["id"], "\(path).id")
         if let id, !id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) {
             reader.fail("\(path).id", "expected letters, digits, - and _ only, got \"\(id)\"")
@@ -150,8 +158,9 @@ public struct PipelineConfig: Sendable, Equatable {
         let system = reader.oneOf(object["system"], "\(path).system", CatalogSystem.allCases.map(\.rawValue))
             .flatMap(CatalogSystem.init(rawValue:))
         let source = readSource(object["source"], "\(path).source", base: base, reader: &reader)
+        let rules = object["rules"] == nil ? nil : ParseRules.read(object["rules"], "\(path).rules", reader: &reader)
         guard let id, let name, let system, let source else { return nil }
-        return CatalogConfig(id: id, name: name, system: system, source: source)
+        return CatalogConfig(id: id, name: name, system: system, source: source, rules: rules)
     }
 
     private static func readSource(_ value: JSONValue?, _ path: String, base: URL, reader: inout ConfigReader) -> CatalogSource? {

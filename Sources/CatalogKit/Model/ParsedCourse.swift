@@ -4,6 +4,8 @@ import Foundation
 public enum CatalogSystem: String, Sendable, Codable, CaseIterable {
     case gvsu
     case acalog
+    case courseleaf
+    case banner
 }
 
 /// A link to a course as a page wrote it: the code it names, the text, and where it points.

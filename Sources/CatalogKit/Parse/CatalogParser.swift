@@ -65,12 +65,23 @@ public protocol CatalogParser: Sendable {
 /// The parsers gvingest ships, by system.
 public enum CatalogParsers {
     /// In the order `--system auto` asks them: the most specific marks first.
-    public static let all: [any CatalogParser] = [AcalogParser(), GVSUParser()]
+    public static let all: [any CatalogParser] = [AcalogParser(), CourseLeafParser(), BannerParser(), GVSUParser()]
 
     public static func parser(for system: CatalogSystem) -> any CatalogParser {
         switch system {
         case .gvsu: return GVSUParser()
         case .acalog: return AcalogParser()
+        case .courseleaf: return CourseLeafParser()
+        case .banner: return BannerParser()
         }
+    }
+}
+
+/// XPath pieces the parsers share.
+enum XPathPredicate {
+    /// The element's class list holds `name` as a whole word: `class="courseblocktitle noindent"` has
+    /// `courseblocktitle`, and `courseblockextra` is not `courseblock`.
+    static func hasClass(_ name: String) -> String {
+        "contains(concat(' ', normalize-space(@class), ' '), ' \(name) ')"
     }
 }

@@ -108,8 +108,16 @@ struct CourseAssembler {
     func courseLinks(_ segment: ContentSegment) -> [CourseLink] {
         segment.links.compactMap { link in
             let text = TextCollapsing.collapse(link.text)
-            guard let code = CourseCode(parsing: text) ?? CourseCode.leading(in: text)?.code else { return nil }
+            guard let code = CourseCode(parsing: text) ?? CourseCode.leading(in: text)?.code ?? Self.searchedCode(link.url)
+            else { return nil }
             return CourseLink(code: code.description, text: text, url: link.url?.absoluteString)
         }
+    }
+
+    /// The course a CourseLeaf search link names (`/search/?P=MATH%20115`), for links whose text is no code.
+    static func searchedCode(_ url: URL?) -> CourseCode? {
+        guard let url, let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems,
+              let value = items.first(where: { $0.name == "P" })?.value else { return nil }
+        return CourseCode(parsing: value)
     }
 }

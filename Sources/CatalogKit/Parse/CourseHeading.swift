@@ -1,3 +1,4 @@
+import Foundation
 import SafeLibXML
 
 /// Reads a course heading: "CIS 452 - Operating Systems Concepts", "CIS 499: Independent Study",
@@ -31,6 +32,17 @@ enum CourseHeading {
         return Parsed(code: code, title: titleText, credits: credits)
     }
 
+    /// Reads a heading whose title may end in a credit phrase, as CourseLeaf writes them:
+    /// "CIS 112  Computer Literacy/Info Mgmt  3 Credit Hours" gives the title and credits "3".
+    static func parseSplittingCredits(_ text: String) -> Parsed? {
+        guard var parsed = parse(text) else { return nil }
+        if let (title, credits) = trailingCreditPhrase(parsed.title) {
+            parsed.title = title
+            parsed.credits = credits
+        }
+        return parsed
+    }
+
     /// Splits "Title (3)" into "Title" and "3" when the parenthetical reads as credits.
     static func trailingCredits(_ title: String) -> (String, String)? {
         guard title.hasSuffix(")"), let open = title.lastIndex(of: "(") else { return nil }
@@ -38,6 +50,37 @@ enum CourseHeading {
         guard let first = inner.first, first.isASCIIDigit, looksLikeCredits(inner) else { return nil }
         let stripped = title[..<open].trimmingTrailingSpaces()
         return (String(stripped), String(inner))
+    }
+
+    /// Words that end a credit phrase: "3 Credit Hours", "4.000 Credit hours", "(3 Credits)".
+    private static let creditUnits: Set<String> = ["credit", "credits", "hour", "hours", "hr", "hrs", "cr", "unit", "units",
+                                                   "sch"]
+    private static let creditJoiners: Set<String> = ["to", "or", "-", "\u{2013}"]
+
+    /// Splits "Computer Literacy/Info Mgmt 3 Credit Hours" into the text before and the credits ("3",
+    /// "1 to 3", "3 or 4"), when the text ends with numbers followed by credit units (in parentheses or not).
+    static func trailingCreditPhrase(_ text: String) -> (rest: String, credits: String)? {
+        var words = TextCollapsing.collapse(text).split(separator: " ").map(String.init)
+        let parenthesized = words.last?.hasSuffix(")") == true
+        func bare(_ word: String) -> String {
+            word.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "().:"))
+        }
+        func isNumber(_ word: String) -> Bool {
+            let digits = bare(word)
+            return !digits.isEmpty && digits.allSatisfy { $0.isASCIIDigit || $0 == "." || $0 == "-" || $0 == "\u{2013}" }
+                && (Double(digits.split(whereSeparator: { $0 == "-" || $0 == "\u{2013}" }).first ?? "") ?? .infinity) <= maximumCredits
+        }
+        var units = 0
+        while units < 2, units < words.count, creditUnits.contains(bare(words[words.count - 1 - units])) { units += 1 }
+        guard units > 0 else { return nil }
+        words.removeLast(units)
+        guard let last = words.last, isNumber(last) else { return nil }
+        var start = words.count - 1
+        // Numbers joined by "to", "or" or a dash: "1 to 3", "3 or 4"; a lone number before them is the title's.
+        while start >= 2, creditJoiners.contains(bare(words[start - 1])), isNumber(words[start - 2]) { start -= 2 }
+        if parenthesized, !words[start].hasPrefix("(") { return nil }
+        let credits = words[start...].map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "()")) }.joined(separator: " ")
+        return (words[..<start].joined(separator: " "), credits)
     }
 
     private static let creditWords: Set<String> = ["to", "or", "per", "sem", "sem.", "cr", "cr.", "credit", "credits",

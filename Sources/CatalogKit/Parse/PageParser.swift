@@ -5,8 +5,10 @@ import SafeLibXML
 public enum SystemChoice: Sendable, Equatable, CustomStringConvertible {
     case auto
     case fixed(CatalogSystem)
+    /// A catalog's declarative rules; its records carry the system.
+    case rules(ParseRules, CatalogSystem)
 
-    /// Reads `auto`, `gvsu` or `acalog`.
+    /// Reads `auto` or a system's name (`gvsu`, `acalog`, `courseleaf`, `banner`).
     public init?(argument: String) {
         if argument == "auto" {
             self = .auto
@@ -17,10 +19,17 @@ public enum SystemChoice: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The words `init(argument:)` accepts, for usage messages: "auto, gvsu, acalog, courseleaf or banner".
+    public static var argumentList: String {
+        let names = ["auto"] + CatalogSystem.allCases.map(\.rawValue)
+        return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+    }
+
     public var description: String {
         switch self {
         case .auto: return "auto"
         case let .fixed(system): return system.rawValue
+        case let .rules(_, system): return "rules (\(system.rawValue))"
         }
     }
 }
@@ -86,13 +95,16 @@ public struct PageParser: Sendable {
         result.pageURLRule = page.pageURLRule
         let parser: any CatalogParser
         switch system {
+        case let .rules(rules, system):
+            parser = RuleParser(rules: rules, system: system)
+            result.systemRule = "the catalog's rules"
         case let .fixed(fixed):
             parser = CatalogParsers.parser(for: fixed)
             result.systemRule = "--system \(fixed.rawValue)"
         case .auto:
             guard let recognized = CatalogParsers.all.first(where: { $0.recognizes(page) }) else {
                 // Guessing would turn a page of another system into wrong records; say so instead.
-                result.systemRule = "no catalog system recognized (Acalog or GVSU marks); name one with --system"
+                result.systemRule = "no catalog system recognized (Acalog, CourseLeaf, Banner or GVSU marks); name one with --system"
                 return result
             }
             parser = recognized

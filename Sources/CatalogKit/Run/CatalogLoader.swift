@@ -22,7 +22,7 @@ public struct SourceUnavailable: Error, Sendable, CustomStringConvertible {
 public enum CatalogLoader {
     public static func load(_ catalog: CatalogConfig, settings: FetchSettings,
                             progress: (@Sendable (CrawlProgress) -> Void)? = nil) async throws(SourceUnavailable) -> LoadedCatalog {
-        let parser = PageParser(system: .fixed(catalog.system))
+        let parser = PageParser(system: catalog.systemChoice)
         switch catalog.source {
         case let .http(urls):
             let fetcher = HTTPFetcher(settings: settings, hosts: urls.compactMap(\.host))

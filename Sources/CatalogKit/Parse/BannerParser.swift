@@ -1,0 +1,139 @@
+import Foundation
+import SafeLibXML
+
+/// Ellucian Banner's course catalog, as Banner 8 (`bwckctlg.p_disp_course_detail`, `p_display_courses`) and
+/// Banner 9 (`getCatalogDetails`, `getCourseDescription`, `getCatalogPrerequisites`) serve it.
+///
+/// Banner 8 writes each course as a `td.nttitle` row ("MATH 2331 - Linear Algebra") followed by a
+/// `td.ntdefault` row: the description, "4.000 Credit hours" and other hour lines, then fields labelled by
+/// `span.fieldlabeltext` ("Levels:", "Prerequisites:" with links to the courses). Banner 9 answers in
+/// fragments: the details (hidden `span#subjectCode`, `#courseNumber`, `#courseTitle`, "Credit Hours: 3"),
+/// the description alone and the prerequisite table; only the details name their course, so only they
+/// give one.
+public struct BannerParser: CatalogParser {
+    public let system = CatalogSystem.banner
+
+    public init() {}
+
+    static let titleXPath = "//td[\(XPathPredicate.hasClass("nttitle"))]"
+    /// The course's body: the `td.ntdefault` of the row after its title's row.
+    static let bodyXPath = "ancestor::tr[1]/following-sibling::tr[1]/td[\(XPathPredicate.hasClass("ntdefault"))]"
+    static let banner9DetailsXPath = "//section[@aria-labelledby='catalog'][.//span[@id='subjectCode']]"
+    static let banner9XPath = "//section[@aria-labelledby='catalog' or @aria-labelledby='courseDescription' or @aria-labelledby='preReqs']"
+
+    public func recognizes(_ page: PageContext) -> Bool {
+        if page.pageURL.absoluteString.contains("bwckctlg.p_") { return true }
+        return ((try? page.document.first(Self.titleXPath)) ?? nil) != nil
+            || ((try? page.document.first(Self.banner9XPath)) ?? nil) != nil
+    }
+
+    public func courses(in page: PageContext) throws -> [ParsedCourse] {
+        var courses: [ParsedCourse] = []
+        for title in try page.document.select(Self.titleXPath) {
+            if let course = try banner8Course(title: title, page: page) { courses.append(course) }
+        }
+        for section in try page.document.select(Self.banner9DetailsXPath) {
+            if let course = try banner9Course(section: section, page: page) { courses.append(course) }
+        }
+        return courses
+    }
+
+    private func banner8Course(title: HTMLNode, page: PageContext) throws -> ParsedCourse? {
+        guard let heading = CourseHeading.parse(title.text) else { return nil }
+        let rule = "td.nttitle at \(title.path)"
+        var course = ParsedCourse(code: heading.code, title: heading.title, sourceURL: page.sourceURL.absoluteString, system: system)
+        course.pageURL = page.pageURLString
+        course.provenance["code"] = rule
+        course.provenance["title"] = "\(rule), text after the code"
+        guard let body = try title.first(Self.bodyXPath) else { return course }
+        let scope = "in td.ntdefault at \(body.path)"
+        let labels = Set(try body.select(".//span[\(XPathPredicate.hasClass("fieldlabeltext"))]").map(\.text))
+        let events = Self.labelledEvents(body.inlineEvents(), labels: labels)
+        // The description is all the text before the hour lines, whatever it starts with ("ELECTIVE DESCRIPTION:").
+        let hoursStart = events.firstIndex { event in
+            guard case let .text(text) = event else { return false }
+            return Self.hourLine(TextCollapsing.collapse(text)) != nil
+        } ?? events.endIndex
+        let description = TextCollapsing.collapse(events[..<hoursStart].compactMap { event -> String? in
+            guard case let .text(text) = event else { return nil }
+            return text
+        }.joined())
+        var assembler = CourseAssembler(course: course, scope: scope)
+        assembler.assemble(LabelledContent.segments(from: Array(events[hoursStart...])))
+        course = assembler.course
+        Self.sortUnlabelledLines(&course, scope: scope)
+        course.description = description
+        course.provenance["description"] = description.isEmpty ? nil : "text before the hour lines \(scope)"
+        return course
+    }
+
+    /// Banner labels its fields with `span.fieldlabeltext`, which the reader does not see as labels: each
+    /// such label's text is set in emphasis, so "Prerequisites:<br>…" reads as a label with its value below.
+    static func labelledEvents(_ events: [InlineEvent], labels: Set<String>) -> [InlineEvent] {
+        events.flatMap { event -> [InlineEvent] in
+            guard case let .text(text) = event, labels.contains(TextCollapsing.collapse(text)) else { return [event] }
+            return [.startEmphasis("span"), event, .endEmphasis]
+        }
+    }
+
+    /// The kind and the number of an hour line: "4.000 Credit hours" is ("Credit", "4.000"),
+    /// "1.000 TO 3.000 Lecture hours" is ("Lecture", "1.000 TO 3.000").
+    static func hourLine(_ line: String) -> (kind: String, hours: String)? {
+        let words = line.split(separator: " ")
+        guard words.count >= 3, words.last?.lowercased() == "hours" else { return nil }
+        let number = words.dropLast(2).joined(separator: " ")
+        guard let (rest, hours) = CourseHeading.trailingCreditPhrase(number + " hours"), rest.isEmpty else { return nil }
+        return (String(words[words.count - 2]), hours)
+    }
+
+    /// Sorts the unlabelled lines after the description: the credit hours, the other hours and the
+    /// "… Department" and "… Division" lines become fields; anything else is a note.
+    static func sortUnlabelledLines(_ course: inout ParsedCourse, scope: String) {
+        for line in course.description.components(separatedBy: "\n") where !line.isEmpty {
+            if let (kind, hours) = hourLine(line) {
+                if kind.lowercased() == "credit", course.creditsText == nil {
+                    course.creditsText = hours
+                    course.provenance["credits"] = "line \"N Credit hours\" \(scope)"
+                } else {
+                    add("\(kind) hours", hours, rule: "line \"N \(kind) hours\" \(scope)", to: &course)
+                }
+            } else if let last = line.split(separator: " ").last, ["Department", "Division"].contains(last) {
+                add(String(last), String(line.dropLast(last.count)).trimmingCharacters(in: .whitespaces),
+                    rule: "line \"… \(last)\" \(scope)", to: &course)
+            } else {
+                course.notes.append(line)
+                course.provenance["notes"] = "unlabelled line after the hours \(scope)"
+            }
+        }
+    }
+
+    private static func add(_ label: String, _ value: String, rule: String, to course: inout ParsedCourse) {
+        course.fields.append(LabelledField(label: label, value: value))
+        course.provenance["fields.\(label)"] = rule
+    }
+
+    private func banner9Course(section: HTMLNode, page: PageContext) throws -> ParsedCourse? {
+        guard let subject = try section.first(".//span[@id='subjectCode']")?.text,
+              let number = try section.first(".//span[@id='courseNumber']")?.text,
+              let code = CourseCode(parsing: "\(subject) \(number)") else { return nil }
+        let titleNode = try section.first(".//span[@id='courseTitle']")
+        var course = ParsedCourse(code: code, title: titleNode?.text ?? "", sourceURL: page.sourceURL.absoluteString, system: system)
+        course.pageURL = page.pageURLString
+        course.provenance["code"] = "span#subjectCode and span#courseNumber in section[aria-labelledby=catalog] at \(section.path)"
+        if let titleNode { course.provenance["title"] = "span#courseTitle at \(titleNode.path)" }
+        let creditsXPath = ".//span[normalize-space(.)='Credit Hours:']/following-sibling::span[1]"
+        if let credits = try section.first(creditsXPath), !credits.text.isEmpty {
+            course.creditsText = credits.text
+            course.provenance["credits"] = "span after \"Credit Hours:\" at \(credits.path)"
+        }
+        let levelsXPath = ".//span[normalize-space(.)='Levels:']/following-sibling::div[1]"
+        if let levels = try section.first(levelsXPath), !levels.text.isEmpty {
+            course.fields.append(LabelledField(label: "Levels", value: levels.text))
+            course.provenance["fields.Levels"] = "div after \"Levels:\" at \(levels.path)"
+        }
+        return course
+    }
+
+    /// Banner's catalog entries list whole courses, read by `courses(in:)`; there is no listing of links alone.
+    public func listing(in page: PageContext) throws -> CourseListing? { nil }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import SafeLibXML
+
+/// CourseLeaf (Leepfrog), the catalog system of UM-Dearborn and many others.
+///
+/// A subject page (`/undergraduate/coursesaz/cis/`) holds every course as a `div.courseblock`: the heading
+/// `p.courseblocktitle` ("CIS 112␣␣Computer Literacy/Info Mgmt␣␣3 Credit Hours"; newer sites split it into
+/// `span.detail-code`, `span.detail-title` and `span.detail-hours_html`), the description `p.courseblockdesc`,
+/// then `p.courseblockextra` fields ("Prerequisite(s):" with links to `/search/?P=MATH%20115`).
+/// The A–Z index of subjects links to those pages and holds no course.
+public struct CourseLeafParser: CatalogParser {
+    public let system = CatalogSystem.courseleaf
+
+    public init() {}
+
+    static let blockXPath = "//div[\(XPathPredicate.hasClass("courseblock"))]"
+    /// The heading: the title paragraph, or the child of the block holding the `detail-code` span.
+    static let headingXPath = "(.//*[\(XPathPredicate.hasClass("courseblocktitle"))]"
+        + " | .//*[\(XPathPredicate.hasClass("detail-code"))]/ancestor-or-self::*[parent::div[\(XPathPredicate.hasClass("courseblock"))]])[1]"
+    static let detailCodeXPath = "(.//*[\(XPathPredicate.hasClass("detail-code"))])[1]"
+    static let detailTitleXPath = "(.//*[\(XPathPredicate.hasClass("detail-title"))])[1]"
+    static let detailCreditsXPath = "(.//*[\(XPathPredicate.hasClass("detail-hours_html")) or \(XPathPredicate.hasClass("detail-credits"))])[1]"
+    /// CourseLeaf's own script, which every page of the system loads.
+    static let scriptXPath = "//script[contains(@src, 'courseleaf.js')]"
+
+    public func recognizes(_ page: PageContext) -> Bool {
+        ((try? page.document.first(Self.blockXPath)) ?? nil) != nil
+            || ((try? page.document.first(Self.scriptXPath)) ?? nil) != nil
+    }
+
+    public func courses(in page: PageContext) throws -> [ParsedCourse] {
+        var courses: [ParsedCourse] = []
+        for block in try page.document.select(Self.blockXPath) {
+            if let course = try course(block: block, page: page) { courses.append(course) }
+        }
+        return courses
+    }
+
+    /// The code, title and credits of a heading, and the rule that found each.
+    struct Heading {
+        var code: CourseCode
+        var title: String
+        var credits: String?
+        var rules: [String: String]
+    }
+
+    private func course(block: HTMLNode, page: PageContext) throws -> ParsedCourse? {
+        guard let headingNode = try block.first(Self.headingXPath),
+              let heading = try Self.heading(headingNode, at: "div.courseblock at \(block.path)") else { return nil }
+        var course = ParsedCourse(code: heading.code, title: heading.title, sourceURL: page.sourceURL.absoluteString, system: system)
+        course.pageURL = page.pageURLString
+        course.provenance.merge(heading.rules) { first, _ in first }
+        // The description paragraph is prose as a whole: its "TOPIC TITLE: …" is not a field of the course.
+        var events: [InlineEvent] = []
+        var description: [(text: String, path: String)] = []
+        var afterHeading = false
+        for child in block.children where child.isElement {
+            if child.isSame(as: headingNode) {
+                afterHeading = true
+            } else if afterHeading, child.hasClass("courseblockdesc") {
+                if !child.text.isEmpty { description.append((child.text, child.path)) }
+            } else if afterHeading {
+                events += child.inlineEvents() + [.blockBoundary]
+            }
+        }
+        var assembler = CourseAssembler(course: course, scope: "after the course heading at \(headingNode.path)")
+        assembler.assemble(LabelledContent.segments(from: events))
+        course = assembler.course
+        if let first = description.first {
+            course.description = (description.map(\.text) + [course.description]).filter { !$0.isEmpty }.joined(separator: "\n\n")
+            course.provenance["description"] = "p.courseblockdesc at \(first.path)"
+        }
+        if course.creditsText == nil, let credits = heading.credits {
+            course.creditsText = credits
+            course.provenance["credits"] = heading.rules["credits"]
+        }
+        return course
+    }
+
+    /// Reads a heading: the `detail-*` spans when the site has them, else the title paragraph's text.
+    static func heading(_ node: HTMLNode, at place: String) throws -> Heading? {
+        if let codeNode = try node.first(detailCodeXPath), let code = CourseCode(parsing: codeNode.text) {
+            var rules = ["code": "span.detail-code at \(codeNode.path), in \(place)"]
+            var title = ""
+            if let titleNode = try node.first(detailTitleXPath) {
+                title = titleNode.text
+                rules["title"] = "span.detail-title at \(titleNode.path)"
+            }
+            var credits: String?
+            if let creditsNode = try node.first(detailCreditsXPath) {
+                credits = CourseHeading.trailingCreditPhrase(creditsNode.text)?.credits ?? creditsNode.text
+                rules["credits"] = "span.detail-hours_html at \(creditsNode.path)"
+            }
+            return Heading(code: code, title: title, credits: credits, rules: rules)
+        }
+        // "CIS 112  Computer Literacy/Info Mgmt  3 Credit Hours": the credits end the title.
+        guard let parsed = CourseHeading.parseSplittingCredits(node.text) else { return nil }
+        let rule = "p.courseblocktitle at \(node.path), in \(place)"
+        var heading = Heading(code: parsed.code, title: parsed.title, credits: parsed.credits,
+                              rules: ["code": rule, "title": "\(rule), text after the code"])
+        if heading.credits != nil { heading.rules["credits"] = "\(rule), the credit hours at its end" }
+        return heading
+    }
+
+    /// Subject index pages link to subject pages, not to courses: no course listing.
+    public func listing(in page: PageContext) throws -> CourseListing? { nil }
+}

@@ -1,0 +1,208 @@
+import Foundation
+import SafeLibXML
+
+/// A catalog's layout written as data: where each course is, where each field is, which labels mean what,
+/// and where a listing's links are. `catalogs[].rules` in pipeline.json; `gvingest parse --rules FILE`.
+public struct ParseRules: Sendable, Equatable {
+    /// XPath of each course's element in a page.
+    public var course: String
+    /// XPath, from the course's element, of its code ("CIS 162", or a heading "CIS 162 - Title (3)").
+    public var code: String
+    /// XPaths, from the course's element, of single fields; nil: read from the heading or by label.
+    public var title: String?
+    public var credits: String?
+    public var description: String?
+    public var prerequisite: String?
+    public var corequisite: String?
+    /// Label patterns (regular expressions matching a whole label, any case) and the field each means.
+    public var labels: [LabelRule]
+    /// XPath of a listing page's links to course pages, and of its links to its other pages.
+    public var listingCourses: String?
+    public var listingPages: String?
+
+    public struct LabelRule: Sendable, Equatable {
+        public var pattern: String
+        public var field: String
+    }
+
+    /// The fields a label pattern may name, and the label the shared reader knows each by.
+    static let labelFields: [String: String] = [
+        "credits": "Credits", "prerequisite": "Prerequisite", "corequisite": "Corequisite", "description": "Description",
+        "offered": "Offered", "contactHours": "Contact Hours",
+    ]
+
+    public init(course: String, code: String) {
+        self.course = course
+        self.code = code
+        labels = []
+    }
+
+    /// Reads rules from configuration JSON, reporting every problem (an unknown key, an XPath libxml2
+    /// rejects, a label pattern that is no regular expression) at its path.
+    static func read(_ value: JSONValue?, _ path: String, reader: inout ConfigReader) -> ParseRules? {
+        guard let object = reader.object(value, path) else { return nil }
+        let fieldKeys = ["title", "credits", "description", "prerequisite", "corequisite"]
+        reader.rejectUnknownKeys(object, path, allowed: ["course", "code", "labels", "listing"] + fieldKeys)
+        func xpath(_ value: JSONValue?, _ keyPath: String, required: Bool) -> String? {
+            guard let text = reader.string(value, keyPath, required: required) else { return nil }
+            if let problem = Self.xpathProblem(text) { reader.fail(keyPath, "expected an XPath: \(problem)") }
+            return text
+        }
+        let course = xpath(object["course"], "\(path).course", required: true)
+        let code = xpath(object["code"], "\(path).code", required: true)
+        var fields: [String: String] = [:]
+        for key in fieldKeys {
+            if let found = xpath(object[key], "\(path).\(key)", required: false) { fields[key] = found }
+        }
+        var labels: [LabelRule] = []
+        if let map = reader.object(object["labels"], "\(path).labels", required: false) {
+            for pattern in map.keys.sorted() {
+                let entryPath = "\(path).labels[\"\(pattern)\"]"
+                if (try? NSRegularExpression(pattern: pattern)) == nil { reader.fail(entryPath, "expected a regular expression, got \"\(pattern)\"") }
+                let choices = labelFields.keys.sorted()
+                guard let field = reader.oneOf(map[pattern], entryPath, choices) else { continue }
+                labels.append(LabelRule(pattern: pattern, field: field))
+            }
+        }
+        var listing: (String?, String?) = (nil, nil)
+        if let object = reader.object(object["listing"], "\(path).listing", required: false) {
+            reader.rejectUnknownKeys(object, "\(path).listing", allowed: ["courses", "pages"])
+            listing = (xpath(object["courses"], "\(path).listing.courses", required: true),
+                       xpath(object["pages"], "\(path).listing.pages", required: false))
+        }
+        guard let course, let code else { return nil }
+        var rules = ParseRules(course: course, code: code)
+        rules.title = fields["title"]
+        rules.credits = fields["credits"]
+        rules.description = fields["description"]
+        rules.prerequisite = fields["prerequisite"]
+        rules.corequisite = fields["corequisite"]
+        rules.labels = labels
+        (rules.listingCourses, rules.listingPages) = listing
+        return rules
+    }
+
+    /// Why libxml2 rejects an XPath, or nil when it compiles.
+    static func xpathProblem(_ xpath: String) -> String? {
+        do {
+            _ = try HTMLDocument(bytes: Array("<html><body></body></html>".utf8)).select(xpath)
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    /// The field a written label means under these rules, or nil when no pattern matches it.
+    func field(forLabel label: String) -> String? {
+        for rule in labels {
+            guard let expression = try? NSRegularExpression(pattern: "^(?:\(rule.pattern))$", options: [.caseInsensitive]) else { continue }
+            let range = NSRange(label.startIndex..., in: label)
+            if expression.firstMatch(in: label, range: range) != nil { return rule.field }
+        }
+        return nil
+    }
+}
+
+/// Reads pages by a catalog's `ParseRules`; the records carry the catalog's system.
+public struct RuleParser: CatalogParser {
+    public let system: CatalogSystem
+    public let rules: ParseRules
+
+    public init(rules: ParseRules, system: CatalogSystem) {
+        self.rules = rules
+        self.system = system
+    }
+
+    public func recognizes(_ page: PageContext) -> Bool {
+        ((try? page.document.first(rules.course)) ?? nil) != nil
+    }
+
+    public func courses(in page: PageContext) throws -> [ParsedCourse] {
+        var courses: [ParsedCourse] = []
+        for node in try page.document.select(rules.course) {
+            if let course = try course(node, page: page) { courses.append(course) }
+        }
+        return courses
+    }
+
+    private func course(_ node: HTMLNode, page: PageContext) throws -> ParsedCourse? {
+        guard let codeNode = try node.first(rules.code) else { return nil }
+        let heading = CourseHeading.parseSplittingCredits(codeNode.text)
+        guard let code = heading?.code ?? CourseCode(parsing: codeNode.text) else { return nil }
+        let codeRule = "rules.code \(rules.code) at \(codeNode.path)"
+        var course = ParsedCourse(code: code, title: heading?.title ?? "", sourceURL: page.sourceURL.absoluteString, system: system)
+        course.pageURL = page.pageURLString
+        course.provenance["code"] = codeRule
+        if heading?.title.isEmpty == false { course.provenance["title"] = "\(codeRule), text after the code" }
+
+        // The body after the code, read by label; the rules' own label patterns name fields first.
+        let segments = LabelledContent.segments(from: node.inlineEvents(after: codeNode)).map { segment -> ContentSegment in
+            guard let label = segment.label, let field = rules.field(forLabel: label),
+                  let known = ParseRules.labelFields[field] else { return segment }
+            var renamed = segment
+            renamed.writtenLabel = segment.writtenLabel ?? label
+            renamed.label = known
+            renamed.rule = "rules.labels: \"\(label)\" means \(field)"
+            return renamed
+        }
+        var assembler = CourseAssembler(course: course, scope: "after the code at \(codeNode.path)")
+        assembler.assemble(segments)
+        course = assembler.course
+        if course.creditsText == nil, let credits = heading?.credits {
+            course.creditsText = credits
+            course.provenance["credits"] = "\(codeRule), credits at its end"
+        }
+
+        // Fields the rules point at directly win over what the body gave.
+        if let xpath = rules.title, let found = try node.first(xpath), !found.text.isEmpty {
+            course.title = found.text
+            course.provenance["title"] = "rules.title \(xpath) at \(found.path)"
+        }
+        if let xpath = rules.credits, let found = try node.first(xpath), !found.text.isEmpty {
+            course.creditsText = CourseHeading.trailingCreditPhrase(found.text)?.credits ?? found.text
+            course.provenance["credits"] = "rules.credits \(xpath) at \(found.path)"
+        }
+        if let xpath = rules.description, let found = try node.first(xpath), !found.text.isEmpty {
+            course.description = found.text
+            course.provenance["description"] = "rules.description \(xpath) at \(found.path)"
+        }
+        if let xpath = rules.prerequisite, let (text, links, rule) = try requisite(xpath, in: node, key: "prerequisite", assembler: assembler) {
+            (course.prerequisiteText, course.prerequisiteLinks, course.provenance["prerequisite"]) = (text, links, rule)
+        }
+        if let xpath = rules.corequisite, let (text, links, rule) = try requisite(xpath, in: node, key: "corequisite", assembler: assembler) {
+            (course.corequisiteText, course.corequisiteLinks, course.provenance["corequisite"]) = (text, links, rule)
+        }
+        return course
+    }
+
+    /// A requisite's text (its label, when it starts with one, left out) and course links.
+    private func requisite(_ xpath: String, in node: HTMLNode, key: String,
+                           assembler: CourseAssembler) throws -> (String, [CourseLink], String)? {
+        guard let found = try node.first(xpath) else { return nil }
+        let segments = LabelledContent.segments(from: found.inlineEvents())
+        guard let first = segments.first, !first.text.isEmpty else { return nil }
+        let text = segments.map(\.text).joined(separator: " ")
+        return (text, segments.flatMap { assembler.courseLinks($0) }, "rules.\(key) \(xpath) at \(found.path)")
+    }
+
+    public func listing(in page: PageContext) throws -> CourseListing? {
+        guard let linksXPath = rules.listingCourses else { return nil }
+        var courses: [ListedCourse] = []
+        var seen: Set<String> = []
+        for anchor in try page.document.select(linksXPath) {
+            guard let url = anchor.link()?.absoluteString, seen.insert(url).inserted else { continue }
+            let heading = CourseHeading.parse(anchor.text)
+            courses.append(ListedCourse(code: heading?.code.description, title: heading.flatMap { $0.title.isEmpty ? nil : $0.title },
+                                        creditsText: heading?.credits, url: url))
+        }
+        var pages: [String] = []
+        if let pagesXPath = rules.listingPages {
+            for anchor in try page.document.select(pagesXPath) {
+                if let url = anchor.link()?.absoluteString, !pages.contains(url) { pages.append(url) }
+            }
+        }
+        guard !courses.isEmpty || !pages.isEmpty else { return nil }
+        return CourseListing(heading: try page.document.first("(//h1 | //h2)[1]")?.text, subjectCode: nil, courses: courses,
+                             pageCount: pages.count + 1, pageLinks: pages)
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import SafeLibXML
+
+/// One course of a published catalog, with the fields search looks at, and its whole record to print.
+public struct SearchableCourse: Sendable, Equatable {
+    /// The canonical code ("CIS 162"), the record's `name`.
+    public var name: String
+    public var code: CourseCode?
+    public var subject: String
+    public var title: String
+    public var description: String
+    /// The level as published ("Undergraduate"), when there is one.
+    public var level: String?
+    /// The app's integer credits, and the range they come from.
+    public var credits: Double?
+    public var creditRange: CreditRange?
+    /// Canonical codes the prerequisite and the corequisite name.
+    public var requisiteCourses: Set<String>
+    /// The record as the catalog has it.
+    public var record: [String: JSONValue]
+
+    /// Reads a course record of `catalog.json` (or a snapshot): `name` is required, every other field optional.
+    public init(record json: JSONValue) throws(CourseRecordError) {
+        guard case let .object(record) = json else {
+            throw CourseRecordError(message: "expected a course object, got \(json.shortDescription)")
+        }
+        func text(_ key: String) -> String? {
+            if case let .string(value)? = record[key] { return value }
+            return nil
+        }
+        func number(_ value: JSONValue?) -> Double? {
+            switch value {
+            case let .int(number)?: return Double(number)
+            case let .double(number)?: return number
+            default: return nil
+            }
+        }
+        func codes(_ key: String) -> [String] {
+            guard case let .array(items)? = record[key] else { return [] }
+            return items.compactMap { item in
+                guard case let .string(code) = item else { return nil }
+                return CourseCode(parsing: code)?.description ?? code
+            }
+        }
+        guard let name = text("name") else {
+            throw CourseRecordError(message: "expected \"name\" as a course code string, got \(record["name"]?.shortDescription ?? "nothing")")
+        }
+        self.name = name
+        code = CourseCode(parsing: name)
+        subject = text("subject") ?? code?.subject ?? ""
+        title = text("title") ?? ""
+        description = text("description") ?? ""
+        level = text("level")
+        credits = number(record["credits"])
+        if case let .object(range)? = record["creditRange"], let min = number(range["min"]), let max = number(range["max"]) {
+            creditRange = CreditRange(min: min, max: max)
+        }
+        requisiteCourses = Set(codes("prerequisiteCourses") + codes("corequisiteCourses"))
+        self.record = record
+    }
+}
+
+/// What to look for: words in a course's code, title or description, and filters every result must pass.
+public struct CatalogQuery: Sendable, Equatable {
+    /// Matched case-insensitively; empty matches every course (then the filters choose).
+    public var text: String
+    /// A subject code ("CIS"), any case.
+    public var subject: String?
+    /// A level ("graduate"), any case.
+    public var level: String?
+    /// Courses a student can take for this many credits: within the credit range, or the credits when no range.
+    public var credits: Double?
+    /// Courses whose prerequisite or corequisite names this course.
+    public var requires: CourseCode?
+
+    public init(text: String = "", subject: String? = nil, level: String? = nil, credits: Double? = nil, requires: CourseCode? = nil) {
+        self.text = text
+        self.subject = subject
+        self.level = level
+        self.credits = credits
+        self.requires = requires
+    }
+
+    /// True when the query asks for nothing: no words and no filter.
+    public var isEmpty: Bool {
+        TextCollapsing.collapse(text).isEmpty && subject == nil && level == nil && credits == nil && requires == nil
+    }
+}
+
+/// Where a course matched the query's words, best first.
+public enum SearchMatch: String, Sendable, Comparable {
+    case code, title, description
+    /// No words were asked for: the course passed the filters.
+    case filters
+
+    private var rank: Int {
+        switch self {
+        case .code: return 0
+        case .title: return 1
+        case .description: return 2
+        case .filters: return 3
+        }
+    }
+
+    public static func < (lhs: SearchMatch, rhs: SearchMatch) -> Bool { lhs.rank < rhs.rank }
+}
+
+/// A course the query found, and where its words matched.
+public struct SearchHit: Sendable, Equatable {
+    public var course: SearchableCourse
+    public var match: SearchMatch
+}
+
+/// Searches a published catalog. Pure: courses and a query in, ranked hits out.
+public enum CatalogSearch {
+    /// The courses of a `catalog.json` (or snapshot) document.
+    public static func courses(in bytes: [UInt8]) throws(SnapshotFormatError) -> [SearchableCourse] {
+        var courses: [SearchableCourse] = []
+        _ = try CourseDocument.read(bytes) { record, _ throws(CourseRecordError) in
+            courses.append(try SearchableCourse(record: record))
+        }
+        return courses
+    }
+
+    /// The courses that pass every filter and match the words: code matches first, then title, then
+    /// description; ties in code order.
+    public static func search(_ courses: [SearchableCourse], _ query: CatalogQuery) -> [SearchHit] {
+        let words = TextCollapsing.collapse(query.text).lowercased()
+        // "cis162" finds "CIS 162": codes are also compared without their spaces.
+        let compactWords = words.filter { $0 != " " }
+        let requires = query.requires?.description
+        var hits: [SearchHit] = []
+        for course in courses {
+            if let subject = query.subject, course.subject.caseInsensitiveCompare(subject) != .orderedSame { continue }
+            if let level = query.level, course.level?.caseInsensitiveCompare(level) != .orderedSame { continue }
+            if let credits = query.credits, !offers(course, credits: credits) { continue }
+            if let requires, !course.requisiteCourses.contains(requires) { continue }
+            let match: SearchMatch
+            if words.isEmpty {
+                match = .filters
+            } else if course.name.lowercased().contains(words) || course.name.lowercased().filter({ $0 != " " }).contains(compactWords) {
+                match = .code
+            } else if course.title.lowercased().contains(words) {
+                match = .title
+            } else if course.description.lowercased().contains(words) {
+                match = .description
+            } else {
+                continue
+            }
+            hits.append(SearchHit(course: course, match: match))
+        }
+        return hits.sorted { lhs, rhs in
+            if lhs.match != rhs.match { return lhs.match < rhs.match }
+            switch (lhs.course.code, rhs.course.code) {
+            case let (left?, right?) where left != right: return left < right
+            default: return lhs.course.name < rhs.course.name
+            }
+        }
+    }
+
+    /// Whether a course can be taken for `credits`: within its range, or equal to its credits when it has none.
+    static func offers(_ course: SearchableCourse, credits: Double) -> Bool {
+        if let range = course.creditRange { return range.min <= credits && credits <= range.max }
+        return course.credits == credits
+    }
+}

@@ -1,0 +1,95 @@
+import CatalogKit
+import Foundation
+
+/// `gvingest search`: finds courses in a published catalog.json.
+enum SearchCommand: Command {
+    static let name = "search"
+    static let help = """
+    Usage: gvingest search [QUERY...] [--catalog FILE] [--subject S] [--level L] [--credits N]
+                           [--requires CODE] [--json]
+
+    Finds courses in a published catalog whose code, title or description contains QUERY (any case;
+    "cis162" finds CIS 162). Code matches come first, then title matches, then description
+    matches; ties in code order. With no QUERY, every course passing the filters is listed.
+
+    Options:
+      --catalog FILE   The published catalog to search (default: out/catalog.json).
+      --subject S      Only courses of this subject (CIS).
+      --level L        Only courses of this level (undergraduate, graduate; any case).
+      --credits N      Only courses that can be taken for N credits (N within the credit range).
+      --requires CODE  Only courses whose prerequisite or corequisite names CODE ("CIS 162", cis162).
+      --json           Print one JSON array of the matching course records, each with "match":
+                       code, title, description, or filters when no QUERY was given.
+      --help           Show this help.
+
+    Exit status: 0 the search ran (with no match, "no courses match" goes to stderr),
+    64 bad usage, 65 the file is not a catalog, 66 the catalog can't be read.
+    """
+
+    static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
+        let arguments = try Arguments(words, flags: ["--json"],
+                                      options: ["--catalog", "--subject", "--level", "--credits", "--requires"])
+        var queryWords = arguments.positional
+        var query = CatalogQuery()
+        query.subject = arguments.value("--subject")
+        query.level = arguments.value("--level")
+        if let text = arguments.value("--credits") {
+            guard let credits = Double(text), credits >= 0 else { throw UsageError(message: "--credits needs a number, not '\(text)'") }
+            query.credits = credits
+        }
+        if let text = arguments.value("--requires") {
+            if let code = CourseCode(parsing: text) {
+                query.requires = code
+            } else if let number = queryWords.first, let code = CourseCode(parsing: "\(text) \(number)") {
+                // `--requires CIS 162` unquoted: the number arrives as the first word of the query.
+                query.requires = code
+                queryWords.removeFirst()
+            } else {
+                throw UsageError(message: "--requires needs a course code like \"CIS 162\", not '\(text)'")
+            }
+        }
+        query.text = queryWords.joined(separator: " ")
+        guard !query.isEmpty else { throw UsageError(message: "give a QUERY or a filter (--subject, --level, --credits, --requires)") }
+
+        let path = arguments.value("--catalog") ?? "out/catalog.json"
+        let bytes: [UInt8]
+        do {
+            bytes = try FileBytes.read(URL(fileURLWithPath: path))
+        } catch {
+            printError("gvingest search: \(path): \(error)")
+            return .noInput
+        }
+        let courses: [SearchableCourse]
+        do {
+            courses = try CatalogSearch.courses(in: bytes)
+        } catch {
+            printError("gvingest search: \(path): not a catalog: \(error.message)")
+            return .dataError
+        }
+        let hits = CatalogSearch.search(courses, query)
+        if arguments.has("--json") {
+            let records = hits.map { hit -> JSONValue in
+                var record = hit.course.record
+                record["match"] = .string(hit.match.rawValue)
+                return .object(record)
+            }
+            print(JSONValue.array(records).serialized())
+        } else {
+            for hit in hits { print(line(hit)) }
+        }
+        if hits.isEmpty { printError("gvingest search: no courses match") }
+        return .ok
+    }
+
+    /// "CIS 162  Computer Science I  (4 credits, Undergraduate; title)".
+    static func line(_ hit: SearchHit) -> String {
+        let course = hit.course
+        var facts: [String] = []
+        if let credits = course.record["creditsText"], case let .string(text) = credits, !text.isEmpty {
+            facts.append("\(text) credits")
+        }
+        if let level = course.level { facts.append(level) }
+        let matched = hit.match == .filters ? "" : "; matched \(hit.match.rawValue)"
+        return "\(course.name)  \(course.title)  (\(facts.joined(separator: ", "))\(matched))"
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+@testable import CatalogKit
+import SafeLibXML
+
+/// Declarative parse rules: read from pipeline.json with every problem at its path, then applied to pages.
+@Suite struct RuleParserTests {
+    static func config(rules: String) -> String {
+        """
+        {"schemaVersion": 1, "catalogs": [{"id": "x", "name": "X", "system": "courseleaf",
+          "source": {"http": {"startUrls": ["https://catalog.example.edu/courses/"]}}, "rules": \(rules)}]}
+        """
+    }
+
+    static func rules(_ json: String) throws -> ParseRules {
+        let config = try PipelineConfig.parse(Data(config(rules: json).utf8), file: URL(fileURLWithPath: "/project/pipeline.json"))
+        return try #require(config.catalogs.first?.rules)
+    }
+
+    static func issues(_ json: String) -> [String] {
+        do {
+            _ = try PipelineConfig.parse(Data(config(rules: json).utf8), file: URL(fileURLWithPath: "/project/pipeline.json"))
+            return []
+        } catch {
+            return error.issues.map(\.description)
+        }
+    }
+
+    static let page = """
+    <html><body><h1>Accounting</h1>
+    <div class="entry"><h4>ACCT 2301: Principles of Accounting</h4><span class="hrs">3 Credits</span>
+      <p>Concepts for decision makers.</p>
+      <p><b>Needs:</b> <a href="/c/math-1314">MATH 1314</a> or consent.</p>
+      <p><b>Season:</b> Fall</p></div>
+    <div class="entry"><h4>ACCT 2302</h4><span class="t">Managerial Accounting</span>
+      <p class="req">Prerequisite: <a href="/c/acct-2301">ACCT 2301</a></p></div>
+    <div class="entry"><h4>Notes</h4></div>
+    </body></html>
+    """
+
+    static func parse(_ html: String, rules: ParseRules) -> PageResult {
+        PageParser(system: .rules(rules, .courseleaf)).parse(bytes: Array(html.utf8), sourceURL: URL(string: "https://catalog.example.edu/acct/")!,
+                                                             input: "page")
+    }
+
+    @Test func fieldsComeFromXPathsAndLabelPatterns() throws {
+        let rules = try Self.rules("""
+        {"course": "//div[@class='entry']", "code": "h4", "title": "span[@class='t']", "credits": "span[@class='hrs']",
+         "description": "p[1]", "prerequisite": "p[@class='req']", "labels": {"needs?": "prerequisite", "season": "offered"}}
+        """)
+        let result = Self.parse(Self.page, rules: rules)
+        #expect(result.system == .courseleaf)
+        #expect(result.systemRule == "the catalog's rules")
+        #expect(result.courses.map(\.code.description) == ["ACCT 2301", "ACCT 2302"])
+        let first = try #require(result.courses.first)
+        #expect(first.title == "Principles of Accounting")
+        #expect(first.creditsText == "3")
+        #expect(first.provenance["credits"]?.hasPrefix("rules.credits") == true)
+        // The body is still read by label; the XPaths pick what labels cannot (the hours span, the first paragraph).
+        #expect(first.description == "Concepts for decision makers.")
+        #expect(first.provenance["description"]?.hasPrefix("rules.description p[1]") == true)
+        #expect(first.prerequisiteText == "MATH 1314 or consent.")
+        #expect(first.prerequisiteLinks.map(\.code) == ["MATH 1314"])
+        #expect(first.provenance["prerequisite"]?.contains("rules.labels") == true)
+        #expect(first.offered == "Fall")
+        let second = try #require(result.courses.last)
+        #expect(second.title == "Managerial Accounting")
+        #expect(second.prerequisiteText == "ACCT 2301")
+        #expect(second.prerequisiteLinks.map(\.url) == ["https://catalog.example.edu/c/acct-2301"])
+    }
+
+    @Test func aListingRuleGivesTheLinks() throws {
+        let rules = try Self.rules("""
+        {"course": "//div[@class='course']", "code": "h2", "listing": {"courses": "//li/a", "pages": "//a[@rel='next']"}}
+        """)
+        let result = Self.parse("""
+        <html><body><h1>Courses</h1><ul><li><a href="/c/cis-162">CIS 162 - Computer Science I</a></li>
+        <li><a href="/c/cis-163">CIS 163 - Computer Science II</a></li></ul><a rel="next" href="?page=2">Next</a></body></html>
+        """, rules: rules)
+        #expect(result.courses.isEmpty)
+        let listing = try #require(result.listing)
+        #expect(listing.courses.map(\.code) == ["CIS 162", "CIS 163"])
+        #expect(listing.courses.first?.url == "https://catalog.example.edu/c/cis-162")
+        #expect(listing.pageLinks == ["https://catalog.example.edu/acct/?page=2"])
+    }
+
+    @Test func problemsAreReportedAtTheirPaths() {
+        let found = Self.issues("""
+        {"course": "//div[", "titel": "h4", "labels": {"(": "prerequisite", "Hours": "hours"}, "listing": {}}
+        """)
+        #expect(found.contains { $0.hasPrefix("catalogs[0].rules.course: expected an XPath") })
+        #expect(found.contains { $0.hasPrefix("catalogs[0].rules.code: expected a string, but it is missing") })
+        #expect(found.contains { $0.hasPrefix("catalogs[0].rules.titel: unknown key (did you mean \"title\"?)") })
+        #expect(found.contains { $0.hasPrefix("catalogs[0].rules.labels[\"(\"]: expected a regular expression") })
+        #expect(found.contains { $0.hasPrefix("catalogs[0].rules.labels[\"Hours\"]: expected one of") })
+        #expect(found.contains { $0.hasPrefix("catalogs[0].rules.listing.courses: expected a string") })
+        #expect(Self.issues(#"{"course": "//div", "code": "h4"}"#).isEmpty)
+    }
+}
