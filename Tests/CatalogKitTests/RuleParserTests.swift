@@ -97,3 +97,59 @@ import SafeLibXML
         #expect(Self.issues(#"{"course": "//div", "code": "h4"}"#).isEmpty)
     }
 }
+
+/// The built-in parsers checked against the same layouts written as rules, where rules can express them:
+/// UH's inline Acalog blocks and UM-Dearborn's CourseLeaf blocks. Both readings must agree field by field.
+@Suite struct BuiltInParsersAgainstRulesTests {
+    static func compare(_ files: [URL], builtIn: SystemChoice, rules: ParseRules, system: CatalogSystem) throws -> (compared: Int, differences: [String]) {
+        var compared = 0
+        var differences: [String] = []
+        for file in files {
+            let bytes = Array(try Data(contentsOf: file))
+            let expected = PageParser(system: builtIn).parse(bytes: bytes, sourceURL: file, input: file.lastPathComponent).courses
+            let actual = PageParser(system: .rules(rules, system)).parse(bytes: bytes, sourceURL: file, input: file.lastPathComponent).courses
+            guard expected.count == actual.count else {
+                differences.append("\(file.lastPathComponent): \(expected.count) courses built in, \(actual.count) by rules")
+                continue
+            }
+            for (one, other) in zip(expected, actual) {
+                compared += 1
+                let pairs: [(String, String?, String?)] = [
+                    ("code", one.code.description, other.code.description), ("title", one.title, other.title),
+                    ("credits", one.creditsText, other.creditsText), ("description", one.description, other.description),
+                    ("prerequisite", one.prerequisiteText, other.prerequisiteText), ("corequisite", one.corequisiteText, other.corequisiteText),
+                ]
+                for (field, left, right) in pairs where left != right {
+                    differences.append("\(file.lastPathComponent) \(one.code) \(field): built in \(left ?? "nil"), rules \(right ?? "nil")")
+                }
+                if one.prerequisiteLinks.map(\.code) != other.prerequisiteLinks.map(\.code) {
+                    differences.append("\(file.lastPathComponent) \(one.code) prerequisite links differ")
+                }
+            }
+        }
+        return (compared, differences)
+    }
+
+    @Test func uhAcalogBlocksReadTheSameByRules() throws {
+        let rules = try RuleParserTests.rules("""
+        {"course": "//td[contains(concat(' ', normalize-space(@class), ' '), ' coursepadding ')]", "code": "(.//h3)[1]",
+         "labels": {"credit hours": "credits", "prerequisites?": "prerequisite", "corequisites?": "corequisite", "description": "description"}}
+        """)
+        let files = Array(TestPaths.files(in: TestPaths.realworld.appendingPathComponent("acalog-uh/44"), suffix: ".html").prefix(600))
+        let (compared, differences) = try Self.compare(files, builtIn: .fixed(.acalog), rules: rules, system: .acalog)
+        #expect(compared == 600)
+        #expect(differences.isEmpty, "\(differences.prefix(20).joined(separator: "\n"))")
+    }
+
+    @Test func courseLeafBlocksReadTheSameByRules() throws {
+        let rules = try RuleParserTests.rules("""
+        {"course": "//div[contains(concat(' ', normalize-space(@class), ' '), ' courseblock ')]",
+         "code": ".//p[contains(@class, 'courseblocktitle')]", "description": ".//p[contains(@class, 'courseblockdesc')]",
+         "labels": {"prerequisites?": "prerequisite", "corequisites?": "corequisite"}}
+        """)
+        let file = TestPaths.realworld.appendingPathComponent("courseleaf-umdearborn/umdearborn-cis-courses.html")
+        let (compared, differences) = try Self.compare([file], builtIn: .fixed(.courseleaf), rules: rules, system: .courseleaf)
+        #expect(compared == 71)
+        #expect(differences.isEmpty, "\(differences.prefix(20).joined(separator: "\n"))")
+    }
+}
