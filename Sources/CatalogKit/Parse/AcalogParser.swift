@@ -17,9 +17,6 @@ public struct AcalogParser: CatalogParser {
     static let inlineHeadingXPath = "(.//h3 | .//h2 | .//h4)[1]"
     static let courseLinkXPath = "//a[contains(@href, 'preview_course_nopop.php') or contains(@href, 'preview_course.php')]"
     static let pagerLinkXPath = "//a[contains(@href, 'filter[cpage]=') or contains(@href, 'filter%5Bcpage%5D=')]"
-    /// The catalog's name: the nearest text before the heading that mentions "Catalog", links left out
-    /// ("Catalog Home") as are the choices of a catalog menu.
-    static let catalogNameXPath = "preceding::text()[contains(., 'Catalog')][not(ancestor::a)][not(ancestor::option)][1]"
 
     public func recognizes(_ page: PageContext) -> Bool {
         let url = page.pageURL.absoluteString
@@ -47,25 +44,13 @@ public struct AcalogParser: CatalogParser {
     private func course(heading: HTMLNode, page: PageContext, rule: String) throws -> ParsedCourse? {
         guard let parsed = CourseHeading.parse(heading.text) else { return nil }
         let where_ = "\(rule) at \(heading.path)"
-        var course = ParsedCourse(code: parsed.code, title: parsed.title, sourceURL: page.sourceURL.absoluteString, system: system)
-        course.pageURL = page.pageURLString
-        course.provenance["code"] = "course heading \(where_)"
-        course.provenance["title"] = "course heading \(where_), text after the code"
-        if let name = try heading.first(Self.catalogNameXPath) {
-            course.catalogName = name.text
-            course.provenance["catalog"] = "nearest text containing \"Catalog\" before the heading, at \(name.path)"
-        }
+        var course = try ParsedCourse.begun(from: heading, parsed: parsed, page: page, system: system, place: where_)
         let container = heading.parent ?? page.document.root
         let segments = LabelledContent.segments(from: Self.courseBody(container?.inlineEvents(after: heading) ?? []))
         var assembler = CourseAssembler(course: course, scope: "after \(where_)")
         assembler.assemble(segments)
         course = assembler.course
-        if let credits = parsed.credits {
-            if course.creditsText == nil {
-                course.creditsText = credits
-                course.provenance["credits"] = "parenthesis at the end of the heading \(where_)"
-            }
-        }
+        course.takeCredits(fromHeading: parsed, place: where_)
         return course
     }
 

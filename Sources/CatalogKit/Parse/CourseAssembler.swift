@@ -32,6 +32,30 @@ enum FieldRole: Equatable {
     }
 }
 
+extension ParsedCourse {
+    /// A course begun from its heading: code and title, the page's URL, and the catalog name before the
+    /// heading, each with the rule it came from. `place` says where the heading is ("<h1> at /html/…").
+    static func begun(from heading: HTMLNode, parsed: CourseHeading.Parsed, page: PageContext, system: CatalogSystem,
+                      place: String) throws -> ParsedCourse {
+        var course = ParsedCourse(code: parsed.code, title: parsed.title, sourceURL: page.sourceURL.absoluteString, system: system)
+        course.pageURL = page.pageURLString
+        course.provenance["code"] = "course heading \(place)"
+        course.provenance["title"] = "course heading \(place), text after the code"
+        if let name = try heading.first(CourseHeading.catalogNameXPath) {
+            course.catalogName = name.text
+            course.provenance["catalog"] = "nearest text containing \"Catalog\" before the heading, at \(name.path)"
+        }
+        return course
+    }
+
+    /// Credits written in parentheses after the title ("(3)"), when the body gave none.
+    mutating func takeCredits(fromHeading parsed: CourseHeading.Parsed, place: String) {
+        guard creditsText == nil, let credits = parsed.credits else { return }
+        creditsText = credits
+        provenance["credits"] = "parenthesis at the end of the heading \(place)"
+    }
+}
+
 /// Fills a `ParsedCourse` from the segments of its body, recording where each field came from.
 struct CourseAssembler {
     var course: ParsedCourse

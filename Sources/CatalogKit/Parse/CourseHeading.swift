@@ -13,6 +13,10 @@ enum CourseHeading {
 
     static let separators: Set<Character> = ["-", "\u{2013}", "\u{2014}", ":", "."]
 
+    /// The catalog's name: the nearest text before a course heading that mentions "Catalog", links left out
+    /// ("Catalog Home") as are the choices of a catalog menu.
+    static let catalogNameXPath = "preceding::text()[contains(., 'Catalog')][not(ancestor::a)][not(ancestor::option)][1]"
+
     static func parse(_ text: String) -> Parsed? {
         let collapsed = TextCollapsing.collapse(text)
         guard let (code, rest) = CourseCode.leading(in: collapsed) else { return nil }

@@ -12,15 +12,12 @@ public struct GVSUParser: CatalogParser {
     public init() {}
 
     static let headingXPath = "//*[self::h1 or self::h2 or self::h3]"
-    /// The catalog's name: the nearest text before the heading that mentions "Catalog", links left out
-    /// ("Catalog Home") as are the choices of a catalog menu.
-    static let catalogNameXPath = "preceding::text()[contains(., 'Catalog')][not(ancestor::a)][not(ancestor::option)][1]"
 
     public func recognizes(_ page: PageContext) -> Bool {
         if let host = page.pageURL.host?.lowercased(), host == "gvsu.edu" || host.hasSuffix(".gvsu.edu") { return true }
         if let (heading, _) = courseHeading(in: page) {
             // The layout: the catalog's name, then the course heading.
-            return ((try? heading.first(Self.catalogNameXPath)) ?? nil) != nil
+            return ((try? heading.first(CourseHeading.catalogNameXPath)) ?? nil) != nil
         }
         // A subject page: links named "CODE - Title" to /catalog/course/ pages.
         let links = (try? page.document.select(Self.courseLinkXPath)) ?? []
@@ -41,15 +38,7 @@ public struct GVSUParser: CatalogParser {
     public func courses(in page: PageContext) throws -> [ParsedCourse] {
         guard let (heading, parsed) = courseHeading(in: page) else { return [] }
         let where_ = "<\(heading.name)> at \(heading.path)"
-        var course = ParsedCourse(code: parsed.code, title: parsed.title,
-                                  sourceURL: page.sourceURL.absoluteString, system: system)
-        course.pageURL = page.pageURLString
-        course.provenance["code"] = "course heading \(where_)"
-        course.provenance["title"] = "course heading \(where_), text after the code"
-        if let name = try heading.first(Self.catalogNameXPath) {
-            course.catalogName = name.text
-            course.provenance["catalog"] = "nearest text containing \"Catalog\" before the heading, at \(name.path)"
-        }
+        var course = try ParsedCourse.begun(from: heading, parsed: parsed, page: page, system: system, place: where_)
         let container = heading.parent ?? page.document.root
         let events = container?.inlineEvents(after: heading) ?? []
         var segments = LabelledContent.segments(from: events)
@@ -63,10 +52,7 @@ public struct GVSUParser: CatalogParser {
         var assembler = CourseAssembler(course: course, scope: "after the heading \(where_)")
         assembler.assemble(segments)
         course = assembler.course
-        if course.creditsText == nil, let credits = parsed.credits {
-            course.creditsText = credits
-            course.provenance["credits"] = "parenthesis at the end of the heading \(where_)"
-        }
+        course.takeCredits(fromHeading: parsed, place: where_)
         return [course]
     }
 
