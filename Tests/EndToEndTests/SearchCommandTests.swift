@@ -3,9 +3,11 @@ import Testing
 
 /// `gvingest search` over the catalog `gvingest run` publishes from the recorded GVSU catalog.
 @Suite(.serialized) struct SearchCommandTests {
-    /// One published catalog for the suite: built once, read by every test.
+    /// One published catalog for the suite: built once, read by every test. One fixed folder (emptied
+    /// first) keeps test runs from piling up copies in the temporary directory.
     static let published: URL? = {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-search-\(UUID().uuidString)")
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-search-tests")
+        try? FileManager.default.removeItem(at: out)
         guard let outcome = try? Binary.run(["run", "--source", "Fixtures/gvsu", "--out", out.path, "--quiet"]),
               outcome.status == 0 else { return nil }
         return out.appendingPathComponent("catalog.json")
