@@ -69,7 +69,7 @@ public enum NewsBuilder {
         fact("Corequisites", course.text("corequisiteMarkdown") ?? course.text("corequisiteString").map { MarkupEscaping.markdown($0) })
         fact("Offered", course.text("offered").map { MarkupEscaping.markdown($0) })
         if !facts.isEmpty { blocks.append(facts.joined(separator: "\n")) }
-        if let link = catalogLink(course) { blocks.append("[\(MarkupEscaping.markdown(course.name)) in the catalog](\(markdownTarget(link)))") }
+        if let link = catalogLink(course) { blocks.append("[\(MarkupEscaping.markdown(course.name)) in the catalog](\(MarkupEscaping.markdownLinkTarget(link)))") }
         return blocks.joined(separator: "\n\n")
     }
 
@@ -77,7 +77,7 @@ public enum NewsBuilder {
         var blocks = [MarkupEscaping.markdown(lead, inline: false)]
         let list = DiffReport.markdownChanges(changes, indent: "")
         if !list.isEmpty { blocks.append(list.joined(separator: "\n")) }
-        if let link = catalogLink(course) { blocks.append("[\(MarkupEscaping.markdown(course.name)) in the catalog](\(markdownTarget(link)))") }
+        if let link = catalogLink(course) { blocks.append("[\(MarkupEscaping.markdown(course.name)) in the catalog](\(MarkupEscaping.markdownLinkTarget(link)))") }
         return blocks.joined(separator: "\n\n")
     }
 
@@ -87,21 +87,6 @@ public enum NewsBuilder {
         return page
     }
 
-    /// A URL as a Markdown link target: the characters that would end or break it percent-encoded.
-    static func markdownTarget(_ url: String) -> String {
-        var output = ""
-        for character in url {
-            switch character {
-            case "(": output += "%28"
-            case ")": output += "%29"
-            case " ": output += "%20"
-            case "<": output += "%3C"
-            case ">": output += "%3E"
-            default: output.append(character)
-            }
-        }
-        return output
-    }
 
     /// Words that end in a full stop without ending a sentence.
     static let abbreviations: Set<String> = ["e.g", "i.e", "etc", "vs", "cf", "approx", "incl", "dr", "st", "mr", "ms", "mrs",

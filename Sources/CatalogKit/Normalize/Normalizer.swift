@@ -148,39 +148,32 @@ final class ChunkResults<Value>: @unchecked Sendable {
 enum RequisiteMarkdown {
     static func render(_ text: String, links: [String: String]) -> String {
         let scalars = Array(text.unicodeScalars)
-        var output = String.UnicodeScalarView()
+        var output = ""
+        var plainStart = 0
         var index = 0
+        func flushPlain(upTo end: Int) {
+            guard plainStart < end else { return }
+            output += MarkupEscaping.markdown(String(String.UnicodeScalarView(scalars[plainStart..<end])))
+        }
         while index < scalars.count {
-            let scalar = scalars[index]
             // A code starts with an upper-case letter at a word start ("CIS 162", not "xCIS 162").
-            if scalar.properties.isUppercase, index == 0 || !isWordCharacter(scalars[index - 1]),
+            if scalars[index].properties.isUppercase, index == 0 || !isWordCharacter(scalars[index - 1]),
                let match = CourseCodeScanner.scan(scalars, from: index, caseSensitive: true),
                let url = links[match.code.description] {
+                flushPlain(upTo: index)
                 let written = String(String.UnicodeScalarView(scalars[index..<match.end]))
-                output.append(contentsOf: "[\(escape(written))](\(url.replacingOccurrences(of: ")", with: "%29")))".unicodeScalars)
+                output += "[\(MarkupEscaping.markdown(written))](\(MarkupEscaping.markdownLinkTarget(url)))"
                 index = match.end
+                plainStart = index
                 continue
             }
-            if markup.contains(scalar) { output.append("\\") }
-            output.append(scalar)
             index += 1
         }
-        return String(output)
+        flushPlain(upTo: scalars.count)
+        return output
     }
-
-    private static let markup = Set("\\`*_[]<>#|".unicodeScalars)
 
     private static func isWordCharacter(_ scalar: Unicode.Scalar) -> Bool {
         scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
-    }
-
-    /// Backslash-escapes the characters Markdown would read as markup.
-    static func escape(_ text: String) -> String {
-        var output = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            if markup.contains(scalar) { output.append("\\") }
-            output.append(scalar)
-        }
-        return String(output)
     }
 }

@@ -28,6 +28,22 @@ public enum MarkupEscaping {
         return output
     }
 
+    /// A URL as a Markdown link target: the characters that would end or break it percent-encoded.
+    public static func markdownLinkTarget(_ url: String) -> String {
+        var output = ""
+        for character in url {
+            switch character {
+            case "(": output += "%28"
+            case ")": output += "%29"
+            case " ": output += "%20"
+            case "<": output += "%3C"
+            case ">": output += "%3E"
+            default: output.append(character)
+            }
+        }
+        return output
+    }
+
     /// Text for XML character data and attribute values: the five special characters as entities, and
     /// characters XML 1.0 does not allow (most control characters) replaced by U+FFFD.
     public static func xml(_ text: String) -> String {
