@@ -226,6 +226,33 @@ final class CatalogServer: Sendable {
         #expect(garbled?.courses.first?.description.contains("\u{FFFD}") == true)
     }
 
+    @Test func aCompressedBodyIsDecodedNotTakenForATruncatedOne() async throws {
+        let catalog = try fresh()
+        let path = "/catalog/course/cis-350.htm"
+        let original = try #require(catalog.server[path])
+        defer { catalog.server.setResource(original, for: path) }
+        // gzip from the system, so the bytes are what a real server sends.
+        let gzip = Process()
+        gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        gzip.arguments = ["-c", "-n"]
+        let input = Pipe(), output = Pipe()
+        gzip.standardInput = input
+        gzip.standardOutput = output
+        try gzip.run()
+        input.fileHandleForWriting.write(original.body)
+        try input.fileHandleForWriting.close()
+        let compressed = output.fileHandleForReading.readDataToEndOfFile()
+        gzip.waitUntilExit()
+        #expect(!compressed.isEmpty && compressed.count != original.body.count)
+        var resource = Resource(body: compressed, contentType: original.contentType)
+        resource.headers["Content-Encoding"] = "gzip"
+        catalog.server.setResource(resource, for: path)
+        let report = await catalog.crawl()
+        expectNothingElseLost(report)
+        #expect(report.coursePages.first { $0.sourceURL.hasSuffix(path) }?.courses.first?.code.description == "CIS 350")
+        #expect(catalog.server.requestCount(path: path) == 1)
+    }
+
     @Test func etagsTurnARerunIntoConditionalRequests() async throws {
         let catalog = try fresh()
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-cache-\(UUID().uuidString)")

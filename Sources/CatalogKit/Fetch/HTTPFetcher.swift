@@ -169,7 +169,10 @@ public final class HTTPFetcher: PageSource {
         guard (200..<300).contains(status) else {
             return .fail(FetchFailure(url: url, reason: "HTTP \(status)", status: status, attempts: 0, temporary: false))
         }
-        if let length = header("Content-Length").flatMap(Int.init), length != raw.body.count {
+        // Content-Length counts the bytes on the wire: a compressed body is longer once URLSession has decoded
+        // it, so only an uncompressed body can be checked against it.
+        let encoding = header("Content-Encoding")?.lowercased() ?? "identity"
+        if encoding == "identity", let length = header("Content-Length").flatMap(Int.init), length != raw.body.count {
             return .retry(FetchFailure(url: url, reason: "truncated body: \(raw.body.count) of \(length) bytes", status: status,
                                        attempts: 0, temporary: true), retryAfter: nil)
         }
