@@ -172,14 +172,16 @@ import Testing
         defer { try? FileManager.default.removeItem(at: scratch.root) }
         server.setResources(try Self.version1(server))
         // A slow listing keeps the first run busy while the second tries to start.
-        server.setFault(.latency(seconds: 3), for: Self.listingPath)
+        server.setFault(.latency(seconds: 6), for: Self.listingPath)
         let process = Process()
         process.executableURL = Binary.url
         process.arguments = ["run", "--config", scratch.config.path, "--quiet"]
         process.standardError = FileHandle.nullDevice
         try process.run()
         let lock = scratch.out.appendingPathComponent(".gvingest.lock")
-        for _ in 0..<100 where !((try? String(contentsOf: lock, encoding: .utf8))?.contains("pid") ?? false) { usleep(20_000) }
+        // Wait (up to 15 s on a loaded machine) until the first run holds the lock and is fetching.
+        for _ in 0..<750 where !((try? String(contentsOf: lock, encoding: .utf8))?.contains("pid") ?? false) { usleep(20_000) }
+        try #require((try? String(contentsOf: lock, encoding: .utf8))?.contains("pid") == true, "the first run never took the lock")
         let second = try Binary.run(["run", "--config", scratch.config.path])
         process.waitUntilExit()
         #expect(second.status == 75)
