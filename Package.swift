@@ -24,6 +24,8 @@ let package = Package(
         .target(name: "LoopbackServer", path: "Tests/LoopbackServer"),
         // Benchmarks and test support: run with `swift run -c release <name>`; never part of the product.
         .executableTarget(name: "gvingest-fetch-bench", dependencies: ["CatalogKit", "LoopbackServer"], path: "benchmarks/FetchBench"),
+        // A trivial keep-alive client against the loopback server: shows the server is not the crawl benchmark's bottleneck.
+        .executableTarget(name: "gvingest-server-bench", dependencies: ["LoopbackServer"], path: "benchmarks/ServerBench"),
         .executableTarget(name: "gvingest-prereq-bench", dependencies: ["CatalogKit"], path: "benchmarks/RequisiteBench"),
         // Writes synthetic snapshots, for the diff benchmark and the crash test only.
         .executableTarget(name: "SyntheticSnapshots", dependencies: ["CatalogKit"], path: "benchmarks/SyntheticSnapshots"),
