@@ -116,7 +116,7 @@ enum FetchCommand: Command {
             }
         }
         guard report.pagesFailed > 0 else { return .ok }
-        let temporary = report.failures.allSatisfy { $0.reason.contains("gave up after") || $0.reason.contains("deadline") }
+        let temporary = report.failures.allSatisfy(\.temporary)
         return temporary ? .temporaryFailure : .unavailable
     }
 }

@@ -169,7 +169,7 @@ enum RunCommand: Command {
             // Pages that failed for passing reasons (5xx, timeouts) explain the other refusals too: a
             // catalog with its listing missing has "too few courses". Running again later is the remedy.
             if case let .refused(violations) = error, violations.contains(where: { if case .failedPages = $0 { return true } else { return false } }),
-               !loaded.failures.isEmpty, loaded.failures.allSatisfy({ $0.reason.contains("gave up after") || $0.reason.contains("deadline") }) {
+               !loaded.failures.isEmpty, loaded.failures.allSatisfy(\.temporary) {
                 return .temporaryFailure
             }
             return error.exitStatus

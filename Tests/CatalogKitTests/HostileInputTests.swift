@@ -116,3 +116,68 @@ import Testing
         }
     }
 }
+
+/// Acalog pagers: pages the pager counts but does not link are asked for by number, within reason.
+@Suite struct PagerCompletionTests {
+    static func listing(page: Int, pagerLinks: [Int], course: Int) -> String {
+        let pager = pagerLinks.map { "<a href=\"/content.php?catoid=1&amp;navoid=2&amp;filter%5Bcpage%5D=\($0)\">\($0)</a>" }
+            .joined(separator: " | ")
+        return """
+        <html><body><h1>Courses</h1><table><tr><td><a href="/preview_course_nopop.php?catoid=1&amp;coid=\(course)">ABC \(course) - Course \(course)</a></td></tr>
+        <tr><td>Page: <strong>\(page)</strong> \(pager)</td></tr></table></body></html>
+        """
+    }
+
+    static func course(_ number: Int) -> String {
+        """
+        <html><body><table><tr><td class="block_content"><h1 id="course_preview_title">ABC \(number) - Course \(number)</h1>
+        <hr><strong>Credits:</strong> 3<br>Prose.</td></tr></table></body></html>
+        """
+    }
+
+    static func mirror(_ pages: [String: String], start: String) throws -> (MirrorSource, URL) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-pager-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("pages"), withIntermediateDirectories: true)
+        var index = MirrorIndex(startURLs: [start])
+        for (number, (url, html)) in pages.sorted(by: { $0.key < $1.key }).enumerated() {
+            try Data(html.utf8).write(to: directory.appendingPathComponent("pages/\(number).html"))
+            index.pages[url] = .init(file: "pages/\(number).html", status: 200, contentType: "text/html")
+        }
+        try index.write(to: directory)
+        return (try MirrorSource(directory: directory), directory)
+    }
+
+    static let base = "https://c.edu/content.php?catoid=1&navoid=2&filter%5Bcpage%5D="
+
+    @Test func pagesThePagerCountsButDoesNotLinkAreAskedForByNumber() async throws {
+        // Page 1 links 2 and (after an ellipsis) 4; page 3 is linked by no page the crawl sees first.
+        var pages: [String: String] = [
+            Self.base + "1": Self.listing(page: 1, pagerLinks: [2, 4], course: 101),
+            Self.base + "2": Self.listing(page: 2, pagerLinks: [1, 4], course: 102),
+            Self.base + "3": Self.listing(page: 3, pagerLinks: [1, 2, 4], course: 103),
+            Self.base + "4": Self.listing(page: 4, pagerLinks: [1, 2], course: 104),
+        ]
+        for number in 101...104 { pages["https://c.edu/preview_course_nopop.php?catoid=1&coid=\(number)"] = Self.course(number) }
+        let (mirror, directory) = try Self.mirror(pages, start: Self.base + "1")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let crawler = Crawler(source: mirror, parser: PageParser(system: .fixed(.acalog)), settings: FetchSettings(), honourRobots: false)
+        let report = await crawler.crawl(start: [try #require(URL(string: Self.base + "1"))])
+        #expect(report.failures.isEmpty, "\(report.failures)")
+        #expect(report.listingPages == 4)
+        #expect(report.coursePages.flatMap(\.courses).map(\.code.description).sorted() == ["ABC 101", "ABC 102", "ABC 103", "ABC 104"])
+    }
+
+    @Test func aPagerClaimingABillionPagesIsAFailureNotABillionRequests() async throws {
+        let pages = [
+            Self.base + "1": Self.listing(page: 1, pagerLinks: [1_000_000_000], course: 101),
+            "https://c.edu/preview_course_nopop.php?catoid=1&coid=101": Self.course(101),
+        ]
+        let (mirror, directory) = try Self.mirror(pages, start: Self.base + "1")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let crawler = Crawler(source: mirror, parser: PageParser(system: .fixed(.acalog)), settings: FetchSettings(), honourRobots: false)
+        let report = await crawler.crawl(start: [try #require(URL(string: Self.base + "1"))])
+        #expect(report.pagesExpected == 3)
+        #expect(report.failures.contains { $0.reason.hasPrefix("the pager claims 1000000000 pages") })
+        #expect(report.coursePages.flatMap(\.courses).map(\.code.description) == ["ABC 101"])
+    }
+}

@@ -14,6 +14,14 @@ public struct CrawlProgress: Sendable {
 public struct CrawlFailure: Sendable, Equatable {
     public var url: String
     public var reason: String
+    /// Running again later may succeed (5xx, timeouts, the deadline) rather than not (404, robots.txt).
+    public var temporary: Bool
+
+    public init(url: String, reason: String, temporary: Bool = false) {
+        self.url = url
+        self.reason = reason
+        self.temporary = temporary
+    }
 }
 
 /// What a crawl fetched and what it did not.
@@ -70,6 +78,9 @@ public final class Crawler: Sendable {
         self.progress = progress
     }
 
+    /// More listing pages than any catalog has: a pager claiming more is broken or hostile.
+    static let maximumPagerPages = 2_000
+
     enum Kind: Sendable { case listing, course }
 
     struct Job: Sendable {
@@ -90,8 +101,9 @@ public final class Crawler: Sendable {
         var report = CrawlReport()
         var seen: Set<String> = []
         var queue: [Job] = []
-        /// Per pager: how many pages it announced, which page numbers were found, and a link to copy.
-        var pagers: [String: (count: Int, pages: Set<Int>, template: String)] = [:]
+        /// Per pager: how many pages it announced, which page numbers were found, a link to copy, and
+        /// whether the pages it did not link have been asked for.
+        var pagers: [String: (count: Int, pages: Set<Int>, template: String, completed: Bool)] = [:]
 
         func enqueue(_ url: URL, _ kind: Kind) {
             let normalized = URLNormalizer.normalize(url)
@@ -114,16 +126,23 @@ public final class Crawler: Sendable {
                     }
                     let job = queue.removeFirst()
                     running += 1
-                    group.addTask { await self.process(job, deadline: deadline) }
+                    group.addTask { await self.process(job) }
                 }
                 if running == 0 {
                     // The queue drained: pages a pager announced but never linked are asked for by number.
                     if !deadlineHit, queue.isEmpty {
-                        for (key, pager) in pagers where pager.pages.count < pager.count {
-                            for number in 1...pager.count where !pager.pages.contains(number) {
-                                if let url = Self.pagerURL(pager.template, page: number) { enqueue(url, .listing) }
+                        for (key, pager) in pagers where !pager.completed && pager.pages.count < pager.count {
+                            pagers[key]?.completed = true
+                            // A pager that claims more pages than a catalog has is not followed by number.
+                            guard pager.count <= Self.maximumPagerPages else {
+                                report.pagesFailed += 1
+                                report.failures.append(CrawlFailure(url: pager.template, reason: "the pager claims \(pager.count) pages, "
+                                    + "more than \(Self.maximumPagerPages); the pages it does not link were not asked for"))
+                                continue
                             }
-                            pagers[key]?.pages = Set(1...pager.count)
+                            for number in 1...pager.count where !pager.pages.contains(number) {
+                                if let url = AcalogParser.pagerURL(pager.template, page: number) { enqueue(url, .listing) }
+                            }
                         }
                     }
                     if queue.isEmpty || deadlineHit { break }
@@ -140,7 +159,8 @@ public final class Crawler: Sendable {
                     if page.notModified { report.notModified += 1 } else { report.bytes += page.body.count }
                 } else if let failure = outcome.failure {
                     report.pagesFailed += 1
-                    report.failures.append(CrawlFailure(url: outcome.job.url.absoluteString, reason: failure.reason))
+                    report.failures.append(CrawlFailure(url: outcome.job.url.absoluteString, reason: failure.reason,
+                                                        temporary: failure.temporary))
                 }
                 if let result = outcome.result {
                     switch outcome.job.kind {
@@ -150,7 +170,7 @@ public final class Crawler: Sendable {
                             for course in listing.courses { if let url = URL(string: course.url) { enqueue(url, .course) } }
                             if listing.pageCount > 1 {
                                 let key = Self.pagerKey(outcome.job.url)
-                                var pager = pagers[key] ?? (listing.pageCount, [], listing.pageLinks.first ?? outcome.job.url.absoluteString)
+                                var pager = pagers[key] ?? (listing.pageCount, [], listing.pageLinks.first ?? outcome.job.url.absoluteString, false)
                                 pager.count = max(pager.count, listing.pageCount)
                                 pager.pages.insert(AcalogParser.pagerPage(outcome.job.url.absoluteString) ?? 1)
                                 for link in listing.pageLinks {
@@ -179,28 +199,29 @@ public final class Crawler: Sendable {
                     }
                 }
                 progress?(CrawlProgress(done: report.pagesFetched + report.pagesFailed, known: report.pagesExpected,
-                                        retries: (source as? HTTPFetcher)?.retries ?? 0, errors: report.pagesFailed,
+                                        retries: source.retries, errors: report.pagesFailed,
                                         elapsed: ProcessInfo.processInfo.systemUptime - started))
             }
             if deadlineHit {
                 for job in queue {
                     report.pagesFailed += 1
                     report.failures.append(CrawlFailure(url: job.url.absoluteString,
-                                                        reason: "not fetched: the crawl deadline of \(settings.deadlineSeconds) s was reached"))
+                                                        reason: "not fetched: the crawl deadline of \(settings.deadlineSeconds) s was reached",
+                                                        temporary: true))
                 }
                 queue.removeAll()
             }
         }
         // Pager pages that were asked for but never found are failures already; a pager whose count
         // disagrees with the pages linked was completed above.
-        report.retries = (source as? HTTPFetcher)?.retries ?? 0
+        report.retries = source.retries
         report.coursePages.sort { $0.sourceURL < $1.sourceURL }
         report.failures.sort { $0.url < $1.url }
         report.elapsedSeconds = ProcessInfo.processInfo.systemUptime - started
         return report
     }
 
-    private func process(_ job: Job, deadline: Double) async -> Outcome {
+    private func process(_ job: Job) async -> Outcome {
         if let refusal = source.refusal(for: job.url) {
             return Outcome(job: job, page: nil, failure: FetchFailure(url: job.url, reason: refusal, status: nil, attempts: 0,
                                                                      temporary: false), result: nil)
@@ -227,16 +248,6 @@ public final class Crawler: Sendable {
         return parts.url?.absoluteString ?? url.absoluteString
     }
 
-    /// A pager link with its page number replaced.
-    static func pagerURL(_ template: String, page: Int) -> URL? {
-        for key in ["filter[cpage]=", "filter%5Bcpage%5D=", "filter%5bcpage%5d="] {
-            guard let range = template.range(of: key) else { continue }
-            let digits = template[range.upperBound...].prefix(while: \.isASCIIDigit)
-            let replaced = template.replacingCharacters(in: range.upperBound..<digits.endIndex, with: String(page))
-            return URL(string: replaced)
-        }
-        return nil
-    }
 }
 
 /// Fetches robots.txt once per host and answers whether a URL may be crawled.
@@ -268,7 +279,7 @@ actor RobotsGate {
                 switch await source.fetch(robotsURL) {
                 case let .success(page):
                     let policy = RobotsPolicy(parsing: String(decoding: page.body, as: UTF8.self), userAgent: userAgent)
-                    if let delay = policy.crawlDelay, let fetcher = source as? HTTPFetcher { await fetcher.setMinimumDelay(delay, for: host) }
+                    if let delay = policy.crawlDelay { await source.setMinimumDelay(delay, for: host) }
                     return policy
                 case let .failure(failure):
                     // RFC 9309: a missing robots.txt (4xx) allows everything; an unreachable one (5xx) allows nothing.

@@ -48,8 +48,15 @@ public protocol PageSource: Sendable {
     func fetch(_ url: URL) async -> Result<FetchedPage, FetchFailure>
     /// Why a URL will not be fetched at all (a host that is not allowed), or nil.
     func refusal(for url: URL) -> String?
+    /// Retries made so far (first attempts not counted).
+    var retries: Int { get }
+    /// Slows the requests to one host further (a robots.txt Crawl-delay).
+    func setMinimumDelay(_ seconds: Double, for host: String) async
 }
 
+/// Sources that are not the web refuse nothing, retry nothing and need no pacing.
 extension PageSource {
     public func refusal(for url: URL) -> String? { nil }
+    public var retries: Int { 0 }
+    public func setMinimumDelay(_ seconds: Double, for host: String) async {}
 }

@@ -157,6 +157,8 @@ public final class MirrorRecorder: PageSource, @unchecked Sendable {
     }
 
     public func refusal(for url: URL) -> String? { source.refusal(for: url) }
+    public var retries: Int { source.retries }
+    public func setMinimumDelay(_ seconds: Double, for host: String) async { await source.setMinimumDelay(seconds, for: host) }
 
     public func fetch(_ url: URL) async -> Result<FetchedPage, FetchFailure> {
         let result = await source.fetch(url)

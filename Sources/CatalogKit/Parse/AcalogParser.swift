@@ -92,10 +92,21 @@ public struct AcalogParser: CatalogParser {
 
     /// The N of `filter[cpage]=N` in a pager link (raw or percent-encoded brackets).
     static func pagerPage(_ href: String) -> Int? {
+        pagerDigits(in: href).flatMap { Int(href[$0]) }
+    }
+
+    /// The same pager link for another page number.
+    static func pagerURL(_ template: String, page: Int) -> URL? {
+        guard let digits = pagerDigits(in: template) else { return nil }
+        return URL(string: template.replacingCharacters(in: digits, with: String(page)))
+    }
+
+    /// Where the N of `filter[cpage]=N` stands in a link (brackets raw or percent-encoded).
+    private static func pagerDigits(in href: String) -> Range<String.Index>? {
         for key in ["filter[cpage]=", "filter%5Bcpage%5D=", "filter%5bcpage%5d="] {
             guard let range = href.range(of: key) else { continue }
             let digits = href[range.upperBound...].prefix(while: \.isASCIIDigit)
-            return Int(digits)
+            return range.upperBound..<digits.endIndex
         }
         return nil
     }
