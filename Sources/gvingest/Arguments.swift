@@ -1,4 +1,5 @@
 import CatalogKit
+import Foundation
 
 /// A usage mistake: reported with the command's usage line, exit status 64.
 struct UsageError: Error {
@@ -54,4 +55,24 @@ struct Arguments {
 
     func value(_ name: String) -> String? { values[name]?.last }
     func has(_ flag: String) -> Bool { flags.contains(flag) }
+}
+
+/// Reads a pipeline configuration for a command: 66 when the file can't be read, 65 when it is not a valid
+/// configuration (every problem is printed with its JSON path), so every command answers the same way.
+func loadConfiguration(_ path: String, command: String) -> Result<PipelineConfig, CommandFailure> {
+    guard FileManager.default.isReadableFile(atPath: path) else {
+        printError("gvingest \(command): \(path): cannot read the configuration")
+        return .failure(CommandFailure(status: .noInput))
+    }
+    do {
+        return .success(try PipelineConfig.load(URL(fileURLWithPath: path)))
+    } catch {
+        printError("gvingest \(command): \(error)")
+        return .failure(CommandFailure(status: .dataError))
+    }
+}
+
+/// A command's end, already reported on stderr, and the status it exits with.
+struct CommandFailure: Error {
+    var status: ExitStatus
 }

@@ -23,19 +23,13 @@ enum ConfigCommand: Command {
         }
         guard arguments.positional.count <= 2 else { throw UsageError(message: "check takes at most one file") }
         let path = arguments.positional.count == 2 ? arguments.positional[1] : "pipeline.json"
-        let file = URL(fileURLWithPath: path)
-        guard FileManager.default.isReadableFile(atPath: file.path) else {
-            printError("gvingest config: \(path): cannot read the file")
-            return .noInput
-        }
-        do {
-            let config = try PipelineConfig.load(file)
+        switch loadConfiguration(path, command: name) {
+        case let .success(config):
             let catalogs = config.catalogs.map { "\($0.id) (\($0.system.rawValue))" }.joined(separator: ", ")
             print("\(path): valid; catalogs: \(catalogs)")
             return .ok
-        } catch {
-            printError("gvingest config: \(error)")
-            return .dataError
+        case let .failure(failure):
+            return failure.status
         }
     }
 }

@@ -18,7 +18,7 @@ enum FetchCommand: Command {
       --start URL      A start URL (GVSU subject page, Acalog listing); repeatable.
       --system S       Parser for the pages: auto (default), gvsu, acalog, courseleaf or banner.
       --config FILE    Take catalogs and fetch settings from a pipeline configuration.
-      --catalog ID     With --config: the catalog to crawl (default: every http catalog).
+      --catalog ID     With --config: the catalog to crawl (needed when it has several).
       --record DIR     Store everything fetched as a mirror: one file per URL and DIR/index.json.
       --replay DIR     Serve the crawl from such a mirror, with no network at all; without --start,
                        start where the recording started.
@@ -31,7 +31,8 @@ enum FetchCommand: Command {
     A one-line summary always goes to stderr.
     Exit status: 0 every page fetched, 75 some failed for reasons worth retrying (timeouts, 5xx),
     69 some failed otherwise (404, refused redirect, robots.txt), 73 the recording could not be
-    written, 66 a mirror or config can't be read, 64 bad usage.
+    written, 65 the configuration is invalid, 66 a mirror or the configuration can't be read,
+    64 bad usage.
     """
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
@@ -53,22 +54,23 @@ enum FetchCommand: Command {
         }
         if let path = arguments.value("--config") {
             guard arguments.value("--replay") == nil else { throw UsageError(message: "--config and --replay do not go together") }
-            do {
-                let config = try PipelineConfig.load(URL(fileURLWithPath: path))
-                settings = config.fetch
-                let chosen = config.catalogs.filter { arguments.value("--catalog") == nil || $0.id == arguments.value("--catalog") }
-                guard !chosen.isEmpty else { throw UsageError(message: "no catalog '\(arguments.value("--catalog") ?? "")' in \(path)") }
-                for catalog in chosen {
-                    if case let .http(urls) = catalog.source { starts += urls }
-                    if arguments.value("--system") == nil { system = catalog.systemChoice }
-                }
-                guard !starts.isEmpty else { throw UsageError(message: "the chosen catalogs in \(path) have no http source") }
-            } catch let error as UsageError {
-                throw error
-            } catch {
-                printError("gvingest fetch: \(error)")
-                return .noInput
+            let config: PipelineConfig
+            switch loadConfiguration(path, command: name) {
+            case let .success(loaded): config = loaded
+            case let .failure(failure): return failure.status
             }
+            settings = config.fetch
+            let chosen = config.catalogs.filter { arguments.value("--catalog") == nil || $0.id == arguments.value("--catalog") }
+            // One crawl reads its pages with one parser: catalogs of other systems are crawled one at a time.
+            guard chosen.count == 1, let catalog = chosen.first else {
+                throw UsageError(message: chosen.isEmpty ? "no catalog '\(arguments.value("--catalog") ?? "")' in \(path)"
+                    : "\(path) has \(chosen.count) catalogs (\(chosen.map(\.id).joined(separator: ", "))); name one with --catalog")
+            }
+            guard case let .http(urls) = catalog.source else {
+                throw UsageError(message: "catalog \(catalog.id) in \(path) has no http source; replay or parse it instead")
+            }
+            starts += urls
+            if arguments.value("--system") == nil { system = catalog.systemChoice }
         }
         if let cache = arguments.value("--cache") { settings.cacheDirectory = URL(fileURLWithPath: cache) }
         if arguments.has("--ignore-robots") { settings.ignoreRobots = true }

@@ -26,8 +26,8 @@ enum ParseCommand: Command {
       --help       Show this help.
 
     A field a course page lacks is a warning on stderr naming the page and the field.
-    Exit status: 0 every page gave a course or a listing, 65 some gave none,
-    66 an input could not be read, 64 bad usage.
+    Exit status: 0 every page gave a course or a listing, 65 some gave none (or the configuration
+    is invalid), 66 an input or the configuration could not be read, 64 bad usage.
     """
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
@@ -43,11 +43,9 @@ enum ParseCommand: Command {
                 throw UsageError(message: "--rules goes with neither --system nor --config")
             }
             let config: PipelineConfig
-            do {
-                config = try PipelineConfig.load(URL(fileURLWithPath: path))
-            } catch {
-                printError("gvingest parse: \(error)")
-                return .noInput
+            switch loadConfiguration(path, command: name) {
+            case let .success(loaded): config = loaded
+            case let .failure(failure): return failure.status
             }
             let wanted = arguments.value("--catalog")
             let chosen = config.catalogs.filter { catalog in catalog.rules != nil && (wanted == nil || catalog.id == wanted) }
@@ -62,11 +60,9 @@ enum ParseCommand: Command {
             throw UsageError(message: "--catalog goes with --rules")
         }
         if let path = arguments.value("--config") {
-            do {
-                rules = try PipelineConfig.load(URL(fileURLWithPath: path)).normalize
-            } catch {
-                printError("gvingest parse: \(error)")
-                return .noInput
+            switch loadConfiguration(path, command: name) {
+            case let .success(config): rules = config.normalize
+            case let .failure(failure): return failure.status
             }
         }
         let (inputs, inputErrors) = PageInputs.expand(arguments.positional)

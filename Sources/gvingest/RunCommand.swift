@@ -60,16 +60,9 @@ enum RunCommand: Command {
             guard arguments.value("--out") == nil, arguments.value("--system") == nil else {
                 throw UsageError(message: "--out and --system go with --source; a configuration names its own")
             }
-            let path = arguments.value("--config") ?? "pipeline.json"
-            guard FileManager.default.isReadableFile(atPath: path) else {
-                log.error("config", "\(path): cannot read the configuration")
-                return .noInput
-            }
-            do {
-                config = try PipelineConfig.load(URL(fileURLWithPath: path))
-            } catch {
-                log.error("config", "\(error)")
-                return .dataError
+            switch loadConfiguration(arguments.value("--config") ?? "pipeline.json", command: name) {
+            case let .success(loaded): config = loaded
+            case let .failure(failure): return failure.status
             }
         }
         var catalogs = config.catalogs

@@ -115,3 +115,34 @@ import Testing
         #expect(outcome.status == 65)
     }
 }
+
+/// Every command reads a configuration the same way: 66 when it can't be read, 65 when it is invalid.
+@Suite struct ConfigurationExitStatusTests {
+    @Test func anUnreadableOrInvalidConfigurationExitsTheSameForEveryCommand() throws {
+        let invalid = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-invalid-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: invalid) }
+        try Data(#"{"schemaVersion": 1, "catalogs": [], "fetchh": {}}"#.utf8).write(to: invalid)
+        let commands: [[String]] = [["config", "check"], ["run", "--config"], ["fetch", "--config"],
+                                    ["parse", "Fixtures/gvsu/course/cis-452.html", "--config"]]
+        for command in commands {
+            let missing = try Binary.run(command + ["/nonexistent/pipeline.json"])
+            #expect(missing.status == 66, "\(command): \(missing.stderr)")
+            let bad = try Binary.run(command + [invalid.path])
+            #expect(bad.status == 65, "\(command): \(bad.stderr)")
+            #expect(bad.stderr.contains("fetchh: unknown key (did you mean \"fetch\"?)"), "\(command)")
+        }
+    }
+
+    @Test func fetchCrawlsOneCatalogOfAConfigurationAtATime() throws {
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-two-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: config) }
+        try Data("""
+        {"schemaVersion": 1, "catalogs": [
+          {"id": "a", "name": "A", "system": "gvsu", "source": {"http": {"startUrls": ["http://127.0.0.1:9/a"]}}},
+          {"id": "b", "name": "B", "system": "acalog", "source": {"http": {"startUrls": ["http://127.0.0.1:9/b"]}}}]}
+        """.utf8).write(to: config)
+        let outcome = try Binary.run(["fetch", "--config", config.path])
+        #expect(outcome.status == 64)
+        #expect(outcome.stderr.contains("name one with --catalog"))
+    }
+}
