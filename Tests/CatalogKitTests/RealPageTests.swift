@@ -96,16 +96,15 @@ import SafeLibXML
     }
 
     @Test func uhCorequisiteLinksKeepTheirCodeAndURL() throws {
-        let page = Self.uh.appendingPathComponent("44/44-209873.html")
+        // ASLI 3430: "Corequisite: ASLI 3460 ." with the code linked.
+        let page = Self.uh.appendingPathComponent("44/44-209888.html")
         let bytes = Array(try Data(contentsOf: page))
-        let result = PageParser().parse(bytes: bytes, sourceURL: page, input: "44-209873")
+        let result = PageParser().parse(bytes: bytes, sourceURL: page, input: "44-209888")
         let course = try #require(result.courses.first)
-        if course.corequisiteText != nil {
-            for link in course.corequisiteLinks {
-                #expect(link.code != nil)
-                #expect(link.url?.hasPrefix("http://publications.uh.edu/preview_course_nopop.php?catoid=44&coid=") == true)
-            }
-        }
+        #expect(course.code.description == "ASLI 3430")
+        #expect(try #require(course.corequisiteText).hasPrefix("ASLI 3460"))
+        #expect(course.corequisiteLinks.map(\.code) == ["ASLI 3460"])
+        #expect(course.corequisiteLinks.first?.url == "http://publications.uh.edu/preview_course_nopop.php?catoid=44&coid=209891")
         // Every page with a labelled corequisite yields it, with its course links.
         let withCorequisite = TestPaths.files(in: Self.uh.appendingPathComponent("44"), suffix: ".html").prefix(4000).filter {
             (try? String(contentsOf: $0, encoding: .utf8))?.contains("Corequisite:") ?? false

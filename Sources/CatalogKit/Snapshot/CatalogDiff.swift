@@ -108,7 +108,7 @@ public struct CatalogDiff: Sendable, Equatable {
                 added.append(course)
                 return
             }
-            if before.fingerprint != course.fingerprint || before.canonical != course.canonical {
+            if before.canonical != course.canonical {
                 changed.append(ChangedCourse(course: CourseRef(course), changes: fieldChanges(before, course)))
             }
         }

@@ -67,9 +67,7 @@ func parsedStructure(_ text: String) -> Requisite? {
     RequisiteParser.parse(text)?.withoutProvenance()
 }
 
+/// The tree as the product writes it (`Requisite.json`, as in catalog.json and `gvingest prereq --json`).
 func jsonText(_ tree: Requisite?) -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    guard let tree, let data = try? encoder.encode(tree) else { return "null" }
-    return String(decoding: data, as: UTF8.self)
+    tree?.json.serialized(pretty: false) ?? "null"
 }
