@@ -101,7 +101,7 @@ enum RunCommand: Command {
             do {
                 try AtomicFile.write(Data((report.json.serialized() + "\n").utf8), to: file)
             } catch {
-                log.warning("report", "cannot write the run report \(file.path): \(error.localizedDescription)")
+                log.warning("report", "cannot write the run report: \(error)")
             }
         }
         return status

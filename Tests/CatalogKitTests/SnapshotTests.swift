@@ -112,8 +112,9 @@ import Testing
         #expect(try store.write(snapshot).sequence == 2)
         #expect(try String(contentsOf: taken, encoding: .utf8) == "other run")
         // Creating under a taken name fails rather than replacing.
-        let error = #expect(throws: POSIXError.self) { try AtomicFile.create(Data("x".utf8), at: taken) }
-        #expect(error?.code == .EEXIST)
+        let error = #expect(throws: FileWriteError.self) { try AtomicFile.create(Data("x".utf8), at: taken) }
+        #expect(error?.code == EEXIST)
+        #expect(error?.path == taken.path)
         #expect(try String(contentsOf: taken, encoding: .utf8) == "other run")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: store.directory.path).filter { $0.hasSuffix(".tmp") }
         #expect(leftovers.isEmpty)

@@ -172,7 +172,7 @@ public final class MirrorRecorder: PageSource, @unchecked Sendable {
                                                      lastModified: page.lastModified)
             }
         } catch {
-            lock.withLock { failures.append("\(file): \(error.localizedDescription)") }
+            lock.withLock { failures.append("\(error)") }
         }
         return result
     }

@@ -8,7 +8,7 @@ public enum CommitError: Error, Sendable, Equatable, CustomStringConvertible {
     case snapshot(SnapshotError)
     /// The accumulated news file is not one: it is left as it is.
     case corruptNews(path: String, reason: String)
-    /// An output could not be written; the outputs were put back as they were.
+    /// An output could not be written (an unwritable directory, a full disk): no output was changed.
     case cannotWrite(path: String, reason: String)
 
     public var description: String {
@@ -19,7 +19,7 @@ public enum CommitError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .snapshot(error): return "\(error)"
         case let .corruptNews(path, reason):
             return "\(path): not a news file (\(reason)); it was left untouched: repair it or move it away (a fresh one is started then)"
-        case let .cannotWrite(path, reason): return "\(path): cannot write: \(reason); the outputs were put back as they were"
+        case let .cannotWrite(path, reason): return "\(path): cannot write: \(reason); no output or snapshot was changed"
         }
     }
 
@@ -119,7 +119,7 @@ public struct NewsPipeline: Sendable {
                 (digestFile(catalog.id), Data(digest.utf8)),
             ])
         } catch {
-            throw .cannotWrite(path: outputDirectory.path, reason: (error as NSError).localizedDescription)
+            throw .cannotWrite(path: error.path, reason: error.reason)
         }
         do {
             entry = try store.write(snapshot)
@@ -127,6 +127,7 @@ public struct NewsPipeline: Sendable {
             outputs.restore()
             throw .snapshot(error)
         }
+        outputs.finish()
 
         var warnings: [String] = []
         var pruned: [URL] = []

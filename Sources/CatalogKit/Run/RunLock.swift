@@ -25,9 +25,9 @@ public final class RunLock {
     public init(directory: URL) throws {
         file = directory.appendingPathComponent(".gvingest.lock")
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try AtomicFile.makeDirectory(directory)
         } catch {
-            throw Unavailable(file: file.path, reason: (error as NSError).localizedDescription)
+            throw Unavailable(file: file.path, reason: "\(error)")
         }
         let fd = open(file.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw Unavailable(file: file.path, reason: String(cString: strerror(errno))) }

@@ -108,12 +108,12 @@ public struct SnapshotStore: Sendable {
         let sequence = (try list().last?.sequence ?? 0) + 1
         let file = directory.appendingPathComponent(Self.fileName(sequence: sequence, capturedAt: snapshot.capturedAt))
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try AtomicFile.makeDirectory(directory)
             try AtomicFile.create(Data(snapshot.encoded()), at: file)
-        } catch let error as POSIXError where error.code == .EEXIST {
+        } catch where error.code == EEXIST && error.path == file.path {
             throw .cannotWrite(path: file.path, reason: "the name is taken (another run wrote snapshot \(sequence) first); nothing was replaced")
         } catch {
-            throw .cannotWrite(path: file.path, reason: (error as NSError).localizedDescription)
+            throw .cannotWrite(path: error.path, reason: error.reason)
         }
         return Entry(sequence: sequence, file: file)
     }

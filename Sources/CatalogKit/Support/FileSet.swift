@@ -1,36 +1,87 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// Replaces several files so that, short of a crash, either all of them change or none does: each is
-/// written atomically, and if one fails the ones already written get their old content back.
+/// Replaces several files as one: either all of them take their new content or none changes.
+///
+/// Every new content is first written to a temporary file beside its target and flushed; a full disk or an
+/// unwritable directory fails there, before any target is touched. Only then are the temporary files
+/// renamed over the targets. Each target that existed is first given a second name (a hard link: no data
+/// is copied, so this needs no free space), which is how `restore()` can put the old files back even on a
+/// disk that has just filled up.
 public struct FileSet {
-    /// A file's content before the set replaced it (nil: it did not exist).
-    private var originals: [(url: URL, data: Data?)] = []
+    private struct Installed {
+        var target: URL
+        /// The old file's second name; nil when the target did not exist before.
+        var backup: URL?
+    }
+
+    private var installed: [Installed] = []
 
     public init() {}
 
-    /// Writes every file; on a failure restores those already written and rethrows.
-    public mutating func replace(_ files: [(url: URL, data: Data)]) throws {
-        for file in files {
-            let original = FileManager.default.contents(atPath: file.url.path)
+    /// Writes every file, or none: on a failure nothing is left changed and the error names the file.
+    public mutating func replace(_ files: [(url: URL, data: Data)]) throws(FileWriteError) {
+        var staged: [(target: URL, temporary: URL)] = []
+        do {
+            for file in files {
+                try AtomicFile.makeDirectory(file.url.deletingLastPathComponent())
+                staged.append((file.url, try AtomicFile.stage(file.data, beside: file.url)))
+            }
+        } catch {
+            for entry in staged { unlink(entry.temporary.path) }
+            throw error
+        }
+        for (index, entry) in staged.enumerated() {
             do {
-                try AtomicFile.write(file.data, to: file.url)
+                try install(entry.temporary, at: entry.target)
             } catch {
+                for rest in staged[index...] { unlink(rest.temporary.path) }
                 restore()
                 throw error
             }
-            originals.append((file.url, original))
         }
+        var directories: [URL] = []
+        for entry in staged where !directories.contains(entry.target.deletingLastPathComponent()) {
+            directories.append(entry.target.deletingLastPathComponent())
+        }
+        for directory in directories { try AtomicFile.synchronizeDirectory(directory) }
+    }
+
+    private mutating func install(_ temporary: URL, at target: URL) throws(FileWriteError) {
+        var backup: URL?
+        if access(target.path, F_OK) == 0 {
+            let name = target.deletingLastPathComponent().appendingPathComponent(AtomicFile.temporaryName(for: target))
+            guard link(target.path, name.path) == 0 else {
+                throw FileWriteError(path: target.path, operation: "keep the previous version", code: errno)
+            }
+            backup = name
+        }
+        guard rename(temporary.path, target.path) == 0 else {
+            let code = errno
+            if let backup { unlink(backup.path) }
+            throw FileWriteError(path: target.path, operation: "replace", code: code)
+        }
+        installed.append(Installed(target: target, backup: backup))
     }
 
     /// Puts back what the files held before `replace` (best effort: this runs because something failed).
+    /// Renames only, so it works on a full disk.
     public mutating func restore() {
-        for original in originals.reversed() {
-            if let data = original.data {
-                try? AtomicFile.write(data, to: original.url)
+        for entry in installed.reversed() {
+            if let backup = entry.backup {
+                rename(backup.path, entry.target.path)
             } else {
-                try? FileManager.default.removeItem(at: original.url)
+                unlink(entry.target.path)
             }
         }
-        originals = []
+        installed = []
+    }
+
+    /// Drops the previous versions once the change is final.
+    public mutating func finish() {
+        for entry in installed { if let backup = entry.backup { unlink(backup.path) } }
+        installed = []
     }
 }

@@ -1,0 +1,119 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A file operation that failed: the file, what was being done to it, and the system's reason.
+///
+/// Built from `errno` at the point of failure so the message names the real cause ("No space left on
+/// device", "Read-only file system") rather than a generic "no permission".
+public struct FileWriteError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var path: String
+    public var operation: String
+    public var code: Int32
+
+    public init(path: String, operation: String, code: Int32) {
+        self.path = path
+        self.operation = operation
+        self.code = code
+    }
+
+    /// The system's words for `code`.
+    public var reason: String { String(cString: strerror(code)) }
+
+    public var description: String { "\(path): cannot \(operation): \(reason)" }
+}
+
+/// Writes files so that readers see the old content or the new, never a part.
+public enum AtomicFile {
+    /// Writes to a temporary file beside the target, flushes it to disk, renames it over the target,
+    /// then flushes the directory so the new name survives a power cut.
+    public static func write(_ data: Data, to url: URL) throws(FileWriteError) {
+        let directory = url.deletingLastPathComponent()
+        try makeDirectory(directory)
+        let temporary = try stage(data, beside: url)
+        guard rename(temporary.path, url.path) == 0 else {
+            let code = errno
+            unlink(temporary.path)
+            throw FileWriteError(path: url.path, operation: "replace", code: code)
+        }
+        try synchronizeDirectory(directory)
+    }
+
+    /// Writes a new file that must not exist yet: to a temporary file beside it, flushed to disk, then
+    /// hard-linked to its name, which fails (`EEXIST`) if the name is taken, so nothing is ever replaced;
+    /// the directory is flushed too. Readers see the whole file or none.
+    public static func create(_ data: Data, at url: URL) throws(FileWriteError) {
+        let directory = url.deletingLastPathComponent()
+        let staging = try stage(data, beside: url)
+        defer { unlink(staging.path) }
+        guard link(staging.path, url.path) == 0 else {
+            throw FileWriteError(path: url.path, operation: "create", code: errno)
+        }
+        try synchronizeDirectory(directory)
+    }
+
+    /// Writes `data` to a new temporary file beside `url` and flushes it to disk; returns the temporary
+    /// file, or throws having removed it. This is where a full disk or an unwritable directory shows, so
+    /// callers that replace several files stage them all before touching any.
+    public static func stage(_ data: Data, beside url: URL) throws(FileWriteError) -> URL {
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(temporaryName(for: url))
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw FileWriteError(path: url.path, operation: "write", code: errno) }
+        var failure: FileWriteError?
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            guard let base = raw.baseAddress else { return }
+            var offset = 0
+            while offset < raw.count {
+                let written = Glibc.write(descriptor, base + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = FileWriteError(path: url.path, operation: "write", code: errno)
+                    return
+                }
+                offset += written
+            }
+        }
+        if failure == nil, fsync(descriptor) != 0 {
+            failure = FileWriteError(path: url.path, operation: "flush to disk", code: errno)
+        }
+        // Some file systems report a full disk only when the file is closed.
+        if close(descriptor) != 0, failure == nil {
+            failure = FileWriteError(path: url.path, operation: "write", code: errno)
+        }
+        if let failure {
+            unlink(temporary.path)
+            throw failure
+        }
+        return temporary
+    }
+
+    /// A name for a temporary file beside `url`: hidden, unique to this process and call, ending in `.tmp`.
+    static func temporaryName(for url: URL) -> String {
+        ".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).\(UInt64.random(in: 0...UInt64.max)).tmp"
+    }
+
+    /// Creates a directory and its missing parents, like `mkdir -p`.
+    public static func makeDirectory(_ directory: URL) throws(FileWriteError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw FileWriteError(path: directory.path, operation: "use as a directory", code: ENOTDIR)
+            }
+            return
+        }
+        let parent = directory.deletingLastPathComponent()
+        if parent.path != directory.path { try makeDirectory(parent) }
+        guard mkdir(directory.path, 0o755) == 0 || errno == EEXIST else {
+            throw FileWriteError(path: directory.path, operation: "create the directory", code: errno)
+        }
+    }
+
+    /// Flushes a directory's entries (a rename or link in it) to disk.
+    public static func synchronizeDirectory(_ directory: URL) throws(FileWriteError) {
+        let descriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileWriteError(path: directory.path, operation: "open", code: errno) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw FileWriteError(path: directory.path, operation: "flush to disk", code: errno) }
+    }
+}
