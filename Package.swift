@@ -27,6 +27,7 @@ let package = Package(
         // A trivial keep-alive client against the loopback server: shows the server is not the crawl benchmark's bottleneck.
         .executableTarget(name: "gvingest-server-bench", dependencies: ["LoopbackServer"], path: "benchmarks/ServerBench"),
         .executableTarget(name: "gvingest-prereq-bench", dependencies: ["CatalogKit"], path: "benchmarks/RequisiteBench"),
+        .executableTarget(name: "gvingest-parse-stages", dependencies: ["CatalogKit", "SafeLibXML"], path: "benchmarks/ParseStages"),
         // Writes synthetic snapshots, for the diff benchmark and the crash test only.
         .executableTarget(name: "SyntheticSnapshots", dependencies: ["CatalogKit"], path: "benchmarks/SyntheticSnapshots"),
         .testTarget(name: "SafeLibXMLTests", dependencies: ["SafeLibXML"]),

@@ -169,11 +169,7 @@ public final class HTMLDocument {
         guard let context = xpathContext else { throw .parserFailed("out of memory for an XPath context") }
         context.pointee.node = node
         xmlResetError(&context.pointee.lastError)
-        let result: xmlXPathObjectPtr? = xpath.withCString { expression in
-            expression.withMemoryRebound(to: xmlChar.self, capacity: xpath.utf8.count + 1) {
-                xmlXPathEvalExpression($0, context)
-            }
-        }
+        let result = XPathCache.shared.evaluate(xpath, in: context)
         guard let result else {
             let last = context.pointee.lastError
             throw .invalidXPath(expression: xpath, offset: Int(last.int1), code: Int(last.code))

@@ -86,9 +86,9 @@ public enum PageReader {
     public static func read(_ input: PageInput) async throws(InputError) -> (bytes: [UInt8], contentType: String?) {
         if input.url.isFileURL {
             do {
-                return (Array(try Data(contentsOf: input.url)), nil)
+                return (try FileBytes.read(input.url), nil)
             } catch {
-                throw InputError(name: input.name, reason: "cannot read: \((error as NSError).localizedDescription)")
+                throw InputError(name: input.name, reason: "cannot read: \(error)")
             }
         }
         do {

@@ -147,6 +147,7 @@ final class ChunkResults<Value>: @unchecked Sendable {
 /// Renders requisite text as Markdown with course codes linked to their catalog pages.
 enum RequisiteMarkdown {
     static func render(_ text: String, links: [String: String]) -> String {
+        if links.isEmpty { return MarkupEscaping.markdown(text) }
         let scalars = Array(text.unicodeScalars)
         var output = ""
         var plainStart = 0
@@ -156,8 +157,8 @@ enum RequisiteMarkdown {
             output += MarkupEscaping.markdown(String(String.UnicodeScalarView(scalars[plainStart..<end])))
         }
         while index < scalars.count {
-            // A code starts with an upper-case letter at a word start ("CIS 162", not "xCIS 162").
-            if scalars[index].properties.isUppercase, index == 0 || !isWordCharacter(scalars[index - 1]),
+            // A code starts with an upper-case ASCII letter (all `scan` accepts) at a word start ("CIS 162", not "xCIS 162").
+            if scalars[index] >= "A", scalars[index] <= "Z", index == 0 || !isWordCharacter(scalars[index - 1]),
                let match = CourseCodeScanner.scan(scalars, from: index, caseSensitive: true),
                let url = links[match.code.description] {
                 flushPlain(upTo: index)

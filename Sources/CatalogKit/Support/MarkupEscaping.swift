@@ -5,27 +5,41 @@ public enum MarkupEscaping {
     /// backslash-escaped, and so are the ones that would start a heading, list or quote at a line's start.
     /// `inline`: the text continues a line, so its first characters start nothing.
     public static func markdown(_ text: String, inline: Bool = true) -> String {
-        var output = ""
-        output.reserveCapacity(text.utf8.count + 8)
+        // Most catalog text needs no escape at all; checking the bytes first spares building a copy.
+        if inline, !text.utf8.contains(where: { $0 == 0x0A || isMarkdownSpecial($0) }) { return text }
+        var output = String.UnicodeScalarView()
         var atLineStart = !inline
         var lineDigits = 0
-        for character in text {
-            if character == "\n" {
-                output.append(character)
+        for scalar in text.unicodeScalars {
+            if scalar == "\n" {
+                output.append(scalar)
                 atLineStart = true
                 lineDigits = 0
                 continue
             }
-            if "\\`*_[]<>&|~#".contains(character) || (atLineStart && "-+=".contains(character))
-                || (lineDigits > 0 && (character == "." || character == ")")) {
+            let ascii = scalar.isASCII ? UInt8(scalar.value) : 0
+            if isMarkdownSpecial(ascii) || (atLineStart && (ascii == UInt8(ascii: "-") || ascii == UInt8(ascii: "+") || ascii == UInt8(ascii: "=")))
+                || (lineDigits > 0 && (ascii == UInt8(ascii: ".") || ascii == UInt8(ascii: ")"))) {
                 output.append("\\")
             }
             // "1. " at a line's start is a list item; count the leading digits to catch it.
-            lineDigits = (atLineStart || lineDigits > 0) && character.isASCIIDigit ? lineDigits + 1 : 0
-            if !(atLineStart && character == " ") { atLineStart = false }
-            output.append(character)
+            let isDigit = ascii >= UInt8(ascii: "0") && ascii <= UInt8(ascii: "9")
+            lineDigits = (atLineStart || lineDigits > 0) && isDigit ? lineDigits + 1 : 0
+            if !(atLineStart && scalar == " ") { atLineStart = false }
+            output.append(scalar)
         }
-        return output
+        return String(output)
+    }
+
+    /// The characters Markdown reads as markup anywhere in a line: \ ` * _ [ ] < > & | ~ #
+    private static func isMarkdownSpecial(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "\\"), UInt8(ascii: "`"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "["), UInt8(ascii: "]"),
+             UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"), UInt8(ascii: "|"), UInt8(ascii: "~"), UInt8(ascii: "#"):
+            return true
+        default:
+            return false
+        }
     }
 
     /// A URL as a Markdown link target: the characters that would end or break it percent-encoded.
