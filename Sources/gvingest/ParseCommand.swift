@@ -83,7 +83,7 @@ enum ParseCommand: Command {
             for warning in result.missingFieldWarnings { printError("gvingest parse: warning: \(warning)") }
         }
         if arguments.has("--json") {
-            print(ParseOutput.json(results, rules: rules))
+            FileHandle.standardOutput.write(Data(ParseOutput.jsonBytes(results, rules: rules) + [UInt8(ascii: "\n")]))
         } else {
             for result in results where !result.unreadable { print(ParseOutput.human(result, rules: rules)) }
             let courses = results.reduce(0) { $0 + $1.courses.count }

@@ -112,36 +112,8 @@ public struct Normalizer: Sendable {
 
     /// Normalizes every course, spread over the cores: each course is independent of the others.
     func normalizeAll(_ parsed: [ParsedCourse], links: [String: String]) -> [Course] {
-        guard parsed.count > 64 else { return parsed.map { normalize($0, links: links) } }
-        let chunks = min(ProcessInfo.processInfo.activeProcessorCount * 4, parsed.count)
-        let results = ChunkResults<Course>(count: chunks)
-        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-            let range = stride(from: chunk, to: parsed.count, by: chunks)
-            results.set(chunk, range.map { normalize(parsed[$0], links: links) })
-        }
-        // Chunk c holds items c, c + chunks, c + 2 * chunks…: interleave them back into input order.
-        let parts = results.values
-        var ordered: [Course] = []
-        ordered.reserveCapacity(parsed.count)
-        for index in parsed.indices { ordered.append(parts[index % chunks][index / chunks]) }
-        return ordered
+        ParallelMap.map(parsed) { normalize($0, links: links) }
     }
-}
-
-/// Per-chunk results written by concurrent workers, each to its own slot.
-final class ChunkResults<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slots: [[Value]]
-
-    init(count: Int) {
-        slots = Array(repeating: [], count: count)
-    }
-
-    func set(_ index: Int, _ values: [Value]) {
-        lock.withLock { slots[index] = values }
-    }
-
-    var values: [[Value]] { lock.withLock { slots } }
 }
 
 /// Renders requisite text as Markdown with course codes linked to their catalog pages.

@@ -1,0 +1,24 @@
+@testable import CatalogKit
+import Foundation
+import Testing
+
+struct ParseOutputTests {
+    /// The records are written in parallel and stitched together: the bytes must be those of the one-core writer.
+    @Test func theParallelJSONIsByteForByteTheSerialOne() async throws {
+        let (inputs, errors) = PageInputs.expand([TestPaths.gvsuFixtures.appendingPathComponent("course").path])
+        #expect(errors.isEmpty)
+        let results = await ParseRunner.run(inputs, parser: PageParser(system: .fixed(.gvsu)))
+        let courses = Normalizer().normalize(catalog: results.flatMap(\.courses))
+        // Over ParallelMap's threshold, so the parallel path is the one compared.
+        #expect(courses.count > ParallelMap.minimumItems)
+        let serial = JSONValue.array(courses.map(\.json)).serialized()
+        #expect(String(decoding: ParseOutput.jsonBytes(results), as: UTF8.self) == serial)
+        #expect(ParseOutput.jsonBytes([]) == Array(JSONValue.array([]).serialized().utf8))
+    }
+
+    @Test func parallelMapKeepsTheOrder() {
+        let items = Array(0..<1_000)
+        #expect(ParallelMap.map(items) { $0 * 3 } == items.map { $0 * 3 })
+        #expect(ParallelMap.map(Array(0..<5)) { $0 + 1 } == [1, 2, 3, 4, 5])
+    }
+}
