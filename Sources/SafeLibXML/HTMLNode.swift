@@ -35,7 +35,44 @@ public struct HTMLNode {
     /// Whether the `class` attribute lists `name` among its classes.
     public func hasClass(_ name: String) -> Bool {
         guard let classes = attribute("class") else { return false }
-        return classes.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).contains { $0 == name }
+        return classes.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }).contains { $0 == name }
+    }
+
+    /// The nearest text node before this node in document order whose text contains `needle`, skipping
+    /// text inside any element named in `excluded`. Selects what
+    /// `preceding::text()[contains(., needle)][not(ancestor::e)]…[1]` does, but walks back from here and
+    /// stops at the first match, where libxml2 gathers every preceding node before filtering them.
+    public func nearestPrecedingText(containing needle: String, outside excluded: [String]) -> HTMLNode? {
+        var current = Self.previousInDocumentOrder(pointer)
+        while let node = current {
+            if node.pointee.type == XML_TEXT_NODE || node.pointee.type == XML_CDATA_SECTION_NODE,
+               let content = node.pointee.content,
+               content.withMemoryRebound(to: CChar.self, capacity: 1, { strstr($0, needle) != nil }),
+               !Self.hasAncestor(node, namedIn: excluded) {
+                return HTMLNode(document: document, pointer: node)
+            }
+            current = Self.previousInDocumentOrder(node)
+        }
+        return nil
+    }
+
+    /// The node before `node` in document order: the last descendant of its previous sibling, else its parent.
+    private static func previousInDocumentOrder(_ node: xmlNodePtr) -> xmlNodePtr? {
+        guard var previous = node.pointee.prev else { return node.pointee.parent }
+        while let last = previous.pointee.last, previous.pointee.type == XML_ELEMENT_NODE { previous = last }
+        return previous
+    }
+
+    private static func hasAncestor(_ node: xmlNodePtr, namedIn names: [String]) -> Bool {
+        var ancestor = node.pointee.parent
+        while let current = ancestor, current.pointee.type == XML_ELEMENT_NODE {
+            if let name = current.pointee.name,
+               names.contains(where: { candidate in candidate.withCString { xmlStrEqual(name, UnsafeRawPointer($0).assumingMemoryBound(to: xmlChar.self)) != 0 } }) {
+                return true
+            }
+            ancestor = current.pointee.parent
+        }
+        return false
     }
 
     /// All text below this node with white space collapsed (NBSP included) and trimmed.

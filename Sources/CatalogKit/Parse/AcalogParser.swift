@@ -12,8 +12,11 @@ public struct AcalogParser: CatalogParser {
 
     public init() {}
 
-    static let fullPageHeadingXPath = "//h1[@id='course_preview_title']"
-    static let inlineBlockXPath = "//td[contains(concat(' ', normalize-space(@class), ' '), ' coursepadding ')]"
+    // An id lookup is a hash lookup; `//h1[@id=…]` walks the whole page.
+    static let fullPageHeadingXPath = "id('course_preview_title')[self::h1]"
+    // Cheap to test; `inlineBlocks` keeps those whose class list has the whole word (a `normalize-space`
+    // and `concat` in the XPath cost more than the rest of the query).
+    static let inlineBlockXPath = "//td[contains(@class, 'coursepadding')]"
     static let inlineHeadingXPath = "(.//h3 | .//h2 | .//h4)[1]"
     static let courseLinkXPath = "//a[contains(@href, 'preview_course_nopop.php') or contains(@href, 'preview_course.php')]"
     static let pagerLinkXPath = "//a[contains(@href, 'filter[cpage]=') or contains(@href, 'filter%5Bcpage%5D=')]"
@@ -23,7 +26,7 @@ public struct AcalogParser: CatalogParser {
         if url.contains("preview_course_nopop.php") || url.contains("content.php?catoid=") { return true }
         let document = page.document
         return ((try? document.first(Self.fullPageHeadingXPath)) ?? nil) != nil
-            || ((try? document.first(Self.inlineBlockXPath)) ?? nil) != nil
+            || !((try? Self.inlineBlocks(in: document)) ?? []).isEmpty
             || ((try? document.first(Self.courseLinkXPath)) ?? nil) != nil
     }
 
@@ -32,13 +35,18 @@ public struct AcalogParser: CatalogParser {
         for heading in try page.document.select(Self.fullPageHeadingXPath) {
             if let course = try course(heading: heading, page: page, rule: "h1#course_preview_title") { courses.append(course) }
         }
-        for block in try page.document.select(Self.inlineBlockXPath) {
+        for block in try Self.inlineBlocks(in: page.document) {
             guard let heading = try block.first(Self.inlineHeadingXPath) else { continue }
             if let course = try course(heading: heading, page: page, rule: "td.coursepadding//\(heading.name)") {
                 courses.append(course)
             }
         }
         return courses
+    }
+
+    /// Expanded listings' course blocks: `td` elements of class `coursepadding`.
+    static func inlineBlocks(in document: HTMLDocument) throws(HTMLError) -> [HTMLNode] {
+        try document.select(inlineBlockXPath).filter { $0.hasClass("coursepadding") }
     }
 
     private func course(heading: HTMLNode, page: PageContext, rule: String) throws -> ParsedCourse? {

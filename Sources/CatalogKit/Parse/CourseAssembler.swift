@@ -41,7 +41,7 @@ extension ParsedCourse {
         course.pageURL = page.pageURLString
         course.provenance["code"] = "course heading \(place)"
         course.provenance["title"] = "course heading \(place), text after the code"
-        if let name = try heading.first(CourseHeading.catalogNameXPath) {
+        if let name = CourseHeading.catalogName(before: heading) {
             course.catalogName = name.text
             course.provenance["catalog"] = "nearest text containing \"Catalog\" before the heading, at \(name.path)"
         }

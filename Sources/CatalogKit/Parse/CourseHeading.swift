@@ -14,8 +14,11 @@ enum CourseHeading {
     static let separators: Set<Character> = ["-", "\u{2013}", "\u{2014}", ":", "."]
 
     /// The catalog's name: the nearest text before a course heading that mentions "Catalog", links left out
-    /// ("Catalog Home") as are the choices of a catalog menu.
-    static let catalogNameXPath = "preceding::text()[contains(., 'Catalog')][not(ancestor::a)][not(ancestor::option)][1]"
+    /// ("Catalog Home") as are the choices of a catalog menu. (As XPath:
+    /// `preceding::text()[contains(., 'Catalog')][not(ancestor::a)][not(ancestor::option)][1]`.)
+    static func catalogName(before heading: HTMLNode) -> HTMLNode? {
+        heading.nearestPrecedingText(containing: "Catalog", outside: ["a", "option"])
+    }
 
     static func parse(_ text: String) -> Parsed? {
         let collapsed = TextCollapsing.collapse(text)

@@ -17,7 +17,7 @@ public struct GVSUParser: CatalogParser {
         if let host = page.pageURL.host?.lowercased(), host == "gvsu.edu" || host.hasSuffix(".gvsu.edu") { return true }
         if let (heading, _) = courseHeading(in: page) {
             // The layout: the catalog's name, then the course heading.
-            return ((try? heading.first(CourseHeading.catalogNameXPath)) ?? nil) != nil
+            return CourseHeading.catalogName(before: heading) != nil
         }
         // A subject page: links named "CODE - Title" to /catalog/course/ pages.
         let links = (try? page.document.select(Self.courseLinkXPath)) ?? []
