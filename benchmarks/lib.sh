@@ -9,7 +9,11 @@ median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+
 time_it() {
   local TIMEFORMAT='%R %U %S' measured status=0
   measured=$( { time "$@" >"${time_it_output:-/dev/null}" 2>"${time_it_errors:-/dev/null}"; } 2>&1 ) || status=$?
-  [ "$status" -eq 0 ] || { echo "benchmark: '$*' exited $status" >&2; return 1; }
+  if [ "$status" -ne 0 ]; then
+    echo "benchmark: '$*' exited $status" >&2
+    [ -z "${time_it_errors:-}" ] || tail -20 "$time_it_errors" >&2
+    return 1
+  fi
   awk '{printf "%.3f %.3f\n", $1, $2 + $3}' <<<"$measured"
 }
 
@@ -29,6 +33,8 @@ bench_python() {
 start_server() {
   local out=$1
   shift
+  # Emptied here, not by the background job's redirection: otherwise the previous server's port could be read.
+  : >"$out"
   "$@" >"$out" 2>&1 &
   server_pid=$!
   server_port=
