@@ -150,12 +150,13 @@ def flatten(element, events):
 def body_events(heading):
     events = [("text", heading.tail)] if heading.tail else []
     for sibling in heading.itersiblings():
-        # Acalog's page tools ("Back to Top", "Print-Friendly Page") end the course.
-        if sibling.tag == "a" and ((sibling.get("href") or "") == "#top" or (sibling.get("href") or "").endswith("print")):
-            break
         flatten(sibling, events)
         if sibling.tail:
             events.append(("text", sibling.tail))
+    # Acalog's page tools ("Back to Top", "Print-Friendly Page") follow the course on a full page; they are not part of it.
+    for index, (kind, href) in enumerate(events):
+        if kind == "a" and (href == "#top" or href.endswith(("&print", "?print"))):
+            return events[:index]
     return events
 
 
