@@ -23,9 +23,15 @@ let package = Package(
         // A real HTTP/1.1 server on 127.0.0.1 with injectable faults, for tests and benchmarks only.
         .target(name: "LoopbackServer", path: "Tests/LoopbackServer"),
         // Benchmarks and test support: run with `swift run -c release <name>`; never part of the product.
-        .executableTarget(name: "gvingest-fetch-bench", dependencies: ["CatalogKit", "LoopbackServer"], path: "benchmarks/FetchBench"),
-        // A trivial keep-alive client against the loopback server: shows the server is not the crawl benchmark's bottleneck.
-        .executableTarget(name: "gvingest-server-bench", dependencies: ["LoopbackServer"], path: "benchmarks/ServerBench"),
+        // The crawl benchmarks' site (a listing and its course pages), defined once for every server and client below.
+        .target(name: "BenchmarkSite", dependencies: ["LoopbackServer"], path: "benchmarks/BenchmarkSite"),
+        .executableTarget(name: "gvingest-fetch-bench", dependencies: ["BenchmarkSite", "CatalogKit", "LoopbackServer"],
+                          path: "benchmarks/FetchBench"),
+        // A trivial keep-alive client against the loopback server (or, with --target, another server of the same site):
+        // shows the server is not the crawl benchmark's bottleneck.
+        .executableTarget(name: "gvingest-server-bench", dependencies: ["BenchmarkSite", "LoopbackServer"], path: "benchmarks/ServerBench"),
+        // The same site served standalone, so the gvingest binary and Scrapy crawl the same server.
+        .executableTarget(name: "gvingest-bench-server", dependencies: ["BenchmarkSite", "LoopbackServer"], path: "benchmarks/BenchServer"),
         .executableTarget(name: "gvingest-prereq-bench", dependencies: ["CatalogKit"], path: "benchmarks/RequisiteBench"),
         .executableTarget(name: "gvingest-parse-stages", dependencies: ["CatalogKit", "SafeLibXML"], path: "benchmarks/ParseStages"),
         // Writes synthetic snapshots, for the diff benchmark and the crash test only.

@@ -5,6 +5,7 @@
 # Usage: benchmarks/diff-50k.sh [COURSES] [RUNS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benchmarks/lib.sh
 courses=${1:-50000}
 runs=${2:-5}
 [ -x /usr/bin/time ] || { echo "/usr/bin/time missing: apt-get install time" >&2; exit 69; }
@@ -20,12 +21,9 @@ for _ in $(seq "$runs"); do
   status=0
   /usr/bin/time -v "$bin/gvingest" diff --json "$work/old.json" "$work/new.json" >"$work/diff.json" 2>"$work/time.txt" || status=$?
   [ "$status" -eq 1 ] || { echo "gvingest diff exited $status" >&2; cat "$work/time.txt" >&2; exit 1; }
-  wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]; print s}' "$work/time.txt")
-  rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$work/time.txt")
-  echo "$wall $rss"
+  echo "$(time_v_wall "$work/time.txt") $(time_v_rss "$work/time.txt")"
 done >"$work/runs.txt"
 
-median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 printf 'snapshots: %d courses each, %s and %s bytes; cores: %d\n' "$courses" \
   "$(stat -c %s "$work/old.json")" "$(stat -c %s "$work/new.json")" "$(nproc)"
 printf 'diff: %s\n' "$summary"

@@ -1,3 +1,4 @@
+import BenchmarkSite
 import CatalogKit
 import Foundation
 import LoopbackServer
@@ -13,29 +14,11 @@ let pages = arguments.count > 0 ? arguments[0] : 1000
 let latency = Double(arguments.count > 1 ? arguments[1] : 50) / 1000
 let concurrency = arguments.count > 2 ? arguments[2] : 16
 
-func page(_ number: Int) -> String {
-    """
-    <!DOCTYPE html><html><head><meta charset="utf-8"><title>BEN \(number)</title></head><body><div id="content">
-    <p>2025-2026 Undergraduate &amp; Graduate Catalog</p><h1>BEN \(number) - Benchmark Course \(number)</h1>
-    <p>A course that exists to be fetched. It covers crawling, caching and politeness in some depth, with enough prose
-    to make the page a realistic size for a catalog entry. Offered fall semester. Prerequisite: <a href="/catalog/course/ben-\(max(100, number - 1)).htm">BEN \(max(100, number - 1))</a>.</p>
-    <p><strong>Credits:</strong> 3</p></div></body></html>
-    """
-}
-
 do {
     let server = try LoopbackHTTPServer()
     server.start()
     defer { server.stop() }
-    var resources: [String: Resource] = [:]
-    var listing = "<!DOCTYPE html><html><head><meta charset=\"utf-8\"></head><body><h1>Benchmark (BEN)</h1><ul>"
-    for number in 100..<(100 + pages) {
-        listing += "<li><a href=\"/catalog/course/ben-\(number).htm\">BEN \(number) - Benchmark Course \(number)</a></li>"
-        resources["/catalog/course/ben-\(number).htm"] = Resource(body: Data(page(number).utf8), etag: "\"ben-\(number)-v1\"")
-    }
-    resources["/catalog/subject/benchmark.htm"] = Resource(body: Data((listing + "</ul></body></html>").utf8), etag: "\"listing-v1\"")
-    server.setResources(resources)
-    server.setFault(.renderLatency(seconds: latency), for: LoopbackHTTPServer.allPaths)
+    BenchmarkSite.serve(on: server, pages: pages, latency: latency)
 
     let cache = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-fetch-bench-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: cache) }
@@ -44,7 +27,7 @@ do {
     settings.perHostConcurrency = concurrency
     settings.minimumDelayMilliseconds = 0
     settings.cacheDirectory = cache
-    guard let start = server.url("/catalog/subject/benchmark.htm") else { throw CocoaError(.fileNoSuchFile) }
+    guard let start = server.url(BenchmarkSite.listingPath) else { throw CocoaError(.fileNoSuchFile) }
 
     func crawl() async -> (CrawlReport, Double) {
         let fetcher = HTTPFetcher(settings: settings, hosts: ["127.0.0.1"])

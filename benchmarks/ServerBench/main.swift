@@ -1,6 +1,12 @@
-// Sanity benchmark: 1,000 pages behind 50 ms latency fetched over 16 keep-alive connections.
-// With perfect overlap the run takes 1000 * 0.05 / 16 = 3.125 s; the printed efficiency is that
+// Sanity benchmark: the crawl benchmarks' 1,000 course pages behind 50 ms latency fetched over 16 keep-alive
+// connections. With perfect overlap the run takes 1000 * 0.05 / 16 = 3.125 s; the printed efficiency is that
 // bound divided by the measured wall time, so overhead in the server shows up as a lower figure.
+//
+//   swift run -c release gvingest-server-bench                  against the loopback server, in this process
+//   swift run -c release gvingest-server-bench --target PORT    against a server already serving the same site
+//                                                               on 127.0.0.1:PORT (gvingest-bench-server,
+//                                                               benchmarks/python/slow_http_server.py)
+import BenchmarkSite
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -104,18 +110,27 @@ func fetch(fd: Int32, path: String, buffer: inout [UInt8]) -> Int? {
     return status
 }
 
-do {
-    let server = try LoopbackHTTPServer()
-    var pages: [String: Resource] = [:]
-    for i in 0..<pageCount {
-        pages["/page/\(i)"] = Resource("<html><body><h1>Page \(i)</h1></body></html>")
+var target: UInt16?
+var arguments = CommandLine.arguments.dropFirst()
+while let option = arguments.popFirst() {
+    guard option == "--target", let value = arguments.popFirst(), let port = UInt16(value) else {
+        print("usage: gvingest-server-bench [--target PORT]")
+        exit(64)
     }
-    server.setResources(pages)
-    server.setFault(.latency(seconds: latency), for: LoopbackHTTPServer.allPaths)
-    server.start()
+    target = port
+}
+
+do {
+    // Only the in-process server is started here; an external one serves the site on its own.
+    let server = try target == nil ? LoopbackHTTPServer() : nil
+    if let server {
+        BenchmarkSite.serve(on: server, pages: pageCount, latency: latency)
+        server.start()
+    }
+    guard let port = target ?? server?.port else { exit(1) }
+    let paths = BenchmarkSite.coursePaths(pages: pageCount)
 
     let state = BenchState()
-    let port = server.port
     let start = DispatchTime.now().uptimeNanoseconds
     for worker in 0..<concurrency {
         let thread = Thread {
@@ -127,9 +142,9 @@ do {
             defer { close(fd) }
             var buffer: [UInt8] = []
             while let index = state.take() {
-                let status = fetch(fd: fd, path: "/page/\(index)", buffer: &buffer)
+                let status = fetch(fd: fd, path: paths[index], buffer: &buffer)
                 if status != 200 {
-                    state.fail("page \(index): status \(status.map(String.init) ?? "none")")
+                    state.fail("\(paths[index]): status \(status.map(String.init) ?? "none")")
                     return
                 }
             }
@@ -140,20 +155,23 @@ do {
     let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     let bound = Double(pageCount) * latency / Double(concurrency)
 
+    print("server: \(target.map { "external, 127.0.0.1:\($0)" } ?? "the loopback server, in process")")
     print("pages: \(pageCount), concurrency: \(concurrency), latency: \(Int(latency * 1000)) ms")
     print(String(format: "wall time: %.3f s, bound: %.3f s, wall/bound: %.3f, efficiency: %.1f %%",
                  wall, bound, wall / bound, bound / wall * 100))
-    print("requests: \(server.totalRequests), connections: \(server.connectionsAccepted), "
-          + "max in flight: \(server.maxInFlightRequests)")
-    server.stop()
-    // Let the OS finish tearing down threads that have already returned before looking in /proc.
-    usleep(100_000)
-    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-    let leaked = tasks.filter { task in
-        let name = (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? ""
-        return name.hasPrefix("loopback-")
+    if let server {
+        print("requests: \(server.totalRequests), connections: \(server.connectionsAccepted), "
+              + "max in flight: \(server.maxInFlightRequests)")
+        server.stop()
+        // Let the OS finish tearing down threads that have already returned before looking in /proc.
+        usleep(100_000)
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        let leaked = tasks.filter { task in
+            let name = (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? ""
+            return name.hasPrefix("loopback-")
+        }
+        print("server threads alive after stop: \(server.liveThreadCount) (OS threads named loopback-*: \(leaked.count))")
     }
-    print("server threads alive after stop: \(server.liveThreadCount) (OS threads named loopback-*: \(leaked.count))")
     if !failures.isEmpty {
         print("FAILURES (\(failures.count)): \(failures.prefix(5))")
         exit(1)
