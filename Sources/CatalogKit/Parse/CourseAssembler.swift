@@ -11,25 +11,23 @@ enum FieldRole: Equatable {
         var key = label.lowercased()
         if key.hasSuffix("(s)") { key.removeLast(3) }
         key.removeAll { $0 == "." || $0 == ":" }
-        switch TextCollapsing.collapse(key) {
-        case "credits", "credit", "credit hours", "credit hour", "hours", "units", "semester hours",
-             "semester credit hours", "cr":
-            self = .credits
-        case "prerequisite", "prerequisites", "prereq", "prereqs", "pre-requisite", "pre-requisites":
-            self = .prerequisite
-        case "corequisite", "corequisites", "coreq", "coreqs", "co-requisite", "co-requisites":
-            self = .corequisite
-        case "description", "course description":
-            self = .description
-        case "offered", "typically offered", "terms offered", "term offered", "when offered", "semesters offered",
-             "course offered":
-            self = .offered
-        case "contact hours":
-            self = .contactHours
-        default:
-            self = .other
-        }
+        self = Self.byLabel[TextCollapsing.collapse(key)] ?? .other
     }
+
+    /// One hash lookup per label: a `switch` over these strings compared them one by one, for every label of every page.
+    private static let byLabel: [String: FieldRole] = {
+        let names: [(FieldRole, [String])] = [
+            (.credits, ["credits", "credit", "credit hours", "credit hour", "hours", "units", "semester hours", "semester credit hours", "cr"]),
+            (.prerequisite, ["prerequisite", "prerequisites", "prereq", "prereqs", "pre-requisite", "pre-requisites"]),
+            (.corequisite, ["corequisite", "corequisites", "coreq", "coreqs", "co-requisite", "co-requisites"]),
+            (.description, ["description", "course description"]),
+            (.offered, ["offered", "typically offered", "terms offered", "term offered", "when offered", "semesters offered", "course offered"]),
+            (.contactHours, ["contact hours"]),
+        ]
+        var table: [String: FieldRole] = [:]
+        for (role, labels) in names { for label in labels { table[label] = role } }
+        return table
+    }()
 }
 
 extension ParsedCourse {

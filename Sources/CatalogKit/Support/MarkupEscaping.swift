@@ -44,6 +44,8 @@ public enum MarkupEscaping {
 
     /// A URL as a Markdown link target: the characters that would end or break it percent-encoded.
     public static func markdownLinkTarget(_ url: String) -> String {
+        if !url.utf8.contains(where: { $0 == UInt8(ascii: "(") || $0 == UInt8(ascii: ")") || $0 == UInt8(ascii: " ")
+            || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") }) { return url }
         var output = ""
         for character in url {
             switch character {
