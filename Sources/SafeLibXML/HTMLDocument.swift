@@ -92,13 +92,8 @@ public final class HTMLDocument {
     }
 
     deinit {
-        if let xpathContext { xmlXPathFreeContext(xpathContext) }
         xmlFreeDoc(pointer)
     }
-
-    /// One XPath context for the document's life: creating one registers every XPath function in a
-    /// fresh hash table, which cost more than the queries themselves.
-    private var xpathContext: xmlXPathContextPtr?
 
     private static func read(_ buffer: UnsafeBufferPointer<UInt8>, url: URL?, encoding: String,
                              collector: IssueCollector) -> htmlDocPtr? {
@@ -161,18 +156,10 @@ public final class HTMLDocument {
     private static let linkCharacters = CharacterSet.urlQueryAllowed.union(.urlPathAllowed).union(CharacterSet(charactersIn: "#%"))
 
     func evaluate(_ xpath: String, context node: xmlNodePtr?, limit: Int = .max) throws(HTMLError) -> [HTMLNode] {
-        if xpathContext == nil {
-            xpathContext = xmlXPathNewContext(pointer)
-            // A handler of our own keeps libxml2 from printing; the error itself is read from the context.
-            xpathContext?.pointee.error = { _, _ in }
-        }
-        guard let context = xpathContext else { throw .parserFailed("out of memory for an XPath context") }
-        context.pointee.node = node
-        xmlResetError(&context.pointee.lastError)
-        let result = XPathCache.shared.evaluate(xpath, in: context)
-        guard let result else {
-            let last = context.pointee.lastError
-            throw .invalidXPath(expression: xpath, offset: Int(last.int1), code: Int(last.code))
+        let result: xmlXPathObjectPtr
+        switch XPathCache.shared.evaluate(xpath, document: pointer, node: node) {
+        case let .success(object): result = object
+        case let .failure(failure): throw .invalidXPath(expression: xpath, offset: failure.offset, code: failure.code)
         }
         defer { xmlXPathFreeObject(result) }
         guard result.pointee.type == XPATH_NODESET, let set = result.pointee.nodesetval,

@@ -1,32 +1,48 @@
 import CLibXML2
 import Foundation
 
-/// Compiled XPath expressions, kept for the life of the process and lent out one user at a time.
+/// Compiled XPath expressions and XPath contexts, kept for the life of the process and lent out one user
+/// at a time.
 ///
-/// Parsers ask the same few expressions of thousands of small pages, and compiling an expression cost
-/// about as much as evaluating it. A compiled expression is not safe to share between threads while it
-/// is evaluated (libxml2 caches function lookups inside it on first use), so each is checked out for one
-/// evaluation and returned; a second thread asking for the same expression meanwhile compiles its own copy.
+/// Parsers ask the same few expressions of thousands of small pages. Compiling an expression cost about
+/// as much as evaluating it, and a fresh context registers every XPath function in a new hash table, which
+/// cost more than the queries themselves; so both are made once and reused. Neither is safe to share
+/// between threads while in use (libxml2 caches function lookups inside a compiled expression on first
+/// use), so each is checked out for one evaluation and returned; a second thread asking meanwhile gets
+/// its own copy.
 final class XPathCache: @unchecked Sendable {
     static let shared = XPathCache()
 
     /// Distinct expressions kept; past this (expressions built at run time), each is compiled and freed per use.
     static let capacity = 512
+    /// Idle contexts kept: one per thread that evaluates at once is all that is ever needed.
+    static let idleContexts = 64
 
-    /// A compiled expression; only its current borrower touches it.
-    struct Compiled: @unchecked Sendable {
-        let pointer: xmlXPathCompExprPtr
+    /// A libxml2 object that only its current borrower touches.
+    struct Lent<Pointer>: @unchecked Sendable {
+        let pointer: Pointer
+    }
+
+    /// Why an expression gave no result: libxml2's error code and where in the expression it stopped.
+    struct Failure: Error {
+        var offset: Int
+        var code: Int
     }
 
     // Guarded by `lock`; @unchecked is sound because nothing is touched outside it.
     private let lock = NSLock()
-    private var idle: [String: [Compiled]] = [:]
+    private var idle: [String: [Lent<xmlXPathCompExprPtr>]] = [:]
+    private var contexts: [Lent<xmlXPathContextPtr>] = []
 
-    /// Evaluates `expression` in `context`, compiling it or borrowing a compiled copy; nil when it does
-    /// not compile or evaluate (the error is in `context.lastError`).
-    func evaluate(_ expression: String, in context: xmlXPathContextPtr) -> xmlXPathObjectPtr? {
-        let borrowed: Compiled? = lock.withLock { idle[expression]?.popLast() }
-        guard let compiled = borrowed ?? compile(expression, in: context) else { return nil }
+    /// Evaluates `expression` in `document`, from `node` (nil: the document). The caller frees the result.
+    func evaluate(_ expression: String, document: xmlDocPtr, node: xmlNodePtr?) -> Result<xmlXPathObjectPtr, Failure> {
+        guard let context = borrowContext() else { return .failure(Failure(offset: 0, code: Int(XML_ERR_NO_MEMORY.rawValue))) }
+        defer { giveBack(context) }
+        context.pointee.doc = document
+        context.pointee.node = node
+        xmlResetError(&context.pointee.lastError)
+        let borrowed: Lent<xmlXPathCompExprPtr>? = lock.withLock { idle[expression]?.popLast() }
+        guard let compiled = borrowed ?? compile(expression, in: context) else { return .failure(Self.failure(of: context)) }
         let result = xmlXPathCompiledEval(compiled.pointer, context)
         let kept: Bool = lock.withLock {
             guard idle[expression] != nil || idle.count < Self.capacity else { return false }
@@ -34,13 +50,38 @@ final class XPathCache: @unchecked Sendable {
             return true
         }
         if !kept { xmlXPathFreeCompExpr(compiled.pointer) }
-        return result
+        guard let result else { return .failure(Self.failure(of: context)) }
+        return .success(result)
     }
 
-    private func compile(_ expression: String, in context: xmlXPathContextPtr) -> Compiled? {
+    private static func failure(of context: xmlXPathContextPtr) -> Failure {
+        Failure(offset: Int(context.pointee.lastError.int1), code: Int(context.pointee.lastError.code))
+    }
+
+    private func compile(_ expression: String, in context: xmlXPathContextPtr) -> Lent<xmlXPathCompExprPtr>? {
         let pointer = expression.withCString { text in
             text.withMemoryRebound(to: xmlChar.self, capacity: expression.utf8.count + 1) { xmlXPathCtxtCompile(context, $0) }
         }
-        return pointer.map(Compiled.init)
+        return pointer.map(Lent.init)
+    }
+
+    private func borrowContext() -> xmlXPathContextPtr? {
+        if let context = lock.withLock({ contexts.popLast() }) { return context.pointer }
+        guard let context = xmlXPathNewContext(nil) else { return nil }
+        // A handler of our own keeps libxml2 from printing; the error itself is read from the context.
+        context.pointee.error = { _, _ in }
+        return context
+    }
+
+    /// Returns a context, detached from the document it last read so it never points at a freed one.
+    private func giveBack(_ context: xmlXPathContextPtr) {
+        context.pointee.doc = nil
+        context.pointee.node = nil
+        let kept: Bool = lock.withLock {
+            guard contexts.count < Self.idleContexts else { return false }
+            contexts.append(Lent(pointer: context))
+            return true
+        }
+        if !kept { xmlXPathFreeContext(context) }
     }
 }
