@@ -11,6 +11,11 @@ import Testing
         #expect(try JSONValue.parse(text) == value)
     }
 
+    @Test(arguments: [0, 7, -7, 10, 1_000_000, -120, Int.max, Int.min])
+    func integersAreWrittenAsTheirDecimalDigits(_ value: Int) {
+        #expect(JSONValue.int(value).serialized() == String(value))
+    }
+
     @Test func aLongArrayCanBeReadOneElementAtATime() throws {
         var seen: [JSONValue] = []
         let rest = try JSONValue.parse(Array(#"{"n": 2, "courses": [{"id": 1}, [2], "three"], "z": {"courses": [9]}}"#.utf8),

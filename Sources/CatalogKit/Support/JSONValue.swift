@@ -34,7 +34,7 @@ public enum JSONValue: Sendable, Equatable {
         switch self {
         case .null: out.append(contentsOf: "null".utf8)
         case let .bool(value): out.append(contentsOf: (value ? "true" : "false").utf8)
-        case let .int(value): out.append(contentsOf: String(value).utf8)
+        case let .int(value): Self.writeInteger(value, into: &out)
         case let .double(value):
             if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
                 out.append(contentsOf: String(Int(value)).utf8)
@@ -57,12 +57,17 @@ public enum JSONValue: Sendable, Equatable {
         case let .object(members):
             guard !members.isEmpty else { out.append(contentsOf: "{}".utf8); return }
             out.append(UInt8(ascii: "{"))
-            for (index, key) in members.keys.sorted().enumerated() {
+            // Sorting the pairs, not the keys, spares looking every value up again.
+            for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
                 Self.newline(&out, pretty: pretty, depth: depth + 1)
-                Self.writeString(key, into: &out)
-                out.append(contentsOf: (pretty ? " : " : ":").utf8)
-                members[key]?.write(into: &out, indentingLevels: levels, depth: depth + 1)
+                Self.writeString(member.key, into: &out)
+                if pretty {
+                    out.append(contentsOf: [UInt8(ascii: " "), UInt8(ascii: ":"), UInt8(ascii: " ")])
+                } else {
+                    out.append(UInt8(ascii: ":"))
+                }
+                member.value.write(into: &out, indentingLevels: levels, depth: depth + 1)
             }
             Self.newline(&out, pretty: pretty, depth: depth)
             out.append(UInt8(ascii: "}"))
@@ -72,7 +77,26 @@ public enum JSONValue: Sendable, Equatable {
     private static func newline(_ out: inout [UInt8], pretty: Bool, depth: Int) {
         guard pretty else { return }
         out.append(UInt8(ascii: "\n"))
-        for _ in 0..<(depth * 2) { out.append(UInt8(ascii: " ")) }
+        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: depth * 2))
+    }
+
+    /// Decimal digits straight into the output, without making a String first.
+    static func writeInteger(_ value: Int, into out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        // The magnitude as unsigned, so Int.min has one too.
+        var magnitude = value.magnitude
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[19 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            out.append(contentsOf: buffer[(20 - count)...])
+        }
     }
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
