@@ -9,6 +9,32 @@ public enum TextCollapsing {
         return Array(text.utf8).withUnsafeBufferPointer { collapse(bytes: $0) }
     }
 
+    /// `collapse` for a String, which most text already is: one that is collapsed comes back as it is, uncopied.
+    /// (A concrete overload: the generic one is not specialized across modules.)
+    public static func collapse(_ text: String) -> String {
+        var text = text
+        let result: String? = text.withUTF8 { isCollapsed($0) ? nil : collapse(bytes: $0) }
+        return result ?? text
+    }
+
+    /// Whether collapsing would change nothing: no space at either end, no two in a row, no white space but
+    /// single ASCII spaces. Bytes that may start a Unicode space (0xC2, 0xE1–0xE3) count as change, to be safe.
+    static func isCollapsed(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = bytes.first, let last = bytes.last else { return true }
+        if first == 0x20 || last == 0x20 { return false }
+        var previousWasSpace = false
+        for byte in bytes {
+            if byte == 0x20 {
+                if previousWasSpace { return false }
+                previousWasSpace = true
+                continue
+            }
+            previousWasSpace = false
+            if (byte >= 0x09 && byte <= 0x0D) || byte == 0xC2 || (byte >= 0xE1 && byte <= 0xE3) { return false }
+        }
+        return true
+    }
+
     static func collapse(bytes: UnsafeBufferPointer<UInt8>) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
@@ -70,5 +96,15 @@ public enum TextCollapsing {
     /// Whether a string holds nothing but white space.
     public static func isBlank<S: StringProtocol>(_ text: S) -> Bool {
         text.unicodeScalars.allSatisfy(isCollapsibleSpace)
+    }
+
+    /// `isBlank` for a String: ASCII answers from the bytes, and text rarely starts with anything else.
+    public static func isBlank(_ text: String) -> Bool {
+        for byte in text.utf8 {
+            if byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) { continue }
+            if byte < 0x80 { return false }
+            return text.unicodeScalars.allSatisfy(isCollapsibleSpace)
+        }
+        return true
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import SafeLibXML
 
 /// What a label means, whatever the catalog calls it.
@@ -7,6 +8,19 @@ enum FieldRole: Equatable {
 
     /// Maps a label ("Prerequisite(s)", "Prereq.", "Credit Hours", "Typically Offered") to its role.
     init(label: String) {
+        if let known = Self.seen.withLock({ $0[label] }) {
+            self = known
+            return
+        }
+        self.init(reading: label)
+        let role = self
+        Self.seen.withLock { seen in if seen.count < 4_096 { seen[label] = role } }
+    }
+
+    /// Labels already read: a catalog writes the same few thousands of times, and reading one takes several copies.
+    private static let seen = Mutex<[String: FieldRole]>([:])
+
+    private init(reading label: String) {
         // "Prerequisite(s):" and "Prereq." name the same thing: drop "(s)", dots and colons.
         var key = label.lowercased()
         if key.hasSuffix("(s)") { key.removeLast(3) }
