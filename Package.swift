@@ -29,8 +29,15 @@ let package = Package(
         .executableTarget(name: "gvingest-prereq-bench", dependencies: ["CatalogKit"], path: "benchmarks/RequisiteBench"),
         // Writes synthetic snapshots, for the diff benchmark and the crash test only.
         .executableTarget(name: "SyntheticSnapshots", dependencies: ["CatalogKit"], path: "benchmarks/SyntheticSnapshots"),
+        // Fuzzing (docs/FUZZING.md), never part of the product: the harnesses, shared with the regression
+        // tests, and one libFuzzer target each (plain builds replay saved inputs instead).
+        // Declares libFuzzer's driver entry only; -sanitize=fuzzer links libFuzzer itself.
+        .systemLibrary(name: "CLibFuzzer", path: "fuzz/CLibFuzzer"),
+        .target(name: "FuzzHarness", dependencies: ["CatalogKit", "CLibFuzzer"], path: "fuzz/Harness"),
+        .executableTarget(name: "gvingest-fuzz-html", dependencies: ["FuzzHarness"], path: "fuzz/HTML"),
+        .executableTarget(name: "gvingest-fuzz-requisites", dependencies: ["FuzzHarness"], path: "fuzz/Requisites"),
         .testTarget(name: "SafeLibXMLTests", dependencies: ["SafeLibXML"]),
-        .testTarget(name: "CatalogKitTests", dependencies: ["CatalogKit", "SafeLibXML", "LoopbackServer"]),
+        .testTarget(name: "CatalogKitTests", dependencies: ["CatalogKit", "SafeLibXML", "LoopbackServer", "FuzzHarness"]),
         .testTarget(name: "EndToEndTests", dependencies: ["gvingest", "SyntheticSnapshots", "CatalogKit", "LoopbackServer"]),
     ],
     swiftLanguageModes: [.v6]
