@@ -21,6 +21,14 @@ struct RobustnessTests {
         #expect(parseChecked(") CIS 162 ( and ( CIS 163 ) ) )")?.courses == ["CIS 162", "CIS 163"])
     }
 
+    /// Found by the requisite fuzzer: a connective before an empty group lost its word.
+    @Test func connectiveBeforeAnEmptyGroupKeepsItsWord() {
+        #expect(parseChecked("C or()") != nil)
+        #expect(parseChecked("CIS 162 or ()")?.courses == ["CIS 162"])
+        #expect(parseChecked("CIS 162 and (()) and CIS 163")?.courses == ["CIS 162", "CIS 163"])
+        #expect(parseChecked("CIS 162 or ( ) or CIS 163")?.courses == ["CIS 162", "CIS 163"])
+    }
+
     @Test func emptyAndPunctuationOnly() {
         #expect(parseChecked("") == nil)
         #expect(parseChecked(".,;:()/[]-–—“”'\"*&") == nil)
