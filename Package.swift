@@ -29,9 +29,9 @@ let package = Package(
         .executableTarget(name: "gvingest-prereq-bench", dependencies: ["CatalogKit"], path: "benchmarks/RequisiteBench"),
         // Writes synthetic snapshots, for the diff benchmark and the crash test only.
         .executableTarget(name: "SyntheticSnapshots", dependencies: ["CatalogKit"], path: "benchmarks/SyntheticSnapshots"),
-        // Fuzzing (docs/FUZZING.md), never part of the product: the harnesses, shared with the regression
-        // tests, and one libFuzzer target each (plain builds replay saved inputs instead).
-        // Declares libFuzzer's driver entry only; -sanitize=fuzzer links libFuzzer itself.
+        // Fuzzing (docs/FUZZING.md), never part of the product. CLibFuzzer only declares libFuzzer's driver
+        // entry (-sanitize=fuzzer links libFuzzer itself); FuzzHarness holds the harnesses, shared with the
+        // regression tests; one libFuzzer target each (plain builds replay saved inputs instead).
         .systemLibrary(name: "CLibFuzzer", path: "fuzz/CLibFuzzer"),
         .target(name: "FuzzHarness", dependencies: ["CatalogKit", "CLibFuzzer"], path: "fuzz/Harness"),
         .executableTarget(name: "gvingest-fuzz-html", dependencies: ["FuzzHarness"], path: "fuzz/HTML"),
