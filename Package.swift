@@ -36,8 +36,15 @@ let package = Package(
         .executableTarget(name: "gvingest-parse-stages", dependencies: ["CatalogKit", "SafeLibXML"], path: "benchmarks/ParseStages"),
         // Writes synthetic snapshots, for the diff benchmark and the crash test only.
         .executableTarget(name: "SyntheticSnapshots", dependencies: ["CatalogKit"], path: "benchmarks/SyntheticSnapshots"),
+        // Fuzzing (docs/FUZZING.md), never part of the product. CLibFuzzer only declares libFuzzer's driver
+        // entry (-sanitize=fuzzer links libFuzzer itself); FuzzHarness holds the harnesses, shared with the
+        // regression tests; one libFuzzer target each (plain builds replay saved inputs instead).
+        .systemLibrary(name: "CLibFuzzer", path: "fuzz/CLibFuzzer"),
+        .target(name: "FuzzHarness", dependencies: ["CatalogKit", "CLibFuzzer"], path: "fuzz/Harness"),
+        .executableTarget(name: "gvingest-fuzz-html", dependencies: ["FuzzHarness"], path: "fuzz/HTML"),
+        .executableTarget(name: "gvingest-fuzz-requisites", dependencies: ["FuzzHarness"], path: "fuzz/Requisites"),
         .testTarget(name: "SafeLibXMLTests", dependencies: ["SafeLibXML"]),
-        .testTarget(name: "CatalogKitTests", dependencies: ["CatalogKit", "SafeLibXML", "LoopbackServer"]),
+        .testTarget(name: "CatalogKitTests", dependencies: ["CatalogKit", "SafeLibXML", "LoopbackServer", "FuzzHarness"]),
         .testTarget(name: "EndToEndTests", dependencies: ["gvingest", "SyntheticSnapshots", "CatalogKit", "LoopbackServer"]),
     ],
     swiftLanguageModes: [.v6]

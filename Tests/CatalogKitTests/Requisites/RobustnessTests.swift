@@ -21,6 +21,23 @@ struct RobustnessTests {
         #expect(parseChecked(") CIS 162 ( and ( CIS 163 ) ) )")?.courses == ["CIS 162", "CIS 163"])
     }
 
+    /// Found by the requisite fuzzer: a connective before an empty group lost its word.
+    @Test func connectiveBeforeAnEmptyGroupKeepsItsWord() {
+        #expect(parseChecked("C or()") != nil)
+        #expect(parseChecked("CIS 162 or ()")?.courses == ["CIS 162"])
+        #expect(parseChecked("CIS 162 and (()) and CIS 163")?.courses == ["CIS 162", "CIS 163"])
+        #expect(parseChecked("CIS 162 or ( ) or CIS 163")?.courses == ["CIS 162", "CIS 163"])
+    }
+
+    /// Found by the requisite fuzzer: a combining mark after a space is one `Character` with the space,
+    /// but the leaf starts at the mark; words are counted by scalar so both sides agree.
+    @Test func combiningMarksAndJoinersKeepTheirWords() {
+        #expect(parseChecked(" \u{656}n") != nil)
+        #expect(parseChecked("CIS 162 and \u{301}n")?.courses == ["CIS 162"])
+        #expect(parseChecked("CIS 162\u{200D}x or Mu\u{308}ller")?.courses == ["CIS 162"])
+        #expect(Requisite.words(of: " \u{656}n") == ["\u{656}n"])
+    }
+
     @Test func emptyAndPunctuationOnly() {
         #expect(parseChecked("") == nil)
         #expect(parseChecked(".,;:()/[]-–—“”'\"*&") == nil)

@@ -77,8 +77,8 @@ extension Requisite {
     /// Words of `source` that the tree does not account for; empty when the tree is lossless.
     ///
     /// Lossless means: every word of the source is carried by the tree. A *word* is a maximal run of
-    /// letters and digits (`Character.isLetter`/`isNumber`), compared case-insensitively; punctuation
-    /// and whitespace are not words ("C-" is the word "C"; "3000-4000" is "3000" and "4000").
+    /// letters and digits (Unicode scalars that are alphabetic or numeric), compared case-insensitively;
+    /// punctuation and whitespace are not words ("C-" is the word "C"; "3000-4000" is "3000" and "4000").
     /// Leaves carry words through their text: a `text` leaf's text, any leaf's `source`, or, when a
     /// leaf has no `source`, its value (the canonical code, the standing, program, permission, exam
     /// name and score). Operators carry the words of their `connective`.
@@ -107,18 +107,22 @@ extension Requisite {
     }
 
     /// The lower-cased words of `text`: maximal runs of letters and digits.
+    ///
+    /// Read by scalar, not by `Character`: leaves are spans the parser cuts between scalars, and a cut
+    /// can split a grapheme cluster (a space and the combining mark after it, " \u{656}n"), which
+    /// would make the same letters one word in the source and another in the leaf.
     public static func words(of text: String) -> [String] {
         var words: [String] = []
-        var current = ""
-        for character in text {
-            if character.isLetter || character.isNumber {
-                current.append(character)
+        var current = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+                current.append(scalar)
             } else if !current.isEmpty {
-                words.append(current.lowercased())
-                current = ""
+                words.append(String(current).lowercased())
+                current = String.UnicodeScalarView()
             }
         }
-        if !current.isEmpty { words.append(current.lowercased()) }
+        if !current.isEmpty { words.append(String(current).lowercased()) }
         return words
     }
 

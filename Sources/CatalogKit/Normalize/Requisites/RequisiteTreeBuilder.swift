@@ -146,11 +146,14 @@ struct RequisiteTreeBuilder {
         var connective: String?
         if let head { operands.append(head) }
         while index + 1 < items.count, items[index].kind == joiner, items[index + 1].startsOperand, !operands.isEmpty {
+            let position = index
             let word = items[index]
             index += 1
             guard let next = operand(&self) else {
-                // Nothing joinable after all ("X and both"): leave the connective for the fallback.
-                index -= 1
+                // Nothing joinable after all ("X and both", "X or ()"): leave the connective for the
+                // fallback, which keeps its words. The operand may have consumed items (an empty
+                // group), so go back to the connective itself, not one item before where it stopped.
+                index = position
                 break
             }
             connective = RequisiteTreeBuilder.mergeConnective(connective, slice(word.start, word.end))
