@@ -60,7 +60,7 @@ public enum HTMLHarness {
         if !result.courses.isEmpty, result.system == nil {
             problems.append("courses without the system that read them")
         }
-        let json = ParseOutput.json([result])
+        let json = String(decoding: ParseOutput.jsonBytes([result]), as: UTF8.self)
         switch Result(catching: { () throws(JSONSyntaxError) in try JSONValue.parse(json) }) {
         case let .success(value):
             if case .array = value {} else { problems.append("parse --json output is not an array") }
