@@ -12,7 +12,8 @@ public struct AcalogParser: CatalogParser {
 
     public init() {}
 
-    // An id lookup is a hash lookup; `//h1[@id=…]` walks the whole page.
+    // An id lookup is a hash lookup; `//h1[@id=…]` walks the whole page. (Ids are unique on a page; were one
+    // repeated, libxml2 keeps the first element that has it.)
     static let fullPageHeadingXPath = "id('course_preview_title')[self::h1]"
     // Cheap to test; `inlineBlocks` keeps those whose class list has the whole word (a `normalize-space`
     // and `concat` in the XPath cost more than the rest of the query).

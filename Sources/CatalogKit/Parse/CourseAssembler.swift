@@ -17,7 +17,7 @@ enum FieldRole: Equatable {
         Self.seen.withLock { seen in if seen.count < 4_096 { seen[label] = role } }
     }
 
-    /// Labels already read: a catalog writes the same few thousands of times, and reading one takes several copies.
+    /// Labels already read: a catalog writes the same few labels thousands of times, and reading one makes several copies.
     private static let seen = Mutex<[String: FieldRole]>([:])
 
     private init(reading label: String) {

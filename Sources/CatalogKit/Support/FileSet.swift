@@ -46,7 +46,12 @@ public struct FileSet {
         for entry in staged where !directories.contains(entry.target.deletingLastPathComponent()) {
             directories.append(entry.target.deletingLastPathComponent())
         }
-        for directory in directories { try AtomicFile.synchronizeDirectory(directory) }
+        do {
+            for directory in directories { try AtomicFile.synchronizeDirectory(directory) }
+        } catch {
+            restore()
+            throw error
+        }
     }
 
     private mutating func install(_ temporary: URL, at target: URL) throws(FileWriteError) {
