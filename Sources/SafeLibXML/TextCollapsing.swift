@@ -17,22 +17,23 @@ public enum TextCollapsing {
         return result ?? text
     }
 
-    /// Whether collapsing would change nothing: no space at either end, no two in a row, no white space but
-    /// single ASCII spaces. Bytes that may start a Unicode space (0xC2, 0xE1–0xE3) count as change, to be safe.
+    /// Whether collapsing would change nothing: no white space at either end, none but single ASCII spaces
+    /// between words. Asks `spaceLength`, so dashes and curly quotes (non-ASCII, not spaces) keep the shortcut.
     static func isCollapsed(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let first = bytes.first, let last = bytes.last else { return true }
-        if first == 0x20 || last == 0x20 { return false }
-        var previousWasSpace = false
-        for byte in bytes {
-            if byte == 0x20 {
-                if previousWasSpace { return false }
+        var index = 0
+        var previousWasSpace = true  // a space first is a leading space
+        while index < bytes.count {
+            let space = spaceLength(bytes, at: index)
+            if space > 0 {
+                if previousWasSpace || space > 1 || bytes[index] != 0x20 { return false }
                 previousWasSpace = true
+                index += 1
                 continue
             }
             previousWasSpace = false
-            if (byte >= 0x09 && byte <= 0x0D) || byte == 0xC2 || (byte >= 0xE1 && byte <= 0xE3) { return false }
+            index += 1
         }
-        return true
+        return !previousWasSpace || bytes.isEmpty
     }
 
     static func collapse(bytes: UnsafeBufferPointer<UInt8>) -> String {

@@ -27,7 +27,8 @@ enum ParseCommand: Command {
 
     A field a course page lacks is a warning on stderr naming the page and the field.
     Exit status: 0 every page gave a course or a listing, 65 some gave none (or the configuration
-    is invalid), 66 an input or the configuration could not be read, 64 bad usage.
+    is invalid), 66 an input or the configuration could not be read, 73 the JSON could not be
+    written (a full disk), 64 bad usage.
     """
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
@@ -83,7 +84,14 @@ enum ParseCommand: Command {
             for warning in result.missingFieldWarnings { printError("gvingest parse: warning: \(warning)") }
         }
         if arguments.has("--json") {
-            FileHandle.standardOutput.write(Data(ParseOutput.jsonBytes(results, rules: rules) + [UInt8(ascii: "\n")]))
+            var output = ParseOutput.jsonBytes(results, rules: rules)
+            output.append(UInt8(ascii: "\n"))
+            do {
+                try FileHandle.standardOutput.write(contentsOf: output)
+            } catch {
+                printError("gvingest parse: cannot write the output: \(error.localizedDescription)")
+                return .cannotCreate
+            }
         } else {
             for result in results where !result.unreadable { print(ParseOutput.human(result, rules: rules)) }
             let courses = results.reduce(0) { $0 + $1.courses.count }

@@ -8,6 +8,30 @@ import Testing
         try HTMLDocument(bytes: Array(html.utf8), url: url.flatMap(URL.init(string:)), contentType: contentType)
     }
 
+    /// XPath contexts and compiled expressions are pooled across documents: each query must read its own
+    /// document, also after the one a pooled context last read is gone, and from several threads at once.
+    @Test func pooledXPathContextsReadTheDocumentTheyAreGiven() async throws {
+        do {
+            let first = try Self.document("<h1 id=t>first</h1><p>one</p>")
+            #expect(try first.first("id('t')")?.text == "first")
+        }
+        let second = try Self.document("<h1 id=t>second</h1><p>two</p><p>three</p>")
+        #expect(try second.first("id('t')")?.text == "second")
+        #expect(try second.select("//p").map(\.text) == ["two", "three"])
+        let heading = try #require(try second.first("//h1"))
+        #expect(try heading.first("following-sibling::p[2]")?.text == "three")
+        let texts = await withTaskGroup(of: String.self) { group in
+            for index in 0..<64 {
+                group.addTask {
+                    let page = try? Self.document("<div><h1 id=t>page \(index)</h1></div>")
+                    return ((try? page?.first("id('t')")) ?? nil)?.text ?? "missing"
+                }
+            }
+            return await group.reduce(into: Set<String>()) { $0.insert($1) }
+        }
+        #expect(texts == Set((0..<64).map { "page \($0)" }))
+    }
+
     @Test func textHasEntitiesDecodedAndWhiteSpaceCollapsed() throws {
         let doc = try Self.document("<p id=x>  Data&nbsp;&amp;\n\t Algorithms &eacute;t&#233; &#8212; ok </p>")
         let paragraph = try #require(try doc.first("//p[@id='x']"))

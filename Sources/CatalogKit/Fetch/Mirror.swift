@@ -166,7 +166,7 @@ public final class MirrorRecorder: PageSource, @unchecked Sendable {
         let key = URLNormalizer.normalize(url).absoluteString
         let file = "pages/\(ResponseCache(directory: directory).file(for: key).deletingPathExtension().lastPathComponent).html"
         do {
-            try AtomicFile.write(Data(page.body), to: directory.appendingPathComponent(file))
+            try AtomicFile.write(Data(page.body), to: directory.appendingPathComponent(file), durable: false)
             lock.withLock {
                 index.pages[key] = MirrorIndex.Entry(file: file, status: page.status, contentType: page.contentType, etag: page.etag,
                                                      lastModified: page.lastModified)

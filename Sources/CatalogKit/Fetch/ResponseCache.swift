@@ -55,6 +55,6 @@ public struct ResponseCache: Sendable {
         var bytes = Array(meta.serialized(pretty: false).utf8)
         bytes.append(0x0A)
         bytes.append(contentsOf: response.body)
-        try AtomicFile.write(Data(bytes), to: file(for: response.url))
+        try AtomicFile.write(Data(bytes), to: file(for: response.url), durable: false)
     }
 }

@@ -109,6 +109,10 @@ public struct NewsPipeline: Sendable {
         let added = fresh.filter { !known.contains($0.id) }
         let digest = RunDigest.markdown(current: snapshot, previous: previous, diff: diff, news: added)
 
+        // A run killed between writing and finishing leaves temporaries and previous versions beside the
+        // outputs; the run lock means none of them belongs to a write in progress.
+        let names = [catalogFile, newsFile, feedFile, digestFile(catalog.id)].map(\.lastPathComponent) + ["run-report.json"]
+        for leftover in AtomicFile.leftoverTemporaries(in: outputDirectory, of: names) { unlink(leftover.path) }
         var outputs = FileSet()
         let entry: SnapshotStore.Entry
         do {
@@ -119,7 +123,7 @@ public struct NewsPipeline: Sendable {
                 (digestFile(catalog.id), Data(digest.utf8)),
             ])
         } catch {
-            throw .cannotWrite(path: error.path, reason: error.reason)
+            throw .cannotWrite(path: error.path, reason: error.detail)
         }
         do {
             entry = try store.write(snapshot)

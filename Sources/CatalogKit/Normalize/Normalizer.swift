@@ -130,7 +130,7 @@ enum RequisiteMarkdown {
         }
         while index < scalars.count {
             // A code starts with an upper-case ASCII letter (all `scan` accepts) at a word start ("CIS 162", not "xCIS 162").
-            if scalars[index] >= "A", scalars[index] <= "Z", index == 0 || !isWordCharacter(scalars[index - 1]),
+            if CourseCodeScanner.isLetter(scalars[index], upperOnly: true), index == 0 || !isWordCharacter(scalars[index - 1]),
                let match = CourseCodeScanner.scan(scalars, from: index, caseSensitive: true),
                let url = links[match.code.description] {
                 flushPlain(upTo: index)

@@ -7,20 +7,16 @@ public enum ParseOutput {
     /// `JSONValue.array(records).serialized()`, which would write thousands of records on one core.
     public static func jsonBytes(_ results: [PageResult], rules: NormalizationRules = .gvsu) -> [UInt8] {
         let courses = Normalizer(rules: rules).normalize(catalog: results.flatMap(\.courses))
-        guard !courses.isEmpty else { return Array("[]".utf8) }
         let records = ParallelMap.map(courses) { course -> [UInt8] in
             var bytes: [UInt8] = []
             course.json.write(into: &bytes, indentingLevels: .max, depth: 1)
             return bytes
         }
         var out: [UInt8] = []
-        out.reserveCapacity(records.reduce(2) { $0 + $1.count + 4 })
-        out.append(UInt8(ascii: "["))
-        for (index, record) in records.enumerated() {
-            out.append(contentsOf: (index == 0 ? "\n  " : ",\n  ").utf8)
-            out.append(contentsOf: record)
+        out.reserveCapacity(records.reduce(4) { $0 + $1.count + 4 })
+        JSONValue.writeArray(count: records.count, into: &out, pretty: true, depth: 0) { index, out in
+            out.append(contentsOf: records[index])
         }
-        out.append(contentsOf: "\n]".utf8)
         return out
     }
 

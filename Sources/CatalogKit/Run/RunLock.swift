@@ -27,7 +27,7 @@ public final class RunLock {
         do {
             try AtomicFile.makeDirectory(directory)
         } catch {
-            throw Unavailable(file: file.path, reason: "\(error)")
+            throw Unavailable(file: file.path, reason: "cannot \(error.operation) \(error.path): \(error.reason)")
         }
         let fd = open(file.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw Unavailable(file: file.path, reason: String(cString: strerror(errno))) }

@@ -113,7 +113,7 @@ public struct SnapshotStore: Sendable {
         } catch where error.code == EEXIST && error.path == file.path {
             throw .cannotWrite(path: file.path, reason: "the name is taken (another run wrote snapshot \(sequence) first); nothing was replaced")
         } catch {
-            throw .cannotWrite(path: error.path, reason: error.reason)
+            throw .cannotWrite(path: error.path, reason: error.detail)
         }
         return Entry(sequence: sequence, file: file)
     }

@@ -22,13 +22,17 @@ public struct FileWriteError: Error, Sendable, Equatable, CustomStringConvertibl
     public var reason: String { String(cString: strerror(code)) }
 
     public var description: String { "\(path): cannot \(operation): \(reason)" }
+
+    /// The reason, and what was being done unless it was the write itself ("flush to disk: I/O error").
+    public var detail: String { operation == "write" ? reason : "\(operation): \(reason)" }
 }
 
 /// Writes files so that readers see the old content or the new, never a part.
 public enum AtomicFile {
-    /// Writes to a temporary file beside the target, flushes it to disk, renames it over the target,
-    /// then flushes the directory so the new name survives a power cut.
-    public static func write(_ data: Data, to url: URL) throws(FileWriteError) {
+    /// Writes to a temporary file beside the target, flushes it to disk, renames it over the target, then
+    /// (`durable`) flushes the directory so the new name survives a power cut. Caches and mirrors pass
+    /// `durable: false`: a lost entry is fetched again, and a flush per page would slow every crawl.
+    public static func write(_ data: Data, to url: URL, durable: Bool = true) throws(FileWriteError) {
         let directory = url.deletingLastPathComponent()
         try makeDirectory(directory)
         let temporary = try stage(data, beside: url)
@@ -37,7 +41,7 @@ public enum AtomicFile {
             unlink(temporary.path)
             throw FileWriteError(path: url.path, operation: "replace", code: code)
         }
-        try synchronizeDirectory(directory)
+        if durable { try synchronizeDirectory(directory) }
     }
 
     /// Writes a new file that must not exist yet: to a temporary file beside it, flushed to disk, then
@@ -50,7 +54,22 @@ public enum AtomicFile {
         guard link(staging.path, url.path) == 0 else {
             throw FileWriteError(path: url.path, operation: "create", code: errno)
         }
-        try synchronizeDirectory(directory)
+        do {
+            try synchronizeDirectory(directory)
+        } catch {
+            // Not known to be on disk: take the name back, so the caller's "not written" is the truth.
+            unlink(url.path)
+            throw error
+        }
+    }
+
+    /// Temporary files that writers of `names` left in `directory` when killed part-way (`.NAME.PID.RANDOM.tmp`).
+    /// Only call this while no other writer can be at work there (under the run lock).
+    public static func leftoverTemporaries(in directory: URL, of names: [String]) -> [URL] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return entries.filter { entry in
+            entry.hasSuffix(".tmp") && names.contains { entry.hasPrefix(".\($0).") }
+        }.map { directory.appendingPathComponent($0) }
     }
 
     /// Writes `data` to a new temporary file beside `url` and flushes it to disk; returns the temporary

@@ -19,9 +19,10 @@ public enum FileBytes {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw ReadError(path: url.path, code: errno) }
         guard info.st_mode & S_IFMT != S_IFDIR else { throw ReadError(path: url.path, code: EISDIR) }
-        // A regular file gets its size and one spare byte (the read that returns 0 needs room); a pipe has no size.
+        // A regular file gets its size and one spare byte (the read that returns 0 needs room), at least a page
+        // (/proc files say 0); a pipe has no size.
         let isRegular = info.st_mode & S_IFMT == S_IFREG
-        var bytes = [UInt8](repeating: 0, count: isRegular ? Int(info.st_size) + 1 : 65_536)
+        var bytes = [UInt8](repeating: 0, count: isRegular ? max(Int(info.st_size) + 1, 4_096) : 65_536)
         var count = 0
         while true {
             if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: bytes.count)) }

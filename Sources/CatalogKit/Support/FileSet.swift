@@ -55,17 +55,26 @@ public struct FileSet {
     }
 
     private mutating func install(_ temporary: URL, at target: URL) throws(FileWriteError) {
-        var backup: URL?
-        if access(target.path, F_OK) == 0 {
-            let name = target.deletingLastPathComponent().appendingPathComponent(AtomicFile.temporaryName(for: target))
-            guard link(target.path, name.path) == 0 else {
+        var backup: URL? = target.deletingLastPathComponent().appendingPathComponent(AtomicFile.temporaryName(for: target))
+        var movedAside = false
+        if let name = backup, link(target.path, name.path) != 0 {
+            switch errno {
+            case ENOENT:
+                backup = nil  // nothing to keep: the target is new
+            case EPERM, EOPNOTSUPP, EMLINK:
+                // A file system without hard links: move the old file aside instead (it is missing from its
+                // name until the rename below, which readers of a published directory may notice).
+                guard rename(target.path, name.path) == 0 else {
+                    throw FileWriteError(path: target.path, operation: "keep the previous version", code: errno)
+                }
+                movedAside = true
+            default:
                 throw FileWriteError(path: target.path, operation: "keep the previous version", code: errno)
             }
-            backup = name
         }
         guard rename(temporary.path, target.path) == 0 else {
             let code = errno
-            if let backup { unlink(backup.path) }
+            if let backup { _ = movedAside ? rename(backup.path, target.path) : unlink(backup.path) }
             throw FileWriteError(path: target.path, operation: "replace", code: code)
         }
         installed.append(Installed(target: target, backup: backup))

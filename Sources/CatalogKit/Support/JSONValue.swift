@@ -37,7 +37,7 @@ public enum JSONValue: Sendable, Equatable {
         case let .int(value): Self.writeInteger(value, into: &out)
         case let .double(value):
             if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
-                out.append(contentsOf: String(Int(value)).utf8)
+                Self.writeInteger(Int(value), into: &out)
             } else if value.isFinite {
                 out.append(contentsOf: String(value).utf8)
             } else {
@@ -45,15 +45,9 @@ public enum JSONValue: Sendable, Equatable {
             }
         case let .string(value): Self.writeString(value, into: &out)
         case let .array(values):
-            guard !values.isEmpty else { out.append(contentsOf: "[]".utf8); return }
-            out.append(UInt8(ascii: "["))
-            for (index, value) in values.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                Self.newline(&out, pretty: pretty, depth: depth + 1)
-                value.write(into: &out, indentingLevels: levels, depth: depth + 1)
+            Self.writeArray(count: values.count, into: &out, pretty: pretty, depth: depth) { index, out in
+                values[index].write(into: &out, indentingLevels: levels, depth: depth + 1)
             }
-            Self.newline(&out, pretty: pretty, depth: depth)
-            out.append(UInt8(ascii: "]"))
         case let .object(members):
             guard !members.isEmpty else { out.append(contentsOf: "{}".utf8); return }
             out.append(UInt8(ascii: "{"))
@@ -72,6 +66,21 @@ public enum JSONValue: Sendable, Equatable {
             Self.newline(&out, pretty: pretty, depth: depth)
             out.append(UInt8(ascii: "}"))
         }
+    }
+
+    /// An array's brackets, commas and line breaks around `count` elements that `element` writes, each at
+    /// `depth + 1`: shared with writers that serialize the elements elsewhere (in parallel) and paste them in.
+    static func writeArray(count: Int, into out: inout [UInt8], pretty: Bool, depth: Int,
+                           element: (Int, inout [UInt8]) -> Void) {
+        guard count > 0 else { out.append(contentsOf: "[]".utf8); return }
+        out.append(UInt8(ascii: "["))
+        for index in 0..<count {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            newline(&out, pretty: pretty, depth: depth + 1)
+            element(index, &out)
+        }
+        newline(&out, pretty: pretty, depth: depth)
+        out.append(UInt8(ascii: "]"))
     }
 
     private static func newline(_ out: inout [UInt8], pretty: Bool, depth: Int) {

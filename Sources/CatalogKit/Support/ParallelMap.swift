@@ -2,11 +2,11 @@ import Foundation
 
 /// `map` spread over the cores, for work that is pure and independent item by item.
 enum ParallelMap {
-    /// Below this many items, threads cost more than they save.
+    /// Up to this many items, threads cost more than they save.
     static let minimumItems = 64
 
     /// The same values as `items.map(transform)`, in the same order.
-    static func map<Item: Sendable, Value>(_ items: [Item], _ transform: @Sendable (Item) -> Value) -> [Value] {
+    static func map<Item: Sendable, Value: Sendable>(_ items: [Item], _ transform: @Sendable (Item) -> Value) -> [Value] {
         guard items.count > minimumItems else { return items.map(transform) }
         let chunks = min(ProcessInfo.processInfo.activeProcessorCount * 4, items.count)
         let results = ChunkResults<Value>(count: chunks)
@@ -23,7 +23,7 @@ enum ParallelMap {
 }
 
 /// Per-chunk results written by concurrent workers, each to its own slot.
-final class ChunkResults<Value>: @unchecked Sendable {
+final class ChunkResults<Value: Sendable>: @unchecked Sendable {
     // Guarded by `lock`; @unchecked is sound because nothing is touched outside it.
     private let lock = NSLock()
     private var slots: [[Value]]
