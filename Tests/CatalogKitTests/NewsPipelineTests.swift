@@ -62,6 +62,24 @@ import Testing
         #expect(third.digest.contains("No changes."))
     }
 
+    /// A run killed between writing its outputs and finishing leaves hidden temporaries (and previous versions)
+    /// beside them; the next run removes those of its own outputs and nothing else.
+    @Test func aKilledRunsLeftoversAreRemovedByTheNext() throws {
+        let root = try Support.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let pipeline = Self.pipeline(root)
+        try pipeline.commit(catalog: Support.catalog, pages: Support.pages, courses: Self.baseline, now: Self.t1)
+        let out = root.appendingPathComponent("out")
+        let leftovers = [".catalog.json.123.456.tmp", ".news.json.123.789.tmp", ".run-report.json.9.9.tmp"]
+        let others = [".someone-else.json.1.2.tmp", "notes.tmp"]
+        for name in leftovers + others { try Data("x".utf8).write(to: out.appendingPathComponent(name)) }
+        try pipeline.commit(catalog: Support.catalog, pages: Support.pages, courses: Self.grown, now: Self.t1 + Self.day)
+        let remaining = Set(try FileManager.default.contentsOfDirectory(atPath: out.path))
+        #expect(remaining.isDisjoint(with: leftovers))
+        #expect(remaining.isSuperset(of: others))
+        #expect(!remaining.contains { $0.hasPrefix(".") && $0.hasSuffix(".tmp") && !others.contains($0) })
+    }
+
     @Test func theSameInputsGiveTheSameBytes() throws {
         let roots = [try Support.scratchDirectory("a"), try Support.scratchDirectory("b")]
         defer { for root in roots { try? FileManager.default.removeItem(at: root) } }
