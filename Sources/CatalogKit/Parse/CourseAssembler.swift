@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import SafeLibXML
 
 /// What a label means, whatever the catalog calls it.
@@ -8,24 +7,26 @@ enum FieldRole: Equatable {
 
     /// Maps a label ("Prerequisite(s)", "Prereq.", "Credit Hours", "Typically Offered") to its role.
     init(label: String) {
-        if let known = Self.seen.withLock({ $0[label] }) {
-            self = known
-            return
-        }
-        self.init(reading: label)
-        let role = self
-        Self.seen.withLock { seen in if seen.count < 4_096 { seen[label] = role } }
+        self = Self.byLabel[Self.key(label)] ?? .other
     }
 
-    /// Labels already read: a catalog writes the same few labels thousands of times, and reading one makes several copies.
-    private static let seen = Mutex<[String: FieldRole]>([:])
-
-    private init(reading label: String) {
-        // "Prerequisite(s):" and "Prereq." name the same thing: drop "(s)", dots and colons.
-        var key = label.lowercased()
-        if key.hasSuffix("(s)") { key.removeLast(3) }
-        key.removeAll { $0 == "." || $0 == ":" }
-        self = Self.byLabel[TextCollapsing.collapse(key)] ?? .other
+    /// "Prerequisite(s):" and "Prereq." name the same thing: lower case, "(s)" dropped, dots and colons
+    /// dropped, white space collapsed. ASCII labels, nearly all, take one pass over their bytes; others go
+    /// the long way, since lower-casing can change their length.
+    static func key(_ label: String) -> String {
+        guard label.utf8.allSatisfy({ $0 < 0x80 }) else {
+            var key = label.lowercased()
+            if key.hasSuffix("(s)") { key.removeLast(3) }
+            key.removeAll { $0 == "." || $0 == ":" }
+            return TextCollapsing.collapse(key)
+        }
+        var bytes = label.utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 + 32 : $0 }
+        if bytes.count >= 3, bytes[bytes.count - 3] == UInt8(ascii: "("), bytes[bytes.count - 2] == UInt8(ascii: "s"),
+           bytes[bytes.count - 1] == UInt8(ascii: ")") {
+            bytes.removeLast(3)
+        }
+        bytes.removeAll { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ":") }
+        return TextCollapsing.collapse(String(decoding: bytes, as: UTF8.self))
     }
 
     /// One hash lookup per label: a `switch` over these strings compared them one by one, for every label of every page.
