@@ -23,13 +23,7 @@ public struct ResponseCache: Sendable {
 
     /// The file for a URL: a 64-bit FNV-1a hash of it; the URL inside is checked on read.
     func file(for url: String) -> URL {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in url.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        let name = String(hash, radix: 16)
-        return directory.appendingPathComponent(String(repeating: "0", count: 16 - name.count) + name + ".entry")
+        directory.appendingPathComponent(FNV1a.hex(FNV1a.hash(url.utf8)) + ".entry")
     }
 
     public func load(_ url: String) -> CachedResponse? {

@@ -88,14 +88,11 @@ public struct ComparableCourse: Sendable, Equatable {
         }
         bytes.append(UInt8(ascii: "}"))
         canonical = String(decoding: bytes, as: UTF8.self)
-        fingerprint = Self.fnv1a(bytes)
+        fingerprint = FNV1a.hash(bytes)
     }
 
     /// The fingerprint as a snapshot writes it: 16 hex digits.
-    public var fingerprintText: String {
-        let digits = String(fingerprint, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
-    }
+    public var fingerprintText: String { FNV1a.hex(fingerprint) }
 
     /// The compared fields, decoded from `canonical` (only courses that differ need them).
     public var fields: [String: JSONValue] {
@@ -173,15 +170,6 @@ public struct ComparableCourse: Sendable, Equatable {
         if let text = canonicalText(record(.creditsText)) { return text }
         if case let .int(credits)? = record(.credits), credits > 0 { return String(credits) }
         return nil
-    }
-
-    static func fnv1a(_ bytes: [UInt8]) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        return hash
     }
 
     /// What identifies a course across a renumbering: its title and description, canonical.

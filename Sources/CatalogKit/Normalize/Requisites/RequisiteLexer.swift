@@ -36,8 +36,8 @@ enum RequisiteKeyword: String, CaseIterable {
     static let table: [UInt64: (RequisiteKeyword, Int)] = {
         var table: [UInt64: (RequisiteKeyword, Int)] = [:]
         for keyword in allCases where keyword != .unknown {
-            var hash = RequisiteLexer.hashSeed
-            for byte in keyword.rawValue.utf8 { hash = RequisiteLexer.hashStep(hash, byte) }
+            var hash = FNV1a.offsetBasis
+            for byte in keyword.rawValue.utf8 { hash = FNV1a.step(hash, byte) }
             table[hash] = (keyword, keyword.rawValue.utf8.count)
         }
         return table
@@ -145,13 +145,6 @@ struct RequisiteToken {
 
 /// Splits prose into tokens by hand over UTF-8: regexes and Foundation would dominate the parse time.
 enum RequisiteLexer {
-    static let hashSeed: UInt64 = 0xcbf2_9ce4_8422_2325
-
-    @inline(__always)
-    static func hashStep(_ hash: UInt64, _ byte: UInt8) -> UInt64 {
-        (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-    }
-
     @inline(__always)
     static func isASCIILetter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7a }
 
@@ -246,7 +239,7 @@ enum RequisiteLexer {
     private static func scanWord(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, spaceBefore: Bool) -> RequisiteToken {
         let count = bytes.count
         var i = start
-        var hash = hashSeed
+        var hash = FNV1a.offsetBasis
         var phase = 0            // 0 leading letters, 1 digits, 2 trailing letters, 3 anything else
         var lead = 0, digits = 0, tail = 0
         var leadUpper = true
@@ -256,7 +249,7 @@ enum RequisiteLexer {
             if b < 0x80 {
                 let letter = isASCIILetter(b)
                 guard letter || isASCIIDigit(b) else { break }
-                hash = hashStep(hash, b | (letter ? 0x20 : 0))
+                hash = FNV1a.step(hash, b | (letter ? 0x20 : 0))
                 if letter {
                     switch phase {
                     case 0:
