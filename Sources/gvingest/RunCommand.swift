@@ -90,7 +90,7 @@ enum RunCommand: Command {
         }
         defer { withExtendedLifetime(lock) {} }
 
-        var report = RunReport(catalog: catalog.id, startedAt: ISO8601DateFormatter().string(from: Date()))
+        var report = RunReport(catalog: catalog.id, startedAt: Timestamp.string(Date()))
         let status = await execute(catalog: catalog, config: config, dryRun: dryRun, acceptRemovals: arguments.has("--accept-removals"),
                                    quiet: arguments.has("--quiet"), log: log, report: &report)
         report.exitStatus = status.rawValue

@@ -37,7 +37,7 @@ public final class RunLock {
             throw Busy(file: file.path, holder: holder?.isEmpty == false ? holder : nil)
         }
         descriptor = fd
-        let note = "pid \(ProcessInfo.processInfo.processIdentifier) since \(ISO8601DateFormatter().string(from: Date()))\n"
+        let note = "pid \(ProcessInfo.processInfo.processIdentifier) since \(Timestamp.string(Date()))\n"
         _ = ftruncate(fd, 0)
         _ = note.withCString { pwrite(fd, $0, strlen($0), 0) }
     }

@@ -32,7 +32,7 @@ public final class RunLog: @unchecked Sendable {
             line = "gvingest run [\(stage)] \(prefix)\(message)"
         case .json:
             var object = fields
-            object["time"] = .string(ISO8601DateFormatter().string(from: Date()))
+            object["time"] = .string(Timestamp.string(Date()))
             object["level"] = .string(level.rawValue)
             object["stage"] = .string(stage)
             object["message"] = .string(message)
