@@ -83,7 +83,7 @@ import Testing
         let text = "Intró. Prerequisite: CIS 162. Corequisite: CIS 163."
         func link(_ code: String) -> SegmentLink {
             let start = text.range(of: code).map { text.utf8.distance(from: text.utf8.startIndex, to: $0.lowerBound) } ?? 0
-            return SegmentLink(text: code, href: code, url: nil, start: start, end: start + code.utf8.count)
+            return SegmentLink(text: code, url: nil, start: start, end: start + code.utf8.count)
         }
         let segment = ContentSegment(label: nil, labelStyle: nil, text: text, links: [link("CIS 162"), link("CIS 163")], emphasized: false)
         let (_, sentences) = InlineSentences.split(segment)

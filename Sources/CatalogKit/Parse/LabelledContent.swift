@@ -21,7 +21,6 @@ struct ContentSegment: Equatable {
 /// A link inside a segment, with its position in the segment's text (UTF-8 byte offsets).
 struct SegmentLink: Equatable {
     var text: String
-    var href: String
     var url: URL?
     var start: Int
     var end: Int
@@ -62,7 +61,6 @@ enum LabelledContent {
     }
 
     struct LinkTarget {
-        var href: String
         var url: URL?
     }
 
@@ -109,8 +107,8 @@ enum LabelledContent {
                 depth += 1
             case .endEmphasis:
                 depth = max(0, depth - 1)
-            case let .startLink(href, url):
-                links.append(LinkTarget(href: href, url: url))
+            case let .startLink(_, url):
+                links.append(LinkTarget(url: url))
                 link = links.count - 1
             case .endLink:
                 link = nil
@@ -330,7 +328,7 @@ enum LabelledContent {
                         if let open = openLinkIndex {
                             links[open].end = bytes.count
                         } else {
-                            links.append(SegmentLink(text: "", href: table[link].href, url: table[link].url,
+                            links.append(SegmentLink(text: "", url: table[link].url,
                                                      start: start, end: bytes.count))
                             openLinkIndex = links.count - 1
                         }
