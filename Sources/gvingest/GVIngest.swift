@@ -33,21 +33,10 @@ struct GVIngest {
         }
         words.removeFirst()
         let status: ExitStatus
+        if let type = commands.first(where: { $0.name == command }) {
+            exit(await run(type, words).rawValue)
+        }
         switch command {
-        case "run":
-            status = await run(RunCommand.self, words)
-        case "parse":
-            status = await run(ParseCommand.self, words)
-        case "config":
-            status = await run(ConfigCommand.self, words)
-        case "fetch":
-            status = await run(FetchCommand.self, words)
-        case "prereq":
-            status = await run(PrereqCommand.self, words)
-        case "diff":
-            status = await run(DiffCommand.self, words)
-        case "search":
-            status = await run(SearchCommand.self, words)
         case "help", "--help", "-h":
             if let topic = words.first, let help = helpText(for: topic) {
                 print(help)
@@ -60,7 +49,7 @@ struct GVIngest {
                 status = .ok
             }
         default:
-            let hint = ["run", "parse", "fetch", "prereq", "diff", "search", "config", "help"].min { editDistance($0, command) < editDistance($1, command) }
+            let hint = (commands.map { $0.name } + ["help"]).min { editDistance($0, command) < editDistance($1, command) }
                 .flatMap { editDistance($0, command) <= 2 ? " (did you mean '\($0)'?)" : nil } ?? ""
             printError("gvingest: unknown command '\(command)'\(hint)\n\n\(usage)")
             status = .usage
@@ -68,17 +57,12 @@ struct GVIngest {
         exit(status.rawValue)
     }
 
+    /// Every command, once: dispatch, help and the did-you-mean hint all read this list.
+    static let commands: [any Command.Type] = [RunCommand.self, ParseCommand.self, ConfigCommand.self, FetchCommand.self,
+                                               PrereqCommand.self, DiffCommand.self, SearchCommand.self]
+
     static func helpText(for command: String) -> String? {
-        switch command {
-        case "run": return RunCommand.help
-        case "parse": return ParseCommand.help
-        case "config": return ConfigCommand.help
-        case "fetch": return FetchCommand.help
-        case "prereq": return PrereqCommand.help
-        case "diff": return DiffCommand.help
-        case "search": return SearchCommand.help
-        default: return nil
-        }
+        commands.first { $0.name == command }?.help
     }
 
     static func run<C: Command>(_ command: C.Type, _ words: [String]) async -> ExitStatus {
@@ -96,7 +80,7 @@ struct GVIngest {
 }
 
 /// A subcommand: its help text and what it does with its words.
-protocol Command {
+protocol Command: Sendable {
     static var name: String { get }
     static var help: String { get }
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus
