@@ -129,6 +129,11 @@ public final class HTMLDocument {
         try evaluate(xpath, context: nil)
     }
 
+    /// Whether anything matches an XPath expression; false for an invalid one (recognizers ask, they do not fail).
+    public func contains(_ xpath: String) -> Bool {
+        ((try? first(xpath)) ?? nil) != nil
+    }
+
     /// The first node matching an XPath expression.
     public func first(_ xpath: String) throws(HTMLError) -> HTMLNode? {
         try evaluate(xpath, context: nil, limit: 1).first

@@ -26,9 +26,9 @@ public struct AcalogParser: CatalogParser {
         let url = page.pageURL.absoluteString
         if url.contains("preview_course_nopop.php") || url.contains("content.php?catoid=") { return true }
         let document = page.document
-        return ((try? document.first(Self.fullPageHeadingXPath)) ?? nil) != nil
+        return document.contains(Self.fullPageHeadingXPath)
             || !((try? Self.inlineBlocks(in: document)) ?? []).isEmpty
-            || ((try? document.first(Self.courseLinkXPath)) ?? nil) != nil
+            || document.contains(Self.courseLinkXPath)
     }
 
     public func courses(in page: PageContext) throws -> [ParsedCourse] {

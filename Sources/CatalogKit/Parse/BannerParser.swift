@@ -23,8 +23,8 @@ public struct BannerParser: CatalogParser {
 
     public func recognizes(_ page: PageContext) -> Bool {
         if page.pageURL.absoluteString.contains("bwckctlg.p_") { return true }
-        return ((try? page.document.first(Self.titleXPath)) ?? nil) != nil
-            || ((try? page.document.first(Self.banner9XPath)) ?? nil) != nil
+        return page.document.contains(Self.titleXPath)
+            || page.document.contains(Self.banner9XPath)
     }
 
     public func courses(in page: PageContext) throws -> [ParsedCourse] {

@@ -24,8 +24,8 @@ public struct CourseLeafParser: CatalogParser {
     static let scriptXPath = "//script[contains(@src, 'courseleaf.js')]"
 
     public func recognizes(_ page: PageContext) -> Bool {
-        ((try? page.document.first(Self.blockXPath)) ?? nil) != nil
-            || ((try? page.document.first(Self.scriptXPath)) ?? nil) != nil
+        page.document.contains(Self.blockXPath)
+            || page.document.contains(Self.scriptXPath)
     }
 
     public func courses(in page: PageContext) throws -> [ParsedCourse] {

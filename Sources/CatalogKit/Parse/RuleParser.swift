@@ -114,7 +114,7 @@ public struct RuleParser: CatalogParser {
     }
 
     public func recognizes(_ page: PageContext) -> Bool {
-        ((try? page.document.first(rules.course)) ?? nil) != nil
+        page.document.contains(rules.course)
     }
 
     public func courses(in page: PageContext) throws -> [ParsedCourse] {
