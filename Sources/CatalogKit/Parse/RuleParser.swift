@@ -21,8 +21,20 @@ public struct ParseRules: Sendable, Equatable {
     public var listingPages: String?
 
     public struct LabelRule: Sendable, Equatable {
-        public var pattern: String
-        public var field: String
+        public let pattern: String
+        public let field: String
+        /// The pattern compiled once, anchored and case-insensitive: a rule is asked about every label of every page.
+        let expression: NSRegularExpression?
+
+        init(pattern: String, field: String) {
+            self.pattern = pattern
+            self.field = field
+            expression = try? NSRegularExpression(pattern: "^(?:\(pattern))$", options: [.caseInsensitive])
+        }
+
+        public static func == (lhs: LabelRule, rhs: LabelRule) -> Bool {
+            lhs.pattern == rhs.pattern && lhs.field == rhs.field
+        }
     }
 
     /// The fields a label pattern may name, and the label the shared reader knows each by.
@@ -94,9 +106,9 @@ public struct ParseRules: Sendable, Equatable {
 
     /// The field a written label means under these rules, or nil when no pattern matches it.
     func field(forLabel label: String) -> String? {
+        let range = NSRange(label.startIndex..., in: label)
         for rule in labels {
-            guard let expression = try? NSRegularExpression(pattern: "^(?:\(rule.pattern))$", options: [.caseInsensitive]) else { continue }
-            let range = NSRange(label.startIndex..., in: label)
+            guard let expression = rule.expression else { continue }
             if expression.firstMatch(in: label, range: range) != nil { return rule.field }
         }
         return nil
