@@ -61,9 +61,11 @@ public struct BannerParser: CatalogParser {
         var assembler = CourseAssembler(course: course, scope: scope)
         assembler.assemble(LabelledContent.segments(from: Array(events[hoursStart...])))
         course = assembler.course
-        Self.sortUnlabelledLines(&course, scope: scope)
+        // The assembler gives unlabelled text to the description; here those are the hour and department lines.
+        let unlabelled = course.description
         course.description = description
         course.provenance["description"] = description.isEmpty ? nil : "text before the hour lines \(scope)"
+        Self.sortUnlabelledLines(unlabelled, into: &course, scope: scope)
         return course
     }
 
@@ -88,8 +90,8 @@ public struct BannerParser: CatalogParser {
 
     /// Sorts the unlabelled lines after the description: the credit hours, the other hours and the
     /// "… Department" and "… Division" lines become fields; anything else is a note.
-    static func sortUnlabelledLines(_ course: inout ParsedCourse, scope: String) {
-        for line in course.description.components(separatedBy: "\n") where !line.isEmpty {
+    static func sortUnlabelledLines(_ text: String, into course: inout ParsedCourse, scope: String) {
+        for line in text.components(separatedBy: "\n") where !line.isEmpty {
             if let (kind, hours) = hourLine(line) {
                 if kind.lowercased() == "credit", course.creditsText == nil {
                     course.creditsText = hours
