@@ -84,8 +84,7 @@ public struct AcalogParser: CatalogParser {
             }
             guard let parsed = CourseHeading.parse(anchor.text), let url = anchor.link()?.absoluteString,
                   seen.insert(url).inserted else { continue }
-            courses.append(ListedCourse(code: parsed.code.description, title: parsed.title.isEmpty ? nil : parsed.title,
-                                        creditsText: parsed.credits, url: url))
+            courses.append(ListedCourse(linkText: parsed, url: url))
         }
         var pages: [Int: String] = [:]
         for anchor in try page.document.select(Self.pagerLinkXPath) {

@@ -64,8 +64,7 @@ public struct GVSUParser: CatalogParser {
             guard let parsed = CourseHeading.parse(anchor.text), let link = anchor.link(), link.path.contains("/course/"),
                   seen.insert(link.absoluteString).inserted else { continue }
             let url = link.absoluteString
-            courses.append(ListedCourse(code: parsed.code.description, title: parsed.title.isEmpty ? nil : parsed.title,
-                                        creditsText: parsed.credits, url: url))
+            courses.append(ListedCourse(linkText: parsed, url: url))
         }
         guard !courses.isEmpty else { return nil }
         let heading = try page.document.first("//h1")?.text

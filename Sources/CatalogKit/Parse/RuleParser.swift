@@ -203,9 +203,7 @@ public struct RuleParser: CatalogParser {
         var seen: Set<String> = []
         for anchor in try page.document.select(linksXPath) {
             guard let url = anchor.link()?.absoluteString, seen.insert(url).inserted else { continue }
-            let heading = CourseHeading.parse(anchor.text)
-            courses.append(ListedCourse(code: heading?.code.description, title: heading.flatMap { $0.title.isEmpty ? nil : $0.title },
-                                        creditsText: heading?.credits, url: url))
+            courses.append(ListedCourse(linkText: CourseHeading.parse(anchor.text), url: url))
         }
         var pages: [String] = []
         if let pagesXPath = rules.listingPages {
