@@ -18,8 +18,10 @@ let package = Package(
         .target(name: "SafeLibXML", dependencies: ["CLibXML2"]),
         // Model and pipeline stages.
         .target(name: "CatalogKit", dependencies: ["SafeLibXML"]),
+        // glibc's <malloc.h> (mallopt), for the executable's allocator tuning; the module map and shim only.
+        .systemLibrary(name: "CMalloc"),
         // Thin command-line front end.
-        .executableTarget(name: "gvingest", dependencies: ["CatalogKit"]),
+        .executableTarget(name: "gvingest", dependencies: ["CatalogKit", "CMalloc"]),
         // A real HTTP/1.1 server on 127.0.0.1 with injectable faults, for tests and benchmarks only.
         .target(name: "LoopbackServer", path: "Tests/LoopbackServer"),
         // Benchmarks and test support: run with `swift run -c release <name>`; never part of the product.

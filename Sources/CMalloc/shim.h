@@ -1,0 +1,4 @@
+// glibc's allocator tuning (mallopt), which Swift's Glibc module leaves out. Nothing else belongs here.
+#if defined(__linux__)
+#include <malloc.h>
+#endif
