@@ -53,27 +53,36 @@ extension Course {
     public var json: JSONValue { .object(record) }
 
     /// The same record as the members of its object.
-    public var record: [String: JSONValue] {
+    public var record: [String: JSONValue] { Dictionary(uniqueKeysWithValues: members) }
+
+    /// The record's members in the order the writer puts keys in (sorted), so a record is written straight
+    /// from this list (`writeJSON`) without building a dictionary and sorting it again, once per course.
+    var members: [(key: String, value: JSONValue)] {
         func string(_ value: String?) -> JSONValue { .from(value, JSONValue.string) }
         func strings(_ values: [String]) -> JSONValue { .array(values.map(JSONValue.string)) }
         var fieldTable: [String: String] = [:]
         for field in fields { fieldTable[field.label] = fieldTable[field.label].map { "\($0)\n\(field.value)" } ?? field.value }
         return [
-            "id": .string(id), "subject": .string(code.subject), "number": .int(code.numericValue), "numberText": .string(code.number),
-            "suffix": string(code.suffix), "name": .string(code.description), "title": .string(title), "description": .string(description),
-            "credits": .int(appCredits),
-            "creditRange": .from(credits) { .object(["min": .double($0.min), "max": .double($0.max)]) },
-            "creditsText": string(creditsText), "level": string(level?.displayName), "levelSource": string(levelSource),
-            "rubricsUrl": .null, "transitionPlanUrl": .null,
-            "prerequisite": .from(prerequisite, \.json), "prerequisiteString": string(prerequisiteString),
-            "prerequisiteMarkdown": string(prerequisiteMarkdown), "prerequisiteCourses": strings(prerequisiteCourses),
-            "corequisite": .from(corequisite, \.json), "corequisiteString": string(corequisiteString),
-            "corequisiteMarkdown": string(corequisiteMarkdown), "corequisiteCourses": strings(corequisiteCourses),
-            "prerequisiteFor": strings(prerequisiteFor), "missingReferences": strings(missingReferences),
-            "offered": string(offered), "contactHours": string(contactHours), "catalog": string(catalogName),
-            "fields": .object(fieldTable.mapValues(JSONValue.string)), "notes": strings(notes),
-            "url": .string(sourceURL), "pageUrl": string(pageURL), "system": .string(system.rawValue),
-            "sources": .object(provenance.mapValues(JSONValue.string)), "warnings": strings(warnings),
+            ("catalog", string(catalogName)), ("contactHours", string(contactHours)),
+            ("corequisite", .from(corequisite, \.json)), ("corequisiteCourses", strings(corequisiteCourses)),
+            ("corequisiteMarkdown", string(corequisiteMarkdown)), ("corequisiteString", string(corequisiteString)),
+            ("creditRange", .from(credits) { .object(["min": .double($0.min), "max": .double($0.max)]) }),
+            ("credits", .int(appCredits)), ("creditsText", string(creditsText)), ("description", .string(description)),
+            ("fields", .object(fieldTable.mapValues(JSONValue.string))), ("id", .string(id)),
+            ("level", string(level?.displayName)), ("levelSource", string(levelSource)),
+            ("missingReferences", strings(missingReferences)), ("name", .string(code.description)), ("notes", strings(notes)),
+            ("number", .int(code.numericValue)), ("numberText", .string(code.number)), ("offered", string(offered)),
+            ("pageUrl", string(pageURL)), ("prerequisite", .from(prerequisite, \.json)),
+            ("prerequisiteCourses", strings(prerequisiteCourses)), ("prerequisiteFor", strings(prerequisiteFor)),
+            ("prerequisiteMarkdown", string(prerequisiteMarkdown)), ("prerequisiteString", string(prerequisiteString)),
+            ("rubricsUrl", .null), ("sources", .object(provenance.mapValues(JSONValue.string))),
+            ("subject", .string(code.subject)), ("suffix", string(code.suffix)), ("system", .string(system.rawValue)),
+            ("title", .string(title)), ("transitionPlanUrl", .null), ("url", .string(sourceURL)), ("warnings", strings(warnings)),
         ]
+    }
+
+    /// Writes `json` (the same bytes as `json.write`), from `members` in their order.
+    func writeJSON(into out: inout [UInt8], indentingLevels levels: Int, depth: Int) {
+        JSONValue.writeObject(members, into: &out, indentingLevels: levels, depth: depth)
     }
 }

@@ -9,7 +9,7 @@ public enum ParseOutput {
         let courses = Normalizer(rules: rules).normalize(catalog: results.flatMap(\.courses))
         let records = ParallelMap.map(courses) { course -> [UInt8] in
             var bytes: [UInt8] = []
-            course.json.write(into: &bytes, indentingLevels: .max, depth: 1)
+            course.writeJSON(into: &bytes, indentingLevels: .max, depth: 1)
             return bytes
         }
         var out: [UInt8] = []

@@ -49,23 +49,30 @@ public enum JSONValue: Sendable, Equatable {
                 values[index].write(into: &out, indentingLevels: levels, depth: depth + 1)
             }
         case let .object(members):
-            guard !members.isEmpty else { out.append(contentsOf: "{}".utf8); return }
-            out.append(UInt8(ascii: "{"))
             // Sorting the pairs, not the keys, spares looking every value up again.
-            for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                Self.newline(&out, pretty: pretty, depth: depth + 1)
-                Self.writeString(member.key, into: &out)
-                if pretty {
-                    out.append(contentsOf: [UInt8(ascii: " "), UInt8(ascii: ":"), UInt8(ascii: " ")])
-                } else {
-                    out.append(UInt8(ascii: ":"))
-                }
-                member.value.write(into: &out, indentingLevels: levels, depth: depth + 1)
-            }
-            Self.newline(&out, pretty: pretty, depth: depth)
-            out.append(UInt8(ascii: "}"))
+            Self.writeObject(members.sorted { $0.key < $1.key }, into: &out, indentingLevels: levels, depth: depth)
         }
+    }
+
+    /// An object's members, in the order given: callers pass them sorted by key.
+    static func writeObject(_ members: [(key: String, value: JSONValue)], into out: inout [UInt8], indentingLevels levels: Int,
+                            depth: Int) {
+        guard !members.isEmpty else { out.append(contentsOf: "{}".utf8); return }
+        let pretty = depth < levels
+        out.append(UInt8(ascii: "{"))
+        for (index, member) in members.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            newline(&out, pretty: pretty, depth: depth + 1)
+            writeString(member.key, into: &out)
+            if pretty {
+                out.append(contentsOf: [UInt8(ascii: " "), UInt8(ascii: ":"), UInt8(ascii: " ")])
+            } else {
+                out.append(UInt8(ascii: ":"))
+            }
+            member.value.write(into: &out, indentingLevels: levels, depth: depth + 1)
+        }
+        newline(&out, pretty: pretty, depth: depth)
+        out.append(UInt8(ascii: "}"))
     }
 
     /// An array's brackets, commas and line breaks around `count` elements that `element` writes, each at
