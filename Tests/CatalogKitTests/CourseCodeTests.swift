@@ -23,11 +23,20 @@ import Testing
         #expect(lab.suffix == "L")
         #expect(try #require(CourseCode(parsing: "WRT 098")).numericValue == 98)
         #expect(try #require(CourseCode(parsing: "WRT 098")).number == "098")
+        #expect(CourseCode(subject: "BUSI", number: "B011").numericValue == 11)
+        // No digits, or more than an Int holds: 0, as the app's `number` had it before.
+        #expect(CourseCode(subject: "X", number: "").numericValue == 0)
+        #expect(CourseCode(subject: "X", number: String(repeating: "9", count: 30)).numericValue == 0)
+        #expect(CourseCode(subject: "X", number: String(Int.max)).numericValue == Int.max)
     }
 
     @Test func codesSortBySubjectThenNumber() throws {
         let codes = try ["CIS 500", "CIS 162L", "BIO 120", "CIS 162", "CIS 99"].map { try #require(CourseCode(parsing: $0)) }
         #expect(codes.sorted().map(\.description) == ["BIO 120", "CIS 99", "CIS 162", "CIS 162L", "CIS 500"])
+        // Equal as numbers, then as written: "098" before "98".
+        let padded = [CourseCode(subject: "WRT", number: "98"), CourseCode(subject: "WRT", number: "098")]
+        #expect(padded.sorted().map(\.number) == ["098", "98"])
+        #expect(!(padded[0] < padded[0]))
     }
 
     @Test func aLeadingCodeNeedsUpperCaseAndAWordBoundary() {

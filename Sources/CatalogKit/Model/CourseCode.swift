@@ -21,14 +21,31 @@ public struct CourseCode: Sendable, Hashable, Comparable, Codable, CustomStringC
 
     /// The number's digits as an integer (the app's `number`): 162 for "CIS 162L", 11 for "BUSI B011".
     public var numericValue: Int {
-        Int(number.filter(\.isASCIIDigit)) ?? 0
+        // Digit by digit, without building the digit string (sorting codes asks this of every comparison);
+        // 0, as `Int(digits) ?? 0` gave, when there are none or too many.
+        var value = 0
+        var sawDigit = false
+        for byte in number.utf8 where byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(Int(byte - UInt8(ascii: "0")))
+            if overflow1 || overflow2 { return 0 }
+            value = sum
+            sawDigit = true
+        }
+        return sawDigit ? value : 0
     }
 
     /// A stable identifier derived from the canonical code: "cis-162l".
     public var id: String { "\(subject)-\(number)\(suffix ?? "")".lowercased() }
 
+    /// By subject, then number as a number ("CIS 99" before "CIS 162"), then as written, then suffix.
     public static func < (lhs: CourseCode, rhs: CourseCode) -> Bool {
-        (lhs.subject, lhs.numericValue, lhs.number, lhs.suffix ?? "") < (rhs.subject, rhs.numericValue, rhs.number, rhs.suffix ?? "")
+        // Step by step: a tuple would work out both numbers even when the subjects already decide.
+        if lhs.subject != rhs.subject { return lhs.subject < rhs.subject }
+        let (left, right) = (lhs.numericValue, rhs.numericValue)
+        if left != right { return left < right }
+        if lhs.number != rhs.number { return lhs.number < rhs.number }
+        return (lhs.suffix ?? "") < (rhs.suffix ?? "")
     }
 
     /// Parses a string that is a whole course code, in any case and common spelling.

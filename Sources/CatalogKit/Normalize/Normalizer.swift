@@ -87,24 +87,34 @@ public struct Normalizer: Sendable {
         for course in parsed {
             if links[course.code.description] == nil { links[course.code.description] = course.pageURL ?? course.sourceURL }
         }
-        let normalized = normalizeAll(parsed, links: links)
-        var byID: [String: Course] = [:]
-        for course in normalized {
-            if var existing = byID[course.id] {
-                existing.warnings.append("also found at \(course.sourceURL); that copy was ignored")
-                byID[course.id] = existing
+        var normalized = normalizeAll(parsed, links: links)
+        // Courses are large values: everything below moves indices and works each id and code out once.
+        let ids = normalized.map(\.id)
+        var firstOfID: [String: Int] = [:]
+        firstOfID.reserveCapacity(normalized.count)
+        var kept: [Int] = []
+        for index in normalized.indices {
+            if let first = firstOfID[ids[index]] {
+                normalized[first].warnings.append("also found at \(normalized[index].sourceURL); that copy was ignored")
             } else {
-                byID[course.id] = course
+                firstOfID[ids[index]] = index
+                kept.append(index)
             }
         }
-        let codes = Set(byID.values.map(\.code.description))
-        var reverse: [String: Set<CourseCode>] = [:]
-        for course in byID.values {
-            for required in course.prerequisiteCourses { reverse[required, default: []].insert(course.code) }
+        kept.sort { ids[$0] < ids[$1] }
+        let codes = Set(kept.map { normalized[$0].code.description })
+        var requiredBy: [String: [Int]] = [:]
+        for index in kept {
+            for required in normalized[index].prerequisiteCourses { requiredBy[required, default: []].append(index) }
         }
-        return byID.keys.sorted().compactMap { id in
-            guard var course = byID[id] else { return nil }
-            course.prerequisiteFor = (reverse[course.code.description] ?? []).sorted().map(\.description)
+        let (finished, requirersOf) = (normalized, requiredBy)
+        return ParallelMap.map(kept) { index in
+            var course = finished[index]
+            var requirers = (requirersOf[course.code.description] ?? []).map { finished[$0].code }
+            requirers.sort()
+            course.prerequisiteFor = requirers.indices.compactMap { position in
+                position > 0 && requirers[position - 1] == requirers[position] ? nil : requirers[position].description
+            }
             course.missingReferences = Set(course.prerequisiteCourses + course.corequisiteCourses).filter { !codes.contains($0) }.sorted()
             return course
         }
