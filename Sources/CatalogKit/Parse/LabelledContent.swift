@@ -140,37 +140,54 @@ enum LabelledContent {
 
     /// A label written in emphasis and ending in a colon: "Credit Hours:", "Prereq.:".
     static func colonLabel(_ text: String) -> String? {
-        guard text.hasSuffix(":") else { return nil }
-        let body = TextCollapsing.collapse(text.dropLast())
-        guard let first = body.unicodeScalars.first, CharacterSet.letters.contains(first),
-              body.count <= 60, body.split(separator: " ").count <= 8 else { return nil }
+        // The byte test first: most emphasis is not a label, and `hasSuffix` compares characters.
+        guard text.utf8.last == UInt8(ascii: ":"), text.hasSuffix(":") else { return nil }
+        // A String, not the Substring: the generic `collapse` is not specialized across modules.
+        let body = TextCollapsing.collapse(String(text.dropLast()))
+        guard let first = body.unicodeScalars.first, isLetter(first),
+              hasAtMost(60, charactersIn: body), body.split(separator: " ").count <= 8 else { return nil }
         return body
     }
 
     /// A label in emphasis without a colon, alone at the start of a line: "Description", "Formerly".
     static func bareLabel(_ text: String) -> String? {
         let words = text.split(separator: " ")
-        guard (1...4).contains(words.count), let first = text.unicodeScalars.first,
-              first.properties.isUppercase,
-              text.unicodeScalars.allSatisfy({ CharacterSet.letters.contains($0) || " &/()-'".unicodeScalars.contains($0) })
+        guard (1...4).contains(words.count), let first = text.unicodeScalars.first, isUppercase(first),
+              text.unicodeScalars.allSatisfy({ isLetter($0) || " &/()-'".unicodeScalars.contains($0) })
         else { return nil }
         return text
     }
 
     /// A label in plain text at the start of a line: "TCCNS Equivalent: ACCT 2301".
     static func textLabel(_ text: String) -> String? {
-        guard let colon = text.firstIndex(of: ":") else { return nil }
+        // Most lines have no colon; finding that out by bytes spares walking them character by character.
+        guard text.utf8.contains(UInt8(ascii: ":")), let colon = text.firstIndex(of: ":") else { return nil }
         let body = text[..<colon]
-        guard !body.isEmpty, body.count <= 40, let first = body.unicodeScalars.first, first.properties.isUppercase else { return nil }
+        guard !body.isEmpty, hasAtMost(40, charactersIn: body), let first = body.unicodeScalars.first, isUppercase(first)
+        else { return nil }
         let words = body.split(separator: " ")
         guard words.count <= 6 else { return nil }
         for word in words {
             if smallWords.contains(String(word)) || word.hasPrefix("(") { continue }
-            guard let initial = word.unicodeScalars.first, initial.properties.isUppercase,
-                  word.unicodeScalars.allSatisfy({ CharacterSet.letters.contains($0) || "().-/&'".unicodeScalars.contains($0) })
+            guard let initial = word.unicodeScalars.first, isUppercase(initial),
+                  word.unicodeScalars.allSatisfy({ isLetter($0) || "().-/&'".unicodeScalars.contains($0) })
             else { return nil }
         }
         return String(body)
+    }
+
+    /// A letter as `CharacterSet.letters` has it; ASCII, nearly every label, without asking Foundation.
+    private static func isLetter(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII ? (scalar >= "A" && scalar <= "Z") || (scalar >= "a" && scalar <= "z") : CharacterSet.letters.contains(scalar)
+    }
+
+    private static func isUppercase(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII ? scalar >= "A" && scalar <= "Z" : scalar.properties.isUppercase
+    }
+
+    /// `text.count <= limit`, settled by the byte count for short text (a character is at least a byte).
+    private static func hasAtMost<S: StringProtocol>(_ limit: Int, charactersIn text: S) -> Bool {
+        text.utf8.count <= limit || text.count <= limit
     }
 
     // MARK: Segmentation
