@@ -82,7 +82,7 @@ extension Course {
     }
 
     /// Writes `json` (the same bytes as `json.write`), from `members` in their order.
-    func writeJSON(into out: inout [UInt8], indentingLevels levels: Int, depth: Int) {
+    public func writeJSON(into out: inout [UInt8], indentingLevels levels: Int, depth: Int) {
         JSONValue.writeObject(members, into: &out, indentingLevels: levels, depth: depth)
     }
 }
