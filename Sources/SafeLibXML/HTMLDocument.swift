@@ -45,6 +45,8 @@ public final class HTMLDocument {
     public let url: URL?
     /// The URL relative links resolve against: the page's `<base href>` when present, else `url`.
     public private(set) var baseURL: URL?
+    /// Whether the page sets its own `<base href>`, which `rebase` must leave alone.
+    private var hasBaseElement = false
     public let charset: CharsetChoice
     /// Issues libxml2 reported while parsing (the first `issueLimit`).
     public let issues: [ParseIssue]
@@ -66,16 +68,16 @@ public final class HTMLDocument {
         switch Transcoder.toUTF8(bytes, charset: charset.name) {
         case let .utf8(offset):
             parsed = bytes.withUnsafeBufferPointer { buffer in
-                Self.read(UnsafeBufferPointer(rebasing: buffer[offset...]), url: url, encoding: "UTF-8", collector: collector)
+                Self.read(UnsafeBufferPointer(rebasing: buffer[offset...]), encoding: "UTF-8", collector: collector)
             }
         case let .converted(utf8, replaced):
             if replaced > 0 {
                 collector.note(ParseIssue(level: .warning, message: "\(replaced) invalid byte sequence(s) replaced by U+FFFD",
                                           line: 0, code: 0))
             }
-            parsed = utf8.withUnsafeBufferPointer { Self.read($0, url: url, encoding: "UTF-8", collector: collector) }
+            parsed = utf8.withUnsafeBufferPointer { Self.read($0, encoding: "UTF-8", collector: collector) }
         case let .passThrough(encoding):
-            parsed = bytes.withUnsafeBufferPointer { Self.read($0, url: url, encoding: encoding, collector: collector) }
+            parsed = bytes.withUnsafeBufferPointer { Self.read($0, encoding: encoding, collector: collector) }
         }
         guard let parsed else {
             throw .parserFailed(collector.issues.last?.message ?? "no document produced")
@@ -86,8 +88,9 @@ public final class HTMLDocument {
         self.issues = collector.issues
         self.issueCount = collector.count
         self.baseURL = url
-        if let base = try? first("/html/head/base[@href]")?.attribute("href"), let resolved = resolve(base) {
-            self.baseURL = resolved
+        if let base = try? first("/html/head/base[@href]") {
+            hasBaseElement = true
+            if let href = base.attribute("href"), let resolved = resolve(href) { self.baseURL = resolved }
         }
     }
 
@@ -95,7 +98,7 @@ public final class HTMLDocument {
         xmlFreeDoc(pointer)
     }
 
-    private static func read(_ buffer: UnsafeBufferPointer<UInt8>, url: URL?, encoding: String,
+    private static func read(_ buffer: UnsafeBufferPointer<UInt8>, encoding: String,
                              collector: IssueCollector) -> htmlDocPtr? {
         guard let context = htmlNewParserCtxt() else { return nil }
         defer { htmlFreeParserCtxt(context) }
@@ -114,8 +117,10 @@ public final class HTMLDocument {
         }
         defer { xmlSetStructuredErrorFunc(previousContext, previousHandler) }
         let size = Int32(clamping: buffer.count)
+        // No URL for libxml2: links resolve in Swift (`resolve`, against `baseURL`), and nothing reads the
+        // document's own; spelling it out cost more per page than some of the queries.
         return buffer.withMemoryRebound(to: CChar.self) { chars in
-            htmlCtxtReadMemory(context, chars.baseAddress, size, url?.absoluteString, encoding, options)
+            htmlCtxtReadMemory(context, chars.baseAddress, size, nil, encoding, options)
         }
     }
 
@@ -144,7 +149,7 @@ public final class HTMLDocument {
     /// A saved page read from a file still links as it did on its site: callers pass the URL
     /// the page declares for itself (its canonical link).
     public func rebase(to url: URL) {
-        if (try? first("/html/head/base[@href]")) == nil { baseURL = url }
+        if !hasBaseElement { baseURL = url }
     }
 
     /// Resolves a link against `baseURL`. Returns nil for empty, script and unparseable links.

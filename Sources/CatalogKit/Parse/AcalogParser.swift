@@ -23,7 +23,7 @@ public struct AcalogParser: CatalogParser {
     static let pagerLinkXPath = "//a[contains(@href, 'filter[cpage]=') or contains(@href, 'filter%5Bcpage%5D=')]"
 
     public func recognizes(_ page: PageContext) -> Bool {
-        let url = page.pageURL.absoluteString
+        let url = page.pageURLText
         if url.contains("preview_course_nopop.php") || url.contains("content.php?catoid=") { return true }
         let document = page.document
         return document.contains(Self.fullPageHeadingXPath)

@@ -22,7 +22,7 @@ public struct BannerParser: CatalogParser {
     static let banner9XPath = "//section[@aria-labelledby='catalog' or @aria-labelledby='courseDescription' or @aria-labelledby='preReqs']"
 
     public func recognizes(_ page: PageContext) -> Bool {
-        if page.pageURL.absoluteString.contains("bwckctlg.p_") { return true }
+        if page.pageURLText.contains("bwckctlg.p_") { return true }
         return page.document.contains(Self.titleXPath)
             || page.document.contains(Self.banner9XPath)
     }
@@ -41,7 +41,7 @@ public struct BannerParser: CatalogParser {
     private func banner8Course(title: HTMLNode, page: PageContext) throws -> ParsedCourse? {
         guard let heading = CourseHeading.parse(title.text) else { return nil }
         let rule = "td.nttitle at \(title.path)"
-        var course = ParsedCourse(code: heading.code, title: heading.title, sourceURL: page.sourceURL.absoluteString, system: system)
+        var course = ParsedCourse(code: heading.code, title: heading.title, sourceURL: page.sourceURLText, system: system)
         course.pageURL = page.pageURLString
         course.provenance["code"] = rule
         course.provenance["title"] = "\(rule), text after the code"
@@ -119,7 +119,7 @@ public struct BannerParser: CatalogParser {
               let number = try section.first(".//span[@id='courseNumber']")?.text,
               let code = CourseCode(parsing: "\(subject) \(number)") else { return nil }
         let titleNode = try section.first(".//span[@id='courseTitle']")
-        var course = ParsedCourse(code: code, title: titleNode?.text ?? "", sourceURL: page.sourceURL.absoluteString, system: system)
+        var course = ParsedCourse(code: code, title: titleNode?.text ?? "", sourceURL: page.sourceURLText, system: system)
         course.pageURL = page.pageURLString
         course.provenance["code"] = "span#subjectCode and span#courseNumber in section[aria-labelledby=catalog] at \(section.path)"
         if let titleNode { course.provenance["title"] = "span#courseTitle at \(titleNode.path)" }

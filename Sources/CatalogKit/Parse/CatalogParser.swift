@@ -10,11 +10,16 @@ public struct PageContext {
     public let pageURL: URL
     /// Which rule gave `pageURL`, for provenance.
     public let pageURLRule: String
+    /// `sourceURL.absoluteString` and `pageURL.absoluteString`, spelled out once: Foundation builds the string
+    /// anew on every call, and parsers ask for it several times a page.
+    public let sourceURLText: String
+    public let pageURLText: String
 
     /// Wraps a document; a saved file that declares its URL gets its links resolved against that URL.
     public init(document: HTMLDocument, sourceURL: URL) {
         self.document = document
         self.sourceURL = sourceURL
+        sourceURLText = sourceURL.absoluteString
         if !sourceURL.isFileURL {
             pageURL = sourceURL
             pageURLRule = "the URL it was fetched from"
@@ -26,6 +31,7 @@ public struct PageContext {
             pageURL = sourceURL
             pageURLRule = "the file it was read from"
         }
+        pageURLText = pageURL == sourceURL ? sourceURLText : pageURL.absoluteString
     }
 
     /// Rules a saved page uses to say where it came from, most specific first.
@@ -33,7 +39,7 @@ public struct PageContext {
         ("/html/head/link[@rel='canonical']/@href", "<link rel=canonical>"),
         ("/html/head/meta[@property='og:url']/@content", "<meta property=og:url>"),
         // The cougargrades archive of UH pages records the page's URL in a hidden metadata span.
-        ("//div[@class='edu-uh-publications-metadata']/span[@title='scrape_url']", "archive metadata span[title=scrape_url]"),
+        ("(//div[@class='edu-uh-publications-metadata'])[1]/span[@title='scrape_url']", "archive metadata span[title=scrape_url]"),
     ]
 
     static func declaredURL(in document: HTMLDocument) -> (URL, String)? {
@@ -48,7 +54,7 @@ public struct PageContext {
     }
 
     /// The page URL as a string, for records.
-    var pageURLString: String? { pageURL == sourceURL ? nil : pageURL.absoluteString }
+    var pageURLString: String? { pageURLText == sourceURLText ? nil : pageURLText }
 }
 
 /// One catalog system's reading of course pages and listing pages.

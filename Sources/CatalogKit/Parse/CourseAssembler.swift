@@ -50,7 +50,7 @@ extension ParsedCourse {
     /// heading, each with the rule it came from. `place` says where the heading is ("<h1> at /html/…").
     static func begun(from heading: HTMLNode, parsed: CourseHeading.Parsed, page: PageContext, system: CatalogSystem,
                       place: String) throws -> ParsedCourse {
-        var course = ParsedCourse(code: parsed.code, title: parsed.title, sourceURL: page.sourceURL.absoluteString, system: system)
+        var course = ParsedCourse(code: parsed.code, title: parsed.title, sourceURL: page.sourceURLText, system: system)
         course.pageURL = page.pageURLString
         course.provenance["code"] = "course heading \(place)"
         course.provenance["title"] = "course heading \(place), text after the code"

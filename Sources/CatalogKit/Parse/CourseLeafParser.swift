@@ -47,7 +47,7 @@ public struct CourseLeafParser: CatalogParser {
     private func course(block: HTMLNode, page: PageContext) throws -> ParsedCourse? {
         guard let headingNode = try block.first(Self.headingXPath),
               let heading = try Self.heading(headingNode, at: "div.courseblock at \(block.path)") else { return nil }
-        var course = ParsedCourse(code: heading.code, title: heading.title, sourceURL: page.sourceURL.absoluteString, system: system)
+        var course = ParsedCourse(code: heading.code, title: heading.title, sourceURL: page.sourceURLText, system: system)
         course.pageURL = page.pageURLString
         course.provenance.merge(heading.rules) { first, _ in first }
         // The description paragraph is prose as a whole: its "TOPIC TITLE: …" is not a field of the course.

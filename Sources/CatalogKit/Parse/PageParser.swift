@@ -78,20 +78,22 @@ public struct PageParser: Sendable {
     }
 
     public func parse(bytes: [UInt8], sourceURL: URL, input: String, contentType: String? = nil) -> PageResult {
-        var result = PageResult(input: input, sourceURL: sourceURL.absoluteString, system: nil, systemRule: "",
+        var result = PageResult(input: input, sourceURL: "", system: nil, systemRule: "",
                                 charset: nil, pageURL: nil, pageURLRule: nil, courses: [], listing: nil,
                                 markupIssues: 0, failure: nil)
         let document: HTMLDocument
         do {
             document = try HTMLDocument(bytes: bytes, url: sourceURL, contentType: contentType)
         } catch {
+            result.sourceURL = sourceURL.absoluteString
             result.failure = error.description
             return result
         }
         let page = PageContext(document: document, sourceURL: sourceURL)
+        result.sourceURL = page.sourceURLText
         result.charset = document.charset
         result.markupIssues = document.issueCount
-        result.pageURL = page.pageURL.absoluteString
+        result.pageURL = page.pageURLText
         result.pageURLRule = page.pageURLRule
         let parser: any CatalogParser
         switch system {

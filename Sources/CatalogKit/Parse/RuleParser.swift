@@ -142,7 +142,7 @@ public struct RuleParser: CatalogParser {
         let heading = CourseHeading.parseSplittingCredits(codeNode.text)
         guard let code = heading?.code ?? CourseCode(parsing: codeNode.text) else { return nil }
         let codeRule = "rules.code \(rules.code) at \(codeNode.path)"
-        var course = ParsedCourse(code: code, title: heading?.title ?? "", sourceURL: page.sourceURL.absoluteString, system: system)
+        var course = ParsedCourse(code: code, title: heading?.title ?? "", sourceURL: page.sourceURLText, system: system)
         course.pageURL = page.pageURLString
         course.provenance["code"] = codeRule
         if heading?.title.isEmpty == false { course.provenance["title"] = "\(codeRule), text after the code" }
