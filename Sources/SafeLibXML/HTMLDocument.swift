@@ -88,7 +88,8 @@ public final class HTMLDocument {
         self.issues = collector.issues
         self.issueCount = collector.count
         self.baseURL = url
-        if let base = try? first("/html/head/base[@href]") {
+        // `/html/head/base[@href]`, by walking the head.
+        if let base = headChildren(named: ["base"]).first(where: { $0.hasAttribute("href") }) {
             hasBaseElement = true
             if let href = base.attribute("href"), let resolved = resolve(href) { self.baseURL = resolved }
         }
@@ -127,6 +128,22 @@ public final class HTMLDocument {
     /// The root element (`html`), if the page produced any element at all.
     public var root: HTMLNode? {
         xmlDocGetRootElement(pointer).map { HTMLNode(document: self, pointer: $0) }
+    }
+
+    /// Elements of the whole document, in document order, named one of `names` (lower case): what `//a | //b`
+    /// selects, without XPath gathering every node of the page into a node set first.
+    public func elements(named names: [String], limit: Int = .max) -> [HTMLNode] {
+        var found: [xmlNodePtr] = []
+        // The document's own children (the root element, a doctype, comments), each with what is below it.
+        HTMLNode.walk(from: pointer.pointee.children, below: nil, names: ElementNames(names), limit: limit, into: &found)
+        return found.map { HTMLNode(document: self, pointer: $0) }
+    }
+
+    /// Elements named one of `names` (lower case) directly inside the `head` of the `html` root: what
+    /// `/html/head/a | /html/head/b` selects.
+    public func headChildren(named names: [String]) -> [HTMLNode] {
+        guard let root, root.name == "html" else { return [] }
+        return root.children(named: ["head"]).flatMap { $0.children(named: names) }
     }
 
     /// Nodes matching an XPath expression, evaluated from the document root.

@@ -20,7 +20,68 @@ public struct HTMLNode {
         case XML_COMMENT_NODE: return "#comment"
         default:
             guard let name = pointer.pointee.name else { return "" }
-            return String(cString: name).lowercased()
+            let written = String(cString: name)
+            // libxml2's HTML parser writes element names in lower case already; only other trees need the copy.
+            return written.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) ? written.lowercased() : written
+        }
+    }
+
+    /// Whether the node is an element with one of `names` (lower case), asked of libxml2's own copy of the name
+    /// instead of a Swift string made per node: tree walks ask it of every element they pass.
+    func isElement(namedIn names: ElementNames) -> Bool {
+        pointer.pointee.type == XML_ELEMENT_NODE && names.contains(pointer.pointee.name)
+    }
+
+    /// Whether the element has an attribute `name`, without copying its value out.
+    public func hasAttribute(_ name: String) -> Bool {
+        isElement && xmlHasProp(pointer, name) != nil
+    }
+
+    /// Elements below this node (not the node itself), in document order, named one of `names` (lower case):
+    /// what `.//a | .//b` selects, without XPath gathering every descendant into a node set first.
+    public func descendants(named names: [String], limit: Int = .max) -> [HTMLNode] {
+        HTMLNode.walk(below: pointer, names: ElementNames(names), limit: limit).map { HTMLNode(document: document, pointer: $0) }
+    }
+
+    /// Element children named one of `names` (lower case), in order: what `a | b` selects from here.
+    public func children(named names: [String]) -> [HTMLNode] {
+        let wanted = ElementNames(names)
+        var nodes: [HTMLNode] = []
+        var child = pointer.pointee.children
+        while let current = child {
+            let node = HTMLNode(document: document, pointer: current)
+            if node.isElement(namedIn: wanted) { nodes.append(node) }
+            child = current.pointee.next
+        }
+        return nodes
+    }
+
+    /// Nodes below `root` in document order that are elements named in `names`, at most `limit`. A loop, not
+    /// recursion: pages nest 10,000 deep.
+    static func walk(below root: xmlNodePtr, names: ElementNames, limit: Int) -> [xmlNodePtr] {
+        var found: [xmlNodePtr] = []
+        walk(from: root.pointee.children, below: root, names: names, limit: limit, into: &found)
+        return found
+    }
+
+    /// `walk`, from `start` (a child of `root`) onwards, adding to `found`.
+    static func walk(from start: xmlNodePtr?, below root: xmlNodePtr?, names: ElementNames, limit: Int, into found: inout [xmlNodePtr]) {
+        var current = start
+        while let node = current, found.count < limit {
+            if node.pointee.type == XML_ELEMENT_NODE, names.contains(node.pointee.name) { found.append(node) }
+            if node.pointee.type == XML_ELEMENT_NODE, let child = node.pointee.children {
+                current = child
+                continue
+            }
+            var climbing: xmlNodePtr? = node
+            current = nil
+            while let up = climbing, up != root {
+                if let next = up.pointee.next {
+                    current = next
+                    break
+                }
+                climbing = up.pointee.parent
+            }
         }
     }
 
@@ -188,8 +249,9 @@ public struct HTMLNode {
     }
 
     private var isHidden: Bool {
-        if attribute("hidden") != nil { return true }
-        guard let style = attribute("style")?.lowercased() else { return false }
+        // Presence first: most elements have neither attribute, and asking for a value copies it.
+        if hasAttribute("hidden") { return true }
+        guard hasAttribute("style"), let style = attribute("style")?.lowercased() else { return false }
         let compact = style.filter { $0 != " " }
         return compact.contains("display:none") || compact.contains("visibility:hidden")
     }
@@ -219,4 +281,20 @@ public enum InlineEvent: Sendable, Equatable {
     ]
 
     static func isBlock(_ name: String) -> Bool { blocks.contains(name) }
+}
+
+/// Element names a tree walk looks for, kept as C strings so each element's name is compared where libxml2 keeps it.
+struct ElementNames {
+    private let names: [ContiguousArray<CChar>]
+
+    init(_ names: [String]) {
+        self.names = names.map { ContiguousArray($0.utf8CString) }
+    }
+
+    func contains(_ name: UnsafePointer<xmlChar>?) -> Bool {
+        guard let name else { return false }
+        return UnsafeRawPointer(name).withMemoryRebound(to: CChar.self, capacity: 1) { written in
+            names.contains { candidate in candidate.withUnsafeBufferPointer { wanted in wanted.baseAddress.map { strcmp(written, $0) == 0 } ?? false } }
+        }
+    }
 }

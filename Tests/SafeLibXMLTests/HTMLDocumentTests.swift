@@ -32,6 +32,67 @@ import Testing
         #expect(texts == Set((0..<64).map { "page \($0)" }))
     }
 
+    /// The tree walks stand in for XPath queries: they must select the same nodes, in the same order.
+    static func sameNodes(_ walked: [HTMLNode], _ selected: [HTMLNode]) -> Bool {
+        walked.count == selected.count && zip(walked, selected).allSatisfy { $0.isSame(as: $1) }
+    }
+
+    @Test func treeWalksSelectWhatTheirXPathSelects() throws {
+        let page = try Self.document("""
+            <html><head><base href="/x/"><link rel=canonical href=a><title>t</title><link rel=canonical href=b></head>
+            <body><table><tr><td class="x coursepadding"><div><h4>A</h4><h3>B <h2>C</h2></h3></div></td>
+            <td class="coursepaddingx"><h2>D</h2></td></tr></table><!-- <td>not</td> --><div><td>E</td></div></body></html>
+            """)
+        #expect(Self.sameNodes(page.elements(named: ["td", "h2"]), try page.select("//td | //h2")))
+        #expect(Self.sameNodes(page.elements(named: ["h3"], limit: 1), try page.select("(//h3)[1]")))
+        #expect(Self.sameNodes(page.headChildren(named: ["link", "title"]), try page.select("/html/head/link | /html/head/title")))
+        for block in page.elements(named: ["td"]) {
+            #expect(Self.sameNodes(block.descendants(named: ["h3", "h2", "h4"], limit: 1), try block.select("(.//h3 | .//h2 | .//h4)[1]")))
+            #expect(Self.sameNodes(block.descendants(named: ["h2"]), try block.select(".//h2")))
+        }
+        let body = try #require(try page.first("/html/body"))
+        #expect(Self.sameNodes(body.children(named: ["div", "table"]), try body.select("div | table")))
+        #expect(try #require(page.headChildren(named: ["base"]).first).hasAttribute("href"))
+        #expect(!(try #require(page.headChildren(named: ["title"]).first)).hasAttribute("href"))
+        #expect(page.elements(named: ["nothing"]).isEmpty)
+    }
+
+    /// A page nested 10,000 deep (libxml2 keeps the first 256 levels or so): the walk goes to the bottom of the
+    /// tree libxml2 built and finds what XPath finds.
+    @Test func treeWalksSurviveDeepNesting() throws {
+        let depth = 10_000
+        let page = try Self.document(String(repeating: "<div>", count: depth) + "<span>deep</span>" + String(repeating: "</div>", count: depth))
+        let divs = page.elements(named: ["div"])
+        #expect(divs.count > 200)
+        #expect(Self.sameNodes(divs, try page.select("//div")))
+        let top = try #require(divs.first)
+        #expect(Self.sameNodes(top.descendants(named: ["div", "span"]), try top.select(".//div | .//span")))
+    }
+
+    /// On real catalog pages of every system in ../shared: the walks and XPath agree element for element.
+    @Test func treeWalksAgreeWithXPathOnRealPages() throws {
+        let shared = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../shared/realworld")
+        let directories = (try? FileManager.default.contentsOfDirectory(atPath: shared.path)) ?? []
+        try #require(!directories.isEmpty, "../shared/realworld must sit beside the checkout")
+        var pages = 0
+        for directory in directories.sorted() {
+            let folder = shared.appendingPathComponent(directory)
+            guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { continue }
+            let files = enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".html") || $0.hasSuffix(".htm") }.sorted()
+            for file in files.enumerated().filter({ $0.offset % 97 == 0 }).map(\.element) {
+                let bytes = try Array(Data(contentsOf: folder.appendingPathComponent(file)))
+                guard let page = try? HTMLDocument(bytes: bytes) else { continue }
+                pages += 1
+                #expect(Self.sameNodes(page.elements(named: ["td", "div", "a", "h3"]), try page.select("//td | //div | //a | //h3")), "\(directory)/\(file)")
+                #expect(Self.sameNodes(page.headChildren(named: ["link", "meta"]), try page.select("/html/head/link | /html/head/meta")))
+                for cell in page.elements(named: ["td", "div"]).prefix(50) {
+                    #expect(Self.sameNodes(cell.descendants(named: ["h3", "h2", "h4"], limit: 1), try cell.select("(.//h3 | .//h2 | .//h4)[1]")))
+                }
+            }
+        }
+        #expect(pages > 50)
+    }
+
     @Test func textHasEntitiesDecodedAndWhiteSpaceCollapsed() throws {
         let doc = try Self.document("<p id=x>  Data&nbsp;&amp;\n\t Algorithms &eacute;t&#233; &#8212; ok </p>")
         let paragraph = try #require(try doc.first("//p[@id='x']"))

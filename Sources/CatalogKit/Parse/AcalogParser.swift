@@ -15,10 +15,10 @@ public struct AcalogParser: CatalogParser {
     // An id lookup is a hash lookup; `//h1[@id=…]` walks the whole page. (Ids are unique on a page; were one
     // repeated, libxml2 keeps the first element that has it.)
     static let fullPageHeadingXPath = "id('course_preview_title')[self::h1]"
-    // Cheap to test; `inlineBlocks` keeps those whose class list has the whole word (a `normalize-space`
-    // and `concat` in the XPath cost more than the rest of the query).
-    static let inlineBlockXPath = "//td[contains(@class, 'coursepadding')]"
-    static let inlineHeadingXPath = "(.//h3 | .//h2 | .//h4)[1]"
+    // Expanded listings' blocks are `//td[contains(concat(' ', normalize-space(@class), ' '), ' coursepadding ')]`
+    // and each one's heading `(.//h3 | .//h2 | .//h4)[1]`; both are found by walking the tree, which on these
+    // small pages cost a tenth of asking libxml2's XPath (it gathers every node of the page before filtering).
+    static let inlineHeadingNames = ["h3", "h2", "h4"]
     static let courseLinkXPath = "//a[contains(@href, 'preview_course_nopop.php') or contains(@href, 'preview_course.php')]"
     static let pagerLinkXPath = "//a[contains(@href, 'filter[cpage]=') or contains(@href, 'filter%5Bcpage%5D=')]"
 
@@ -27,7 +27,7 @@ public struct AcalogParser: CatalogParser {
         if url.contains("preview_course_nopop.php") || url.contains("content.php?catoid=") { return true }
         let document = page.document
         return document.contains(Self.fullPageHeadingXPath)
-            || !((try? Self.inlineBlocks(in: document)) ?? []).isEmpty
+            || !Self.inlineBlocks(in: document).isEmpty
             || document.contains(Self.courseLinkXPath)
     }
 
@@ -36,8 +36,8 @@ public struct AcalogParser: CatalogParser {
         for heading in try page.document.select(Self.fullPageHeadingXPath) {
             if let course = try course(heading: heading, page: page, rule: "h1#course_preview_title") { courses.append(course) }
         }
-        for block in try Self.inlineBlocks(in: page.document) {
-            guard let heading = try block.first(Self.inlineHeadingXPath) else { continue }
+        for block in Self.inlineBlocks(in: page.document) {
+            guard let heading = block.descendants(named: Self.inlineHeadingNames, limit: 1).first else { continue }
             if let course = try course(heading: heading, page: page, rule: "td.coursepadding//\(heading.name)") {
                 courses.append(course)
             }
@@ -46,8 +46,8 @@ public struct AcalogParser: CatalogParser {
     }
 
     /// Expanded listings' course blocks: `td` elements of class `coursepadding`.
-    static func inlineBlocks(in document: HTMLDocument) throws(HTMLError) -> [HTMLNode] {
-        try document.select(inlineBlockXPath).filter { $0.hasClass("coursepadding") }
+    static func inlineBlocks(in document: HTMLDocument) -> [HTMLNode] {
+        document.elements(named: ["td"]).filter { $0.hasClass("coursepadding") }
     }
 
     private func course(heading: HTMLNode, page: PageContext, rule: String) throws -> ParsedCourse? {

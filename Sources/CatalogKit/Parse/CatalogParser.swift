@@ -34,18 +34,28 @@ public struct PageContext {
         pageURLText = pageURL == sourceURL ? sourceURLText : pageURL.absoluteString
     }
 
-    /// Rules a saved page uses to say where it came from, most specific first.
-    static let declaredURLRules: [(xpath: String, rule: String)] = [
-        ("/html/head/link[@rel='canonical']/@href", "<link rel=canonical>"),
-        ("/html/head/meta[@property='og:url']/@content", "<meta property=og:url>"),
-        // The cougargrades archive of UH pages records the page's URL in a hidden metadata span.
-        ("(//div[@class='edu-uh-publications-metadata'])[1]/span[@title='scrape_url']", "archive metadata span[title=scrape_url]"),
+    /// Rules a saved page uses to say where it came from, most specific first: how each finds the URL's text,
+    /// and how provenance names it. Each is a walk of a few nodes; as XPath (shown) each query cost more than
+    /// the rest of reading the page's URL.
+    static let declaredURLRules: [(find: @Sendable (HTMLDocument) -> String?, rule: String)] = [
+        // /html/head/link[@rel='canonical']/@href
+        ({ $0.headChildren(named: ["link"]).lazy.filter { $0.attribute("rel") == "canonical" }.compactMap { $0.attribute("href") }.first },
+         "<link rel=canonical>"),
+        // /html/head/meta[@property='og:url']/@content
+        ({ $0.headChildren(named: ["meta"]).lazy.filter { $0.attribute("property") == "og:url" }.compactMap { $0.attribute("content") }.first },
+         "<meta property=og:url>"),
+        // The cougargrades archive of UH pages records the page's URL in a hidden metadata span:
+        // //div[@class='edu-uh-publications-metadata']/span[@title='scrape_url']
+        ({ document in
+            document.elements(named: ["div"]).lazy.filter { $0.attribute("class") == "edu-uh-publications-metadata" }
+                .compactMap { $0.children(named: ["span"]).first { $0.attribute("title") == "scrape_url" } }.first?.text
+        }, "archive metadata span[title=scrape_url]"),
     ]
 
     static func declaredURL(in document: HTMLDocument) -> (URL, String)? {
-        for (xpath, rule) in declaredURLRules {
-            guard let node = try? document.first(xpath) else { continue }
-            let text = node.text
+        for (find, rule) in declaredURLRules {
+            guard let written = find(document) else { continue }
+            let text = TextCollapsing.collapse(written)
             if let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
                 return (url, rule)
             }
