@@ -103,8 +103,10 @@ public final class HTMLDocument {
                              collector: IssueCollector) -> htmlDocPtr? {
         guard let context = htmlNewParserCtxt() else { return nil }
         defer { htmlFreeParserCtxt(context) }
+        // NOBLANKS: libxml2 leaves out white space it can tell is layout (between block tags), never the white
+        // space between words and inline elements; pretty-printed pages have hundreds of such nodes.
         let options = Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
-            | HTML_PARSE_NONET.rawValue | HTML_PARSE_IGNORE_ENC.rawValue | HTML_PARSE_COMPACT.rawValue)
+            | HTML_PARSE_NONET.rawValue | HTML_PARSE_IGNORE_ENC.rawValue | HTML_PARSE_COMPACT.rawValue | HTML_PARSE_NOBLANKS.rawValue)
         // libxml2 reports through a thread-local handler. The parse below is synchronous, with no
         // suspension point, so the handler set here sees exactly this parse's errors; the previous
         // handler is restored before returning.
