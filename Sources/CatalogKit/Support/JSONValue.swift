@@ -123,9 +123,16 @@ public enum JSONValue: Sendable, Equatable {
         value.withUTF8 { bytes in
             // Copy the runs that need no escape in one go; most strings are one run.
             var runStart = 0
-            for (position, byte) in bytes.enumerated() where byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 {
+            var position = 0
+            while position < bytes.count {
+                let byte = bytes[position]
+                guard byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 else {
+                    position += 1
+                    continue
+                }
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
-                runStart = position + 1
+                position += 1
+                runStart = position
                 switch byte {
                 case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
                 case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
