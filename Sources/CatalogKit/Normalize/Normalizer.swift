@@ -130,29 +130,32 @@ public struct Normalizer: Sendable {
 enum RequisiteMarkdown {
     static func render(_ text: String, links: [String: String]) -> String {
         if links.isEmpty { return MarkupEscaping.markdown(text) }
-        let scalars = Array(text.unicodeScalars)
+        // The scanner reads scalars by offset; the text between codes is copied out of the string by index,
+        // which `position` keeps in step with `index` (building it scalar by scalar cost more than the scan).
+        let view = text.unicodeScalars
+        let scalars = Array(view)
         var output = ""
-        var plainStart = 0
+        output.reserveCapacity(text.utf8.count + 64)
+        var plainStart = view.startIndex
+        var position = view.startIndex
         var index = 0
-        func flushPlain(upTo end: Int) {
-            guard plainStart < end else { return }
-            output += MarkupEscaping.markdown(String(String.UnicodeScalarView(scalars[plainStart..<end])))
-        }
         while index < scalars.count {
             // A code starts with an upper-case ASCII letter (all `scan` accepts) at a word start ("CIS 162", not "xCIS 162").
             if CourseCodeScanner.isLetter(scalars[index], upperOnly: true), index == 0 || !isWordCharacter(scalars[index - 1]),
                let match = CourseCodeScanner.scan(scalars, from: index, caseSensitive: true),
                let url = links[match.code.description] {
-                flushPlain(upTo: index)
-                let written = String(String.UnicodeScalarView(scalars[index..<match.end]))
-                output += "[\(MarkupEscaping.markdown(written))](\(MarkupEscaping.markdownLinkTarget(url)))"
+                let end = view.index(position, offsetBy: match.end - index)
+                output += MarkupEscaping.markdown(String(view[plainStart..<position]))
+                output += "[\(MarkupEscaping.markdown(String(view[position..<end])))](\(MarkupEscaping.markdownLinkTarget(url)))"
                 index = match.end
-                plainStart = index
+                position = end
+                plainStart = end
                 continue
             }
             index += 1
+            position = view.index(after: position)
         }
-        flushPlain(upTo: scalars.count)
+        output += MarkupEscaping.markdown(String(view[plainStart...]))
         return output
     }
 
