@@ -142,17 +142,17 @@ enum LabelledContent {
     static func colonLabel(_ text: String) -> String? {
         // The byte test first: most emphasis is not a label, and `hasSuffix` compares characters.
         guard text.utf8.last == UInt8(ascii: ":"), text.hasSuffix(":") else { return nil }
-        // A String, not the Substring: the generic `collapse` is not specialized across modules.
-        let body = TextCollapsing.collapse(String(text.dropLast()))
+        // The colon is the last byte (checked above), so the label is the bytes before it; a String, not a
+        // Substring, for `collapse` (the generic one is not specialized across modules).
+        let body = TextCollapsing.collapse(String(decoding: text.utf8.dropLast(), as: UTF8.self))
         guard let first = body.unicodeScalars.first, isLetter(first),
-              hasAtMost(60, charactersIn: body), body.split(separator: " ").count <= 8 else { return nil }
+              hasAtMost(60, charactersIn: body), wordCount(body) <= 8 else { return nil }
         return body
     }
 
     /// A label in emphasis without a colon, alone at the start of a line: "Description", "Formerly".
     static func bareLabel(_ text: String) -> String? {
-        let words = text.split(separator: " ")
-        guard (1...4).contains(words.count), let first = text.unicodeScalars.first, isUppercase(first),
+        guard (1...4).contains(wordCount(text)), let first = text.unicodeScalars.first, isUppercase(first),
               text.unicodeScalars.allSatisfy({ isLetter($0) || " &/()-'".unicodeScalars.contains($0) })
         else { return nil }
         return text
@@ -174,6 +174,22 @@ enum LabelledContent {
             else { return nil }
         }
         return String(body)
+    }
+
+    /// How many words `split(separator: " ")` would give, counted on the bytes: splitting makes a Substring
+    /// per word and compares characters, which cost more than the rest of reading a label.
+    private static func wordCount(_ text: String) -> Int {
+        var words = 0
+        var inWord = false
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: " ") {
+                inWord = false
+            } else if !inWord {
+                inWord = true
+                words += 1
+            }
+        }
+        return words
     }
 
     /// A letter as `CharacterSet.letters` has it; ASCII, nearly every label, without asking Foundation.
