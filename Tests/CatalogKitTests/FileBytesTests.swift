@@ -24,3 +24,27 @@ struct FileBytesTests {
         #expect(error?.code == ENOENT)
     }
 }
+
+struct PageInputsTests {
+    /// A directory argument gives every .html/.htm file below it, sorted, named from the argument as written,
+    /// each with a file URL (no dot segments) to its file.
+    @Test func aDirectoryGivesItsPagesByNameAtAnyDepth() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-inputs-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        for file in ["b/x.html", "a.HTM", "c.html", "notes.txt", "b/deeper/y.htm", ".html"] {
+            let url = root.appendingPathComponent(file)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data("<p>\(file)</p>".utf8).write(to: url)
+        }
+        let written = root.path + "/b/../"
+        let (inputs, errors) = PageInputs.expand([written])
+        #expect(errors.isEmpty)
+        #expect(inputs.map(\.name) == ["a.HTM", "b/deeper/y.htm", "b/x.html", "c.html"].map { root.path + "/b/.." + "/" + $0 })
+        for input in inputs {
+            #expect(input.url.isFileURL)
+            #expect(!input.url.path.contains("/../"))
+            let relative = String(input.name.dropFirst((root.path + "/b/../").count))
+            #expect(try FileBytes.read(input.url) == Array("<p>\(relative)</p>".utf8))
+        }
+    }
+}
