@@ -16,6 +16,24 @@ import Testing
         #expect(JSONValue.int(value).serialized() == String(value))
     }
 
+    /// Strings are scanned eight bytes at a time: a character that needs an escape must be caught at every
+    /// offset in the word, and nothing else (multi-byte UTF-8, DEL) may be escaped.
+    @Test(arguments: ["\"", "\\", "\n", "\r", "\t", "\u{01}", "\u{1F}", "\u{7F}", "é", "\u{2028}"])
+    func everyCharacterIsEscapedAtEveryOffset(_ special: String) throws {
+        for length in [1, 7, 8, 9, 16, 23] {
+            for offset in 0..<length {
+                let text = String(repeating: "a", count: offset) + special + String(repeating: "bé", count: length - offset)
+                var bytes: [UInt8] = []
+                JSONValue.writeString(text, into: &bytes)
+                let written = String(decoding: bytes, as: UTF8.self)
+                #expect(try JSONValue.parse(written) == .string(text))
+                #expect(try JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed) as? String == text)
+                let escaped = special.unicodeScalars.allSatisfy { $0.value < 0x20 || $0 == "\"" || $0 == "\\" }
+                #expect(written.utf8.count == text.utf8.count + 2 + (escaped ? (special.unicodeScalars.first.map { $0.value < 0x20 && !"\n\r\t".unicodeScalars.contains($0) } == true ? 5 : 1) : 0))
+            }
+        }
+    }
+
     @Test func aLongArrayCanBeReadOneElementAtATime() throws {
         var seen: [JSONValue] = []
         let rest = try JSONValue.parse(Array(#"{"n": 2, "courses": [{"id": 1}, [2], "three"], "z": {"courses": [9]}}"#.utf8),

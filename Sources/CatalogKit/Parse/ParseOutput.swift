@@ -9,6 +9,7 @@ public enum ParseOutput {
         let courses = Normalizer(rules: rules).normalize(catalog: results.flatMap(\.courses))
         let records = ParallelMap.map(courses) { course -> [UInt8] in
             var bytes: [UInt8] = []
+            bytes.reserveCapacity(4_096)  // a record is 3 KB on average: no regrowing on the way
             course.writeJSON(into: &bytes, indentingLevels: .max, depth: 1)
             return bytes
         }

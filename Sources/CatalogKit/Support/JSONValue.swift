@@ -64,11 +64,10 @@ public enum JSONValue: Sendable, Equatable {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             newline(&out, pretty: pretty, depth: depth + 1)
             writeString(member.key, into: &out)
-            if pretty {
-                out.append(contentsOf: [UInt8(ascii: " "), UInt8(ascii: ":"), UInt8(ascii: " ")])
-            } else {
-                out.append(UInt8(ascii: ":"))
-            }
+            // Byte by byte: an array literal here was an allocation per member.
+            if pretty { out.append(UInt8(ascii: " ")) }
+            out.append(UInt8(ascii: ":"))
+            if pretty { out.append(UInt8(ascii: " ")) }
             member.value.write(into: &out, indentingLevels: levels, depth: depth + 1)
         }
         newline(&out, pretty: pretty, depth: depth)
@@ -117,14 +116,31 @@ public enum JSONValue: Sendable, Equatable {
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
+    /// Whether any of the eight bytes in `word` may be a control character, `"` or `\\` (the bit tricks of
+    /// "Bit Twiddling Hacks": a byte below n, a byte equal to n, in all eight lanes at once). A false yes
+    /// only sends those bytes down the byte-by-byte path.
+    private static func needsEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
+        let control = (word &- ones &* 0x20) & ~word & highs != 0
+        return control || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
+    }
+
     static func writeString(_ value: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { bytes in
+            let raw = UnsafeRawBufferPointer(bytes)
             // Copy the runs that need no escape in one go; most strings are one run.
             var runStart = 0
             var position = 0
             while position < bytes.count {
+                // Eight bytes at a time while none of them needs an escape.
+                if position + 8 <= bytes.count, !needsEscape(raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)) {
+                    position += 8
+                    continue
+                }
                 let byte = bytes[position]
                 guard byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 else {
                     position += 1
