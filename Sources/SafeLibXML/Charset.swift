@@ -1,3 +1,5 @@
+import Foundation
+
 /// Which character encoding a page is decoded with, and what decided it.
 ///
 /// libxml2's own guess treats an undeclared page as ISO-8859-1 and garbles UTF-8, so the
@@ -91,7 +93,8 @@ public enum CharsetDetector {
         let end = min(bytes.count, prescanLimit)
         var index = 0
         while index < end {
-            guard bytes[index] == UInt8(ascii: "<") else { index += 1; continue }
+            guard let tag = firstIndex(of: UInt8(ascii: "<"), in: bytes, from: index, end: end) else { return nil }
+            index = tag
             if matches(bytes, at: index, "<!--") {
                 index = skipComment(bytes, from: index + 4, end: end)
                 continue
@@ -109,6 +112,16 @@ public enum CharsetDetector {
             index += 1
         }
         return nil
+    }
+
+    /// Where `byte` next occurs in `bytes[from..<end]`, found by `memchr` (the prescan reads up to 4 KB of
+    /// every page for a `<meta>` most pages lack).
+    private static func firstIndex(of byte: UInt8, in bytes: [UInt8], from start: Int, end: Int) -> Int? {
+        guard start < end else { return nil }
+        return bytes.withUnsafeBufferPointer { buffer -> Int? in
+            guard let base = buffer.baseAddress, let found = memchr(base + start, Int32(byte), end - start) else { return nil }
+            return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+        }
     }
 
     private static let asciiSpace: Set<Character> = [" ", "\t", "\n", "\r", "\u{0C}"]
@@ -245,7 +258,13 @@ enum Transcoder {
         var index = 0
         var copiedUpTo = 0
         let count = input.count
+        let raw = UnsafeRawBufferPointer(input)
         while index < count {
+            // ASCII, most of any page, eight bytes at a time.
+            if index + 8 <= count, raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                index += 8
+                continue
+            }
             let lead = input[index]
             if lead < 0x80 {
                 index += 1

@@ -14,19 +14,25 @@ enum FieldRole: Equatable {
     /// dropped, white space collapsed. ASCII labels, nearly all, take one pass over their bytes; others go
     /// the long way, since lower-casing can change their length.
     static func key(_ label: String) -> String {
-        guard label.utf8.allSatisfy({ $0 < 0x80 }) else {
-            var key = label.lowercased()
-            if key.hasSuffix("(s)") { key.removeLast(3) }
-            key.removeAll { $0 == "." || $0 == ":" }
-            return TextCollapsing.collapse(key)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(label.utf8.count)
+        for byte in label.utf8 {
+            guard byte < 0x80 else { return nonASCIIKey(label) }
+            bytes.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte)
         }
-        var bytes = label.utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 + 32 : $0 }
         if bytes.count >= 3, bytes[bytes.count - 3] == UInt8(ascii: "("), bytes[bytes.count - 2] == UInt8(ascii: "s"),
            bytes[bytes.count - 1] == UInt8(ascii: ")") {
             bytes.removeLast(3)
         }
         bytes.removeAll { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ":") }
         return TextCollapsing.collapse(String(decoding: bytes, as: UTF8.self))
+    }
+
+    private static func nonASCIIKey(_ label: String) -> String {
+        var key = label.lowercased()
+        if key.hasSuffix("(s)") { key.removeLast(3) }
+        key.removeAll { $0 == "." || $0 == ":" }
+        return TextCollapsing.collapse(key)
     }
 
     /// One hash lookup per label: a `switch` over these strings compared them one by one, for every label of every page.
