@@ -143,7 +143,49 @@ public struct HTMLNode {
     public var rawText: String { LibXML.take(xmlNodeGetContent(pointer)) ?? "" }
 
     /// The node's position, as an XPath (`/html/body/div[2]/h1`): where a value came from.
-    public var path: String { LibXML.take(xmlGetNodePath(pointer)) ?? "" }
+    ///
+    /// The same text as libxml2's `xmlGetNodePath`, which reads the page's elements: built here for an element
+    /// of an HTML tree (no namespaces) because libxml2's formats and copies the whole path again at every level.
+    public var path: String {
+        var steps: [String] = []
+        var current: xmlNodePtr? = pointer
+        while let node = current {
+            let type = node.pointee.type
+            if type == XML_DOCUMENT_NODE || type == XML_HTML_DOCUMENT_NODE {
+                return "/" + steps.reversed().joined(separator: "/")
+            }
+            guard type == XML_ELEMENT_NODE, node.pointee.ns == nil, let name = node.pointee.name else { break }
+            let written = String(cString: name)
+            let position = Self.position(of: node, named: name)
+            steps.append(position == 0 ? written : "\(written)[\(position)]")
+            current = node.pointee.parent
+        }
+        return libxml2Path
+    }
+
+    /// `xmlGetNodePath`'s own answer, for the nodes `path` does not build itself (and to check it against).
+    var libxml2Path: String { LibXML.take(xmlGetNodePath(pointer)) ?? "" }
+
+    /// The element's position among its siblings of the same name, counting from 1; 0 when it has none
+    /// (as `xmlGetNodePath` numbers them).
+    private static func position(of node: xmlNodePtr, named name: UnsafePointer<xmlChar>) -> Int {
+        func sameName(_ other: xmlNodePtr) -> Bool {
+            other.pointee.type == XML_ELEMENT_NODE && other.pointee.ns == nil && xmlStrEqual(other.pointee.name, name) != 0
+        }
+        var before = 0
+        var sibling = node.pointee.prev
+        while let current = sibling {
+            if sameName(current) { before += 1 }
+            sibling = current.pointee.prev
+        }
+        if before > 0 { return before + 1 }
+        sibling = node.pointee.next
+        while let current = sibling {
+            if sameName(current) { return 1 }
+            sibling = current.pointee.next
+        }
+        return 0
+    }
 
     /// The source line of the node, as libxml2 recorded it.
     public var line: Int { Int(xmlGetLineNo(pointer)) }

@@ -85,6 +85,9 @@ import Testing
                 pages += 1
                 #expect(Self.sameNodes(page.elements(named: ["td", "div", "a", "h3"]), try page.select("//td | //div | //a | //h3")), "\(directory)/\(file)")
                 #expect(Self.sameNodes(page.headChildren(named: ["link", "meta"]), try page.select("/html/head/link | /html/head/meta")))
+                for element in page.elements(named: ["td", "div", "a", "h1", "h2", "h3", "span", "p", "strong", "li"]) {
+                    #expect(element.path == element.libxml2Path)
+                }
                 for cell in page.elements(named: ["td", "div"]).prefix(50) {
                     #expect(Self.sameNodes(cell.descendants(named: ["h3", "h2", "h4"], limit: 1), try cell.select("(.//h3 | .//h2 | .//h4)[1]")))
                 }

@@ -220,9 +220,10 @@ enum LabelledContent {
             if current?.hasText == true { current?.lineBreak(line.breakBefore) }
             var lineHasContent = false
             for unit in LabelledContent.units(of: line) {
-                let text = unit.text
                 let hasLink = unit.tokens.contains { $0.link != nil }
                 if let tag = unit.emphasisTag {
+                    // The unit's collapsed text is made only where a label may be read from it.
+                    let text = unit.text
                     if !text.isEmpty, !hasLink,
                        let label = LabelledContent.colonLabel(text) ?? (lineHasContent ? nil : LabelledContent.bareLabel(text)) {
                         var builder = Builder(label: label, labelStyle: "<\(tag)>")
@@ -248,7 +249,7 @@ enum LabelledContent {
                         lineHasContent = true
                         continue
                     }
-                } else if !unit.isEmpty, !lineHasContent, let label = LabelledContent.textLabel(text) {
+                } else if !lineHasContent, !unit.isEmpty, let label = LabelledContent.textLabel(unit.text) {
                     var builder = Builder(label: label, labelStyle: "text")
                     builder.writtenLabel = label + ":"
                     builder.appendAfterFirstColon(unit.tokens, links: links)
