@@ -23,5 +23,9 @@ struct ParseOutputTests {
         let items = Array(0..<1_000)
         #expect(ParallelMap.map(items) { $0 * 3 } == items.map { $0 * 3 })
         #expect(ParallelMap.map(Array(0..<5)) { $0 + 1 } == [1, 2, 3, 4, 5])
+        // Contiguous ranges that cover every index once, in order, also when the count does not divide evenly.
+        for count in [0, 5, 65, 1_000, 1_003] {
+            #expect(ParallelMap.ranges(over: count) { Array($0) }.flatMap { $0 } == Array(0..<count))
+        }
     }
 }

@@ -22,6 +22,20 @@ enum ParallelMap {
     }
 }
 
+extension ParallelMap {
+    /// `0..<count` cut into contiguous ranges, one `body` call each, spread over the cores; the results in
+    /// range order. For work whose output is joined in order (one buffer per range instead of one per item).
+    static func ranges<Value: Sendable>(over count: Int, _ body: @Sendable (Range<Int>) -> Value) -> [Value] {
+        guard count > minimumItems else { return [body(0..<count)] }
+        let chunks = min(ProcessInfo.processInfo.activeProcessorCount * 4, count)
+        let results = ChunkResults<Value>(count: chunks)
+        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+            results.set(chunk, [body((count * chunk / chunks)..<(count * (chunk + 1) / chunks))])
+        }
+        return results.values.flatMap { $0 }
+    }
+}
+
 /// Per-chunk results written by concurrent workers, each to its own slot.
 final class ChunkResults<Value: Sendable>: @unchecked Sendable {
     // Guarded by `lock`; @unchecked is sound because nothing is touched outside it.
