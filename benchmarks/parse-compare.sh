@@ -30,11 +30,13 @@ if [ "$with_python" -eq 1 ]; then
     || { cat "$work/agreement.txt" >&2; echo "parse-compare: the lxml script and gvingest disagree" >&2; exit 1; }
 fi
 
-for _ in $(seq "$runs"); do time_it "$bin" parse --json "$pages"; done >"$work/gvingest.txt"
-for _ in $(seq "$runs"); do time_it xmllint --html --noout "${files[@]}"; done >"$work/xmllint.txt"
-if [ "$with_python" -eq 1 ]; then
-  for _ in $(seq "$runs"); do time_it "$python" benchmarks/python/uh_lxml.py "$pages"; done >"$work/lxml.txt"
-fi
+# Taken in turns (gvingest, xmllint, lxml, gvingest, …), so a machine that slows down or speeds up during the
+# benchmark (a shared VM does) shifts every contender alike instead of the ratio.
+for _ in $(seq "$runs"); do
+  time_it "$bin" parse --json "$pages" >>"$work/gvingest.txt"
+  time_it xmllint --html --noout "${files[@]}" >>"$work/xmllint.txt"
+  [ "$with_python" -eq 0 ] || time_it "$python" benchmarks/python/uh_lxml.py "$pages" >>"$work/lxml.txt"
+done
 wall() { cut -d' ' -f1 "$work/$1.txt" | median; }
 cpu() { cut -d' ' -f2 "$work/$1.txt" | median; }
 
