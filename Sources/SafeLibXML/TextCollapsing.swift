@@ -59,6 +59,7 @@ public enum TextCollapsing {
     }
 
     /// The length in bytes of the white-space character at `index`, or 0 when there is none.
+    @inlinable  // asked once per byte of every text the parsers read; a call each time cost more than the test
     public static func spaceLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int {
         let byte = bytes[index]
         if byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) { return 1 }
