@@ -75,7 +75,8 @@ public struct HTMLNode {
             }
             var climbing: xmlNodePtr? = node
             current = nil
-            while let up = climbing, up != root {
+            // Up to `root`, or (walking a whole document) to the document node, whose siblings are not the page's.
+            while let up = climbing, up != root, up.pointee.type != XML_HTML_DOCUMENT_NODE, up.pointee.type != XML_DOCUMENT_NODE {
                 if let next = up.pointee.next {
                     current = next
                     break

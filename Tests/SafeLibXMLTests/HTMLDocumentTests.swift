@@ -96,6 +96,18 @@ import Testing
         #expect(pages > 50)
     }
 
+    /// White space between inline elements is text, also after elements libxml2's blank-dropping option does
+    /// not list (`sub`, `sup`, `img`): the parse must keep it.
+    @Test func whiteSpaceBetweenInlineElementsIsKept() throws {
+        let page = try Self.document("<div><p>H<sub>2</sub> <b>O</b> and x<sup>2</sup> <em>y</em>, <img src=a.png> <i>z</i></p></div>")
+        let paragraph = try #require(page.elements(named: ["p"]).first)
+        let text = paragraph.inlineEvents().compactMap { event -> String? in
+            if case let .text(value) = event { return value }
+            return nil
+        }.joined()
+        #expect(TextCollapsing.collapse(text) == "H2 O and x2 y, z")
+    }
+
     @Test func textHasEntitiesDecodedAndWhiteSpaceCollapsed() throws {
         let doc = try Self.document("<p id=x>  Data&nbsp;&amp;\n\t Algorithms &eacute;t&#233; &#8212; ok </p>")
         let paragraph = try #require(try doc.first("//p[@id='x']"))
