@@ -84,10 +84,10 @@ enum ParseCommand: Command {
             for warning in result.missingFieldWarnings { printError("gvingest parse: warning: \(warning)") }
         }
         if arguments.has("--json") {
-            var output = ParseOutput.jsonBytes(results, rules: rules)
-            output.append(UInt8(ascii: "\n"))
             do {
-                try FileHandle.standardOutput.write(contentsOf: output)
+                for part in ParseOutput.jsonParts(results, rules: rules) + [[UInt8(ascii: "\n")]] {
+                    try FileHandle.standardOutput.write(contentsOf: part)
+                }
             } catch {
                 printError("gvingest parse: cannot write the output: \(error.localizedDescription)")
                 return .cannotCreate

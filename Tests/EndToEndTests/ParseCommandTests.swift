@@ -51,6 +51,14 @@ import Testing
         #expect(outcome.stdout.contains("CIS 452"))
     }
 
+    /// The JSON goes out in pieces; a write that fails (a full disk: /dev/full) is exit 73 with the reason.
+    @Test func aFailedWriteOfTheJSONExits73() throws {
+        let outcome = try Binary.run(["-c", "\"$0\" parse --json Fixtures/gvsu/course > /dev/full", Binary.url.path],
+                                     executable: URL(fileURLWithPath: "/bin/sh"))
+        #expect(outcome.status == 73)
+        #expect(outcome.stderr.contains("cannot write the output"))
+    }
+
     @Test func anUnreadableInputExits66() throws {
         let outcome = try Binary.run(["parse", Self.course, "Fixtures/does-not-exist.html"])
         #expect(outcome.status == 66)

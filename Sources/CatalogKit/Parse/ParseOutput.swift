@@ -3,13 +3,20 @@ import Foundation
 /// Renders parse results for people (every field and the rule it came from) and as JSON.
 public enum ParseOutput {
     /// One JSON array of normalized course records over all pages, sorted by id, deterministic (sorted keys),
-    /// as UTF-8. Each record is built and written on the cores in parallel: the same bytes as
-    /// `JSONValue.array(records).serialized()`, which would write thousands of records on one core.
+    /// as UTF-8: `jsonParts` joined.
     public static func jsonBytes(_ results: [PageResult], rules: NormalizationRules = .gvsu) -> [UInt8] {
+        Array(jsonParts(results, rules: rules).joined())
+    }
+
+    /// The JSON array of `jsonBytes` in consecutive pieces, to be written one after another (joining 12 MB
+    /// first would only copy it). The records are written on the cores in parallel, each range of them into
+    /// one piece: the same bytes as `JSONValue.array(records).serialized()`, which would write thousands of
+    /// records on one core.
+    public static func jsonParts(_ results: [PageResult], rules: NormalizationRules = .gvsu) -> [[UInt8]] {
         let courses = Normalizer(rules: rules).normalize(catalog: results.flatMap(\.courses))
-        guard !courses.isEmpty else { return Array("[]".utf8) }
-        // Each range of records into one buffer of its own, separators included: the array as
-        // `JSONValue.writeArray` lays it out ("[", then ",\n  " between records, "\n]").
+        guard !courses.isEmpty else { return [Array("[]".utf8)] }
+        // Separators go with the records: the array as `JSONValue.writeArray` lays it out ("[", then ",\n  "
+        // between records, "\n]").
         let parts = ParallelMap.ranges(over: courses.count) { range -> [UInt8] in
             var bytes: [UInt8] = []
             bytes.reserveCapacity(range.count * 3_400)  // 3.2 KB a record on average: no regrowing on the way
@@ -19,11 +26,7 @@ public enum ParseOutput {
             }
             return bytes
         }
-        var out: [UInt8] = []
-        out.reserveCapacity(parts.reduce(2) { $0 + $1.count })
-        for part in parts { out.append(contentsOf: part) }
-        out.append(contentsOf: "\n]".utf8)
-        return out
+        return parts + [Array("\n]".utf8)]
     }
 
     /// The readable view of one page.

@@ -75,7 +75,7 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     /// An array's brackets, commas and line breaks around `count` elements that `element` writes, each at
-    /// `depth + 1` (`ParseOutput.jsonBytes` lays out its parallel-written records the same way).
+    /// `depth + 1` (`ParseOutput.jsonParts` lays out its parallel-written records the same way).
     static func writeArray(count: Int, into out: inout [UInt8], pretty: Bool, depth: Int,
                            element: (Int, inout [UInt8]) -> Void) {
         guard count > 0 else { out.append(contentsOf: "[]".utf8); return }
