@@ -21,8 +21,10 @@ public struct HTMLNode {
         default:
             guard let name = pointer.pointee.name else { return "" }
             let written = String(cString: name)
-            // libxml2's HTML parser writes element names in lower case already; only other trees need the copy.
-            return written.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) ? written.lowercased() : written
+            // libxml2's HTML parser writes element names in lower case already: an ASCII name without capitals
+            // needs no copy. Anything else (a doctype's name, non-ASCII) is lower-cased as it always was.
+            let asIs = written.utf8.allSatisfy { $0 < 0x80 && !($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) }
+            return asIs ? written : written.lowercased()
         }
     }
 
@@ -57,7 +59,7 @@ public struct HTMLNode {
     }
 
     /// Nodes below `root` in document order that are elements named in `names`, at most `limit`. A loop, not
-    /// recursion: pages nest 10,000 deep.
+    /// recursion, whatever depth a tree has (libxml2 keeps 256 levels of a page nested 10,000 deep in its source).
     static func walk(below root: xmlNodePtr, names: ElementNames, limit: Int) -> [xmlNodePtr] {
         var found: [xmlNodePtr] = []
         walk(from: root.pointee.children, below: root, names: names, limit: limit, into: &found)
@@ -336,8 +338,9 @@ struct ElementNames {
 
     func contains(_ name: UnsafePointer<xmlChar>?) -> Bool {
         guard let name else { return false }
-        return UnsafeRawPointer(name).withMemoryRebound(to: CChar.self, capacity: 1) { written in
-            names.contains { candidate in candidate.withUnsafeBufferPointer { wanted in wanted.baseAddress.map { strcmp(written, $0) == 0 } ?? false } }
+        let written = UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self)
+        return names.contains { candidate in
+            candidate.withUnsafeBufferPointer { wanted in wanted.baseAddress.map { strcmp(written, $0) == 0 } ?? false }
         }
     }
 }

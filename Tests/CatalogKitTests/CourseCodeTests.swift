@@ -28,6 +28,8 @@ import Testing
         #expect(CourseCode(subject: "X", number: "").numericValue == 0)
         #expect(CourseCode(subject: "X", number: String(repeating: "9", count: 30)).numericValue == 0)
         #expect(CourseCode(subject: "X", number: String(Int.max)).numericValue == Int.max)
+        // A digit carrying a combining mark is no digit (a character, not a byte, is tested).
+        #expect(CourseCode(subject: "X", number: "1\u{301}2").numericValue == 2)
     }
 
     @Test func codesSortBySubjectThenNumber() throws {

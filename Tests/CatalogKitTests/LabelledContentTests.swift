@@ -16,6 +16,18 @@ import Testing
         segments.map { "\($0.label ?? ($0.emphasized ? "<em>" : "-"))=\($0.text)" }
     }
 
+    /// Labels' words are counted on the bytes for ASCII; other text as characters, so a space carrying a
+    /// combining mark is no separator, as `split(separator: " ")` has it.
+    @Test func labelWordsCountCharactersBeyondASCII() {
+        #expect(LabelledContent.bareLabel("Course Description") == "Course Description")
+        #expect(LabelledContent.bareLabel("A B C D E") == nil)
+        #expect(LabelledContent.bareLabel("A B C D \u{301}E") == "A B C D \u{301}E")
+        #expect(LabelledContent.colonLabel("Heures de crédit:") == "Heures de crédit")
+        #expect(LabelledContent.colonLabel("a b c d e f g h i:") == nil)
+        #expect(LabelledContent.colonLabel("Ab c d e f g h \u{301}i:") == "Ab c d e f g h \u{301}i")
+        #expect(LabelledContent.textLabel("Équivalence TCCNS: ACCT 2301") == "Équivalence TCCNS")
+    }
+
     @Test func acalogLabelsWithValuesInTheirOwnEmphasis() throws {
         let found = try Self.segments("""
         <strong>Credit Hours:</strong> <strong>3.0</strong><br/><em>Lecture Contact Hours:</em> 3 <strong> </strong>

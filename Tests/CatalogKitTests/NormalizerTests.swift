@@ -73,6 +73,13 @@ import Testing
         #expect(normalized.prerequisite?.courses == ["CIS 241", "CIS 351", "EGR 326"])
     }
 
+    /// Text between codes is copied by index: multi-byte characters before, between and after codes stay whole.
+    @Test func markdownLinksCodesInTextBeyondASCII() {
+        let markdown = RequisiteMarkdown.render("Élève: CIS 162 ou MTH 110 — et “CIS 163”é", links: ["CIS 162": "u1", "CIS 163": "u2"])
+        #expect(markdown == "Élève: [CIS 162](u1) ou MTH 110 — et “[CIS 163](u2)”é")
+        #expect(RequisiteMarkdown.render("😀CIS 162", links: ["CIS 162": "u"]) == "😀[CIS 162](u)")
+    }
+
     @Test func markdownEscapesMarkupAndLinksKnownCodes() {
         let markdown = RequisiteMarkdown.render("CIS 162 [Min Grade: C] *or* MTH_110", links: ["CIS 162": "https://x.edu/a_(b)"])
         #expect(markdown == "[CIS 162](https://x.edu/a_%28b%29) \\[Min Grade: C\\] \\*or\\* MTH\\_110")

@@ -19,6 +19,18 @@ struct ParseOutputTests {
         #expect(ParseOutput.jsonBytes([]) == Array(JSONValue.array([]).serialized().utf8))
     }
 
+    /// The whole JSON output, byte for byte, against Fixtures/parse-json (see its README for regenerating it).
+    @Test(arguments: [("acalog", "acalog.json"), ("gvsu/course", "gvsu-course.json")])
+    func theJSONOutputIsByteForByteTheRecordedOne(_ directory: String, _ expected: String) async throws {
+        let (inputs, errors) = PageInputs.expand([TestPaths.fixtures.appendingPathComponent(directory).path])
+        #expect(errors.isEmpty)
+        let results = await ParseRunner.run(inputs, parser: PageParser(system: .auto))
+        let written = String(decoding: ParseOutput.jsonBytes(results), as: UTF8.self) + "\n"
+        let root = TestPaths.packageRoot.absoluteString
+        let recorded = try String(contentsOf: TestPaths.fixtures.appendingPathComponent("parse-json/\(expected)"), encoding: .utf8)
+        #expect(written.replacingOccurrences(of: root, with: "file:///ROOT/") == recorded)
+    }
+
     @Test func parallelMapKeepsTheOrder() {
         let items = Array(0..<1_000)
         #expect(ParallelMap.map(items) { $0 * 3 } == items.map { $0 * 3 })

@@ -46,9 +46,12 @@ public struct PageContext {
          "<meta property=og:url>"),
         // The cougargrades archive of UH pages records the page's URL in a hidden metadata span:
         // //div[@class='edu-uh-publications-metadata']/span[@title='scrape_url']
+        // (the first such span in document order, also where such divs nest).
         ({ document in
-            document.elements(named: ["div"]).lazy.filter { $0.attribute("class") == "edu-uh-publications-metadata" }
-                .compactMap { $0.children(named: ["span"]).first { $0.attribute("title") == "scrape_url" } }.first?.text
+            document.elements(named: ["span"]).first { span in
+                guard span.attribute("title") == "scrape_url", let parent = span.parent else { return false }
+                return parent.name == "div" && parent.attribute("class") == "edu-uh-publications-metadata"
+            }?.text
         }, "archive metadata span[title=scrape_url]"),
     ]
 

@@ -176,9 +176,11 @@ enum LabelledContent {
         return String(body)
     }
 
-    /// How many words `split(separator: " ")` would give, counted on the bytes: splitting makes a Substring
-    /// per word and compares characters, which cost more than the rest of reading a label.
+    /// How many words `split(separator: " ")` gives, counted on the bytes for ASCII text: splitting makes a
+    /// Substring per word and compares characters, which cost more than the rest of reading a label. Other text
+    /// is split as before: a space with a combining mark after it is one character, and no separator.
     private static func wordCount(_ text: String) -> Int {
+        guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return text.split(separator: " ").count }
         var words = 0
         var inWord = false
         for byte in text.utf8 {

@@ -116,9 +116,9 @@ public enum JSONValue: Sendable, Equatable {
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
-    /// Whether any of the eight bytes in `word` may be a control character, `"` or `\\` (the bit tricks of
-    /// "Bit Twiddling Hacks": a byte below n, a byte equal to n, in all eight lanes at once). A false yes
-    /// only sends those bytes down the byte-by-byte path.
+    /// Whether any of the eight bytes in `word` is a control character, `"` or `\\` (the bit tricks of
+    /// "Bit Twiddling Hacks": a byte below n, a byte equal to n, in all eight lanes at once; exact as a yes or
+    /// no for the whole word, and a yes only sends those bytes down the byte-by-byte path).
     private static func needsEscape(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
