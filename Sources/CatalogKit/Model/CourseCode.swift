@@ -23,10 +23,10 @@ public struct CourseCode: Sendable, Hashable, Comparable, Codable, CustomStringC
     public var numericValue: Int {
         // Digit by digit, without building the digit string (sorting codes asks this of every comparison);
         // 0, as `Int(digits) ?? 0` gave, when there are none or too many.
-        var value = 0
-        var sawDigit = false
         // Non-ASCII text counts digits as characters, as before: a digit with a combining mark is no digit.
         guard number.utf8.allSatisfy({ $0 < 0x80 }) else { return Int(number.filter(\.isASCIIDigit)) ?? 0 }
+        var value = 0
+        var sawDigit = false
         for byte in number.utf8 where byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
             let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
             let (sum, overflow2) = times10.addingReportingOverflow(Int(byte - UInt8(ascii: "0")))
