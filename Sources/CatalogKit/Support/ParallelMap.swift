@@ -8,31 +8,29 @@ enum ParallelMap {
     /// The same values as `items.map(transform)`, in the same order.
     static func map<Item: Sendable, Value: Sendable>(_ items: [Item], _ transform: @Sendable (Item) -> Value) -> [Value] {
         guard items.count > minimumItems else { return items.map(transform) }
-        let chunks = min(ProcessInfo.processInfo.activeProcessorCount * 4, items.count)
-        let results = ChunkResults<Value>(count: chunks)
         // Chunk c takes items c, c + chunks, c + 2 * chunks…, so a run of slow items is shared out.
-        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-            results.set(chunk, stride(from: chunk, to: items.count, by: chunks).map { transform(items[$0]) })
+        let parts = inChunks(over: items.count) { chunk, chunks in
+            stride(from: chunk, to: items.count, by: chunks).map { transform(items[$0]) }
         }
-        let parts = results.values
         var ordered: [Value] = []
         ordered.reserveCapacity(items.count)
-        for index in items.indices { ordered.append(parts[index % chunks][index / chunks]) }
+        for index in items.indices { ordered.append(parts[index % parts.count][index / parts.count]) }
         return ordered
     }
-}
 
-extension ParallelMap {
     /// `0..<count` cut into contiguous ranges, one `body` call each, spread over the cores; the results in
     /// range order. For work whose output is joined in order (one buffer per range instead of one per item).
     static func ranges<Value: Sendable>(over count: Int, _ body: @Sendable (Range<Int>) -> Value) -> [Value] {
         guard count > minimumItems else { return [body(0..<count)] }
+        return inChunks(over: count) { chunk, chunks in body((count * chunk / chunks)..<(count * (chunk + 1) / chunks)) }
+    }
+
+    /// `body(chunk, chunks)` for each of a few chunks per core (`count` > 0), run on the cores; the results by chunk.
+    private static func inChunks<Value: Sendable>(over count: Int, _ body: @Sendable (_ chunk: Int, _ chunks: Int) -> Value) -> [Value] {
         let chunks = min(ProcessInfo.processInfo.activeProcessorCount * 4, count)
         let results = ChunkResults<Value>(count: chunks)
-        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-            results.set(chunk, [body((count * chunk / chunks)..<(count * (chunk + 1) / chunks))])
-        }
-        return results.values.flatMap { $0 }
+        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in results.set(chunk, body(chunk, chunks)) }
+        return results.values
     }
 }
 
@@ -40,15 +38,16 @@ extension ParallelMap {
 final class ChunkResults<Value: Sendable>: @unchecked Sendable {
     // Guarded by `lock`; @unchecked is sound because nothing is touched outside it.
     private let lock = NSLock()
-    private var slots: [[Value]]
+    private var slots: [Value?]
 
     init(count: Int) {
-        slots = Array(repeating: [], count: count)
+        slots = Array(repeating: nil, count: count)
     }
 
-    func set(_ index: Int, _ values: [Value]) {
-        lock.withLock { slots[index] = values }
+    func set(_ index: Int, _ value: Value) {
+        lock.withLock { slots[index] = value }
     }
 
-    var values: [[Value]] { lock.withLock { slots } }
+    /// Every slot's value, in slot order (all are set once `concurrentPerform` returns).
+    var values: [Value] { lock.withLock { slots.compactMap { $0 } } }
 }
