@@ -28,12 +28,6 @@ public struct HTMLNode {
         }
     }
 
-    /// Whether the node is an element with one of `names` (lower case), asked of libxml2's own copy of the name
-    /// instead of a Swift string made per node: tree walks ask it of every element they pass.
-    func isElement(namedIn names: ElementNames) -> Bool {
-        pointer.pointee.type == XML_ELEMENT_NODE && names.contains(pointer.pointee.name)
-    }
-
     /// Whether the element has an attribute `name`, without copying its value out.
     public func hasAttribute(_ name: String) -> Bool {
         isElement && xmlHasProp(pointer, name) != nil
@@ -51,8 +45,7 @@ public struct HTMLNode {
         var nodes: [HTMLNode] = []
         var child = pointer.pointee.children
         while let current = child {
-            let node = HTMLNode(document: document, pointer: current)
-            if node.isElement(namedIn: wanted) { nodes.append(node) }
+            if wanted.matches(current) { nodes.append(HTMLNode(document: document, pointer: current)) }
             child = current.pointee.next
         }
         return nodes
@@ -70,7 +63,7 @@ public struct HTMLNode {
     static func walk(from start: xmlNodePtr?, below root: xmlNodePtr?, names: ElementNames, limit: Int, into found: inout [xmlNodePtr]) {
         var current = start
         while let node = current, found.count < limit {
-            if node.pointee.type == XML_ELEMENT_NODE, names.contains(node.pointee.name) { found.append(node) }
+            if names.matches(node) { found.append(node) }
             if node.pointee.type == XML_ELEMENT_NODE, let child = node.pointee.children {
                 current = child
                 continue
@@ -336,8 +329,10 @@ struct ElementNames {
         self.names = names.map { ContiguousArray($0.utf8CString) }
     }
 
-    func contains(_ name: UnsafePointer<xmlChar>?) -> Bool {
-        guard let name else { return false }
+    /// Whether `node` is an element named one of these: asked of libxml2's own copy of the name instead of a
+    /// Swift string made per node, since walks ask it of every node they pass.
+    func matches(_ node: xmlNodePtr) -> Bool {
+        guard node.pointee.type == XML_ELEMENT_NODE, let name = node.pointee.name else { return false }
         let written = UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self)
         return names.contains { candidate in
             candidate.withUnsafeBufferPointer { wanted in wanted.baseAddress.map { strcmp(written, $0) == 0 } ?? false }
