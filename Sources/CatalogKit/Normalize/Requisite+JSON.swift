@@ -55,34 +55,63 @@ extension Course {
     /// The same record as the members of its object.
     public var record: [String: JSONValue] { Dictionary(uniqueKeysWithValues: members) }
 
-    /// The record's members in the order the writer puts keys in (sorted), so a record is written straight
-    /// from this list (`writeJSON`) without building a dictionary and sorting it again, once per course.
+    /// The record's members in the order the writer puts keys in (sorted).
     var members: [(key: String, value: JSONValue)] {
-        func string(_ value: String?) -> JSONValue { .from(value, JSONValue.string) }
-        func strings(_ values: [String]) -> JSONValue { .array(values.map(JSONValue.string)) }
-        var fieldTable: [String: String] = [:]
-        for field in fields { fieldTable[field.label] = fieldTable[field.label].map { "\($0)\n\(field.value)" } ?? field.value }
-        return [
-            ("catalog", string(catalogName)), ("contactHours", string(contactHours)),
-            ("corequisite", .from(corequisite, \.json)), ("corequisiteCourses", strings(corequisiteCourses)),
-            ("corequisiteMarkdown", string(corequisiteMarkdown)), ("corequisiteString", string(corequisiteString)),
-            ("creditRange", .from(credits) { .object(["min": .double($0.min), "max": .double($0.max)]) }),
-            ("credits", .int(appCredits)), ("creditsText", string(creditsText)), ("description", .string(description)),
-            ("fields", .object(fieldTable.mapValues(JSONValue.string))), ("id", .string(id)),
-            ("level", string(level?.displayName)), ("levelSource", string(levelSource)),
-            ("missingReferences", strings(missingReferences)), ("name", .string(code.description)), ("notes", strings(notes)),
-            ("number", .int(code.numericValue)), ("numberText", .string(code.number)), ("offered", string(offered)),
-            ("pageUrl", string(pageURL)), ("prerequisite", .from(prerequisite, \.json)),
-            ("prerequisiteCourses", strings(prerequisiteCourses)), ("prerequisiteFor", strings(prerequisiteFor)),
-            ("prerequisiteMarkdown", string(prerequisiteMarkdown)), ("prerequisiteString", string(prerequisiteString)),
-            ("rubricsUrl", .null), ("sources", .object(provenance.mapValues(JSONValue.string))),
-            ("subject", .string(code.subject)), ("suffix", string(code.suffix)), ("system", .string(system.rawValue)),
-            ("title", .string(title)), ("transitionPlanUrl", .null), ("url", .string(sourceURL)), ("warnings", strings(warnings)),
-        ]
+        var collector = JSONMemberCollector()
+        visitMembers(&collector)
+        return collector.members
     }
 
-    /// Writes `json` (the same bytes as `json.write`), from `members` in their order.
+    /// Writes `json` (the same bytes as `json.write`) straight into `out`: no `JSONValue` per member, no
+    /// dictionary of members; `parse --json` writes thousands of records.
     public func writeJSON(into out: inout [UInt8], indentingLevels levels: Int, depth: Int) {
-        JSONValue.writeObject(members, into: &out, indentingLevels: levels, depth: depth)
+        // The buffer is lent to the writer and taken back (swaps, no copies).
+        var writer = JSONObjectWriter(indentingLevels: levels, depth: depth)
+        swap(&writer.out, &out)
+        visitMembers(&writer)
+        writer.finish()
+        swap(&writer.out, &out)
+    }
+
+    /// The record's one list of members, sorted by key, handed to `visitor` one by one: `members` collects
+    /// them as values, `writeJSON` writes them as they come.
+    func visitMembers<Visitor: JSONMemberVisitor>(_ visitor: inout Visitor) {
+        visitor.string("catalog", catalogName)
+        visitor.string("contactHours", contactHours)
+        visitor.value("corequisite") { .from(corequisite, \.json) }
+        visitor.strings("corequisiteCourses", corequisiteCourses)
+        visitor.string("corequisiteMarkdown", corequisiteMarkdown)
+        visitor.string("corequisiteString", corequisiteString)
+        visitor.value("creditRange") { .from(credits) { .object(["min": .double($0.min), "max": .double($0.max)]) } }
+        visitor.int("credits", appCredits)
+        visitor.string("creditsText", creditsText)
+        visitor.string("description", description)
+        var fieldTable: [String: String] = [:]
+        for field in fields { fieldTable[field.label] = fieldTable[field.label].map { "\($0)\n\(field.value)" } ?? field.value }
+        visitor.stringTable("fields", fieldTable)
+        visitor.string("id", id)
+        visitor.string("level", level?.displayName)
+        visitor.string("levelSource", levelSource)
+        visitor.strings("missingReferences", missingReferences)
+        visitor.string("name", code.description)
+        visitor.strings("notes", notes)
+        visitor.int("number", code.numericValue)
+        visitor.string("numberText", code.number)
+        visitor.string("offered", offered)
+        visitor.string("pageUrl", pageURL)
+        visitor.value("prerequisite") { .from(prerequisite, \.json) }
+        visitor.strings("prerequisiteCourses", prerequisiteCourses)
+        visitor.strings("prerequisiteFor", prerequisiteFor)
+        visitor.string("prerequisiteMarkdown", prerequisiteMarkdown)
+        visitor.string("prerequisiteString", prerequisiteString)
+        visitor.string("rubricsUrl", nil)
+        visitor.stringTable("sources", provenance)
+        visitor.string("subject", code.subject)
+        visitor.string("suffix", code.suffix)
+        visitor.string("system", system.rawValue)
+        visitor.string("title", title)
+        visitor.string("transitionPlanUrl", nil)
+        visitor.string("url", sourceURL)
+        visitor.strings("warnings", warnings)
     }
 }

@@ -89,7 +89,7 @@ public enum JSONValue: Sendable, Equatable {
         out.append(UInt8(ascii: "]"))
     }
 
-    private static func newline(_ out: inout [UInt8], pretty: Bool, depth: Int) {
+    static func newline(_ out: inout [UInt8], pretty: Bool, depth: Int) {
         guard pretty else { return }
         out.append(UInt8(ascii: "\n"))
         out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: depth * 2))

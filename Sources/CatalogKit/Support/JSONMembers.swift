@@ -1,0 +1,95 @@
+/// Takes an object's members one by one, in key order: a record lists its members once, in a
+/// `visitMembers(_:)` of its own, and each visitor does one thing with them (collect them as `JSONValue`s,
+/// or write them).
+protocol JSONMemberVisitor {
+    mutating func string(_ key: String, _ value: String?)
+    mutating func int(_ key: String, _ value: Int)
+    mutating func strings(_ key: String, _ values: [String])
+    /// An object of strings; its keys are sorted on the way out, as for any object.
+    mutating func stringTable(_ key: String, _ table: [String: String])
+    /// Any other value, made only if the visitor needs it as a value.
+    mutating func value(_ key: String, _ make: () -> JSONValue)
+}
+
+/// Collects the members as values, in the order visited.
+struct JSONMemberCollector: JSONMemberVisitor {
+    var members: [(key: String, value: JSONValue)] = []
+
+    mutating func string(_ key: String, _ value: String?) { members.append((key, .from(value, JSONValue.string))) }
+    mutating func int(_ key: String, _ value: Int) { members.append((key, .int(value))) }
+    mutating func strings(_ key: String, _ values: [String]) { members.append((key, .array(values.map(JSONValue.string)))) }
+    mutating func stringTable(_ key: String, _ table: [String: String]) {
+        members.append((key, .object(table.mapValues(JSONValue.string))))
+    }
+    mutating func value(_ key: String, _ make: () -> JSONValue) { members.append((key, make())) }
+}
+
+/// Writes the members straight into `out` as one object, the bytes `JSONValue.writeObject` writes for the
+/// same members: callers visit them sorted by key.
+struct JSONObjectWriter: JSONMemberVisitor {
+    var out: [UInt8] = []
+    private let levels: Int
+    private let depth: Int
+    private let pretty: Bool
+    private var count = 0
+
+    /// `levels` and `depth` as for `JSONValue.write`: the object stands at `depth`.
+    init(indentingLevels levels: Int, depth: Int) {
+        self.levels = levels
+        self.depth = depth
+        self.pretty = depth < levels
+    }
+
+    private mutating func key(_ key: String) {
+        out.append(UInt8(ascii: count == 0 ? "{" : ","))
+        count += 1
+        if pretty { JSONValue.newline(&out, pretty: true, depth: depth + 1) }
+        JSONValue.writeString(key, into: &out)
+        if pretty {
+            out.append(UInt8(ascii: " "))
+            out.append(UInt8(ascii: ":"))
+            out.append(UInt8(ascii: " "))
+        } else {
+            out.append(UInt8(ascii: ":"))
+        }
+    }
+
+    mutating func string(_ key: String, _ value: String?) {
+        self.key(key)
+        if let value { JSONValue.writeString(value, into: &out) } else { out.append(contentsOf: "null".utf8) }
+    }
+
+    mutating func int(_ key: String, _ value: Int) {
+        self.key(key)
+        JSONValue.writeInteger(value, into: &out)
+    }
+
+    mutating func strings(_ key: String, _ values: [String]) {
+        self.key(key)
+        JSONValue.writeArray(count: values.count, into: &out, pretty: depth + 1 < levels, depth: depth + 1) { index, out in
+            JSONValue.writeString(values[index], into: &out)
+        }
+    }
+
+    mutating func stringTable(_ key: String, _ table: [String: String]) {
+        self.key(key)
+        guard !table.isEmpty else { out.append(contentsOf: "{}".utf8); return }
+        var nested = JSONObjectWriter(indentingLevels: levels, depth: depth + 1)
+        swap(&nested.out, &out)
+        for (member, value) in table.sorted(by: { $0.key < $1.key }) { nested.string(member, value) }
+        nested.finish()
+        swap(&nested.out, &out)
+    }
+
+    mutating func value(_ key: String, _ make: () -> JSONValue) {
+        self.key(key)
+        make().write(into: &out, indentingLevels: levels, depth: depth + 1)
+    }
+
+    /// Closes the object (`{}` when nothing was visited).
+    mutating func finish() {
+        guard count > 0 else { out.append(contentsOf: "{}".utf8); return }
+        JSONValue.newline(&out, pretty: pretty, depth: depth)
+        out.append(UInt8(ascii: "}"))
+    }
+}
