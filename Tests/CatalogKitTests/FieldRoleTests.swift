@@ -12,7 +12,8 @@ struct FieldRoleTests {
     }
 
     @Test(arguments: ["Prerequisite(s)", "PREREQ.:", "Credit  Hours", "Co-Requisite(s):", "Typically Offered", "(s)", "",
-                      "Cr.", "Description:", " Semester\tCredit Hours ", "Préalable(s)", "Credit\u{A0}Hours", "Units(S)"])
+                      "Cr.", "Description:", " Semester\tCredit Hours ", "Préalable(s)", "Credit\u{A0}Hours", "Units(S)",
+                      "Credit . Hours", "..Credits..", "   ", ":", "Prereq(s).", "Lab\r\nHours", "credit\u{0B}hours"])
     func theASCIIShortcutGivesTheLongWaysKey(_ label: String) {
         #expect(FieldRole.key(label) == Self.longWay(label))
     }
