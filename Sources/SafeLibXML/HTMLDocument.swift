@@ -141,6 +141,18 @@ public final class HTMLDocument {
         return found.map { HTMLNode(document: self, pointer: $0) }
     }
 
+    /// The first element of the document, in document order, named `name` (lower case) for which `test` holds:
+    /// `(//name)[test][1]`, stopping there instead of gathering every such element first.
+    public func firstElement(named name: String, where test: (HTMLNode) -> Bool) -> HTMLNode? {
+        var found: HTMLNode?
+        HTMLNode.visit(from: pointer.pointee.children, below: nil, names: ElementNames([name])) { node in
+            let candidate = HTMLNode(document: self, pointer: node)
+            if test(candidate) { found = candidate }
+            return found == nil
+        }
+        return found
+    }
+
     /// Elements named one of `names` (lower case) directly inside the `head` of the `html` root: what
     /// `/html/head/a | /html/head/b` selects.
     public func headChildren(named names: [String]) -> [HTMLNode] {

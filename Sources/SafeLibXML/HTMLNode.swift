@@ -30,7 +30,30 @@ public struct HTMLNode {
 
     /// Whether the element has an attribute `name`, without copying its value out.
     public func hasAttribute(_ name: String) -> Bool {
-        isElement && xmlHasProp(pointer, name) != nil
+        attributeNode(name) != nil
+    }
+
+    /// The element's own attribute named `name`, found by walking its attribute list. `xmlHasProp` and
+    /// `xmlGetProp` also look every name up among the DTD's attribute defaults, which an HTML page's DTD never
+    /// declares (libxml2 gives it only the doctype's name and ids): same answers, a hash lookup less per call.
+    private func attributeNode(_ name: String) -> xmlAttrPtr? {
+        guard isElement else { return nil }
+        var property = pointer.pointee.properties
+        while let current = property {
+            if let written = current.pointee.name, Self.isNamed(written, name) { return current }
+            property = current.pointee.next
+        }
+        return nil
+    }
+
+    /// Whether libxml2's name `written` is exactly `name`, byte for byte (as `xmlStrEqual` compares).
+    private static func isNamed(_ written: UnsafePointer<xmlChar>, _ name: String) -> Bool {
+        var index = 0
+        for byte in name.utf8 {
+            guard written[index] == byte else { return false }
+            index += 1
+        }
+        return written[index] == 0
     }
 
     /// Elements below this node (not the node itself), in document order, named one of `names` (lower case):
@@ -61,9 +84,19 @@ public struct HTMLNode {
 
     /// `walk`, from `start` (a child of `root`) onwards, adding to `found`.
     static func walk(from start: xmlNodePtr?, below root: xmlNodePtr?, names: ElementNames, limit: Int, into found: inout [xmlNodePtr]) {
+        guard limit > 0 else { return }
+        visit(from: start, below: root, names: names) { node in
+            found.append(node)
+            return found.count < limit
+        }
+    }
+
+    /// Hands `body` each element named in `names`, in document order from `start` (a child of `root`), until
+    /// it returns false.
+    static func visit(from start: xmlNodePtr?, below root: xmlNodePtr?, names: ElementNames, _ body: (xmlNodePtr) -> Bool) {
         var current = start
-        while let node = current, found.count < limit {
-            if names.matches(node) { found.append(node) }
+        while let node = current {
+            if names.matches(node), !body(node) { return }
             if node.pointee.type == XML_ELEMENT_NODE, let child = node.pointee.children {
                 current = child
                 continue
@@ -85,6 +118,18 @@ public struct HTMLNode {
 
     /// The value of an attribute, entities decoded, or nil when absent.
     public func attribute(_ name: String) -> String? {
+        guard let attribute = attributeNode(name) else { return nil }
+        // What `xmlGetProp` returns, without its copy: a value that is one text node (the HTML parser makes
+        // no other kind) is that node's text; anything else goes through libxml2; no value is "".
+        guard let value = attribute.pointee.children else { return "" }
+        if value.pointee.next == nil, value.pointee.type == XML_TEXT_NODE || value.pointee.type == XML_CDATA_SECTION_NODE {
+            return value.pointee.content.map { String(cString: $0) }
+        }
+        return LibXML.take(xmlNodeListGetString(attribute.pointee.doc, value, 1)) ?? ""
+    }
+
+    /// `xmlGetProp`'s answer, for tests to hold `attribute` to.
+    func libxml2Attribute(_ name: String) -> String? {
         guard isElement else { return nil }
         return LibXML.take(xmlGetProp(pointer, name))
     }
@@ -263,20 +308,26 @@ public struct HTMLNode {
         }
         let element = HTMLNode(document: document, pointer: node)
         let name = element.name
-        if InlineEvent.skipped.contains(name) || element.isHidden { return }
+        let role = InlineEvent.roles[name]
+        if role == .skipped || element.isHidden { return }
         var closing: InlineEvent?
-        if name == "br" {
+        switch role {
+        case .lineBreak:
             events.append(.lineBreak)
             return
-        } else if InlineEvent.emphasis.contains(name) {
+        case .emphasis:
             events.append(.startEmphasis(name))
             closing = .endEmphasis
-        } else if name == "a", let href = element.attribute("href") {
-            events.append(.startLink(href: href, url: document.resolve(href)))
-            closing = .endLink
-        } else if InlineEvent.isBlock(name) {
+        case .link:
+            if let href = element.attribute("href") {
+                events.append(.startLink(href: href, url: document.resolve(href)))
+                closing = .endLink
+            }
+        case .block:
             events.append(.blockBoundary)
             closing = .blockBoundary
+        case .skipped, nil:
+            break
         }
         var child = node.pointee.children
         while let current = child {
@@ -319,6 +370,19 @@ public enum InlineEvent: Sendable, Equatable {
     ]
 
     static func isBlock(_ name: String) -> Bool { blocks.contains(name) }
+
+    /// What an element is to `flatten`, by name: one hash lookup per element instead of one per set asked.
+    enum ElementRole { case skipped, lineBreak, emphasis, link, block }
+
+    static let roles: [String: ElementRole] = {
+        var roles: [String: ElementRole] = [:]
+        for name in blocks { roles[name] = .block }
+        for name in emphasis { roles[name] = .emphasis }
+        for name in skipped { roles[name] = .skipped }
+        roles["br"] = .lineBreak
+        roles["a"] = .link
+        return roles
+    }()
 }
 
 /// Element names a tree walk looks for, kept as C strings so each element's name is compared where libxml2 keeps it.

@@ -88,12 +88,43 @@ import Testing
                 for element in page.elements(named: ["td", "div", "a", "h1", "h2", "h3", "span", "p", "strong", "li"]) {
                     #expect(element.path == element.libxml2Path)
                 }
+                // Attributes read off the element's own list, against libxml2's `xmlGetProp`/`xmlHasProp`.
+                for element in page.elements(named: ["a", "div", "span", "td", "link", "meta", "img", "input", "p"]) {
+                    for name in ["href", "class", "id", "title", "style", "hidden", "rel", "content", "property", "src", "value", "nonexistent"] {
+                        #expect(element.attribute(name) == element.libxml2Attribute(name), "\(directory)/\(file) @\(name)")
+                        #expect(element.hasAttribute(name) == (element.libxml2Attribute(name) != nil))
+                    }
+                }
                 for cell in page.elements(named: ["td", "div"]).prefix(50) {
                     #expect(Self.sameNodes(cell.descendants(named: ["h3", "h2", "h4"], limit: 1), try cell.select("(.//h3 | .//h2 | .//h4)[1]")))
                 }
             }
         }
         #expect(pages > 50)
+    }
+
+    /// Attribute values as `xmlGetProp` gives them, in the shapes a page can write them: no value, empty,
+    /// entities, an entity-like text that is not one, a repeated name (the first wins), upper case names.
+    @Test func attributesReadAsLibXML2ReadsThem() throws {
+        let page = try Self.document(#"<div><input hidden DISABLED value="" title="a &amp; b &lt;c&gt; &#233;" data-x="&bogus; x" id=one id=two class='  a  b '></div>"#)
+        let input = try #require(page.elements(named: ["input"]).first)
+        for name in ["hidden", "disabled", "DISABLED", "value", "title", "data-x", "id", "class", "missing", ""] {
+            #expect(input.attribute(name) == input.libxml2Attribute(name), "@\(name)")
+            #expect(input.hasAttribute(name) == (input.libxml2Attribute(name) != nil), "@\(name)")
+        }
+        #expect(input.attribute("hidden") == "")
+        #expect(input.attribute("title") == "a & b <c> é")
+    }
+
+    /// Firstness of `firstElement(named:where:)`: document order, and nothing when nothing qualifies.
+    @Test func firstElementStopsAtTheFirstMatchInDocumentOrder() throws {
+        let page = try Self.document("<div><span title=x>1</span><p><span title=y>2</span></p><span title=y>3</span></div>")
+        #expect(page.firstElement(named: "span") { $0.attribute("title") == "y" }?.text == "2")
+        #expect(page.firstElement(named: "span") { _ in true }?.text == "1")
+        #expect(page.firstElement(named: "span") { $0.attribute("title") == "z" } == nil)
+        var asked = 0
+        _ = page.firstElement(named: "span") { _ in asked += 1; return true }
+        #expect(asked == 1)
     }
 
     /// White space between inline elements is text, also after elements libxml2's blank-dropping option does

@@ -48,7 +48,7 @@ public struct PageContext {
         // //div[@class='edu-uh-publications-metadata']/span[@title='scrape_url']
         // (the first such span in document order, also where such divs nest).
         ({ document in
-            document.elements(named: ["span"]).first { span in
+            document.firstElement(named: "span") { span in
                 guard span.attribute("title") == "scrape_url", let parent = span.parent else { return false }
                 return parent.name == "div" && parent.attribute("class") == "edu-uh-publications-metadata"
             }?.text
