@@ -6,7 +6,9 @@ public enum TextCleaner {
     /// Removes soft hyphens and zero-width characters, turns curly quotes and primes into ASCII ones,
     /// collapses white space within each paragraph, and keeps paragraph breaks ("\n\n") and line breaks.
     public static func clean(_ text: String) -> String {
-        // Most text has nothing to remove or replace and no breaks: collapsing is all it needs.
+        // Most text has nothing to remove or replace and no breaks: collapsing is all it needs. ASCII text
+        // without a line feed is such text (what is removed or replaced is not ASCII), seen from its bytes.
+        if !text.utf8.contains(where: { $0 == 0x0A || $0 >= 0x80 }) { return TextCollapsing.collapse(text) }
         if !text.unicodeScalars.contains(where: { $0 == "\n" || $0.value == 0x00AD || (0x2018...0x2060).contains($0.value) || $0.value == 0xFEFF }) {
             return TextCollapsing.collapse(text)
         }

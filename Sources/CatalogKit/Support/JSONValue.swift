@@ -92,8 +92,16 @@ public enum JSONValue: Sendable, Equatable {
     static func newline(_ out: inout [UInt8], pretty: Bool, depth: Int) {
         guard pretty else { return }
         out.append(UInt8(ascii: "\n"))
-        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: depth * 2))
+        // Copied from a row of spaces: appending a `repeatElement` went space by space.
+        var remaining = depth * 2
+        while remaining > 0 {
+            let run = min(remaining, spaces.count)
+            out.append(contentsOf: spaces[..<run])
+            remaining -= run
+        }
     }
+
+    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
 
     /// Decimal digits straight into the output, without making a String first.
     static func writeInteger(_ value: Int, into out: inout [UInt8]) {
