@@ -188,41 +188,70 @@ public struct HTMLNode {
     /// The same text as libxml2's `xmlGetNodePath`, which reads the page's elements: built here for an element
     /// of an HTML tree (no namespaces) because libxml2's formats and copies the whole path again at every level.
     public var path: String {
-        var steps: [String] = []
+        // Steps from this node up, each a name (nil for `text()`) and a position; written out once at the top.
+        var steps: [(name: UnsafePointer<xmlChar>?, position: Int)] = []
         var current: xmlNodePtr? = pointer
         while let node = current {
             let type = node.pointee.type
-            if type == XML_DOCUMENT_NODE || type == XML_HTML_DOCUMENT_NODE {
-                return "/" + steps.reversed().joined(separator: "/")
+            if type == XML_DOCUMENT_NODE || type == XML_HTML_DOCUMENT_NODE { return Self.spell(steps) }
+            if type == XML_TEXT_NODE || type == XML_CDATA_SECTION_NODE {
+                steps.append((nil, Self.position(of: node, where: Self.isText)))
+            } else if type == XML_ELEMENT_NODE, node.pointee.ns == nil, let name = node.pointee.name {
+                steps.append((name, Self.position(of: node) { other in
+                    other.pointee.type == XML_ELEMENT_NODE && other.pointee.ns == nil && xmlStrEqual(other.pointee.name, name) != 0
+                }))
+            } else {
+                break
             }
-            guard type == XML_ELEMENT_NODE, node.pointee.ns == nil, let name = node.pointee.name else { break }
-            let written = String(cString: name)
-            let position = Self.position(of: node, named: name)
-            steps.append(position == 0 ? written : "\(written)[\(position)]")
             current = node.pointee.parent
         }
         return libxml2Path
     }
 
+    private static func isText(_ node: xmlNodePtr) -> Bool {
+        node.pointee.type == XML_TEXT_NODE || node.pointee.type == XML_CDATA_SECTION_NODE
+    }
+
+    /// "/html/body/div[2]/text()" from the steps gathered bottom up, as bytes into one string.
+    private static func spell(_ steps: [(name: UnsafePointer<xmlChar>?, position: Int)]) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(steps.count * 8)
+        for step in steps.reversed() {
+            bytes.append(UInt8(ascii: "/"))
+            if let name = step.name {
+                var index = 0
+                while name[index] != 0 {
+                    bytes.append(name[index])
+                    index += 1
+                }
+            } else {
+                bytes.append(contentsOf: "text()".utf8)
+            }
+            if step.position > 0 {
+                bytes.append(UInt8(ascii: "["))
+                bytes.append(contentsOf: String(step.position).utf8)
+                bytes.append(UInt8(ascii: "]"))
+            }
+        }
+        return bytes.isEmpty ? "/" : String(decoding: bytes, as: UTF8.self)
+    }
+
     /// `xmlGetNodePath`'s own answer, for the nodes `path` does not build itself (and to check it against).
     var libxml2Path: String { LibXML.take(xmlGetNodePath(pointer)) ?? "" }
 
-    /// The element's position among its siblings of the same name, counting from 1; 0 when it has none
-    /// (as `xmlGetNodePath` numbers them).
-    private static func position(of node: xmlNodePtr, named name: UnsafePointer<xmlChar>) -> Int {
-        func sameName(_ other: xmlNodePtr) -> Bool {
-            other.pointee.type == XML_ELEMENT_NODE && other.pointee.ns == nil && xmlStrEqual(other.pointee.name, name) != 0
-        }
+    /// The node's position among its siblings that are `alike` (the same element name; text), counting from 1;
+    /// 0 when it has none (as `xmlGetNodePath` numbers them).
+    private static func position(of node: xmlNodePtr, where alike: (xmlNodePtr) -> Bool) -> Int {
         var before = 0
         var sibling = node.pointee.prev
         while let current = sibling {
-            if sameName(current) { before += 1 }
+            if alike(current) { before += 1 }
             sibling = current.pointee.prev
         }
         if before > 0 { return before + 1 }
         sibling = node.pointee.next
         while let current = sibling {
-            if sameName(current) { return 1 }
+            if alike(current) { return 1 }
             sibling = current.pointee.next
         }
         return 0

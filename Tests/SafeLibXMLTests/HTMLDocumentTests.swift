@@ -88,6 +88,10 @@ import Testing
                 for element in page.elements(named: ["td", "div", "a", "h1", "h2", "h3", "span", "p", "strong", "li"]) {
                     #expect(element.path == element.libxml2Path)
                 }
+                // Text nodes too ("…/span[3]/text()", "…/td/text()[2]"), as the catalog name's provenance has them.
+                for text in try page.select("//text()").enumerated().filter({ $0.offset % 7 == 0 }).map(\.element) {
+                    #expect(text.path == text.libxml2Path, "\(directory)/\(file)")
+                }
                 // Attributes read off the element's own list, against libxml2's `xmlGetProp`/`xmlHasProp`.
                 for element in page.elements(named: ["a", "div", "span", "td", "link", "meta", "img", "input", "p"]) {
                     for name in ["href", "class", "id", "title", "style", "hidden", "rel", "content", "property", "src", "value", "nonexistent"] {
