@@ -19,6 +19,29 @@ struct FileBytesTests {
         #expect(try FileBytes.read(file) == Array(data))
     }
 
+    /// A pipe (no size at all) longer than the first read's space comes back whole, over several rounds.
+    @Test func aPipeLongerThanOneRoundComesBackWhole() throws {
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-fifo-\(UUID().uuidString)")
+        try #require(mkfifo(fifo.path, 0o600) == 0)
+        defer { try? FileManager.default.removeItem(at: fifo) }
+        let written = (0..<200_003).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        let writer = Thread {
+            let descriptor = open(fifo.path, O_WRONLY)
+            guard descriptor >= 0 else { return }
+            defer { close(descriptor) }
+            written.withUnsafeBytes { buffer in
+                var offset = 0
+                while offset < buffer.count {
+                    let count = write(descriptor, buffer.baseAddress! + offset, min(4_000, buffer.count - offset))
+                    guard count > 0 else { return }
+                    offset += count
+                }
+            }
+        }
+        writer.start()
+        #expect(try FileBytes.read(fifo) == written)
+    }
+
     @Test func aMissingFileNamesItsReason() throws {
         let error = #expect(throws: FileBytes.ReadError.self) { try FileBytes.read(URL(fileURLWithPath: "/nonexistent/gvingest")) }
         #expect(error?.code == ENOENT)

@@ -13,29 +13,36 @@ public enum FileBytes {
     /// twice at its peak, which matters for snapshots of tens of megabytes. Reads to the end of the file
     /// rather than trusting its size, so pipes (`<(zcat …)`) and files that grow while read work too.
     public static func read(_ url: URL) throws(ReadError) -> [UInt8] {
-        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw ReadError(path: url.path, code: errno) }
+        let path = url.path
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw ReadError(path: path, code: errno) }
         defer { close(descriptor) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw ReadError(path: url.path, code: errno) }
-        guard info.st_mode & S_IFMT != S_IFDIR else { throw ReadError(path: url.path, code: EISDIR) }
+        guard fstat(descriptor, &info) == 0 else { throw ReadError(path: path, code: errno) }
+        guard info.st_mode & S_IFMT != S_IFDIR else { throw ReadError(path: path, code: EISDIR) }
         // A regular file gets its size and one spare byte (the read that returns 0 needs room), at least a page
-        // (/proc files say 0); a pipe has no size.
+        // (/proc files say 0); a pipe has no size. The space is read into as it is, not zeroed first.
         let isRegular = info.st_mode & S_IFMT == S_IFREG
-        var bytes = [UInt8](repeating: 0, count: isRegular ? max(Int(info.st_size) + 1, 4_096) : 65_536)
-        var count = 0
+        var bytes: [UInt8] = []
+        var capacity = isRegular ? max(Int(info.st_size) + 1, 4_096) : 65_536
         while true {
-            if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: bytes.count)) }
-            let got = bytes.withUnsafeMutableBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return 0 }
-                return Foundation.read(descriptor, base + count, buffer.count - count)
+            var failure: Int32 = 0
+            var atEnd = false
+            // Each round reads into fresh space the size of what was read so far, until a read returns 0.
+            let chunk = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+                guard let base = buffer.baseAddress else { return }
+                while initialized < buffer.count {
+                    let got = Foundation.read(descriptor, base + initialized, buffer.count - initialized)
+                    if got < 0, errno == EINTR { continue }
+                    if got < 0 { failure = errno; return }
+                    if got == 0 { atEnd = true; return }
+                    initialized += got
+                }
             }
-            if got < 0, errno == EINTR { continue }
-            guard got >= 0 else { throw ReadError(path: url.path, code: errno) }
-            if got == 0 { break }
-            count += got
+            guard failure == 0 else { throw ReadError(path: path, code: failure) }
+            if bytes.isEmpty { bytes = chunk } else { bytes.append(contentsOf: chunk) }
+            if atEnd { return bytes }
+            capacity = max(bytes.count, 4_096)
         }
-        bytes.removeSubrange(count...)
-        return bytes
     }
 }
