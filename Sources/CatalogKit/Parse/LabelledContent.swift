@@ -64,11 +64,14 @@ enum LabelledContent {
         var url: URL?
     }
 
-    /// A piece of a line: an emphasis element as a whole, or plain text between them.
+    /// A piece of a line: an emphasis element as a whole, or plain text between them. Its tokens are a slice
+    /// of the line's (a unit per array was an allocation per piece of every line).
     struct Unit {
-        var tokens: [Token]
+        var tokens: ArraySlice<Token>
         var emphasisTag: String?
-        var text: String { TextCollapsing.collapse(tokens.count == 1 ? tokens[0].text : tokens.map(\.text).joined()) }
+        var text: String {
+            TextCollapsing.collapse(tokens.count == 1 ? tokens[tokens.startIndex].text : tokens.map(\.text).joined())
+        }
         var isEmpty: Bool { tokens.allSatisfy { TextCollapsing.isBlank($0.text) } }
     }
 
@@ -122,14 +125,17 @@ enum LabelledContent {
         return (lines, links)
     }
 
+    /// The line cut where the emphasis group changes.
     static func units(of line: Line) -> [Unit] {
         var units: [Unit] = []
-        for token in line.tokens {
-            if let last = units.last, last.tokens.last?.emphasis == token.emphasis {
-                units[units.count - 1].tokens.append(token)
-            } else {
-                units.append(Unit(tokens: [token], emphasisTag: token.emphasis == nil ? nil : token.emphasisTag))
-            }
+        let tokens = line.tokens
+        var start = tokens.startIndex
+        while start < tokens.endIndex {
+            let group = tokens[start].emphasis
+            var end = start + 1
+            while end < tokens.endIndex, tokens[end].emphasis == group { end += 1 }
+            units.append(Unit(tokens: tokens[start..<end], emphasisTag: group == nil ? nil : tokens[start].emphasisTag))
+            start = end
         }
         return units
     }
@@ -222,11 +228,11 @@ enum LabelledContent {
             if current?.hasText == true { current?.lineBreak(line.breakBefore) }
             var lineHasContent = false
             for unit in LabelledContent.units(of: line) {
-                let hasLink = unit.tokens.contains { $0.link != nil }
+                let isEmpty = unit.isEmpty
                 if let tag = unit.emphasisTag {
                     // The unit's collapsed text is made only where a label may be read from it.
                     let text = unit.text
-                    if !text.isEmpty, !hasLink,
+                    if !text.isEmpty, !unit.tokens.contains(where: { $0.link != nil }),
                        let label = LabelledContent.colonLabel(text) ?? (lineHasContent ? nil : LabelledContent.bareLabel(text)) {
                         var builder = Builder(label: label, labelStyle: "<\(tag)>")
                         builder.writtenLabel = text
@@ -241,7 +247,7 @@ enum LabelledContent {
                         lineHasContent = true
                         continue
                     }
-                    if !unit.isEmpty, current == nil || (current?.label == nil && current?.hasText == false) {
+                    if !isEmpty, current == nil || (current?.label == nil && current?.hasText == false) {
                         // Unlabelled text set apart as a whole (LSU's unlabelled prerequisite, a note).
                         var builder = Builder(label: nil, labelStyle: nil)
                         builder.emphasized = true
@@ -251,7 +257,7 @@ enum LabelledContent {
                         lineHasContent = true
                         continue
                     }
-                } else if !lineHasContent, !unit.isEmpty, let label = LabelledContent.textLabel(unit.text) {
+                } else if !lineHasContent, !isEmpty, let label = LabelledContent.textLabel(unit.text) {
                     var builder = Builder(label: label, labelStyle: "text")
                     builder.writtenLabel = label + ":"
                     builder.appendAfterFirstColon(unit.tokens, links: links)
@@ -259,7 +265,7 @@ enum LabelledContent {
                     lineHasContent = true
                     continue
                 }
-                if unit.isEmpty {
+                if isEmpty {
                     current?.append(unit.tokens, links: links)
                     continue
                 }
@@ -311,12 +317,12 @@ enum LabelledContent {
             pendingSpace = false
         }
 
-        mutating func append(_ tokens: [Token], links table: [LinkTarget]) {
+        mutating func append(_ tokens: ArraySlice<Token>, links table: [LinkTarget]) {
             for token in tokens { append(token, skipping: 0, links: table) }
         }
 
         /// Appends what follows the first colon: the value of a plain-text label.
-        mutating func appendAfterFirstColon(_ tokens: [Token], links table: [LinkTarget]) {
+        mutating func appendAfterFirstColon(_ tokens: ArraySlice<Token>, links table: [LinkTarget]) {
             var seenColon = false
             for token in tokens {
                 if seenColon {
