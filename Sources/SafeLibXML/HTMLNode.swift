@@ -134,10 +134,40 @@ public struct HTMLNode {
         return LibXML.take(xmlGetProp(pointer, name))
     }
 
-    /// Whether the `class` attribute lists `name` among its classes.
+    /// Whether the `class` attribute lists `name` among its classes: what XPath's
+    /// `contains(concat(' ', normalize-space(@class), ' '), ' name ')` asks (classes split at spaces, tabs, line
+    /// feeds and carriage returns; compared byte for byte), read off libxml2's copy of the value.
     public func hasClass(_ name: String) -> Bool {
-        guard let classes = attribute("class") else { return false }
-        return classes.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }).contains { $0 == name }
+        var name = name
+        return name.withUTF8 { wanted in
+            withAttributeBytes("class") { value in
+                guard let base = value.baseAddress, let target = wanted.baseAddress else { return false }
+                var start = 0
+                while start < value.count {
+                    var end = start
+                    while end < value.count, !Self.isXMLSpace(value[end]) { end += 1 }
+                    if end - start == wanted.count, end > start, memcmp(base + start, target, wanted.count) == 0 { return true }
+                    start = end + 1
+                }
+                return false
+            } ?? false
+        }
+    }
+
+    private static func isXMLSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    /// `body` over the UTF-8 bytes of attribute `name`'s value, or nil when the element has no such attribute.
+    /// A value that is one text node (all the HTML parser makes) is read where libxml2 keeps it.
+    private func withAttributeBytes<Result>(_ name: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
+        guard let attribute = attributeNode(name) else { return nil }
+        if let value = attribute.pointee.children, value.pointee.next == nil,
+           value.pointee.type == XML_TEXT_NODE || value.pointee.type == XML_CDATA_SECTION_NODE, let content = value.pointee.content {
+            return body(UnsafeBufferPointer(start: content, count: strlen(UnsafeRawPointer(content).assumingMemoryBound(to: CChar.self))))
+        }
+        guard var text = self.attribute(name) else { return nil }
+        return text.withUTF8(body)
     }
 
     /// The nearest text node before this node in document order whose text contains `needle`, skipping
@@ -367,11 +397,33 @@ public struct HTMLNode {
     }
 
     private var isHidden: Bool {
-        // Presence first: most elements have neither attribute, and asking for a value copies it.
         if hasAttribute("hidden") { return true }
-        guard hasAttribute("style"), let style = attribute("style")?.lowercased() else { return false }
-        let compact = style.filter { $0 != " " }
-        return compact.contains("display:none") || compact.contains("visibility:hidden")
+        return withAttributeBytes("style", Self.styleHides) ?? false
+    }
+
+    /// Whether a `style` value says `display: none` or `visibility: hidden` (any case, any spaces). An ASCII value
+    /// is looked through on its bytes; any other the long way, since lower-casing can change its length.
+    static func styleHides(_ style: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard style.allSatisfy({ $0 < 0x80 }) else {
+            let compact = String(decoding: style, as: UTF8.self).lowercased().filter { $0 != " " }
+            return compact.contains("display:none") || compact.contains("visibility:hidden")
+        }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, style.count)) { compact in
+            var count = 0
+            for byte in style where byte != 0x20 {
+                compact[count] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+                count += 1
+            }
+            let written = UnsafeBufferPointer(rebasing: compact[..<count])
+            return contains(written, "display:none") || contains(written, "visibility:hidden")
+        }
+    }
+
+    private static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: StaticString) -> Bool {
+        let length = needle.utf8CodeUnitCount
+        guard haystack.count >= length, let base = haystack.baseAddress else { return false }
+        for start in 0...(haystack.count - length) where memcmp(base + start, needle.utf8Start, length) == 0 { return true }
+        return false
     }
 }
 

@@ -92,6 +92,12 @@ import Testing
                 for text in try page.select("//text()").enumerated().filter({ $0.offset % 7 == 0 }).map(\.element) {
                     #expect(text.path == text.libxml2Path, "\(directory)/\(file)")
                 }
+                // Classes read off the value's bytes, against XPath's reading of them.
+                for name in ["coursepadding", "block_content", "courseblock", "nttitle", "acalog-course", "active", "x"] {
+                    let byXPath = try page.select("//*[contains(concat(' ', normalize-space(@class), ' '), ' \(name) ')]")
+                    #expect(Self.sameNodes(page.elements(named: ["td", "div", "span", "p", "a", "li", "ul", "table", "h3", "strong"]).filter { $0.hasClass(name) },
+                                           byXPath.filter { ["td", "div", "span", "p", "a", "li", "ul", "table", "h3", "strong"].contains($0.name) }), "\(directory)/\(file) .\(name)")
+                }
                 // Attributes read off the element's own list, against libxml2's `xmlGetProp`/`xmlHasProp`.
                 for element in page.elements(named: ["a", "div", "span", "td", "link", "meta", "img", "input", "p"]) {
                     for name in ["href", "class", "id", "title", "style", "hidden", "rel", "content", "property", "src", "value", "nonexistent"] {
@@ -118,6 +124,27 @@ import Testing
         }
         #expect(input.attribute("hidden") == "")
         #expect(input.attribute("title") == "a & b <c> é")
+    }
+
+    /// Class lists split where XPath's `normalize-space` splits them, carriage returns included.
+    @Test func classesSplitAtEveryKindOfWhiteSpace() throws {
+        let page = try Self.document("<div><p class=\"a\r\nb\">1</p><p class=\"\tb\tc \">2</p><p class=bb>3</p><p class=\"\">4</p><p>5</p></div>")
+        let withB = page.elements(named: ["p"]).filter { $0.hasClass("b") }.map(\.text)
+        #expect(withB == ["1", "2"])
+        #expect(Self.sameNodes(page.elements(named: ["p"]).filter { $0.hasClass("b") },
+                               try page.select("//p[contains(concat(' ', normalize-space(@class), ' '), ' b ')]")))
+        #expect(page.elements(named: ["p"]).filter { $0.hasClass("") }.isEmpty)
+    }
+
+    /// Hidden content stays out of inline events: `hidden`, and styles that hide, written any way.
+    @Test func hiddenElementsAreLeftOut() throws {
+        let page = try Self.document(#"<div><p>a<span hidden>b</span><span style="DISPLAY : NONE">c</span><span style="color:red;visibility:  hidden">d</span><span style="display:block">e</span><span style="display:nonè">f</span><span style="DİSPLAY:NONE">g</span><span style="x:1;Display:None">h</span></p></div>"#)
+        let paragraph = try #require(page.elements(named: ["p"]).first)
+        let text = paragraph.inlineEvents().compactMap { event -> String? in
+            if case let .text(value) = event { return value }
+            return nil
+        }.joined()
+        #expect(text == "aefg")
     }
 
     /// Firstness of `firstElement(named:where:)`: document order, and nothing when nothing qualifies.
