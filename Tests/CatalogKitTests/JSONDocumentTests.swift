@@ -11,6 +11,29 @@ import Testing
         #expect(try JSONValue.parse(text) == value)
     }
 
+    /// Requisite trees are written straight from their members: the bytes must be those of the `JSONValue` (whose
+    /// writer sorts keys itself) at every indentation, and the value must be what `Codable` makes of the tree.
+    @Test func requisiteTreesAreWrittenAsTheirValuesAndAsCodableHasThem() throws {
+        func code(_ text: String) throws -> CourseCode { try #require(CourseCode(parsing: text)) }
+        let tree = Requisite.all([
+            .any([.course(CourseRequirement(code: try code("CIS 162"), minGrade: "C", concurrent: true, source: "CIS 162 (C)")),
+                  .course(CourseRequirement(code: try code("MTH 201")))], connective: "or"),
+            .atLeast(2, of: [.standing("junior", source: "junior standing"), .program("Nursing"), .permission("instructor", source: "permission")],
+                     connective: "two of"),
+            .exam("ACT Math", score: "24", source: "ACT 24"), .exam("SAT"), .text("a \"quoted\" note\n"),
+        ], connective: "and")
+        for levels in [0, 1, 2, 3, Int.max] {
+            var direct: [UInt8] = []
+            tree.writeObject(into: &direct, indentingLevels: levels, depth: 0)
+            #expect(direct == tree.json.serializedBytes(indentingLevels: levels))
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let codable = try JSONSerialization.jsonObject(with: try encoder.encode(tree)) as? NSDictionary
+        let ours = try JSONSerialization.jsonObject(with: Data(tree.json.serializedBytes(indentingLevels: 0))) as? NSDictionary
+        #expect(codable != nil && codable == ours)
+    }
+
     @Test(arguments: [0, 7, -7, 10, 1_000_000, -120, Int.max, Int.min])
     func integersAreWrittenAsTheirDecimalDigits(_ value: Int) {
         #expect(JSONValue.int(value).serialized() == String(value))

@@ -1,32 +1,41 @@
-extension Requisite {
+extension Requisite: JSONRecord {
     /// The tree in the JSON shapes of `Codable`, for the project's own writer (sorted keys, fast).
-    public var json: JSONValue {
-        func node(_ pairs: [(String, JSONValue?)]) -> JSONValue {
-            var object: [String: JSONValue] = [:]
-            for (key, value) in pairs { if let value { object[key] = value } }
-            return .object(object)
-        }
-        func text(_ value: String?) -> JSONValue? { value.map(JSONValue.string) }
+    public var json: JSONValue { jsonObject }
+
+    /// The node's members, sorted by key (`atLeast` < `connective` < `of`; `concurrent` < `course`; …); absent
+    /// ones are left out, as `Codable` leaves out nil.
+    func visitMembers<Visitor: JSONMemberVisitor>(_ visitor: inout Visitor) {
         switch self {
         case let .all(children, connective):
-            return node([("all", .array(children.map(\.json))), ("connective", text(connective))])
+            visitor.objects("all", children)
+            visitor.string("connective", ifPresent: connective)
         case let .any(children, connective):
-            return node([("any", .array(children.map(\.json))), ("connective", text(connective))])
+            visitor.objects("any", children)
+            visitor.string("connective", ifPresent: connective)
         case let .atLeast(count, children, connective):
-            return node([("atLeast", .int(count)), ("of", .array(children.map(\.json))), ("connective", text(connective))])
+            visitor.int("atLeast", count)
+            visitor.string("connective", ifPresent: connective)
+            visitor.objects("of", children)
         case let .course(course):
-            return node([("course", .string(course.code.description)), ("minGrade", text(course.minGrade)),
-                         ("concurrent", course.concurrent ? .bool(true) : nil), ("source", text(course.source))])
+            if course.concurrent { visitor.bool("concurrent", true) }
+            visitor.string("course", course.code.description)
+            visitor.string("minGrade", ifPresent: course.minGrade)
+            visitor.string("source", ifPresent: course.source)
         case let .standing(value, source):
-            return node([("standing", .string(value)), ("source", text(source))])
+            visitor.string("source", ifPresent: source)
+            visitor.string("standing", value)
         case let .program(value, source):
-            return node([("program", .string(value)), ("source", text(source))])
+            visitor.string("program", value)
+            visitor.string("source", ifPresent: source)
         case let .permission(value, source):
-            return node([("permission", .string(value)), ("source", text(source))])
+            visitor.string("permission", value)
+            visitor.string("source", ifPresent: source)
         case let .exam(name, score, source):
-            return node([("exam", .string(name)), ("score", text(score)), ("source", text(source))])
+            visitor.string("exam", name)
+            visitor.string("score", ifPresent: score)
+            visitor.string("source", ifPresent: source)
         case let .text(value):
-            return .object(["text": .string(value)])
+            visitor.string("text", value)
         }
     }
 
@@ -46,31 +55,18 @@ extension Requisite {
     }
 }
 
-extension Course {
+extension Course: JSONRecord {
     /// The course as a record: the app's fields (`id`, `number`, `subject`, `name`, `title`, `description`,
     /// `credits`, `rubricsUrl`, `level`, `transitionPlanUrl`, `prerequisite`, `prerequisiteString`) and the
     /// richer ones beside them. Every key is present; `null` where nothing is known.
-    public var json: JSONValue { .object(record) }
+    public var json: JSONValue { jsonObject }
 
     /// The same record as the members of its object.
     public var record: [String: JSONValue] { Dictionary(uniqueKeysWithValues: members) }
 
-    /// The record's members in the order the writer puts keys in (sorted).
-    var members: [(key: String, value: JSONValue)] {
-        var collector = JSONMemberCollector()
-        visitMembers(&collector)
-        return collector.members
-    }
-
-    /// Writes `json` (the same bytes as `json.write`) straight into `out`: no `JSONValue` per member, no
-    /// dictionary of members; `parse --json` writes thousands of records.
+    /// Writes `json` (the same bytes as `json.write`) straight into `out`.
     public func writeJSON(into out: inout [UInt8], indentingLevels levels: Int, depth: Int) {
-        // The buffer is lent to the writer and taken back (swaps, no copies).
-        var writer = JSONObjectWriter(indentingLevels: levels, depth: depth)
-        swap(&writer.out, &out)
-        visitMembers(&writer)
-        writer.finish()
-        swap(&writer.out, &out)
+        writeObject(into: &out, indentingLevels: levels, depth: depth)
     }
 
     /// The record's one list of members, sorted by key, handed to `visitor` one by one: `members` collects
@@ -78,7 +74,7 @@ extension Course {
     func visitMembers<Visitor: JSONMemberVisitor>(_ visitor: inout Visitor) {
         visitor.string("catalog", catalogName)
         visitor.string("contactHours", contactHours)
-        visitor.value("corequisite") { .from(corequisite, \.json) }
+        visitor.object("corequisite", corequisite)
         visitor.strings("corequisiteCourses", corequisiteCourses)
         visitor.string("corequisiteMarkdown", corequisiteMarkdown)
         visitor.string("corequisiteString", corequisiteString)
@@ -99,7 +95,7 @@ extension Course {
         visitor.string("numberText", code.number)
         visitor.string("offered", offered)
         visitor.string("pageUrl", pageURL)
-        visitor.value("prerequisite") { .from(prerequisite, \.json) }
+        visitor.object("prerequisite", prerequisite)
         visitor.strings("prerequisiteCourses", prerequisiteCourses)
         visitor.strings("prerequisiteFor", prerequisiteFor)
         visitor.string("prerequisiteMarkdown", prerequisiteMarkdown)

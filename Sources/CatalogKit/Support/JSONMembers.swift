@@ -2,8 +2,15 @@
 /// `visitMembers(_:)` of its own, and each visitor does one thing with them (collect them as `JSONValue`s,
 /// or write them).
 protocol JSONMemberVisitor {
+    /// A string, `null` when nil.
     mutating func string(_ key: String, _ value: String?)
+    /// A string, left out when nil.
+    mutating func string(_ key: String, ifPresent value: String?)
     mutating func int(_ key: String, _ value: Int)
+    mutating func bool(_ key: String, _ value: Bool)
+    /// A record of its own, `null` when nil.
+    mutating func object<Record: JSONRecord>(_ key: String, _ value: Record?)
+    mutating func objects<Record: JSONRecord>(_ key: String, _ values: [Record])
     mutating func strings(_ key: String, _ values: [String])
     /// An object of strings; its keys are sorted on the way out, as for any object.
     mutating func stringTable(_ key: String, _ table: [String: String])
@@ -11,12 +18,50 @@ protocol JSONMemberVisitor {
     mutating func value(_ key: String, _ make: () -> JSONValue)
 }
 
+/// Something written as a JSON object whose members are listed once, in key order, in `visitMembers(_:)`.
+protocol JSONRecord {
+    func visitMembers<Visitor: JSONMemberVisitor>(_ visitor: inout Visitor)
+}
+
+extension JSONRecord {
+    /// The record's members as values, in key order.
+    var members: [(key: String, value: JSONValue)] {
+        var collector = JSONMemberCollector()
+        visitMembers(&collector)
+        return collector.members
+    }
+
+    /// The record as a `JSONValue` object.
+    var jsonObject: JSONValue { .object(Dictionary(uniqueKeysWithValues: members)) }
+
+    /// Writes the record (the same bytes as `jsonObject.write`) straight into `out`: no `JSONValue` per member
+    /// and no dictionary of members; `parse --json` writes thousands of records.
+    func writeObject(into out: inout [UInt8], indentingLevels levels: Int, depth: Int) {
+        // The buffer is lent to the writer and taken back (swaps, no copies).
+        var writer = JSONObjectWriter(indentingLevels: levels, depth: depth)
+        swap(&writer.out, &out)
+        visitMembers(&writer)
+        writer.finish()
+        swap(&writer.out, &out)
+    }
+}
+
 /// Collects the members as values, in the order visited.
 struct JSONMemberCollector: JSONMemberVisitor {
     var members: [(key: String, value: JSONValue)] = []
 
     mutating func string(_ key: String, _ value: String?) { members.append((key, .from(value, JSONValue.string))) }
+    mutating func string(_ key: String, ifPresent value: String?) {
+        if let value { members.append((key, .string(value))) }
+    }
     mutating func int(_ key: String, _ value: Int) { members.append((key, .int(value))) }
+    mutating func bool(_ key: String, _ value: Bool) { members.append((key, .bool(value))) }
+    mutating func object<Record: JSONRecord>(_ key: String, _ value: Record?) {
+        members.append((key, value.map(\.jsonObject) ?? .null))
+    }
+    mutating func objects<Record: JSONRecord>(_ key: String, _ values: [Record]) {
+        members.append((key, .array(values.map(\.jsonObject))))
+    }
     mutating func strings(_ key: String, _ values: [String]) { members.append((key, .array(values.map(JSONValue.string)))) }
     mutating func stringTable(_ key: String, _ table: [String: String]) {
         members.append((key, .object(table.mapValues(JSONValue.string))))
@@ -59,9 +104,31 @@ struct JSONObjectWriter: JSONMemberVisitor {
         if let value { JSONValue.writeString(value, into: &out) } else { out.append(contentsOf: "null".utf8) }
     }
 
+    mutating func string(_ key: String, ifPresent value: String?) {
+        if let value { string(key, value) }
+    }
+
     mutating func int(_ key: String, _ value: Int) {
         self.key(key)
         JSONValue.writeInteger(value, into: &out)
+    }
+
+    mutating func bool(_ key: String, _ value: Bool) {
+        self.key(key)
+        out.append(contentsOf: (value ? "true" : "false").utf8)
+    }
+
+    mutating func object<Record: JSONRecord>(_ key: String, _ value: Record?) {
+        self.key(key)
+        guard let value else { out.append(contentsOf: "null".utf8); return }
+        value.writeObject(into: &out, indentingLevels: levels, depth: depth + 1)
+    }
+
+    mutating func objects<Record: JSONRecord>(_ key: String, _ values: [Record]) {
+        self.key(key)
+        JSONValue.writeArray(count: values.count, into: &out, pretty: depth + 1 < levels, depth: depth + 1) { index, out in
+            values[index].writeObject(into: &out, indentingLevels: levels, depth: depth + 2)
+        }
     }
 
     mutating func strings(_ key: String, _ values: [String]) {
