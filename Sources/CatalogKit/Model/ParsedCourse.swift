@@ -80,7 +80,9 @@ public struct ParsedCourse: Sendable, Equatable, Codable {
         self.sourceURL = sourceURL
         self.pageURL = nil
         self.system = system
-        self.provenance = [:]
+        // Room for the usual fields' rules (code, title, catalog, credits, description, requisites, a few
+        // labelled fields): growing the table as they come in rehashed it twice a course.
+        self.provenance = Dictionary(minimumCapacity: 12)
     }
 
     /// The first value of a labelled field, by label (case-insensitive).

@@ -127,8 +127,7 @@ struct CourseAssembler {
                 }
                 continue
             }
-            let written = segment.writtenLabel ?? label
-            let rule = "\(segment.rule ?? "label \"\(written)\" in \(segment.labelStyle ?? "text")"), \(scope)"
+            let rule = self.rule(for: segment, label: label)
             let value = segment.text
             switch role {
             case .credits where course.creditsText == nil:
@@ -157,6 +156,27 @@ struct CourseAssembler {
         if let first = descriptionRules.first {
             course.provenance["description"] = first
         }
+    }
+
+    /// Where a labelled segment's value came from: `label "Credit Hours:" in <strong>, after <h3> at /html/…`.
+    /// Spelled out piece by piece into room reserved once: the scope is long, and interpolating it grew the
+    /// string several times per field.
+    private func rule(for segment: ContentSegment, label: String) -> String {
+        let written = segment.writtenLabel ?? label
+        let style = segment.labelStyle ?? "text"
+        var rule = ""
+        rule.reserveCapacity((segment.rule?.utf8.count ?? written.utf8.count + style.utf8.count + 12) + scope.utf8.count + 2)
+        if let given = segment.rule {
+            rule += given
+        } else {
+            rule += "label \""
+            rule += written
+            rule += "\" in "
+            rule += style
+        }
+        rule += ", "
+        rule += scope
+        return rule
     }
 
     /// Sets a field; a label with no text leaves it nil but still says where the label was.
