@@ -8,7 +8,7 @@ public enum TextCleaner {
     public static func clean(_ text: String) -> String {
         // Most text has nothing to remove or replace and no breaks: collapsing is all it needs. ASCII text
         // without a line feed is such text (what is removed or replaced is not ASCII), seen from its bytes.
-        if !text.utf8.contains(where: { $0 == 0x0A || $0 >= 0x80 }) { return TextCollapsing.collapse(text) }
+        if isASCIIWithoutLineFeed(text) { return TextCollapsing.collapse(text) }
         if !text.unicodeScalars.contains(where: { $0 == "\n" || $0.value == 0x00AD || (0x2018...0x2060).contains($0.value) || $0.value == 0xFEFF }) {
             return TextCollapsing.collapse(text)
         }
@@ -32,6 +32,29 @@ public enum TextCleaner {
                 .joined(separator: "\n")
         }
         return paragraphs.filter { !$0.isEmpty }.joined(separator: "\n\n")
+    }
+
+    /// Whether every byte is ASCII and none a line feed, eight bytes at a time ("Bit Twiddling Hacks": a word has
+    /// a zero byte exactly when `(w - 0x01…) & ~w & 0x80…` is not zero; a line feed is a zero byte of `w ^ 0x0A…`).
+    static func isASCIIWithoutLineFeed(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            let raw = UnsafeRawBufferPointer(bytes)
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            var index = 0
+            while index + 8 <= bytes.count {
+                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                let feeds = word ^ (ones &* 0x0A)
+                if word & highs != 0 || (feeds &- ones) & ~feeds & highs != 0 { return false }
+                index += 8
+            }
+            while index < bytes.count {
+                if bytes[index] >= 0x80 || bytes[index] == 0x0A { return false }
+                index += 1
+            }
+            return true
+        }
     }
 
     /// One line: every break folded into a space (titles, requisite strings).
