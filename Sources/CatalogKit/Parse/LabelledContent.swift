@@ -359,13 +359,13 @@ enum LabelledContent {
                         pendingSpace = false
                     }
                     let start = bytes.count
-                    // One whole character: the lead byte and its continuation bytes.
-                    bytes.append(source[index])
-                    index += 1
-                    while index < source.count, source[index] & 0xC0 == 0x80 {
-                        bytes.append(source[index])
-                        index += 1
-                    }
+                    // One whole character (the lead byte and its continuation bytes), and with it the visible
+                    // ASCII after it, copied as one run: those bytes are never white space.
+                    var end = index + 1
+                    while end < source.count, source[end] & 0xC0 == 0x80 { end += 1 }
+                    while end < source.count, source[end] > 0x20, source[end] < 0x7F { end += 1 }
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[index..<end]))
+                    index = end
                     if let link = token.link, link < table.count {
                         if let open = openLinkIndex {
                             links[open].end = bytes.count
