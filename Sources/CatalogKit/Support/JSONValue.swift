@@ -137,6 +137,12 @@ public enum JSONValue: Sendable, Equatable {
 
     static func writeString(_ value: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        writeEscaped(value, into: &out)
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// The string's characters with JSON's escapes, without the quotes around them.
+    static func writeEscaped(_ value: String, into out: inout [UInt8]) {
         var value = value
         value.withUTF8 { bytes in
             let raw = UnsafeRawBufferPointer(bytes)
@@ -171,6 +177,5 @@ public enum JSONValue: Sendable, Equatable {
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
-        out.append(UInt8(ascii: "\""))
     }
 }
