@@ -49,6 +49,38 @@ struct FileBytesTests {
 }
 
 struct PageInputsTests {
+    /// Files are listed by path strings now; what is listed must be what the URL enumerator listed, on a tree with
+    /// the awkward cases: hidden files and folders, symbolic links to a page and to a folder, names that are
+    /// all dots before the extension, upper-case extensions, spaces and non-ASCII names.
+    @Test func theListingIsTheURLEnumeratorsListing() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-listing-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let files = ["a.html", "B.HTM", ".hidden.html", "...html", "..x.html", ".html", "c.html.", "d .html", "é ü.htm",
+                     "sub/e.html", ".dot/f.html", "sub/deeper/g.HtMl", "notes.txt", "x.xhtml", "y.htmlx"]
+        for file in files {
+            let url = root.appendingPathComponent(file)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data("<p>\(file)</p>".utf8).write(to: url)
+        }
+        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("link.html").path, withDestinationPath: root.appendingPathComponent("a.html").path)
+        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("linked").path, withDestinationPath: root.appendingPathComponent("sub").path)
+
+        let base = root.standardizedFileURL
+        let walker = try #require(FileManager.default.enumerator(at: base, includingPropertiesForKeys: [.isRegularFileKey]))
+        var expected: [String] = []
+        for case let file as URL in walker where PageInputs.pageExtensions.contains(file.pathExtension.lowercased()) {
+            expected.append(root.path + "/" + file.path.dropFirst(base.path.count).drop { $0 == "/" })
+        }
+        let (inputs, errors) = PageInputs.expand([root.path])
+        #expect(errors.isEmpty)
+        #expect(inputs.map(\.name) == expected.sorted())
+        #expect(inputs.map(\.name).contains(root.path + "/..x.html") && !inputs.map(\.name).contains(root.path + "/...html"))
+        for input in inputs {
+            #expect(input.path == input.url.path)
+            #expect(try FileBytes.read(path: try #require(input.path)) == FileBytes.read(input.url))
+        }
+    }
+
     /// A directory argument gives every .html/.htm file below it, sorted, named from the argument as written,
     /// each with a file URL (no dot segments) to its file.
     @Test func aDirectoryGivesItsPagesByNameAtAnyDepth() throws {

@@ -8,10 +8,14 @@ public struct PageInput: Sendable, Equatable {
     /// The argument or the file found under a directory argument, as shown in messages.
     public var name: String
     public var url: URL
+    /// The file's path, for a local file: reading it by this spares asking `url` for its path, which
+    /// Foundation works out anew each time (more instructions than reading a small page).
+    public var path: String?
 
-    public init(name: String, url: URL) {
+    public init(name: String, url: URL, path: String? = nil) {
         self.name = name
         self.url = url
+        self.path = path ?? (url.isFileURL ? url.path : nil)
     }
 }
 
@@ -55,23 +59,37 @@ public enum PageInputs {
             inputs.append(PageInput(name: name, url: base))
             return
         }
-        guard let walker = fileManager.enumerator(at: base, includingPropertiesForKeys: [.isRegularFileKey]) else {
+        let basePath = base.path
+        // Paths as strings, not URLs: a URL's `path` and `pathExtension` are worked out anew on every call, and
+        // asking them of each file was most of listing a directory of 4,000 pages.
+        guard let walker = fileManager.enumerator(atPath: basePath) else {
             errors.append(InputError(name: name, reason: "cannot list the directory"))
             return
         }
         var found: [PageInput] = []
-        let basePath = base.path
         let shownBase = name.hasSuffix("/") ? String(name.dropLast()) : name
-        // The walker builds each URL from the standardized base, so there is nothing left to standardize
-        // (doing it, twice a file, was most of listing a directory of 4,000 pages).
-        for case let file as URL in walker where pageExtensions.contains(file.pathExtension.lowercased()) {
-            let relative = file.path.dropFirst(basePath.count).drop { $0 == "/" }
-            found.append(PageInput(name: shownBase + "/" + relative, url: file))
+        let directory = basePath.hasSuffix("/") ? basePath : basePath + "/"
+        while let relative = walker.nextObject() as? String {
+            guard isPage(relative) else { continue }
+            let path = directory + relative
+            found.append(PageInput(name: shownBase + "/" + relative, url: URL(fileURLWithPath: path, isDirectory: false), path: path))
         }
         if found.isEmpty {
             errors.append(InputError(name: name, reason: "no .html or .htm files under this directory"))
         }
         inputs.append(contentsOf: found.sorted { $0.name < $1.name })
+    }
+
+    /// Whether a file is a page by its name: an extension `html` or `htm` in any case, as `URL.pathExtension`
+    /// reads extensions (none when nothing but dots stands before the last dot: ".html", "...html").
+    static func isPage(_ path: String) -> Bool {
+        let name = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path.utf8[path.utf8.index(after: $0)...] } ?? path.utf8[...]
+        guard let dot = name.lastIndex(of: UInt8(ascii: ".")), name[..<dot].contains(where: { $0 != UInt8(ascii: ".") }) else {
+            return false
+        }
+        let suffix = name[name.index(after: dot)...]
+        guard suffix.count == 3 || suffix.count == 4 else { return false }
+        return pageExtensions.contains(String(decoding: suffix, as: UTF8.self).lowercased())
     }
 }
 
@@ -87,9 +105,9 @@ public enum PageReader {
     }()
 
     public static func read(_ input: PageInput) async throws(InputError) -> (bytes: [UInt8], contentType: String?) {
-        if input.url.isFileURL {
+        if let path = input.path {
             do {
-                return (try FileBytes.read(input.url), nil)
+                return (try FileBytes.read(path: path), nil)
             } catch {
                 throw InputError(name: input.name, reason: "cannot read: \(error)")
             }

@@ -13,7 +13,11 @@ public enum FileBytes {
     /// twice at its peak, which matters for snapshots of tens of megabytes. Reads to the end of the file
     /// rather than trusting its size, so pipes (`<(zcat …)`) and files that grow while read work too.
     public static func read(_ url: URL) throws(ReadError) -> [UInt8] {
-        let path = url.path
+        try read(path: url.path)
+    }
+
+    /// `read(_:)` for a file named by its path.
+    public static func read(path: String) throws(ReadError) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw ReadError(path: path, code: errno) }
         defer { close(descriptor) }
