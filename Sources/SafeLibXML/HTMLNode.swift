@@ -19,13 +19,18 @@ public struct HTMLNode {
         case XML_TEXT_NODE, XML_CDATA_SECTION_NODE: return "#text"
         case XML_COMMENT_NODE: return "#comment"
         default:
-            guard let name = pointer.pointee.name else { return "" }
-            let written = String(cString: name)
-            // libxml2's HTML parser writes element names in lower case already: an ASCII name without capitals
-            // needs no copy. Anything else (a doctype's name, non-ASCII) is lower-cased as it always was.
-            let asIs = written.utf8.allSatisfy { $0 < 0x80 && !($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) }
-            return asIs ? written : written.lowercased()
+            return Self.elementName(pointer)
         }
+    }
+
+    /// The name of an element (or another named node), lower case.
+    static func elementName(_ node: xmlNodePtr) -> String {
+        guard let name = node.pointee.name else { return "" }
+        let written = String(cString: name)
+        // libxml2's HTML parser writes element names in lower case already: an ASCII name without capitals
+        // needs no copy. Anything else (a doctype's name, non-ASCII) is lower-cased as it always was.
+        let asIs = written.utf8.allSatisfy { $0 < 0x80 && !($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) }
+        return asIs ? written : written.lowercased()
     }
 
     /// Whether the element has an attribute `name`, without copying its value out.
@@ -330,6 +335,7 @@ public struct HTMLNode {
     ///   and theirs up the tree) is flattened: the body of a course after its heading.
     public func inlineEvents(after start: HTMLNode? = nil) -> [InlineEvent] {
         var events: [InlineEvent] = []
+        events.reserveCapacity(64)  // a course body is a few dozen events: no regrowing on the way
         if let start {
             var current: xmlNodePtr? = start.pointer
             while let node = current, node != pointer {
@@ -366,8 +372,7 @@ public struct HTMLNode {
             return
         }
         let element = HTMLNode(document: document, pointer: node)
-        let name = element.name
-        let role = InlineEvent.roles[name]
+        let role = InlineEvent.role(of: node)
         if role == .skipped || element.isHidden { return }
         var closing: InlineEvent?
         switch role {
@@ -375,7 +380,7 @@ public struct HTMLNode {
             events.append(.lineBreak)
             return
         case .emphasis:
-            events.append(.startEmphasis(name))
+            events.append(.startEmphasis(element.name))
             closing = .endEmphasis
         case .link:
             if let href = element.attribute("href") {
@@ -454,6 +459,34 @@ public enum InlineEvent: Sendable, Equatable {
 
     /// What an element is to `flatten`, by name: one hash lookup per element instead of one per set asked.
     enum ElementRole { case skipped, lineBreak, emphasis, link, block }
+
+    /// The role of an element, looked up by its name's bytes where libxml2 keeps them: a name of up to eight
+    /// lower-case ASCII letters or digits (every name with a role but two) is packed into one integer, whose
+    /// lookup is cheaper than making a Swift string of the name and hashing that. Other names go by `name`.
+    static func role(of node: xmlNodePtr) -> ElementRole? {
+        guard let name = node.pointee.name else { return nil }
+        var packed: UInt64 = 0
+        var length = 0
+        while name[length] != 0 {
+            let byte = name[length]
+            guard length < 8, (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+            else { return roles[HTMLNode.elementName(node)] }
+            packed |= UInt64(byte) << (8 * UInt64(length))
+            length += 1
+        }
+        return rolesByPackedName[packed]
+    }
+
+    /// `roles` for the names of up to eight bytes, by the bytes packed as in `role(of:)`.
+    private static let rolesByPackedName: [UInt64: ElementRole] = {
+        var table: [UInt64: ElementRole] = [:]
+        for (name, role) in roles where name.utf8.count <= 8 {
+            var packed: UInt64 = 0
+            for (index, byte) in name.utf8.enumerated() { packed |= UInt64(byte) << (8 * UInt64(index)) }
+            table[packed] = role
+        }
+        return table
+    }()
 
     static let roles: [String: ElementRole] = {
         var roles: [String: ElementRole] = [:]

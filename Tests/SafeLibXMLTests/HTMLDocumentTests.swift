@@ -92,6 +92,10 @@ import Testing
                 for text in try page.select("//text()").enumerated().filter({ $0.offset % 7 == 0 }).map(\.element) {
                     #expect(text.path == text.libxml2Path, "\(directory)/\(file)")
                 }
+                // Inline roles by the packed name, against the lookup by name.
+                for element in page.elements(named: ["td", "div", "a", "h1", "h2", "h3", "span", "p", "strong", "li", "em", "b", "br", "script", "table"]) {
+                    #expect(InlineEvent.role(of: element.pointer) == InlineEvent.roles[element.name])
+                }
                 // Classes read off the value's bytes, against XPath's reading of them.
                 for name in ["coursepadding", "block_content", "courseblock", "nttitle", "acalog-course", "active", "x"] {
                     let byXPath = try page.select("//*[contains(concat(' ', normalize-space(@class), ' '), ' \(name) ')]")
@@ -124,6 +128,22 @@ import Testing
         }
         #expect(input.attribute("hidden") == "")
         #expect(input.attribute("title") == "a & b <c> é")
+    }
+
+    /// Every element's inline role, by the packed-name lookup and by the name, on names short and long,
+    /// custom and unknown.
+    @Test func inlineRolesByPackedNameAreTheRolesByName() throws {
+        let page = try Self.document("<div><blockquote>q</blockquote><figure><figcaption>c</figcaption></figure><my-element>m</my-element>"
+            + "<abcdefghi>x</abcdefghi><h6>h</h6><b2>n</b2><noscript>s</noscript><template>t</template><strong>s</strong><i>i</i><hr><br><a>a</a></div>")
+        let names = ["blockquote", "figure", "figcaption", "my-element", "abcdefghi", "h6", "b2", "noscript", "template", "strong", "i", "hr", "br", "a", "div"]
+        let elements = page.elements(named: names)
+        #expect(Set(elements.map(\.name)) == Set(names))
+        for element in elements {
+            #expect(InlineEvent.role(of: element.pointer) == InlineEvent.roles[element.name], "\(element.name)")
+        }
+        #expect(InlineEvent.role(of: try #require(elements.first { $0.name == "blockquote" }).pointer) == .block)
+        #expect(InlineEvent.role(of: try #require(elements.first { $0.name == "template" }).pointer) == .skipped)
+        #expect(InlineEvent.role(of: try #require(elements.first { $0.name == "abcdefghi" }).pointer) == nil)
     }
 
     /// Class lists split where XPath's `normalize-space` splits them, carriage returns included.
