@@ -23,6 +23,13 @@ public enum TextCollapsing {
         var index = 0
         var previousWasSpace = true  // a space first is a leading space
         while index < bytes.count {
+            // Visible ASCII is never white space: a run of it is passed over without asking `spaceLength`.
+            if bytes[index] > 0x20, bytes[index] < 0x7F {
+                index += 1
+                while index < bytes.count, bytes[index] > 0x20, bytes[index] < 0x7F { index += 1 }
+                previousWasSpace = false
+                continue
+            }
             let space = spaceLength(bytes, at: index)
             if space > 0 {
                 if previousWasSpace || space > 1 || bytes[index] != 0x20 { return false }
@@ -52,8 +59,11 @@ public enum TextCollapsing {
                 output.append(0x20)
                 pendingSpace = false
             }
-            output.append(bytes[index])
-            index += 1
+            // This byte, and the visible ASCII after it (never white space), copied as one run.
+            var end = index + 1
+            while end < bytes.count, bytes[end] > 0x20, bytes[end] < 0x7F { end += 1 }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<end]))
+            index = end
         }
         return String(decoding: output, as: UTF8.self)
     }
