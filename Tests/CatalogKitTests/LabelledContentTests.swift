@@ -16,6 +16,24 @@ import Testing
         segments.map { "\($0.label ?? ($0.emphasized ? "<em>" : "-"))=\($0.text)" }
     }
 
+    /// Emphasis is read as a label only where one can be, and the shortcut that skips the rest (no colon at the
+    /// end, not at the start of a line) must not miss a colon behind white space of any kind, or split over
+    /// several text nodes.
+    @Test func colonLabelsAreFoundBehindAnyWhiteSpace() throws {
+        let body = "<p><strong>Credit Hours:\u{A0}</strong> 3</p><p><em>Lab</em><em> Hours:\u{2003}\n</em> 2</p>"
+            + "<p>Text first <strong>Formerly</strong> and <strong>Offered: </strong>Fall</p><p><b>Notes</b></p><p>after the note</p>"
+        // Two emphasis elements are two groups: "Lab" is a bare label at the start of its line, "Hours:" a colon one.
+        #expect(Self.summary(try Self.segments(body)) == ["Credit Hours=3", "Lab=", "Hours=2", "-=Text first Formerly and", "Offered=Fall",
+                                                          "Notes=after the note"])
+    }
+
+    @Test func theColonTestSeesPastWhiteSpaceAndAcrossTextNodes() {
+        let sample = LabelledContent.Unit(tokens: [LabelledContent.Token(text: "Credits"), LabelledContent.Token(text: ":\u{3000} ")][...])
+        #expect(sample.endsWithColon)
+        #expect(!LabelledContent.Unit(tokens: [LabelledContent.Token(text: "a: b")][...]).endsWithColon)
+        #expect(!LabelledContent.Unit(tokens: [LabelledContent.Token(text: "  ")][...]).endsWithColon)
+    }
+
     /// Labels' words are counted on the bytes for ASCII; other text as characters, so a space carrying a
     /// combining mark is no separator, as `split(separator: " ")` has it.
     @Test func labelWordsCountCharactersBeyondASCII() {

@@ -73,6 +73,16 @@ enum LabelledContent {
             TextCollapsing.collapse(tokens.count == 1 ? tokens[tokens.startIndex].text : tokens.map(\.text).joined())
         }
         var isEmpty: Bool { tokens.allSatisfy { TextCollapsing.isBlank($0.text) } }
+        /// Whether the last scalar that is not white space is a colon: when not, `colonLabel(text)` is nil
+        /// (the collapsed text would not end in one), and the text need not be made to ask.
+        var endsWithColon: Bool {
+            for token in tokens.reversed() {
+                for scalar in token.text.unicodeScalars.reversed() where !TextCollapsing.isCollapsibleSpace(scalar) {
+                    return scalar == ":"
+                }
+            }
+            return false
+        }
     }
 
     static func lines(from events: [InlineEvent]) -> (lines: [Line], links: [LinkTarget]) {
@@ -230,15 +240,18 @@ enum LabelledContent {
             for unit in LabelledContent.units(of: line) {
                 let isEmpty = unit.isEmpty
                 if let tag = unit.emphasisTag {
-                    // The unit's collapsed text is made only where a label may be read from it.
-                    let text = unit.text
-                    if !text.isEmpty, !unit.tokens.contains(where: { $0.link != nil }),
-                       let label = LabelledContent.colonLabel(text) ?? (lineHasContent ? nil : LabelledContent.bareLabel(text)) {
-                        var builder = Builder(label: label, labelStyle: "<\(tag)>")
-                        builder.writtenLabel = text
-                        start(builder)
-                        lineHasContent = true
-                        continue
+                    // The unit's collapsed text is made only where a label may be read from it: a colon label
+                    // ends in a colon, a bare one starts its line; nothing in a link is a label.
+                    if !lineHasContent || unit.endsWithColon, !unit.tokens.contains(where: { $0.link != nil }) {
+                        let text = unit.text
+                        if !text.isEmpty,
+                           let label = LabelledContent.colonLabel(text) ?? (lineHasContent ? nil : LabelledContent.bareLabel(text)) {
+                            var builder = Builder(label: label, labelStyle: "<\(tag)>")
+                            builder.writtenLabel = text
+                            start(builder)
+                            lineHasContent = true
+                            continue
+                        }
                     }
                     if let builder = current, builder.label != nil, !builder.hasText, builder.labelStyle != "text" {
                         // `<em>Prereq.:</em> <em>value</em>`: the value is the emphasis element that follows.
