@@ -62,15 +62,14 @@ public enum PageInputs {
         let basePath = base.path
         // Paths as strings, not URLs: a URL's `path` and `pathExtension` are worked out anew on every call, and
         // asking them of each file was most of listing a directory of 4,000 pages.
-        guard let walker = fileManager.enumerator(atPath: basePath) else {
+        guard let entries = entries(under: basePath) else {
             errors.append(InputError(name: name, reason: "cannot list the directory"))
             return
         }
         var found: [PageInput] = []
         let shownBase = name.hasSuffix("/") ? String(name.dropLast()) : name
         let directory = basePath.hasSuffix("/") ? basePath : basePath + "/"
-        while let relative = walker.nextObject() as? String {
-            guard isPage(relative) else { continue }
+        for relative in entries where isPage(relative) {
             let path = directory + relative
             found.append(PageInput(name: shownBase + "/" + relative, url: URL(fileURLWithPath: path, isDirectory: false), path: path))
         }
@@ -78,6 +77,39 @@ public enum PageInputs {
             errors.append(InputError(name: name, reason: "no .html or .htm files under this directory"))
         }
         inputs.append(contentsOf: found.sorted { $0.name < $1.name })
+    }
+
+    /// Every entry below `directory`, as paths relative to it, in no particular order: what FileManager's
+    /// enumerators list (hidden entries too; symbolic links listed, not followed), read with `readdir`, whose
+    /// entries say whether they are directories. (`FileManager.enumerator(atPath:)` took 30 ms over 4,000 pages,
+    /// the URL enumerator 8 ms, this 1 ms.) Nil when `directory` itself cannot be opened; a folder below it
+    /// that cannot be is passed over, as the enumerators pass it over.
+    static func entries(under directory: String) -> [String]? {
+        var found: [String] = []
+        var folders = [""]
+        while let folder = folders.popLast() {
+            guard let handle = opendir(folder.isEmpty ? directory : directory + "/" + folder) else {
+                if folder.isEmpty { return nil }
+                continue
+            }
+            defer { closedir(handle) }
+            while let entry = readdir(handle) {
+                let name = withUnsafePointer(to: &entry.pointee.d_name) { pointer in
+                    pointer.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) { String(cString: $0) }
+                }
+                guard name != ".", name != ".." else { continue }
+                let relative = folder.isEmpty ? name : folder + "/" + name
+                found.append(relative)
+                var isFolder = entry.pointee.d_type == UInt8(DT_DIR)
+                if entry.pointee.d_type == UInt8(DT_UNKNOWN) {
+                    // Some file systems do not say; ask without following a link.
+                    var info = stat()
+                    isFolder = lstat(directory + "/" + relative, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+                }
+                if isFolder { folders.append(relative) }
+            }
+        }
+        return found
     }
 
     /// Whether a file is a page by its name: an extension `html` or `htm` in any case, as `URL.pathExtension`
