@@ -69,6 +69,7 @@ enum ParseCommand: Command {
         let (inputs, inputErrors) = PageInputs.expand(arguments.positional)
         for error in inputErrors { printError("gvingest parse: \(error)") }
         let results = await ParseRunner.run(inputs, parser: PageParser(system: system))
+        KeptUntilExit.keep(results)
 
         var unreadable = !inputErrors.isEmpty
         var empty = 0
@@ -84,8 +85,12 @@ enum ParseCommand: Command {
             for warning in result.missingFieldWarnings { printError("gvingest parse: warning: \(warning)") }
         }
         if arguments.has("--json") {
+            let courses = Normalizer(rules: rules).normalize(catalog: results.flatMap(\.courses))
+            // Thousands of courses, each dozens of strings and arrays: freeing them one by one takes longer than
+            // writing them, and the process ends right after.
+            KeptUntilExit.keep(courses)
             do {
-                for part in ParseOutput.jsonParts(results, rules: rules) + [[UInt8(ascii: "\n")]] {
+                for part in ParseOutput.jsonParts(courses: courses) + [[UInt8(ascii: "\n")]] {
                     try FileHandle.standardOutput.write(contentsOf: part)
                 }
             } catch {

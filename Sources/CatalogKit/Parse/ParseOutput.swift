@@ -13,7 +13,11 @@ public enum ParseOutput {
     /// one piece: the same bytes as `JSONValue.array(records).serialized()`, which would write thousands of
     /// records on one core.
     public static func jsonParts(_ results: [PageResult], rules: NormalizationRules = .gvsu) -> [[UInt8]] {
-        let courses = Normalizer(rules: rules).normalize(catalog: results.flatMap(\.courses))
+        jsonParts(courses: Normalizer(rules: rules).normalize(catalog: results.flatMap(\.courses)))
+    }
+
+    /// `jsonParts` for courses already normalized as a catalog (`Normalizer.normalize(catalog:)`).
+    public static func jsonParts(courses: [Course]) -> [[UInt8]] {
         guard !courses.isEmpty else { return [Array("[]".utf8)] }
         // Separators go with the records: the array as `JSONValue.writeArray` lays it out ("[", then ",\n  "
         // between records, "\n]").
