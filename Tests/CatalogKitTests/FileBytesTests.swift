@@ -19,27 +19,29 @@ struct FileBytesTests {
         #expect(try FileBytes.read(file) == Array(data))
     }
 
-    /// A pipe (no size at all) longer than the first read's space comes back whole, over several rounds.
+    /// A pipe (no size at all) longer than the first read's space comes back whole, over several rounds. The pipe
+    /// is opened by its /proc name; the writer holds its end from the start and closes it when done, so the read
+    /// cannot wait for ever.
     @Test func aPipeLongerThanOneRoundComesBackWhole() throws {
-        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-fifo-\(UUID().uuidString)")
-        try #require(mkfifo(fifo.path, 0o600) == 0)
-        defer { try? FileManager.default.removeItem(at: fifo) }
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        let (readEnd, writeEnd) = (ends[0], ends[1])
+        defer { close(readEnd) }
         let written = (0..<200_003).map { UInt8(truncatingIfNeeded: $0 &* 7) }
         let writer = Thread {
-            let descriptor = open(fifo.path, O_WRONLY)
-            guard descriptor >= 0 else { return }
-            defer { close(descriptor) }
+            defer { close(writeEnd) }
             written.withUnsafeBytes { buffer in
+                guard let base = buffer.baseAddress else { return }
                 var offset = 0
                 while offset < buffer.count {
-                    let count = write(descriptor, buffer.baseAddress! + offset, min(4_000, buffer.count - offset))
+                    let count = write(writeEnd, base + offset, min(4_000, buffer.count - offset))
                     guard count > 0 else { return }
                     offset += count
                 }
             }
         }
         writer.start()
-        #expect(try FileBytes.read(fifo) == written)
+        #expect(try FileBytes.read(path: "/proc/self/fd/\(readEnd)") == written)
     }
 
     @Test func aMissingFileNamesItsReason() throws {
@@ -55,7 +57,7 @@ struct PageInputsTests {
     @Test func theListingIsTheURLEnumeratorsListing() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-listing-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
-        let files = ["a.html", "B.HTM", ".hidden.html", "...html", "..x.html", ".html", "c.html.", "d .html", "é ü.htm",
+        let files = ["a.html", "B.HTM", ".hidden.html", "...html", "....html", "..x.html", ".html", "c.html.", "d .html", "é ü.htm",
                      "sub/e.html", ".dot/f.html", "sub/deeper/g.HtMl", "notes.txt", "x.xhtml", "y.htmlx"]
         for file in files {
             let url = root.appendingPathComponent(file)
@@ -75,10 +77,28 @@ struct PageInputsTests {
         #expect(errors.isEmpty)
         #expect(inputs.map(\.name) == expected.sorted())
         #expect(inputs.map(\.name).contains(root.path + "/..x.html") && !inputs.map(\.name).contains(root.path + "/...html"))
+        #expect(inputs.map(\.name).contains(root.path + "/....html"))
         for input in inputs {
             #expect(input.path == input.url.path)
             #expect(try FileBytes.read(path: try #require(input.path)) == FileBytes.read(input.url))
         }
+    }
+
+    /// A directory named through a symbolic link is listed as the folder it links to (links below it are listed,
+    /// not followed: `theListingIsTheURLEnumeratorsListing`).
+    @Test func aLinkedDirectoryArgumentIsFollowed() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-linked-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let pages = root.appendingPathComponent("pages")
+        try FileManager.default.createDirectory(at: pages.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        try Data("<p>a</p>".utf8).write(to: pages.appendingPathComponent("a.html"))
+        try Data("<p>b</p>".utf8).write(to: pages.appendingPathComponent("sub/b.htm"))
+        let link = root.appendingPathComponent("latest")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: pages.path)
+        let (inputs, errors) = PageInputs.expand([link.path])
+        #expect(errors.isEmpty)
+        #expect(inputs.map(\.name) == [link.path + "/a.html", link.path + "/sub/b.htm"])
+        #expect(try inputs.map { try FileBytes.read(path: try #require($0.path)) } == [Array("<p>a</p>".utf8), Array("<p>b</p>".utf8)])
     }
 
     /// A directory argument gives every .html/.htm file below it, sorted, named from the argument as written,
