@@ -39,8 +39,9 @@ public struct HTMLNode {
     }
 
     /// The element's own attribute named `name`, found by walking its attribute list. `xmlHasProp` and
-    /// `xmlGetProp` also look every name up among the DTD's attribute defaults, which an HTML page's DTD never
-    /// declares (libxml2 gives it only the doctype's name and ids): same answers, a hash lookup less per call.
+    /// `xmlGetProp` go on, for an attribute the element lacks on a page with a doctype, to the DTD's attribute
+    /// defaults, which an HTML page's DTD never declares (libxml2 gives it only the doctype's name and ids):
+    /// same answers, and most elements lack most of the attributes asked for.
     private func attributeNode(_ name: String) -> xmlAttrPtr? {
         guard isElement else { return nil }
         var property = pointer.pointee.properties
@@ -55,7 +56,8 @@ public struct HTMLNode {
     private static func isNamed(_ written: UnsafePointer<xmlChar>, _ name: String) -> Bool {
         var index = 0
         for byte in name.utf8 {
-            guard written[index] == byte else { return false }
+            // A NUL in `name` matches no attribute (and must not be matched against the terminator and read past).
+            guard byte != 0, written[index] == byte else { return false }
             index += 1
         }
         return written[index] == 0
@@ -220,8 +222,9 @@ public struct HTMLNode {
 
     /// The node's position, as an XPath (`/html/body/div[2]/h1`): where a value came from.
     ///
-    /// The same text as libxml2's `xmlGetNodePath`, which reads the page's elements: built here for an element
-    /// of an HTML tree (no namespaces) because libxml2's formats and copies the whole path again at every level.
+    /// The same text as libxml2's `xmlGetNodePath`, which reads the page's elements: built here for an element or
+    /// a text node of an HTML tree (no namespaces) because libxml2's formats and copies the whole path again at
+    /// every level; other nodes ask libxml2.
     public var path: String {
         // Steps from this node up, each a name (nil for `text()`) and a position; written out once at the top.
         var steps: [(name: UnsafePointer<xmlChar>?, position: Int)] = []

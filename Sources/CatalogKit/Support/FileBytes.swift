@@ -9,9 +9,10 @@ public enum FileBytes {
         public var description: String { String(cString: strerror(code)) }
     }
 
-    /// The file's bytes, read straight into one array: `Array(Data(contentsOf:))` would hold the file
-    /// twice at its peak, which matters for snapshots of tens of megabytes. Reads to the end of the file
-    /// rather than trusting its size, so pipes (`<(zcat …)`) and files that grow while read work too.
+    /// The file's bytes, a regular file read straight into one array of its size: `Array(Data(contentsOf:))` would
+    /// hold the file twice at its peak, which matters for snapshots of tens of megabytes. Reads to the end of the
+    /// file rather than trusting its size, so pipes (`<(zcat …)`) and files that grow while read work too (those
+    /// in rounds, each appended to what was read before).
     public static func read(_ url: URL) throws(ReadError) -> [UInt8] {
         try read(path: url.path)
     }
