@@ -9,7 +9,8 @@ enum ParseCommand: Command {
            gvingest parse --rules FILE [--catalog ID] PATH|URL... [--json]
 
     Parses catalog pages and shows every field of every course, with the rule (XPath or label)
-    each value came from. A directory means every .html and .htm file under it.
+    each value came from. A directory (or a link to one) means every .html and .htm file under it;
+    links inside it are not followed.
 
     Options:
       --system S   Which parser reads the pages: auto (default; recognizes Acalog, CourseLeaf,
