@@ -14,7 +14,7 @@ protocol JSONMemberVisitor {
     mutating func strings(_ key: String, _ values: [String])
     /// An object of strings; its keys are sorted on the way out, as for any object.
     mutating func stringTable(_ key: String, _ table: [String: String])
-    /// Any other value, made only if the visitor needs it as a value.
+    /// Any other value, as a `JSONValue` made by `make` when the visitor comes to it.
     mutating func value(_ key: String, _ make: () -> JSONValue)
 }
 
