@@ -37,12 +37,7 @@ extension JSONRecord {
     /// Writes the record (the same bytes as `jsonObject.write`) straight into `out`: no `JSONValue` per member
     /// and no dictionary of members; `parse --json` writes thousands of records.
     func writeObject(into out: inout [UInt8], indentingLevels levels: Int, depth: Int) {
-        // The buffer is lent to the writer and taken back (swaps, no copies).
-        var writer = JSONObjectWriter(indentingLevels: levels, depth: depth)
-        swap(&writer.out, &out)
-        visitMembers(&writer)
-        writer.finish()
-        swap(&writer.out, &out)
+        JSONObjectWriter.write(into: &out, indentingLevels: levels, depth: depth) { visitMembers(&$0) }
     }
 }
 
@@ -79,10 +74,20 @@ struct JSONObjectWriter: JSONMemberVisitor {
     private var count = 0
 
     /// `levels` and `depth` as for `JSONValue.write`: the object stands at `depth`.
-    init(indentingLevels levels: Int, depth: Int) {
+    private init(indentingLevels levels: Int, depth: Int) {
         self.levels = levels
         self.depth = depth
         self.pretty = depth < levels
+    }
+
+    /// One object written into `out`: `members` hands the writer its members in key order. The buffer is lent
+    /// to the writer and taken back (swaps, no copies).
+    static func write(into out: inout [UInt8], indentingLevels levels: Int, depth: Int, members: (inout JSONObjectWriter) -> Void) {
+        var writer = JSONObjectWriter(indentingLevels: levels, depth: depth)
+        swap(&writer.out, &out)
+        members(&writer)
+        writer.finish()
+        swap(&writer.out, &out)
     }
 
     /// `{` or `,`, the line break and indentation when pretty, the key in quotes and its colon: the bytes
@@ -148,12 +153,9 @@ struct JSONObjectWriter: JSONMemberVisitor {
 
     mutating func stringTable(_ key: String, _ table: [String: String]) {
         self.key(key)
-        guard !table.isEmpty else { out.append(contentsOf: "{}".utf8); return }
-        var nested = JSONObjectWriter(indentingLevels: levels, depth: depth + 1)
-        swap(&nested.out, &out)
-        for (member, value) in table.sorted(by: { $0.key < $1.key }) { nested.string(member, value) }
-        nested.finish()
-        swap(&nested.out, &out)
+        JSONObjectWriter.write(into: &out, indentingLevels: levels, depth: depth + 1) { nested in
+            for (member, value) in table.sorted(by: { $0.key < $1.key }) { nested.string(member, value) }
+        }
     }
 
     mutating func value(_ key: String, _ make: () -> JSONValue) {
@@ -162,7 +164,7 @@ struct JSONObjectWriter: JSONMemberVisitor {
     }
 
     /// Closes the object (`{}` when nothing was visited).
-    mutating func finish() {
+    private mutating func finish() {
         guard count > 0 else { out.append(contentsOf: "{}".utf8); return }
         JSONValue.newline(&out, pretty: pretty, depth: depth)
         out.append(UInt8(ascii: "}"))

@@ -49,29 +49,13 @@ public enum JSONValue: Sendable, Equatable {
                 values[index].write(into: &out, indentingLevels: levels, depth: depth + 1)
             }
         case let .object(members):
-            // Sorting the pairs, not the keys, spares looking every value up again.
-            Self.writeObject(members.sorted { $0.key < $1.key }, into: &out, indentingLevels: levels, depth: depth)
+            // Sorting the pairs, not the keys, spares looking every value up again. Laid out by the writer records
+            // use (`JSONObjectWriter`), so every object comes out alike.
+            let sorted = members.sorted { $0.key < $1.key }
+            JSONObjectWriter.write(into: &out, indentingLevels: levels, depth: depth) { writer in
+                for member in sorted { writer.value(member.key) { member.value } }
+            }
         }
-    }
-
-    /// An object's members, in the order given: callers pass them sorted by key.
-    static func writeObject(_ members: [(key: String, value: JSONValue)], into out: inout [UInt8], indentingLevels levels: Int,
-                            depth: Int) {
-        guard !members.isEmpty else { out.append(contentsOf: "{}".utf8); return }
-        let pretty = depth < levels
-        out.append(UInt8(ascii: "{"))
-        for (index, member) in members.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            newline(&out, pretty: pretty, depth: depth + 1)
-            writeString(member.key, into: &out)
-            // Byte by byte: an array literal here was an allocation per member.
-            if pretty { out.append(UInt8(ascii: " ")) }
-            out.append(UInt8(ascii: ":"))
-            if pretty { out.append(UInt8(ascii: " ")) }
-            member.value.write(into: &out, indentingLevels: levels, depth: depth + 1)
-        }
-        newline(&out, pretty: pretty, depth: depth)
-        out.append(UInt8(ascii: "}"))
     }
 
     /// An array's brackets, commas and line breaks around `count` elements that `element` writes, each at
