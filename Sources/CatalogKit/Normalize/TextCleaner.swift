@@ -34,19 +34,15 @@ public enum TextCleaner {
         return paragraphs.filter { !$0.isEmpty }.joined(separator: "\n\n")
     }
 
-    /// Whether every byte is ASCII and none a line feed, eight bytes at a time ("Bit Twiddling Hacks": a word has
-    /// a zero byte exactly when `(w - 0x01…) & ~w & 0x80…` is not zero; a line feed is a zero byte of `w ^ 0x0A…`).
+    /// Whether every byte is ASCII and none a line feed, eight bytes at a time.
     static func isASCIIWithoutLineFeed(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { bytes in
             let raw = UnsafeRawBufferPointer(bytes)
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let highs: UInt64 = 0x8080_8080_8080_8080
             var index = 0
             while index + 8 <= bytes.count {
                 let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                let feeds = word ^ (ones &* 0x0A)
-                if word & highs != 0 || (feeds &- ones) & ~feeds & highs != 0 { return false }
+                if ByteLanes.containsNonASCII(word) || ByteLanes.contains(0x0A, in: word) { return false }
                 index += 8
             }
             while index < bytes.count {

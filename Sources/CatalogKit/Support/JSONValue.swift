@@ -108,15 +108,11 @@ public enum JSONValue: Sendable, Equatable {
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
-    /// Whether any of the eight bytes in `word` is a control character, `"` or `\\` (the bit tricks of
-    /// "Bit Twiddling Hacks": a byte below n, a byte equal to n, in all eight lanes at once; exact as a yes or
-    /// no for the whole word, and a yes only sends those bytes down the byte-by-byte path).
+    /// Whether any of the eight bytes in `word` is a control character, `"` or `\\`: a yes only sends those bytes
+    /// down the byte-by-byte path.
     private static func needsEscape(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
-        let control = (word &- ones &* 0x20) & ~word & highs != 0
-        return control || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
+        ByteLanes.containsByte(below: 0x20, in: word) || ByteLanes.contains(UInt8(ascii: "\""), in: word)
+            || ByteLanes.contains(UInt8(ascii: "\\"), in: word)
     }
 
     static func writeString(_ value: String, into out: inout [UInt8]) {
