@@ -129,10 +129,13 @@ public struct HTMLNode {
         // What `xmlGetProp` returns, without its copy: a value that is one text node (the HTML parser makes
         // no other kind) is that node's text; anything else goes through libxml2; no value is "".
         guard let value = attribute.pointee.children else { return "" }
-        if value.pointee.next == nil, value.pointee.type == XML_TEXT_NODE || value.pointee.type == XML_CDATA_SECTION_NODE {
-            return value.pointee.content.map { String(cString: $0) }
-        }
+        if Self.isOneTextNode(value) { return value.pointee.content.map { String(cString: $0) } }
         return LibXML.take(xmlNodeListGetString(attribute.pointee.doc, value, 1)) ?? ""
+    }
+
+    /// Whether an attribute's value is a single text node, the shape the HTML parser gives every value.
+    private static func isOneTextNode(_ value: xmlNodePtr) -> Bool {
+        value.pointee.next == nil && isText(value)
     }
 
     /// `xmlGetProp`'s answer, for tests to hold `attribute` to.
@@ -169,8 +172,7 @@ public struct HTMLNode {
     /// A value that is one text node (all the HTML parser makes) is read where libxml2 keeps it.
     private func withAttributeBytes<Result>(_ name: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
         guard let attribute = attributeNode(name) else { return nil }
-        if let value = attribute.pointee.children, value.pointee.next == nil,
-           value.pointee.type == XML_TEXT_NODE || value.pointee.type == XML_CDATA_SECTION_NODE, let content = value.pointee.content {
+        if let value = attribute.pointee.children, Self.isOneTextNode(value), let content = value.pointee.content {
             return body(UnsafeBufferPointer(start: content, count: strlen(UnsafeRawPointer(content).assumingMemoryBound(to: CChar.self))))
         }
         guard var text = self.attribute(name) else { return nil }
@@ -232,7 +234,7 @@ public struct HTMLNode {
         while let node = current {
             let type = node.pointee.type
             if type == XML_DOCUMENT_NODE || type == XML_HTML_DOCUMENT_NODE { return Self.spell(steps) }
-            if type == XML_TEXT_NODE || type == XML_CDATA_SECTION_NODE {
+            if Self.isText(node) {
                 steps.append((nil, Self.position(of: node, where: Self.isText)))
             } else if type == XML_ELEMENT_NODE, node.pointee.ns == nil, let name = node.pointee.name {
                 steps.append((name, Self.position(of: node) { other in
@@ -246,6 +248,7 @@ public struct HTMLNode {
         return libxml2Path
     }
 
+    /// A text node or a CDATA section: what `xmlGetNodePath` calls `text()` and an attribute's value is made of.
     private static func isText(_ node: xmlNodePtr) -> Bool {
         node.pointee.type == XML_TEXT_NODE || node.pointee.type == XML_CDATA_SECTION_NODE
     }
