@@ -39,11 +39,9 @@ public struct PageContext {
     /// the rest of reading the page's URL.
     static let declaredURLRules: [(find: @Sendable (HTMLDocument) -> String?, rule: String)] = [
         // /html/head/link[@rel='canonical']/@href
-        ({ $0.headChildren(named: ["link"]).lazy.filter { $0.attribute("rel") == "canonical" }.compactMap { $0.attribute("href") }.first },
-         "<link rel=canonical>"),
+        ({ headValue($0, element: "link", where: "rel", is: "canonical", take: "href") }, "<link rel=canonical>"),
         // /html/head/meta[@property='og:url']/@content
-        ({ $0.headChildren(named: ["meta"]).lazy.filter { $0.attribute("property") == "og:url" }.compactMap { $0.attribute("content") }.first },
-         "<meta property=og:url>"),
+        ({ headValue($0, element: "meta", where: "property", is: "og:url", take: "content") }, "<meta property=og:url>"),
         // The cougargrades archive of UH pages records the page's URL in a hidden metadata span:
         // //div[@class='edu-uh-publications-metadata']/span[@title='scrape_url']
         // (the first such span in document order, also where such divs nest).
@@ -54,6 +52,12 @@ public struct PageContext {
             }?.text
         }, "archive metadata span[title=scrape_url]"),
     ]
+
+    /// `/html/head/ELEMENT[@KEY='VALUE']/@TAKEN`: the first such attribute of an element directly in the head.
+    private static func headValue(_ document: HTMLDocument, element: String, where key: String, is value: String,
+                                  take taken: String) -> String? {
+        document.headChildren(named: [element]).lazy.filter { $0.attribute(key) == value }.compactMap { $0.attribute(taken) }.first
+    }
 
     static func declaredURL(in document: HTMLDocument) -> (URL, String)? {
         for (find, rule) in declaredURLRules {
