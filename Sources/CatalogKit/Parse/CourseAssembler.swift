@@ -11,41 +11,21 @@ enum FieldRole: Equatable {
     }
 
     /// "Prerequisite(s):" and "Prereq." name the same thing: lower case, "(s)" dropped, dots and colons
-    /// dropped, white space collapsed. ASCII labels, nearly all, take one pass over their bytes into a
-    /// buffer on the stack; others go the long way, since lower-casing can change their length.
+    /// dropped, white space collapsed. ASCII labels, nearly all, take one pass over their bytes; others go
+    /// the long way, since lower-casing can change their length.
     static func key(_ label: String) -> String {
-        guard label.utf8.allSatisfy({ $0 < 0x80 }) else { return nonASCIIKey(label) }
-        let count = label.utf8.count
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, count)) { buffer in
-            var length = 0
-            for byte in label.utf8 {
-                buffer[length] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
-                length += 1
-            }
-            if length >= 3, buffer[length - 3] == UInt8(ascii: "("), buffer[length - 2] == UInt8(ascii: "s"),
-               buffer[length - 1] == UInt8(ascii: ")") {
-                length -= 3
-            }
-            // Dots and colons out, white space collapsed and trimmed, in place (the write never passes the read).
-            var written = 0
-            var pendingSpace = false
-            for index in 0..<length {
-                let byte = buffer[index]
-                if byte == UInt8(ascii: ".") || byte == UInt8(ascii: ":") { continue }
-                if byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) {
-                    pendingSpace = written > 0
-                    continue
-                }
-                if pendingSpace {
-                    buffer[written] = 0x20
-                    written += 1
-                    pendingSpace = false
-                }
-                buffer[written] = byte
-                written += 1
-            }
-            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<written]), as: UTF8.self)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(label.utf8.count)
+        for byte in label.utf8 {
+            guard byte < 0x80 else { return nonASCIIKey(label) }
+            bytes.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte)
         }
+        if bytes.count >= 3, bytes[bytes.count - 3] == UInt8(ascii: "("), bytes[bytes.count - 2] == UInt8(ascii: "s"),
+           bytes[bytes.count - 1] == UInt8(ascii: ")") {
+            bytes.removeLast(3)
+        }
+        bytes.removeAll { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ":") }
+        return TextCollapsing.collapse(String(decoding: bytes, as: UTF8.self))
     }
 
     private static func nonASCIIKey(_ label: String) -> String {
