@@ -3,9 +3,9 @@ import Foundation
 /// Values a command is done with that the process keeps until it exits, rather than free piece by piece.
 ///
 /// A command's last big values (every page's parse, the normalized catalog) are thousands of records of dozens
-/// of strings, arrays and tables each; freeing them when the command returns was one core's work for tens of
-/// milliseconds at the end of `gvingest parse --json`, for memory the system takes back at exit anyway (clang
-/// skips the same teardown with `-disable-free`).
+/// of strings, arrays and tables each; freeing them when the command returns was one core's work at the end of
+/// `gvingest parse --json` (about 17 ms of its 0.3 s over the UH catalog: docs/BENCHMARKS.md), for memory the
+/// system takes back at exit anyway (clang skips the same teardown with `-disable-free`).
 ///
 /// Not under a leak checker, which clang does not skip it under either: LeakSanitizer looks for pointers to each
 /// block it finds still allocated at exit, and Swift keeps an enum's case in the spare bits of the pointer to its

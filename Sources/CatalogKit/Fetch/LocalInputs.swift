@@ -82,8 +82,8 @@ public enum PageInputs {
     /// Every entry below `directory`, as paths relative to it, in no particular order, read with `readdir`
     /// (whose entries say whether they are folders): hidden entries too, symbolic links below `directory` listed
     /// but not followed, a folder reached twice (a bind mount of its own parent) read once. `directory` itself is
-    /// followed when it is a link, as the user named it. (`FileManager.enumerator(atPath:)` took 30 ms over
-    /// 4,000 pages, the URL enumerator 8 ms, this 1–2 ms.) Nil when `directory` cannot be opened; a folder below
+    /// followed when it is a link, as the user named it. (FileManager's enumerators were most of the time of listing
+    /// the 4,000 UH pages: docs/BENCHMARKS.md.) Nil when `directory` cannot be opened; a folder below
     /// it that cannot be is passed over, as the enumerators pass it over.
     static func entries(under directory: String) -> [String]? {
         var found: [String] = []

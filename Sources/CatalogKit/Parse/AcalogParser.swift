@@ -17,7 +17,7 @@ public struct AcalogParser: CatalogParser {
     static let fullPageHeadingXPath = "id('course_preview_title')[self::h1]"
     // Expanded listings' blocks are `//td[contains(concat(' ', normalize-space(@class), ' '), ' coursepadding ')]`
     // and each one's heading `(.//h3 | .//h2 | .//h4)[1]`; both are found by walking the tree, which on these
-    // small pages cost a tenth of asking libxml2's XPath (it gathers every node of the page before filtering).
+    // small pages costs far less than asking libxml2's XPath (it gathers every node of the page before filtering).
     static let inlineHeadingNames = ["h3", "h2", "h4"]
     static let courseLinkXPath = "//a[contains(@href, 'preview_course_nopop.php') or contains(@href, 'preview_course.php')]"
     static let pagerLinkXPath = "//a[contains(@href, 'filter[cpage]=') or contains(@href, 'filter%5Bcpage%5D=')]"
