@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Sets up a fresh machine (libxml2-dev, pkg-config, python3-jsonschema), builds gvingest in release mode,
+# Sets up a fresh machine (libxml2-dev, libcurl4-openssl-dev, pkg-config, python3-jsonschema), builds gvingest in
+# release mode (the Swift runtime and Foundation linked in statically: Package.swift),
 # and runs the whole pipeline offline on the recorded fixture catalog (Fixtures/pipeline.json: a replay
 # of the mirror in Fixtures/gvsu). The outputs are left in Fixtures/out/ to look at.
 set -euo pipefail
@@ -7,6 +8,8 @@ cd "$(dirname "$0")/.."
 
 missing=()
 dpkg -s libxml2-dev >/dev/null 2>&1 || missing+=(libxml2-dev)
+# A release build links Foundation statically, and FoundationNetworking then links libcurl by name.
+dpkg -s libcurl4-openssl-dev >/dev/null 2>&1 || missing+=(libcurl4-openssl-dev)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 /usr/bin/python3 -c 'import jsonschema' >/dev/null 2>&1 || missing+=(python3-jsonschema)
 if [ ${#missing[@]} -gt 0 ]; then
