@@ -74,17 +74,20 @@ enum ParseCommand: Command {
 
         var unreadable = !inputErrors.isEmpty
         var empty = 0
+        // One write for all of them: a catalog can give thousands of warnings, and a write each took longer.
+        var messages = ""
         for result in results {
             if result.unreadable {
                 unreadable = true
-                printError("gvingest parse: \(result.input): \(result.failure ?? "cannot read")")
+                messages += "gvingest parse: \(result.input): \(result.failure ?? "cannot read")\n"
             } else if !result.yieldedRecord {
                 empty += 1
                 let why = result.failure.map { ": \($0)" } ?? " (parsed as \(result.system?.rawValue ?? "?"): \(result.systemRule))"
-                printError("gvingest parse: \(result.input): no course found\(why)")
+                messages += "gvingest parse: \(result.input): no course found\(why)\n"
             }
-            for warning in result.missingFieldWarnings { printError("gvingest parse: warning: \(warning)") }
+            for warning in result.missingFieldWarnings { messages += "gvingest parse: warning: \(warning)\n" }
         }
+        if !messages.isEmpty { FileHandle.standardError.write(Data(messages.utf8)) }
         if arguments.has("--json") {
             let courses = Normalizer(rules: rules).normalize(catalog: results.flatMap(\.courses))
             // Thousands of courses, each dozens of strings and arrays: freeing them one by one takes longer than

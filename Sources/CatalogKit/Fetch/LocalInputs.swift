@@ -7,15 +7,30 @@ import FoundationNetworking
 public struct PageInput: Sendable, Equatable {
     /// The argument or the file found under a directory argument, as shown in messages.
     public var name: String
-    public var url: URL
     /// The file's path, for a local file: reading it by this spares asking `url` for its path, which
     /// Foundation works out anew each time (more instructions than reading a small page).
     public var path: String?
+    private var givenURL: URL?
+
+    /// The page's URL; for a file found under a directory, made from `path` when asked. The parse stage asks
+    /// on the core that parses the page, so listing a directory of thousands of pages does not make each
+    /// `URL` one after another before any page is parsed.
+    public var url: URL { givenURL ?? URL(fileURLWithPath: path ?? "", isDirectory: false) }
 
     public init(name: String, url: URL, path: String? = nil) {
         self.name = name
-        self.url = url
+        self.givenURL = url
         self.path = path ?? (url.isFileURL ? url.path : nil)
+    }
+
+    /// A local file known by its absolute path.
+    init(name: String, filePath: String) {
+        self.name = name
+        self.path = filePath
+    }
+
+    public static func == (lhs: PageInput, rhs: PageInput) -> Bool {
+        lhs.name == rhs.name && lhs.path == rhs.path && lhs.url == rhs.url
     }
 }
 
@@ -71,7 +86,7 @@ public enum PageInputs {
         let directory = basePath.hasSuffix("/") ? basePath : basePath + "/"
         for relative in entries where isPage(relative) {
             let path = directory + relative
-            found.append(PageInput(name: shownBase + "/" + relative, url: URL(fileURLWithPath: path, isDirectory: false), path: path))
+            found.append(PageInput(name: shownBase + "/" + relative, filePath: path))
         }
         if found.isEmpty {
             errors.append(InputError(name: name, reason: "no .html or .htm files under this directory"))
