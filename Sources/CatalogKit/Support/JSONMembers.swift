@@ -91,26 +91,24 @@ struct JSONObjectWriter: JSONMemberVisitor {
     }
 
     /// `{` or `,`, the line break and indentation when pretty, the key in quotes and its colon: the bytes
-    /// around the key come from tables made once, three appends a member instead of one per piece.
+    /// around the key are copied from literals, a few appends a member instead of one per piece.
     private mutating func key(_ key: String) {
         let opening = count == 0
         count += 1
-        if pretty, depth + 1 < Self.prettyOpenings.count {
-            out.append(contentsOf: (opening ? Self.prettyOpenings : Self.prettySeparators)[depth + 1])
+        if pretty, 2 * (depth + 1) + 2 <= Self.prettyOpening.utf8CodeUnitCount {
+            JSONValue.append(opening ? Self.prettyOpening : Self.prettySeparator, prefix: 2 * (depth + 1) + 2, to: &out)
         } else {
             out.append(UInt8(ascii: opening ? "{" : ","))
             if pretty { JSONValue.newline(&out, pretty: true, depth: depth + 1) }
-            out.append(UInt8(ascii: "\""))
         }
+        out.append(UInt8(ascii: "\""))
         JSONValue.writeEscaped(key, into: &out)
-        out.append(contentsOf: pretty ? Self.prettyColon : Self.compactColon)
+        JSONValue.append(pretty ? "\" : " : "\":", to: &out)
     }
 
-    /// `{` or `,`, a line break, two spaces per level, and the key's opening quote, by depth.
-    private static let prettyOpenings = (0..<16).map { Array("{\n".utf8) + Array(repeating: UInt8(ascii: " "), count: $0 * 2) + [UInt8(ascii: "\"")] }
-    private static let prettySeparators = (0..<16).map { Array(",\n".utf8) + Array(repeating: UInt8(ascii: " "), count: $0 * 2) + [UInt8(ascii: "\"")] }
-    private static let prettyColon = Array("\" : ".utf8)
-    private static let compactColon = Array("\":".utf8)
+    /// `{` or `,` and a line break, then spaces: a prefix of them is the start of a member at any depth below 16.
+    private static let prettyOpening: StaticString = "{\n                                "
+    private static let prettySeparator: StaticString = ",\n                                "
 
     mutating func string(_ key: String, _ value: String?) {
         self.key(key)

@@ -76,16 +76,31 @@ public enum JSONValue: Sendable, Equatable {
     static func newline(_ out: inout [UInt8], pretty: Bool, depth: Int) {
         guard pretty else { return }
         out.append(UInt8(ascii: "\n"))
-        // Copied from a row of spaces: appending a `repeatElement` went space by space.
+        indent(&out, depth: depth)
+    }
+
+    /// Two spaces per level, copied from a row of them: appending a `repeatElement` went space by space.
+    static func indent(_ out: inout [UInt8], depth: Int) {
         var remaining = depth * 2
         while remaining > 0 {
-            let run = min(remaining, spaces.count)
-            out.append(contentsOf: spaces[..<run])
+            let run = min(remaining, spaces.utf8CodeUnitCount)
+            append(spaces, prefix: run, to: &out)
             remaining -= run
         }
     }
 
-    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
+    /// The first `count` bytes of a literal. Literals rather than shared arrays: an array read by every core
+    /// is retained and released by each of them, and those reference counts bounce between the cores.
+    static func append(_ literal: StaticString, prefix count: Int, to out: inout [UInt8]) {
+        out.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: min(count, literal.utf8CodeUnitCount)))
+    }
+
+    /// All of a literal's bytes.
+    static func append(_ literal: StaticString, to out: inout [UInt8]) {
+        append(literal, prefix: literal.utf8CodeUnitCount, to: &out)
+    }
+
+    private static let spaces: StaticString = "                                                                "
 
     /// Decimal digits straight into the output, without making a String first.
     static func writeInteger(_ value: Int, into out: inout [UInt8]) {
