@@ -102,22 +102,44 @@ public struct Normalizer: Sendable {
             }
         }
         kept.sort { ids[$0] < ids[$1] }
-        let codes = Set(kept.map { normalized[$0].code.description })
+        let codeOf = normalized.map(\.code)
+        let codes = Set(kept.map { codeOf[$0].description })
         var requiredBy: [String: [Int]] = [:]
         for index in kept {
             for required in normalized[index].prerequisiteCourses { requiredBy[required, default: []].append(index) }
         }
-        let (finished, requirersOf) = (normalized, requiredBy)
-        return ParallelMap.map(kept) { index in
-            var course = finished[index]
-            var requirers = (requirersOf[course.code.description] ?? []).map { finished[$0].code }
+        let references = normalized.map { $0.prerequisiteCourses + $0.corequisiteCourses }
+        let reverse = ParallelMap.map(kept) { [requiredBy] index -> (prerequisiteFor: [String], missing: [String]) in
+            var requirers = (requiredBy[codeOf[index].description] ?? []).map { codeOf[$0] }
             requirers.sort()
-            course.prerequisiteFor = requirers.indices.compactMap { position in
+            let prerequisiteFor = requirers.indices.compactMap { position in
                 position > 0 && requirers[position - 1] == requirers[position] ? nil : requirers[position].description
             }
-            course.missingReferences = Set(course.prerequisiteCourses + course.corequisiteCourses).filter { !codes.contains($0) }.sorted()
-            return course
+            return (prerequisiteFor, Set(references[index]).filter { !codes.contains($0) }.sorted())
         }
+        for (position, index) in kept.enumerated() {
+            normalized[index].prerequisiteFor = reverse[position].prerequisiteFor
+            normalized[index].missingReferences = reverse[position].missing
+        }
+        Self.keep(kept, of: &normalized)
+        return normalized
+    }
+
+    /// Makes `courses` `kept.map { courses[$0] }` by moving the courses rather than copying them: a copy of a
+    /// course retains and later releases each of its dozens of fields. `kept` holds distinct indices.
+    static func keep(_ kept: [Int], of courses: inout [Course]) {
+        // Swap each kept course into its place at the front, keeping track of where every course went.
+        var positionOf = Array(courses.indices)
+        var atPosition = Array(courses.indices)
+        for (target, original) in kept.enumerated() {
+            let current = positionOf[original]
+            guard current != target else { continue }
+            courses.swapAt(target, current)
+            let displaced = atPosition[target]
+            (atPosition[target], atPosition[current]) = (original, displaced)
+            (positionOf[original], positionOf[displaced]) = (target, current)
+        }
+        courses.removeLast(courses.count - kept.count)
     }
 
     /// Normalizes every course, spread over the cores: each course is independent of the others.

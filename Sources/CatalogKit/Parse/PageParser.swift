@@ -59,13 +59,15 @@ public struct PageResult: Sendable {
 
     /// Fields a course page lacks, one line each, naming the page and the field.
     public var missingFieldWarnings: [String] {
-        courses.flatMap { course -> [String] in
-            var missing: [String] = []
-            if course.title.isEmpty { missing.append("title") }
-            if course.creditsText == nil { missing.append("credits") }
-            if course.description.isEmpty { missing.append("description") }
-            return missing.map { "\(input): \(course.code): no \($0) found" }
+        var warnings: [String] = []
+        // By index: a course taken out of the array (`flatMap`'s closure) was copied first, field by field.
+        for index in courses.indices {
+            for (field, isMissing) in [("title", courses[index].title.isEmpty), ("credits", courses[index].creditsText == nil),
+                                       ("description", courses[index].description.isEmpty)] where isMissing {
+                warnings.append("\(input): \(courses[index].code): no \(field) found")
+            }
         }
+        return warnings
     }
 }
 
