@@ -134,7 +134,8 @@ public struct Normalizer: Sendable {
         for (target, original) in kept.enumerated() {
             let current = positionOf[original]
             guard current != target else { continue }
-            courses.swapAt(target, current)
+            // The buffer's `swapAt` moves the two courses; the array's copied one of them through a temporary.
+            courses.withUnsafeMutableBufferPointer { $0.swapAt(target, current) }
             let displaced = atPosition[target]
             (atPosition[target], atPosition[current]) = (original, displaced)
             (positionOf[original], positionOf[displaced]) = (target, current)

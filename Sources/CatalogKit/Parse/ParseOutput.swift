@@ -21,7 +21,7 @@ public enum ParseOutput {
         guard !courses.isEmpty else { return [Array("[]".utf8)] }
         // Separators go with the records: the array as `JSONValue.writeArray` lays it out ("[", then ",\n  "
         // between records, "\n]").
-        let parts = ParallelMap.ranges(over: courses) { courses, range -> [UInt8] in
+        let parts = ParallelMap.ranges(over: courses.count) { range -> [UInt8] in
             var bytes: [UInt8] = []
             bytes.reserveCapacity(range.count * 3_400)  // 3.2 KB a record on average: no regrowing on the way
             for index in range {

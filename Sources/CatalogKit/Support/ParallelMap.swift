@@ -10,20 +10,17 @@ enum ParallelMap {
         guard items.count > minimumItems else { return items.map(transform) }
         // Each value is made straight into its place in the result: gathering them per chunk and copying them
         // into order afterwards was a serial pass over thousands of courses (a retain and a release per field).
-        return items.withUnsafeBufferPointer { source in
-            Array(unsafeUninitializedCapacity: items.count) { buffer, initialized in
-                guard let base = buffer.baseAddress, let first = source.baseAddress else { return }
-                let slots = Slots(base: base)
-                let items = LentItems(base: first, count: source.count)
-                // Chunk c takes items c, c + chunks, c + 2 * chunks…, so a run of slow items is shared out.
-                _ = inChunks(over: source.count) { chunk, chunks in
-                    for index in stride(from: chunk, to: items.count, by: chunks) {
-                        (slots.base + index).initialize(to: transform(items[index]))
-                    }
+        return Array(unsafeUninitializedCapacity: items.count) { buffer, initialized in
+            guard let base = buffer.baseAddress else { return }
+            let slots = Slots(base: base)
+            // Chunk c takes items c, c + chunks, c + 2 * chunks…, so a run of slow items is shared out.
+            _ = inChunks(over: items.count) { chunk, chunks in
+                for index in stride(from: chunk, to: items.count, by: chunks) {
+                    (slots.base + index).initialize(to: transform(items[index]))
                 }
-                // `transform` cannot throw, so every slot was initialized once `inChunks` returned.
-                initialized = source.count
             }
+            // `transform` cannot throw, so every slot was initialized once `inChunks` returned.
+            initialized = items.count
         }
     }
 
@@ -31,16 +28,6 @@ enum ParallelMap {
     /// worker, and `concurrentPerform` returns only after all of them are done.
     private struct Slots<Value>: @unchecked Sendable {
         let base: UnsafeMutablePointer<Value>
-    }
-
-    /// `ranges(over:)` for work on the items of an array, lent to `body` in place; no range (and no call) for no items.
-    static func ranges<Item: Sendable, Value: Sendable>(over items: [Item],
-                                                        _ body: @Sendable (LentItems<Item>, Range<Int>) -> Value) -> [Value] {
-        items.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress, !buffer.isEmpty else { return [] }
-            let lent = LentItems(base: base, count: buffer.count)
-            return ranges(over: buffer.count) { body(lent, $0) }
-        }
     }
 
     /// `0..<count` cut into contiguous ranges, one `body` call each, spread over the cores; the results in
@@ -56,22 +43,6 @@ enum ParallelMap {
         let results = ChunkResults<Value>(count: chunks)
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in results.set(chunk, body(chunk, chunks)) }
         return results.values
-    }
-}
-
-/// An array's items lent to concurrent workers in place, for the length of a `ParallelMap` call: read from an
-/// array captured by the workers, each item was copied first (a retain and a release per field of a course).
-/// Sound to send: the items are `Sendable`, nothing writes them while they are lent, and `concurrentPerform`
-/// returns, inside the array's `withUnsafeBufferPointer`, only after every worker is done.
-struct LentItems<Item: Sendable>: @unchecked Sendable {
-    fileprivate let base: UnsafePointer<Item>
-    let count: Int
-
-    subscript(index: Int) -> Item {
-        unsafeAddress {
-            precondition(index >= 0 && index < count, "index out of range")
-            return base + index
-        }
     }
 }
 
