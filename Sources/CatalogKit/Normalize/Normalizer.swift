@@ -83,39 +83,48 @@ public struct Normalizer: Sendable {
     /// Normalizes a whole catalog: one course per id (the first wins, later ones are warned about), sorted
     /// by id, with reverse prerequisite links and references to codes the catalog lacks.
     public func normalize(catalog parsed: [ParsedCourse]) -> [Course] {
+        // Each code's canonical text is worked out on the cores; the table is then filled in page order (the
+        // first page naming a code wins).
+        let codeTexts = ParallelMap.map(Array(parsed.indices)) { [parsed] index in parsed[index].code.description }
         var links: [String: String] = [:]
-        for course in parsed {
-            if links[course.code.description] == nil { links[course.code.description] = course.pageURL ?? course.sourceURL }
+        links.reserveCapacity(parsed.count)
+        for index in parsed.indices where links[codeTexts[index]] == nil {
+            links[codeTexts[index]] = parsed[index].pageURL ?? parsed[index].sourceURL
         }
         var normalized = normalizeAll(parsed, links: links)
-        // Courses are large values: everything below moves indices and works each id and code out once.
-        let ids = normalized.map(\.id)
+        // Courses are large values: everything below moves indices and works each id and code out once, on
+        // the cores (`keys` reads the courses through a copy of the array that ends with it, so the warnings
+        // appended below change the array in place).
+        let keys = { [normalized] in
+            ParallelMap.map(Array(normalized.indices)) { index in
+                CatalogKey(id: normalized[index].id, code: normalized[index].code, codeText: normalized[index].code.description,
+                           references: normalized[index].prerequisiteCourses + normalized[index].corequisiteCourses)
+            }
+        }()
         var firstOfID: [String: Int] = [:]
         firstOfID.reserveCapacity(normalized.count)
         var kept: [Int] = []
         for index in normalized.indices {
-            if let first = firstOfID[ids[index]] {
+            if let first = firstOfID[keys[index].id] {
                 normalized[first].warnings.append("also found at \(normalized[index].sourceURL); that copy was ignored")
             } else {
-                firstOfID[ids[index]] = index
+                firstOfID[keys[index].id] = index
                 kept.append(index)
             }
         }
-        kept.sort { ids[$0] < ids[$1] }
-        let codeOf = normalized.map(\.code)
-        let codes = Set(kept.map { codeOf[$0].description })
+        kept.sort { keys[$0].id < keys[$1].id }
+        let codes = Set(kept.map { keys[$0].codeText })
         var requiredBy: [String: [Int]] = [:]
         for index in kept {
             for required in normalized[index].prerequisiteCourses { requiredBy[required, default: []].append(index) }
         }
-        let references = normalized.map { $0.prerequisiteCourses + $0.corequisiteCourses }
         let reverse = ParallelMap.map(kept) { [requiredBy] index -> (prerequisiteFor: [String], missing: [String]) in
-            var requirers = (requiredBy[codeOf[index].description] ?? []).map { codeOf[$0] }
+            var requirers = (requiredBy[keys[index].codeText] ?? []).map { keys[$0].code }
             requirers.sort()
             let prerequisiteFor = requirers.indices.compactMap { position in
                 position > 0 && requirers[position - 1] == requirers[position] ? nil : requirers[position].description
             }
-            return (prerequisiteFor, Set(references[index]).filter { !codes.contains($0) }.sorted())
+            return (prerequisiteFor, Set(keys[index].references).filter { !codes.contains($0) }.sorted())
         }
         for (position, index) in kept.enumerated() {
             normalized[index].prerequisiteFor = reverse[position].prerequisiteFor
@@ -123,6 +132,14 @@ public struct Normalizer: Sendable {
         }
         Self.keep(kept, of: &normalized)
         return normalized
+    }
+
+    /// What `normalize(catalog:)` asks of each course, worked out once.
+    private struct CatalogKey: Sendable {
+        var id: String
+        var code: CourseCode
+        var codeText: String
+        var references: [String]
     }
 
     /// Makes `courses` `kept.map { courses[$0] }` by moving the courses rather than copying them: a copy of a
