@@ -97,7 +97,7 @@ public struct Normalizer: Sendable {
         // appended below change the array in place).
         let keys = { [normalized] in
             ParallelMap.map(Array(normalized.indices)) { index in
-                CatalogKey(id: normalized[index].id, code: normalized[index].code, codeText: normalized[index].code.description,
+                CatalogKey(id: normalized[index].code.id, code: normalized[index].code, codeText: normalized[index].code.description,
                            references: normalized[index].prerequisiteCourses + normalized[index].corequisiteCourses)
             }
         }()

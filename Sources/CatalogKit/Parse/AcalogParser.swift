@@ -24,7 +24,7 @@ public struct AcalogParser: CatalogParser {
 
     public func recognizes(_ page: PageContext) -> Bool {
         let url = page.pageURLText
-        if url.contains("preview_course_nopop.php") || url.contains("content.php?catoid=") { return true }
+        if url.containsBytes("preview_course_nopop.php") || url.containsBytes("content.php?catoid=") { return true }
         let document = page.document
         return document.contains(Self.fullPageHeadingXPath)
             || !Self.inlineBlocks(in: document).isEmpty

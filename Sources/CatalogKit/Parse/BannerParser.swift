@@ -22,7 +22,7 @@ public struct BannerParser: CatalogParser {
     static let banner9XPath = "//section[@aria-labelledby='catalog' or @aria-labelledby='courseDescription' or @aria-labelledby='preReqs']"
 
     public func recognizes(_ page: PageContext) -> Bool {
-        if page.pageURLText.contains("bwckctlg.p_") { return true }
+        if page.pageURLText.containsBytes("bwckctlg.p_") { return true }
         return page.document.contains(Self.titleXPath)
             || page.document.contains(Self.banner9XPath)
     }
