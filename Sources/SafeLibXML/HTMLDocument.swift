@@ -68,14 +68,14 @@ public final class HTMLDocument {
         switch Transcoder.toUTF8(bytes, charset: charset.name) {
         case let .utf8(offset):
             parsed = bytes.withUnsafeBufferPointer { buffer in
-                Self.read(UnsafeBufferPointer(rebasing: buffer[offset...]), encoding: "UTF-8", collector: collector)
+                Self.read(UnsafeBufferPointer(rebasing: buffer[offset...]), encoding: nil, collector: collector)
             }
         case let .converted(utf8, replaced):
             if replaced > 0 {
                 collector.note(ParseIssue(level: .warning, message: "\(replaced) invalid byte sequence(s) replaced by U+FFFD",
                                           line: 0, code: 0))
             }
-            parsed = utf8.withUnsafeBufferPointer { Self.read($0, encoding: "UTF-8", collector: collector) }
+            parsed = utf8.withUnsafeBufferPointer { Self.read($0, encoding: nil, collector: collector) }
         case let .passThrough(encoding):
             parsed = bytes.withUnsafeBufferPointer { Self.read($0, encoding: encoding, collector: collector) }
         }
@@ -99,7 +99,7 @@ public final class HTMLDocument {
         xmlFreeDoc(pointer)
     }
 
-    private static func read(_ buffer: UnsafeBufferPointer<UInt8>, encoding: String,
+    private static func read(_ buffer: UnsafeBufferPointer<UInt8>, encoding: String?,
                              collector: IssueCollector) -> htmlDocPtr? {
         guard let context = htmlNewParserCtxt() else { return nil }
         defer { htmlFreeParserCtxt(context) }
@@ -123,7 +123,24 @@ public final class HTMLDocument {
         // No URL for libxml2: links resolve in Swift (`resolve`, against `baseURL`), and nothing reads the
         // document's own; spelling it out cost more per page than some of the queries.
         return buffer.withMemoryRebound(to: CChar.self) { chars in
-            htmlCtxtReadMemory(context, chars.baseAddress, size, nil, encoding, options)
+            guard encoding == nil else { return htmlCtxtReadMemory(context, chars.baseAddress, size, nil, encoding, options) }
+            // Valid UTF-8 already: what `htmlCtxtReadMemory` does, but with the context told the bytes are UTF-8.
+            // Named "UTF-8", libxml2 ran each page through its UTF-8 to UTF-8 converter into two more buffers;
+            // named nothing, it guesses Latin-1 at the first byte above 127 and garbles the text. (A static
+            // input buffer, which would spare the one copy left, made libxml2 2.9.14 read pages twice over.)
+            guard let input = xmlParserInputBufferCreateMem(chars.baseAddress, size, XML_CHAR_ENCODING_NONE) else { return nil }
+            guard let stream = xmlNewIOInputStream(context, input, XML_CHAR_ENCODING_NONE) else {
+                xmlFreeParserInputBuffer(input)
+                return nil
+            }
+            // From here the context owns the stream, and the stream the buffer.
+            guard inputPush(context, stream) >= 0 else { return nil }
+            _ = htmlCtxtUseOptions(context, options)
+            context.pointee.charset = Int32(XML_CHAR_ENCODING_UTF8.rawValue)
+            _ = htmlParseDocument(context)
+            let document = context.pointee.myDoc
+            context.pointee.myDoc = nil
+            return document
         }
     }
 
