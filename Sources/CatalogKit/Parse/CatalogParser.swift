@@ -23,15 +23,18 @@ public struct PageContext {
         if !sourceURL.isFileURL {
             pageURL = sourceURL
             pageURLRule = "the URL it was fetched from"
+            pageURLText = sourceURLText
         } else if let (declared, rule) = Self.declaredURL(in: document) {
             pageURL = declared
             pageURLRule = rule
+            // A declared URL is http(s) and the source a file, so the two never match.
+            pageURLText = declared.absoluteString
             document.rebase(to: declared)
         } else {
             pageURL = sourceURL
             pageURLRule = "the file it was read from"
+            pageURLText = sourceURLText
         }
-        pageURLText = pageURL == sourceURL ? sourceURLText : pageURL.absoluteString
     }
 
     /// Rules a saved page uses to say where it came from, most specific first: how each finds the URL's text,

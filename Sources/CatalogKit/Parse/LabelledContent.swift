@@ -110,6 +110,8 @@ enum LabelledContent {
         for event in events {
             switch event {
             case let .text(text):
+                // Room for a line's usual handful at once, rather than growing by one, two, four…
+                if current.tokens.isEmpty { current.tokens.reserveCapacity(8) }
                 current.tokens.append(Token(text: text, emphasis: depth > 0 ? group : nil,
                                             emphasisTag: depth > 0 ? groupTag : nil, link: link))
             case let .startEmphasis(tag):
@@ -139,6 +141,7 @@ enum LabelledContent {
     static func units(of line: Line) -> [Unit] {
         var units: [Unit] = []
         let tokens = line.tokens
+        units.reserveCapacity(tokens.count)  // at most one unit a token; growing one by one cost an allocation a step
         var start = tokens.startIndex
         while start < tokens.endIndex {
             let group = tokens[start].emphasis
