@@ -94,9 +94,8 @@ enum ParseCommand: Command {
             // writing them, and the process ends right after.
             KeptUntilExit.keep(courses)
             do {
-                for part in ParseOutput.jsonParts(courses: courses) + [[UInt8(ascii: "\n")]] {
-                    try FileHandle.standardOutput.write(contentsOf: part)
-                }
+                try ParseOutput.writeJSON(courses: courses) { part throws in try FileHandle.standardOutput.write(contentsOf: part) }
+                try FileHandle.standardOutput.write(contentsOf: [UInt8(ascii: "\n")])
             } catch {
                 printError("gvingest parse: cannot write the output: \(error.localizedDescription)")
                 return .cannotCreate

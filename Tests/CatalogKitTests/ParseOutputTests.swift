@@ -17,6 +17,10 @@ struct ParseOutputTests {
         let serial = JSONValue.array(courses.map(\.json)).serialized()
         #expect(String(decoding: ParseOutput.jsonBytes(results), as: UTF8.self) == serial)
         #expect(ParseOutput.jsonBytes([]) == Array(JSONValue.array([]).serialized().utf8))
+        // In batches of any size, the last one short or not: the same bytes, each batch's pieces in order.
+        for batch in [1, 7, ParallelMap.minimumItems, courses.count - 1, courses.count, courses.count + 5] {
+            #expect(String(decoding: ParseOutput.jsonParts(courses: courses, batch: batch).joined(), as: UTF8.self) == serial)
+        }
     }
 
     /// The whole JSON output, byte for byte, against Fixtures/parse-json (see its README for regenerating it).

@@ -8,29 +8,47 @@ public enum ParseOutput {
         Array(jsonParts(results, rules: rules).joined())
     }
 
-    /// The JSON array of `jsonBytes` in consecutive pieces, to be written one after another (joining 12 MB
-    /// first would only copy it). The records are written on the cores in parallel, each range of them into
-    /// one piece: the same bytes as `JSONValue.array(records).serialized()`, which would write thousands of
-    /// records on one core.
+    /// The JSON array of `jsonBytes` in consecutive pieces (joining 12 MB first would only copy it), as
+    /// `writeJSON(courses:)` hands them out.
     public static func jsonParts(_ results: [PageResult], rules: NormalizationRules = .gvsu) -> [[UInt8]] {
         jsonParts(courses: Normalizer(rules: rules).normalize(catalog: results.flatMap(\.courses)))
     }
 
     /// `jsonParts` for courses already normalized as a catalog (`Normalizer.normalize(catalog:)`).
-    public static func jsonParts(courses: [Course]) -> [[UInt8]] {
-        guard !courses.isEmpty else { return [Array("[]".utf8)] }
+    public static func jsonParts(courses: [Course], batch: Int = defaultBatch) -> [[UInt8]] {
+        var parts: [[UInt8]] = []
+        writeJSON(courses: courses, batch: batch) { parts.append($0) }
+        return parts
+    }
+
+    /// How many records `writeJSON` has in memory at once.
+    public static let defaultBatch = 1_024
+
+    /// Hands `write` the JSON array of `jsonBytes` in consecutive pieces, in order: the records of each batch
+    /// are written on the cores in parallel, a range of them into each piece (the same bytes as
+    /// `JSONValue.array(records).serialized()`, which would write thousands of records on one core), and a
+    /// batch is handed out before the next is made. So the output never sits in memory whole: for the UH
+    /// catalog that was 12 MB of fresh pages to fault in, and for the kernel to take back at exit.
+    public static func writeJSON<Failure: Error>(courses: [Course], batch: Int = defaultBatch,
+                                                 to write: ([UInt8]) throws(Failure) -> Void) throws(Failure) {
+        guard !courses.isEmpty else { return try write(Array("[]".utf8)) }
         // Separators go with the records: the array as `JSONValue.writeArray` lays it out ("[", then ",\n  "
         // between records, "\n]").
-        let parts = ParallelMap.ranges(over: courses.count) { range -> [UInt8] in
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(range.count * 3_400)  // 3.2 KB a record on average: no regrowing on the way
-            for index in range {
-                bytes.append(contentsOf: index == 0 ? "[\n  ".utf8 : ",\n  ".utf8)
-                courses[index].writeJSON(into: &bytes, indentingLevels: .max, depth: 1)
+        let size = max(1, batch)
+        for start in stride(from: 0, to: courses.count, by: size) {
+            let end = min(start + size, courses.count)
+            let parts = ParallelMap.ranges(over: end - start) { range -> [UInt8] in
+                var bytes: [UInt8] = []
+                bytes.reserveCapacity(range.count * 3_400)  // 3.2 KB a record on average: no regrowing on the way
+                for index in (start + range.lowerBound)..<(start + range.upperBound) {
+                    bytes.append(contentsOf: index == 0 ? "[\n  ".utf8 : ",\n  ".utf8)
+                    courses[index].writeJSON(into: &bytes, indentingLevels: .max, depth: 1)
+                }
+                return bytes
             }
-            return bytes
+            for part in parts { try write(part) }
         }
-        return parts + [Array("\n]".utf8)]
+        try write(Array("\n]".utf8))
     }
 
     /// The readable view of one page.
