@@ -81,17 +81,18 @@ public enum PageInputs {
             errors.append(InputError(name: name, reason: "cannot list the directory"))
             return
         }
-        var found: [PageInput] = []
         let shownBase = name.hasSuffix("/") ? String(name.dropLast()) : name
         let directory = basePath.hasSuffix("/") ? basePath : basePath + "/"
-        for relative in entries where isPage(relative) {
-            let path = directory + relative
-            found.append(PageInput(name: shownBase + "/" + relative, filePath: path))
-        }
-        if found.isEmpty {
+        // Sorted by the paths below the directory: the names shown all start with the same `shownBase + "/"`,
+        // so they fall in the same order, and comparing the short paths skips comparing that prefix each time.
+        let pages = entries.filter(isPage).sorted()
+        if pages.isEmpty {
             errors.append(InputError(name: name, reason: "no .html or .htm files under this directory"))
         }
-        inputs.append(contentsOf: found.sorted { $0.name < $1.name })
+        inputs.reserveCapacity(inputs.count + pages.count)
+        for relative in pages {
+            inputs.append(PageInput(name: shownBase + "/" + relative, filePath: directory + relative))
+        }
     }
 
     /// Every entry below `directory`, as paths relative to it, in no particular order, read with `readdir`
@@ -148,7 +149,12 @@ public enum PageInputs {
         guard !stem.isEmpty, !stem.elementsEqual(".".utf8), !stem.elementsEqual("..".utf8) else { return false }
         let suffix = name[name.index(after: dot)...]
         guard suffix.count == 3 || suffix.count == 4 else { return false }
-        return pageExtensions.contains(String(decoding: suffix, as: UTF8.self).lowercased())
+        // Compared in place, ASCII letters in any case (no extension string made and lower-cased per file).
+        return pageExtensions.contains { wanted in
+            wanted.utf8.count == suffix.count && zip(wanted.utf8, suffix).allSatisfy { want, byte in
+                want == (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte)
+            }
+        }
     }
 }
 
