@@ -11,8 +11,8 @@ public enum FileBytes {
 
     /// The file's bytes, a regular file read straight into one array of its size: `Array(Data(contentsOf:))` would
     /// hold the file twice at its peak, which matters for snapshots of tens of megabytes. Reads to the end of the
-    /// file rather than trusting its size, so pipes (`<(zcat …)`) and files that grow while read work too (those
-    /// in rounds, each appended to what was read before).
+    /// file (for a regular file, until a read comes back short) rather than trusting its size, so pipes
+    /// (`<(zcat …)`) and files that grow while read work too (those in rounds, each appended to what was read before).
     public static func read(_ url: URL) throws(ReadError) -> [UInt8] {
         try read(path: url.path)
     }
@@ -37,11 +37,15 @@ public enum FileBytes {
             let chunk = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
                 guard let base = buffer.baseAddress else { return }
                 while initialized < buffer.count {
-                    let got = Foundation.read(descriptor, base + initialized, buffer.count - initialized)
+                    let wanted = buffer.count - initialized
+                    let got = Foundation.read(descriptor, base + initialized, wanted)
                     if got < 0, errno == EINTR { continue }
                     if got < 0 { failure = errno; return }
                     if got == 0 { atEnd = true; return }
                     initialized += got
+                    // A regular file gives less than asked only at its end: no second read to be told so (one
+                    // system call fewer a page). A file grown since `fstat` fills the spare byte and reads on.
+                    if isRegular, got < wanted { atEnd = true; return }
                 }
             }
             guard failure == 0 else { throw ReadError(path: path, code: failure) }
