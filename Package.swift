@@ -25,7 +25,7 @@ let package = Package(
             providers: [.apt(["libxml2-dev"])]
         ),
         // The only module that touches libxml2: copies everything out into Swift values.
-        .target(name: "SafeLibXML", dependencies: ["CLibXML2"]),
+        .target(name: "SafeLibXML", dependencies: ["CLibXML2", "CMalloc"]),
         // Model and pipeline stages.
         .target(name: "CatalogKit", dependencies: ["SafeLibXML"]),
         // glibc's <malloc.h> (mallopt), for the executable's allocator tuning; the module map and shim only.
