@@ -24,11 +24,12 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
-        // The only module that touches libxml2: copies everything out into Swift values.
+        // The only module that touches libxml2: copies everything out into Swift values (and gives libxml2 its
+        // allocation hooks, hence CMalloc).
         .target(name: "SafeLibXML", dependencies: ["CLibXML2", "CMalloc"]),
         // Model and pipeline stages.
         .target(name: "CatalogKit", dependencies: ["SafeLibXML"]),
-        // glibc's <malloc.h> (mallopt), for the executable's allocator tuning; the module map and shim only.
+        // glibc's <malloc.h> (mallopt, malloc_usable_size), for allocator tuning; the module map and shim only.
         .systemLibrary(name: "CMalloc"),
         // Thin command-line front end.
         .executableTarget(name: "gvingest", dependencies: ["CatalogKit", "CMalloc"]),

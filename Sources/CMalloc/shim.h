@@ -1,4 +1,4 @@
-// glibc's allocator tuning (mallopt), which Swift's Glibc module leaves out. Nothing else belongs here.
+// glibc's <malloc.h> (mallopt, malloc_usable_size), which Swift's Glibc module leaves out. Nothing else belongs here.
 #if defined(__linux__)
 #include <malloc.h>
 #endif
