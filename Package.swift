@@ -1,16 +1,6 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Release builds link the Swift runtime and Foundation statically (SwiftPM's `--static-swift-stdlib`, spelled
-// out here so a plain `swift build -c release` gives it): modules are compiled against the static SDK, and
-// executables linked with it. The gvingest binary then starts in about 9 ms instead of 15 (no 40 shared
-// libraries to relocate), and every retain, release and allocation is a direct call rather than one through
-// the PLT: `parse --json` over the UH catalog took 5–7 % less wall time, timed in turns against the
-// dynamic build (docs/BENCHMARKS.md). FoundationNetworking links libcurl by name, so linking needs libcurl's
-// development package (Debian: libcurl4-openssl-dev). Debug builds, and so `swift test`, stay dynamic.
-let staticInRelease: [SwiftSetting] = [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
-let linkedStaticInRelease: [LinkerSetting] = [.unsafeFlags(["-static-stdlib", "-use-ld=lld"], .when(configuration: .release))]
-
 let package = Package(
     name: "gvingest",
     products: [
@@ -62,10 +52,3 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
-
-for target in package.targets where target.type != .system {
-    target.swiftSettings = (target.swiftSettings ?? []) + staticInRelease
-    if target.type == .executable || target.type == .test {
-        target.linkerSettings = (target.linkerSettings ?? []) + linkedStaticInRelease
-    }
-}

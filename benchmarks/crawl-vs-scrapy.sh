@@ -14,8 +14,8 @@ pages=1000
 latency_ms=50
 concurrency=16
 python=$(bench_python)
-for product in gvingest gvingest-bench-server gvingest-server-bench; do swift build -c release --product "$product" >/dev/null; done
-bin=$(swift build -c release --show-bin-path)
+for product in gvingest gvingest-bench-server gvingest-server-bench; do swift build "${release[@]}" --product "$product" >/dev/null; done
+bin=$(swift build "${release[@]}" --show-bin-path)
 work=$(mktemp -d)
 trap 'stop_server "$work/server.txt" >/dev/null; rm -rf "$work"' EXIT
 serve() { start_server "$work/server.txt" "$bin/gvingest-bench-server" --pages "$pages" --latency-ms "$latency_ms" --seconds 300; }

@@ -9,9 +9,9 @@ cd "$(dirname "$0")/.."
 courses=${1:-50000}
 runs=${2:-5}
 [ -x /usr/bin/time ] || { echo "/usr/bin/time missing: apt-get install time" >&2; exit 69; }
-swift build -c release --product gvingest >/dev/null
-swift build -c release --product SyntheticSnapshots >/dev/null
-bin=$(swift build -c release --show-bin-path)
+swift build "${release[@]}" --product gvingest >/dev/null
+swift build "${release[@]}" --product SyntheticSnapshots >/dev/null
+bin=$(swift build "${release[@]}" --show-bin-path)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

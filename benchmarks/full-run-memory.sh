@@ -14,8 +14,8 @@ for pages in "$old" "$new"; do
   [ -d "$pages" ] || { echo "full-run-memory: $pages missing: shared/ must sit beside the checkout" >&2; exit 66; }
 done
 [ -x /usr/bin/time ] || { echo "full-run-memory: /usr/bin/time missing: apt-get install time" >&2; exit 69; }
-swift build -c release --product gvingest >/dev/null
-bin=$(swift build -c release --show-bin-path)/gvingest
+swift build "${release[@]}" --product gvingest >/dev/null
+bin=$(swift build "${release[@]}" --show-bin-path)/gvingest
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

@@ -1,5 +1,9 @@
 # Helpers the benchmark scripts source (not run on its own).
 
+# The release build as shipped (README): the Swift runtime and Foundation linked into the binary, lld to link
+# them. Every script builds with these flags, so none rebuilds what another built with other ones.
+release=(-c release --static-swift-stdlib -Xswiftc -use-ld=lld)
+
 # The median of numbers, one per line on stdin.
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 

@@ -25,8 +25,8 @@ pages=../shared/realworld/acalog-uh/44
 [ -d "$pages" ] || { echo "parse-compare: $pages missing: shared/ must sit beside the checkout" >&2; exit 66; }
 command -v xmllint >/dev/null || { echo "parse-compare: xmllint missing: apt-get install libxml2-utils" >&2; exit 69; }
 [ "$with_python" -eq 0 ] || python=$(bench_python)
-swift build -c release --product gvingest >/dev/null
-bin=$(swift build -c release --show-bin-path)/gvingest
+swift build "${release[@]}" --product gvingest >/dev/null
+bin=$(swift build "${release[@]}" --show-bin-path)/gvingest
 files=("$pages"/*.html)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

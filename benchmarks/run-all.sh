@@ -6,6 +6,7 @@
 #   needs xmllint (libxml2-utils), /usr/bin/time (time) and benchmarks/python/setup.sh's venv
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benchmarks/lib.sh
 runs=${1:-5}
 mkdir -p .build
 log=.build/benchmarks-$(date -u +%Y%m%dT%H%M%SZ).log
@@ -14,13 +15,13 @@ log=.build/benchmarks-$(date -u +%Y%m%dT%H%M%SZ).log
        "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
   echo "== $(swift --version 2>&1 | head -1); $(xmllint --version 2>&1 | head -1)"
   echo "== date: $(date -u +%Y-%m-%dT%H:%MZ); commit $(git rev-parse --short HEAD)$(git diff --quiet || echo ' (with uncommitted changes)')"
-  swift build -c release >/dev/null
+  swift build "${release[@]}" >/dev/null
   echo; echo "== parse: gvingest, xmllint, lxml";                  benchmarks/parse-compare.sh "$runs"
-  echo; echo "== parse: where the time goes (one core)";            "$(swift build -c release --show-bin-path)/gvingest-parse-stages"
-  echo; echo "== prerequisite parser throughput";                   "$(swift build -c release --show-bin-path)/gvingest-prereq-bench" 3
+  echo; echo "== parse: where the time goes (one core)";            "$(swift build "${release[@]}" --show-bin-path)/gvingest-parse-stages"
+  echo; echo "== prerequisite parser throughput";                   "$(swift build "${release[@]}" --show-bin-path)/gvingest-prereq-bench" 3
   echo; echo "== servers against the bound";                        benchmarks/server-bound.sh
   echo; echo "== crawl: gvingest against Scrapy";                   benchmarks/crawl-vs-scrapy.sh "$runs"
-  echo; echo "== crawl in process, then the cached re-run";         "$(swift build -c release --show-bin-path)/gvingest-fetch-bench"
+  echo; echo "== crawl in process, then the cached re-run";         "$(swift build "${release[@]}" --show-bin-path)/gvingest-fetch-bench"
   echo; echo "== diff of two 50,000-course snapshots";              benchmarks/diff-50k.sh 50000 3
   echo; echo "== a full run: wall time and peak memory";            benchmarks/full-run-memory.sh 3
 } 2>&1 | tee "$log"

@@ -9,8 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . benchmarks/lib.sh
 command -v python3 >/dev/null || { echo "server-bound: python3 missing: apt-get install python3" >&2; exit 69; }
-for product in gvingest-bench-server gvingest-server-bench; do swift build -c release --product "$product" >/dev/null; done
-bin=$(swift build -c release --show-bin-path)
+for product in gvingest-bench-server gvingest-server-bench; do swift build "${release[@]}" --product "$product" >/dev/null; done
+bin=$(swift build "${release[@]}" --show-bin-path)
 work=$(mktemp -d)
 trap 'stop_server "$work/server.txt" >/dev/null; rm -rf "$work"' EXIT
 "$bin/gvingest-bench-server" --write-site "$work/site"

@@ -127,7 +127,9 @@ public final class HTMLDocument {
             // Valid UTF-8 already: what `htmlCtxtReadMemory` does, but with the context told the bytes are UTF-8.
             // Named "UTF-8", libxml2 ran each page through its UTF-8 to UTF-8 converter into two more buffers;
             // named nothing, it guesses Latin-1 at the first byte above 127 and garbles the text. (A static
-            // input buffer, which would spare the one copy left, made libxml2 2.9.14 read pages twice over.)
+            // input buffer, which would spare the one copy left, made libxml2 2.9.14 read pages twice over.) With
+            // no encoding on the input, only HTML_PARSE_IGNORE_ENC keeps a contrary `<meta charset>` from
+            // switching libxml2 to it halfway through the page.
             guard let input = xmlParserInputBufferCreateMem(chars.baseAddress, size, XML_CHAR_ENCODING_NONE) else { return nil }
             guard let stream = xmlNewIOInputStream(context, input, XML_CHAR_ENCODING_NONE) else {
                 xmlFreeParserInputBuffer(input)

@@ -64,8 +64,9 @@ enum LibXMLAllocator {
     }
 
     static func allocate(_ size: Int) -> UnsafeMutableRawPointer? {
+        // Sizes are compared before any arithmetic on them: libxml2 may ask for anything.
+        guard size >= 1, size <= (lists - 1) << 4, let table = table() else { return malloc(size) }
         let index = (size + 15) >> 4
-        guard index >= 1, index < lists, let table = table() else { return malloc(size) }
         let heads = heads(table)
         if let block = heads[index] {
             heads[index] = block.load(as: UnsafeMutableRawPointer?.self)
@@ -100,9 +101,8 @@ enum LibXMLAllocator {
 
     /// How many freed blocks wait in this thread's list for allocations of `size` bytes.
     static func waiting(forSize size: Int) -> Int {
-        let index = (size + 15) >> 4
-        guard index >= 1, index < lists, let table = table() else { return 0 }
-        return counts(table)[index]
+        guard size >= 1, size <= (lists - 1) << 4, let table = table() else { return 0 }
+        return counts(table)[(size + 15) >> 4]
     }
 
     private static func drain(_ table: UnsafeMutableRawPointer) {

@@ -9,6 +9,12 @@ struct FileBytesTests {
         let text = String(decoding: bytes, as: UTF8.self)
         #expect(text.hasPrefix("Name:"))
         #expect(text.contains("\nPid:"))
+        // Past one page, such a file comes a page or less per read: a short read is not its end. The memory map
+        // of a test process runs to many pages, and the stack is near its end.
+        let map = String(decoding: try FileBytes.read(path: "/proc/self/maps"), as: UTF8.self)
+        #expect(map.utf8.count > 4_096)
+        #expect(map.contains("[stack]"))
+        #expect(map.hasSuffix("\n"))
     }
 
     @Test func aLargeFileComesBackByteForByte() throws {

@@ -39,9 +39,37 @@ struct ParseOutputTests {
         let items = Array(0..<1_000)
         #expect(ParallelMap.map(items) { $0 * 3 } == items.map { $0 * 3 })
         #expect(ParallelMap.map(Array(0..<5)) { $0 + 1 } == [1, 2, 3, 4, 5])
+        // Spread out however few the items, and however narrow: the same values in the same order.
+        #expect(ParallelMap.map(Array(0..<5), minimumItems: 1) { $0 + 1 } == [1, 2, 3, 4, 5])
+        for width in [1, 2, 3, 64] {
+            #expect(ParallelMap.map(items, minimumItems: 1, width: width) { $0 * 3 } == items.map { $0 * 3 })
+        }
+        // No more at once than the width (one: none beside another).
+        for width in [1, 2] {
+            let inFlight = InFlight()
+            _ = ParallelMap.map(Array(0..<40), minimumItems: 1, width: width) { item in
+                inFlight.enter()
+                usleep(300)
+                inFlight.leave()
+                return item
+            }
+            #expect(inFlight.most <= width)
+        }
         // Contiguous ranges that cover every index once, in order, also when the count does not divide evenly.
         for count in [0, 5, 65, 1_000, 1_003] {
             #expect(ParallelMap.ranges(over: count) { Array($0) }.flatMap { $0 } == Array(0..<count))
         }
     }
+}
+
+/// Counts how many calls are running at once, and the most there were.
+private final class InFlight: @unchecked Sendable {
+    // Guarded by `lock`; @unchecked is sound because both counts are touched only under it.
+    private let lock = NSLock()
+    private var current = 0
+    private var highest = 0
+
+    func enter() { lock.withLock { current += 1; highest = max(highest, current) } }
+    func leave() { lock.withLock { current -= 1 } }
+    var most: Int { lock.withLock { highest } }
 }

@@ -218,6 +218,16 @@ import Testing
         #expect(try doc.first("//p")?.text == "é")
     }
 
+    @Test func aUTF8PageKeepsItsTextWhateverItsMetaSays() throws {
+        // The header says UTF-8 and the bytes are; the page's own <meta> says windows-1252. libxml2 is told the
+        // bytes are UTF-8 and must not switch on reading the <meta> (HTML_PARSE_IGNORE_ENC), or "é" would come
+        // out as "Ã©".
+        let bytes = Array("<html><head><meta charset=\"windows-1252\"></head><body><p>Café — “x”</p></body></html>".utf8)
+        let doc = try HTMLDocument(bytes: bytes, url: nil, contentType: "text/html; charset=utf-8")
+        #expect(doc.charset == CharsetChoice(name: "utf-8", source: .httpHeader))
+        #expect(try doc.first("//p")?.text == "Café — “x”")
+    }
+
     @Test func invalidUTF8IsReplacedAndReported() throws {
         let bytes = Array("<p>ok ".utf8) + [0xFF, 0xFE, 0xC3] + Array(" end</p>".utf8)
         let doc = try HTMLDocument(bytes: bytes, url: nil)

@@ -204,12 +204,16 @@ public enum UserAgent {
 
 /// Parses many pages at once, a bounded number at a time, keeping input order.
 public enum ParseRunner {
+    /// `concurrency`: at most this many pages at once (for saved pages, no more than there are cores either).
     public static func run(_ inputs: [PageInput], parser: PageParser,
                            concurrency: Int = ProcessInfo.processInfo.activeProcessorCount) async -> [PageResult] {
         // Saved pages keep no one waiting: they are read and parsed straight on the cores, without a task per
-        // page (for thousands of small pages, making and scheduling the tasks was a cost of its own).
+        // page (for thousands of small pages, making and scheduling the tasks was a cost of its own). Two pages
+        // are already worth a second thread, and this thread waits for them.
         if inputs.allSatisfy({ $0.path != nil }) {
-            return ParallelMap.map(inputs) { input in
+            // Fewer at once than there are cores only when asked; `ParallelMap` never runs more than the cores.
+            let width = concurrency < ProcessInfo.processInfo.activeProcessorCount ? max(1, concurrency) : nil
+            return ParallelMap.map(inputs, minimumItems: 1, width: width) { input in
                 do throws(InputError) {
                     guard let path = input.path else { throw InputError(name: input.name, reason: "not a local file") }
                     let bytes = try PageReader.readFile(path, of: input)

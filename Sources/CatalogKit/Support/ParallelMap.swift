@@ -5,16 +5,18 @@ enum ParallelMap {
     /// Up to this many items, threads cost more than they save.
     static let minimumItems = 64
 
-    /// The same values as `items.map(transform)`, in the same order.
-    static func map<Item: Sendable, Value: Sendable>(_ items: [Item], _ transform: @Sendable (Item) -> Value) -> [Value] {
-        guard items.count > minimumItems else { return items.map(transform) }
+    /// The same values as `items.map(transform)`, in the same order. `minimumItems`: up to this many, on the calling
+    /// thread alone; `width`: at most this many items at once (every core when nil).
+    static func map<Item: Sendable, Value: Sendable>(_ items: [Item], minimumItems: Int = minimumItems, width: Int? = nil,
+                                                     _ transform: @Sendable (Item) -> Value) -> [Value] {
+        guard items.count > minimumItems, (width ?? 2) > 1 else { return items.map(transform) }
         // Each value is made straight into its place in the result: gathering them per chunk and copying them
         // into order afterwards was a serial pass over thousands of courses (a retain and a release per field).
         return Array(unsafeUninitializedCapacity: items.count) { buffer, initialized in
             guard let base = buffer.baseAddress else { return }
             let slots = Slots(base: base)
             // Chunk c takes items c, c + chunks, c + 2 * chunks…, so a run of slow items is shared out.
-            _ = inChunks(over: items.count) { chunk, chunks in
+            _ = inChunks(over: items.count, width: width) { chunk, chunks in
                 for index in stride(from: chunk, to: items.count, by: chunks) {
                     (slots.base + index).initialize(to: transform(items[index]))
                 }
@@ -38,8 +40,10 @@ enum ParallelMap {
     }
 
     /// `body(chunk, chunks)` for each of a few chunks per core (`count` > 0), run on the cores; the results by chunk.
-    private static func inChunks<Value: Sendable>(over count: Int, _ body: @Sendable (_ chunk: Int, _ chunks: Int) -> Value) -> [Value] {
-        let chunks = min(ProcessInfo.processInfo.activeProcessorCount * 4, count)
+    /// With a `width`, that many chunks: no more run at once.
+    private static func inChunks<Value: Sendable>(over count: Int, width: Int? = nil,
+                                                  _ body: @Sendable (_ chunk: Int, _ chunks: Int) -> Value) -> [Value] {
+        let chunks = min(width ?? ProcessInfo.processInfo.activeProcessorCount * 4, count)
         let results = ChunkResults<Value>(count: chunks)
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in results.set(chunk, body(chunk, chunks)) }
         return results.values
