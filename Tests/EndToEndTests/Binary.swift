@@ -13,16 +13,20 @@ enum Binary {
     static let fixtures = packageRoot.appendingPathComponent("Fixtures")
     static let shared = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
 
+    /// Where `swift test` built this suite's products: beside the test bundle, or a few folders above it.
+    static let productsDirectory: URL = {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            if FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("gvingest").path) { return directory }
+            directory.deleteLastPathComponent()
+        }
+        return packageRoot.appendingPathComponent(".build/debug")
+    }()
+
     /// The binary beside the test bundle (swift test builds it, this target depends on it), or `GVINGEST_BIN`.
     static let url: URL = {
         if let override = ProcessInfo.processInfo.environment["GVINGEST_BIN"] { return URL(fileURLWithPath: override) }
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("gvingest")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory.deleteLastPathComponent()
-        }
-        return packageRoot.appendingPathComponent(".build/debug/gvingest")
+        return productsDirectory.appendingPathComponent("gvingest")
     }()
 
     static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],

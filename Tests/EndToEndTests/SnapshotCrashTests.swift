@@ -4,8 +4,9 @@ import Testing
 
 /// A writer killed with SIGKILL in the middle of writing a snapshot leaves every earlier snapshot whole.
 @Suite struct SnapshotCrashTests {
-    /// The test-support writer (benchmarks/SyntheticSnapshots), built beside gvingest.
-    static let helper = Binary.url.deletingLastPathComponent().appendingPathComponent("SyntheticSnapshots")
+    /// The test-support writer (benchmarks/SyntheticSnapshots), built by `swift test` with the suite: it stays
+    /// there when `GVINGEST_BIN` points the tests at another gvingest binary.
+    static let helper = Binary.productsDirectory.appendingPathComponent("SyntheticSnapshots")
 
     static func temporaries(_ directory: URL) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasPrefix(".") && $0.hasSuffix(".tmp") }
