@@ -261,7 +261,7 @@ enum Transcoder {
         let raw = UnsafeRawBufferPointer(input)
         while index < count {
             // ASCII, most of any page, eight bytes at a time.
-            if index + 8 <= count, raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+            if index + 8 <= count, !ByteLanes.containsNonASCII(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
                 index += 8
                 continue
             }

@@ -431,10 +431,7 @@ public struct HTMLNode {
     }
 
     private static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: StaticString) -> Bool {
-        let length = needle.utf8CodeUnitCount
-        guard haystack.count >= length, let base = haystack.baseAddress else { return false }
-        for start in 0...(haystack.count - length) where memcmp(base + start, needle.utf8Start, length) == 0 { return true }
-        return false
+        ByteSearch.contains(haystack, UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount))
     }
 }
 

@@ -1,3 +1,5 @@
+import SafeLibXML
+
 /// A JSON value with a writer of its own: deterministic (object keys sorted), and several times
 /// faster than `JSONEncoder` on Linux, which matters when thousands of records are printed.
 public enum JSONValue: Sendable, Equatable {
