@@ -22,7 +22,7 @@ let package = Package(
         // glibc's <malloc.h> (mallopt, malloc_usable_size), for allocator tuning; the module map and shim only.
         .systemLibrary(name: "CMalloc"),
         // Thin command-line front end.
-        .executableTarget(name: "gvingest", dependencies: ["CatalogKit", "CMalloc"]),
+        .executableTarget(name: "gvingest", dependencies: ["CatalogKit", "SafeLibXML", "CMalloc"]),
         // A real HTTP/1.1 server on 127.0.0.1 with injectable faults, for tests and benchmarks only.
         .target(name: "LoopbackServer", path: "Tests/LoopbackServer"),
         // Benchmarks and test support: run with `swift run -c release <name>`; never part of the product.

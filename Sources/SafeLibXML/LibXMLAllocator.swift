@@ -23,16 +23,13 @@ enum LibXMLAllocator {
     /// Installs the hooks (once; `LibXML.ensureInitialized` calls it before libxml2's first use).
     static func install() {
         #if canImport(Glibc)
-        guard !underSanitizer, key != nil else { return }
+        guard !Sanitizers.allocationChecker, key != nil else { return }
         _ = xmlMemSetup({ LibXMLAllocator.release($0) }, { LibXMLAllocator.allocate($0) }, { realloc($0, $1) },
                         { LibXMLAllocator.duplicate($0) })
         #endif
     }
 
     #if canImport(Glibc)
-    /// Whether AddressSanitizer or ThreadSanitizer is in the process: their interfaces are then exported.
-    static let underSanitizer = dlsym(nil, "__asan_init") != nil || dlsym(nil, "__tsan_init") != nil
-
     /// The thread's lists: a block of `lists` heads (each block's first word points to the next in its list)
     /// and `lists` counts, made on a thread's first allocation and freed, with what it holds, when it ends.
     private static let key: pthread_key_t? = {

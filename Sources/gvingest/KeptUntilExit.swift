@@ -1,4 +1,5 @@
 import Foundation
+import SafeLibXML
 
 /// Values a command is done with that the process keeps until it exits, rather than free piece by piece.
 ///
@@ -14,12 +15,9 @@ import Foundation
 enum KeptUntilExit {
     private static let held = Held()
 
-    /// Whether LeakSanitizer is in the process (an `-sanitize=address` build): its interface is then exported.
-    private static let underLeakChecker = dlsym(nil, "__lsan_do_leak_check") != nil
-
     /// Keeps `value` referenced until the process exits (or, under a leak checker, does nothing).
     static func keep(_ value: some Sendable) {
-        guard !underLeakChecker else { return }
+        guard !Sanitizers.leakChecker else { return }
         held.append(value)
     }
 

@@ -64,7 +64,7 @@ struct LibXMLAllocatorTests {
         #expect(xmlMemGet(&free, &allocate, &reallocate, &duplicate) == 0)
         let systemMalloc = dlsym(nil, "malloc")
         let hooked = unsafeBitCast(allocate, to: UnsafeMutableRawPointer?.self) != systemMalloc
-        #expect(hooked == !LibXMLAllocator.underSanitizer)
+        #expect(hooked == !Sanitizers.allocationChecker)
     }
 
     @Test func duplicateCopiesTheWholeString() throws {
