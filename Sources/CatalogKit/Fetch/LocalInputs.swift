@@ -17,10 +17,10 @@ public struct PageInput: Sendable, Equatable {
     /// `URL` one after another before any page is parsed.
     public var url: URL { givenURL ?? URL(fileURLWithPath: path ?? "", isDirectory: false) }
 
-    public init(name: String, url: URL, path: String? = nil) {
+    public init(name: String, url: URL) {
         self.name = name
         self.givenURL = url
-        self.path = path ?? (url.isFileURL ? url.path : nil)
+        self.path = url.isFileURL ? url.path : nil
     }
 
     /// A local file known by its absolute path.
@@ -210,12 +210,12 @@ public enum ParseRunner {
         // Saved pages keep no one waiting: they are read and parsed straight on the cores, without a task per
         // page (for thousands of small pages, making and scheduling the tasks was a cost of its own). Two pages
         // are already worth a second thread, and this thread waits for them.
-        if inputs.allSatisfy({ $0.path != nil }) {
+        let paths = inputs.compactMap(\.path)
+        if paths.count == inputs.count {
             // Fewer at once than there are cores only when asked; `ParallelMap` never runs more than the cores.
             let width = concurrency < ProcessInfo.processInfo.activeProcessorCount ? max(1, concurrency) : nil
-            return ParallelMap.map(inputs, minimumItems: 1, width: width) { input in
+            return ParallelMap.map(Array(zip(inputs, paths)), minimumItems: 1, width: width) { input, path in
                 do throws(InputError) {
-                    guard let path = input.path else { throw InputError(name: input.name, reason: "not a local file") }
                     let bytes = try PageReader.readFile(path, of: input)
                     return parser.parse(bytes: bytes, sourceURL: input.url, input: input.name)
                 } catch {
