@@ -36,7 +36,9 @@ struct LibXMLAllocatorTests {
         LibXMLAllocator.release(again)
         // A block of a size past the lists is freed at once; the lists' blocks keep their sizes apart.
         let large = try #require(LibXMLAllocator.allocate(4_096))
+        let waitingBefore = (1...16).map { LibXMLAllocator.waiting(forSize: $0 * 16) }
         LibXMLAllocator.release(large)
+        #expect((1...16).map { LibXMLAllocator.waiting(forSize: $0 * 16) } == waitingBefore)
         let other = try #require(LibXMLAllocator.allocate(16))
         #expect(other != small)
         #expect(malloc_usable_size(other) >= 16)
