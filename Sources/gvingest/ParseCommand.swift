@@ -39,7 +39,7 @@ enum ParseCommand: Command {
         guard var system = SystemChoice(argument: systemWord) else {
             throw UsageError(message: "--system must be \(SystemChoice.argumentList), not '\(systemWord)'")
         }
-        var rules = NormalizationRules.gvsu
+        var rules = NormalizationRules.standard
         if let path = arguments.value("--rules") {
             guard arguments.value("--system") == nil, arguments.value("--config") == nil else {
                 throw UsageError(message: "--rules goes with neither --system nor --config")

@@ -218,7 +218,7 @@ import SafeLibXML
         #expect(courses.filter { $0.prerequisiteText != nil }.count == 62)
 
         // Normalized, the linked codes are the prerequisite's courses, as for the other systems.
-        let normalized = Normalizer(rules: .gvsu).normalize(catalog: courses)
+        let normalized = Normalizer(rules: .standard).normalize(catalog: courses)
         let normalizedCS1 = try #require(normalized.first { $0.code.description == "CIS 150" })
         #expect(normalizedCS1.prerequisiteCourses == ["MATH 113", "MATH 115"])
         #expect(normalizedCS1.prerequisiteMarkdown?.contains("[MATH 115](") == true)
@@ -259,7 +259,7 @@ import SafeLibXML
         #expect(course.field("Lecture hours") == "4.000")
         #expect(course.field("Department") == "Mathematics")
         #expect(course.field("Restrictions")?.contains("Must be enrolled in one of the following Levels") == true)
-        let normalized = Normalizer(rules: .gvsu).normalize(course)
+        let normalized = Normalizer(rules: .standard).normalize(course)
         #expect(normalized.credits == CreditRange(min: 4, max: 4))
         #expect(Set(normalized.prerequisiteCourses) == ["MATH 1342", "CS 2800", "MATH 1242", "MATH 1252"])
     }

@@ -37,20 +37,21 @@ public struct CatalogConfig: Sendable, Equatable {
 public struct NormalizationRules: Sendable, Equatable {
     /// Subject names and retired codes mapped to current codes.
     public var subjects: SubjectAliases
-    /// Levels implied by course numbers, used when a page states none.
-    public var levels: [LevelRange]
+    /// Levels implied by course numbers, used when a page states none; nil: the numbering scheme the
+    /// catalog's own numbers show (`NumberingScheme.inferred`).
+    public var levels: [LevelRange]?
     /// Subject codes the catalog is known to use; a course under another gets a warning (empty: no check).
     public var knownSubjects: Set<String>
 
-    public init(subjects: SubjectAliases = SubjectAliases(), levels: [LevelRange] = LevelRange.gvsuDefaults,
+    public init(subjects: SubjectAliases = SubjectAliases(), levels: [LevelRange]? = nil,
                 knownSubjects: Set<String> = []) {
         self.subjects = subjects
         self.levels = levels
         self.knownSubjects = knownSubjects
     }
 
-    /// GVSU's numbering with no aliases.
-    public static let gvsu = NormalizationRules()
+    /// No aliases, no subject check, and levels from the catalog's own numbering.
+    public static let standard = NormalizationRules()
 }
 
 /// The contents of `pipeline.json`, validated.
@@ -68,7 +69,7 @@ public struct PipelineConfig: Sendable, Equatable {
     public var file: URL?
 
     /// A configuration made in code (`gvingest run --source`): default fetch, normalization, news and guard settings.
-    public init(catalogs: [CatalogConfig], fetch: FetchSettings = FetchSettings(), normalize: NormalizationRules = .gvsu,
+    public init(catalogs: [CatalogConfig], fetch: FetchSettings = FetchSettings(), normalize: NormalizationRules = .standard,
                 outputs: OutputSettings) {
         self.catalogs = catalogs
         self.fetch = fetch
@@ -237,7 +238,7 @@ public struct PipelineConfig: Sendable, Equatable {
 
     private static func readNormalize(_ object: [String: JSONValue], _ path: String, reader: inout ConfigReader) -> NormalizationRules {
         reader.rejectUnknownKeys(object, path, allowed: ["subjects", "levels", "knownSubjects"])
-        var rules = NormalizationRules.gvsu
+        var rules = NormalizationRules.standard
         if let subjects = reader.object(object["subjects"], "\(path).subjects", required: false) {
             var table: [String: String] = [:]
             for (name, value) in subjects {
