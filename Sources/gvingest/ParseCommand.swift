@@ -85,7 +85,7 @@ enum ParseCommand: Command {
                 let why = result.failure.map { ": \($0)" } ?? " (parsed as \(result.system?.rawValue ?? "?"): \(result.systemRule))"
                 messages += "gvingest parse: \(result.input): no course found\(why)\n"
             }
-            for warning in result.missingFieldWarnings { messages += "gvingest parse: warning: \(warning)\n" }
+            for warning in result.unreadableCourseWarnings + result.missingFieldWarnings { messages += "gvingest parse: warning: \(warning)\n" }
         }
         if !messages.isEmpty { FileHandle.standardError.write(Data(messages.utf8)) }
         if arguments.has("--json") {

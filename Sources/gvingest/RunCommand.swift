@@ -16,9 +16,13 @@ enum RunCommand: Command {
     (or --out DIR): catalog.json, news.json, news.atom, digest-<catalog>.md, snapshots/<catalog>/,
     and run-report.json (per-stage timings, counts and warnings; written after every run).
 
-    The run fails closed: failed pages, fewer courses than guards.minimumCourses, or more removals
-    than guards.maximumRemovalFraction (default 10 %) write no snapshot and no output and leave the
-    previous ones untouched. A second run on the same outputs at the same time stops at once.
+    The run fails closed: failed pages, fewer courses than guards.minimumCourses, more removals
+    than guards.maximumRemovalFraction (default 10 %), or more pages that were fetched but gave no
+    course than guards.maximumUnparsedFraction (default 2 %) write no snapshot and no output and
+    leave the previous ones untouched. Fewer such pages are parse gaps: logged, listed in the run
+    report and the digest, and published past. A second run on the same outputs at the same time
+    stops at once. SOURCE_DATE_EPOCH (seconds since 1970), when set, is the run's clock, so the same
+    pages give byte-identical outputs.
 
     Options:
       --config FILE      The pipeline configuration (default: pipeline.json).
@@ -77,6 +81,10 @@ enum RunCommand: Command {
         }
         if let replay = arguments.value("--replay") { catalog.source = .replay(URL(fileURLWithPath: replay)) }
 
+        guard let now = RunClock.now() else {
+            throw UsageError(message: "\(RunClock.variable) must be a whole number of seconds since 1970, not "
+                + "'\(ProcessInfo.processInfo.environment[RunClock.variable] ?? "")'")
+        }
         let dryRun = arguments.has("--dry-run")
         let lock: RunLock?
         do {
@@ -90,8 +98,8 @@ enum RunCommand: Command {
         }
         defer { withExtendedLifetime(lock) {} }
 
-        var report = RunReport(catalog: catalog.id, startedAt: Timestamp.string(Date()))
-        let status = await execute(catalog: catalog, config: config, dryRun: dryRun, acceptRemovals: arguments.has("--accept-removals"),
+        var report = RunReport(catalog: catalog.id, startedAt: Timestamp.string(now))
+        let status = await execute(catalog: catalog, config: config, now: now, dryRun: dryRun, acceptRemovals: arguments.has("--accept-removals"),
                                    quiet: arguments.has("--quiet"), log: log, report: &report)
         report.exitStatus = status.rawValue
         report.warnings = log.warnings
@@ -107,7 +115,7 @@ enum RunCommand: Command {
         return status
     }
 
-    static func execute(catalog: CatalogConfig, config: PipelineConfig, dryRun: Bool, acceptRemovals: Bool, quiet: Bool,
+    static func execute(catalog: CatalogConfig, config: PipelineConfig, now: Date, dryRun: Bool, acceptRemovals: Bool, quiet: Bool,
                         log: RunLog, report: inout RunReport) async -> ExitStatus {
         log.info("start", "catalog \(catalog.id) (\(catalog.system.rawValue)) from \(catalog.source)\(dryRun ? ", dry run" : "")")
         let line = ProgressLine(enabled: !quiet && log.format == .human && isatty(STDERR_FILENO) == 1)
@@ -125,9 +133,13 @@ enum RunCommand: Command {
             return .unavailable
         }
         line.finish()
-        log.info("fetch", "\(loaded.pagesFetched)/\(loaded.pagesExpected) pages, \(loaded.pagesFailed) failed, \(loaded.courses.count) courses parsed",
+        log.info("fetch", "\(loaded.pagesFetched)/\(loaded.pagesExpected) pages, \(loaded.pagesFailed) failed, "
+                 + "\(loaded.parseGaps.count) not read (parse gaps), \(loaded.courses.count) courses parsed",
                  ["pagesExpected": .int(loaded.pagesExpected), "pagesFetched": .int(loaded.pagesFetched), "pagesFailed": .int(loaded.pagesFailed)])
         for failure in loaded.failures { log.warning("fetch", "\(failure.url): \(failure.reason)", ["url": .string(failure.url)]) }
+        for warning in loaded.unreadableCourses { log.warning("parse", warning) }
+        for gap in loaded.parseGaps { log.warning("parse", "parse gap: \(gap.url): \(gap.reason)", ["url": .string(gap.url)]) }
+        report.parseGaps = loaded.parseGaps
 
         let courses = await report.stage("normalize") { () async -> ([Course], [String: Int]) in
             let courses = Normalizer(rules: config.normalize).normalize(catalog: loaded.courses)
@@ -136,16 +148,17 @@ enum RunCommand: Command {
         for course in courses {
             for warning in course.warnings { log.warning("normalize", "\(course.code): \(warning)", ["course": .string(course.id)]) }
         }
-        let pages = PageCounts(expected: loaded.pagesExpected, fetched: loaded.pagesFetched, failed: loaded.pagesFailed)
+        let pages = PageCounts(expected: loaded.pagesExpected, fetched: loaded.pagesFetched, failed: loaded.pagesFailed,
+                               unparsed: loaded.parseGaps)
         let pipeline = NewsPipeline(config: config, catalogID: catalog.id)
 
         if dryRun {
-            return dryRunDiff(catalog: catalog, pipeline: pipeline, pages: pages, courses: courses, acceptRemovals: acceptRemovals,
+            return dryRunDiff(catalog: catalog, pipeline: pipeline, pages: pages, courses: courses, now: now, acceptRemovals: acceptRemovals,
                               log: log, report: &report)
         }
         do {
             let committed = try await report.stage("diff+announce+publish") { () async throws(CommitError) -> (CommitReport, [String: Int]) in
-                let committed = try pipeline.commit(catalog: catalog, pages: pages, courses: courses, acceptRemovals: acceptRemovals, now: Date())
+                let committed = try pipeline.commit(catalog: catalog, pages: pages, courses: courses, acceptRemovals: acceptRemovals, now: now)
                 return (committed, ["added": committed.diff.added.count, "removed": committed.diff.removed.count,
                                     "changed": committed.diff.changed.count, "renumbered": committed.diff.renumbered.count,
                                     "news": committed.news.count])
@@ -173,7 +186,7 @@ enum RunCommand: Command {
         }
     }
 
-    static func dryRunDiff(catalog: CatalogConfig, pipeline: NewsPipeline, pages: PageCounts, courses: [Course], acceptRemovals: Bool,
+    static func dryRunDiff(catalog: CatalogConfig, pipeline: NewsPipeline, pages: PageCounts, courses: [Course], now: Date, acceptRemovals: Bool,
                            log: RunLog, report: inout RunReport) -> ExitStatus {
         let previous: Snapshot?
         do {
@@ -183,7 +196,7 @@ enum RunCommand: Command {
             return .dataError
         }
         let (snapshot, diff) = Snapshot.capture(catalogID: catalog.id, source: catalog.source.json, pages: pages, courses: courses,
-                                                previous: previous, at: Date())
+                                                previous: previous, at: now)
         print(DiffReport.human(diff, old: previous?.capturedAt ?? "(no snapshot yet)", new: "this run (not written)",
                                colors: isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil))
         let violations = RunGuards.check(pages: pages, courseCount: snapshot.courses.count, previousCourseCount: previous?.courses.count,

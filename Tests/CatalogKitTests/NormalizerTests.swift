@@ -80,6 +80,25 @@ import Testing
         #expect(odd.warnings.contains("credits \"see department\" not understood; kept as written"))
     }
 
+    @Test(arguments: [("1.5", 1.5, 1.5, 1), ("1-6", 1, 6, 1), ("1 to 3", 1, 3, 1), ("0.5-1.5", 0.5, 1.5, 0), ("3 or 4", 3, 4, 3),
+                      ("1-6 (variable)", 1, 6, 1)] as [(String, Double, Double, Int)])
+    func creditsAsWritten(_ written: String, _ low: Double, _ high: Double, _ app: Int) {
+        let course = Normalizer().normalize(Self.parsed("CIS 499", credits: written))
+        #expect(course.credits == CreditRange(min: low, max: high))
+        #expect(course.appCredits == app)
+        #expect(course.creditsText == written)
+        #expect(course.warnings.isEmpty)
+    }
+
+    @Test(arguments: ["Variable", "VAR", "Variable credit"])
+    func variableCreditsWithNoNumberAreUnderstoodNotGuessed(_ written: String) {
+        let course = Normalizer().normalize(Self.parsed("CIS 499", credits: written))
+        #expect(course.credits == nil)
+        #expect(course.appCredits == 0)
+        #expect(course.creditsText == written)
+        #expect(course.warnings.isEmpty)
+    }
+
     @Test func textIsCleanedButParagraphsStay() {
         var course = Self.parsed("CIS 162", title: "Data\u{00AD}bases \u{201C}One\u{201D}\u{200B}")
         course.description = "First\u{A0} para\u{2019}s  text.\n\nSecond\u{FEFF} para."

@@ -35,6 +35,8 @@ public struct CrawlReport: Sendable {
     /// Body bytes received over the network (304s and mirrors count their transferred bytes: none).
     public var bytes = 0
     public var failures: [CrawlFailure] = []
+    /// Course pages that were fetched but gave no course, by URL order; they count as fetched.
+    public var parseGaps: [ParseGap] = []
     /// The parsed course pages, by URL order.
     public var coursePages: [PageResult] = []
     public var listingPages = 0
@@ -47,6 +49,7 @@ public struct CrawlReport: Sendable {
             "notModified": .int(notModified), "retries": .int(retries), "bytes": .int(bytes), "listingPages": .int(listingPages),
             "courses": .int(coursePages.reduce(0) { $0 + $1.courses.count }), "elapsedSeconds": .double((elapsedSeconds * 1000).rounded() / 1000),
             "failures": .array(failures.map { .object(["url": .string($0.url), "reason": .string($0.reason)]) }),
+            "parseGaps": .array(parseGaps.map(\.json)),
         ])
     }
 
@@ -54,7 +57,7 @@ public struct CrawlReport: Sendable {
     public var summary: String {
         let courses = coursePages.reduce(0) { $0 + $1.courses.count }
         return "\(pagesFetched)/\(pagesExpected) pages fetched (\(listingPages) listing, \(coursePages.count) course), "
-            + "\(pagesFailed) failed, \(notModified) not modified, \(retries) retries, \(bytes) bytes, \(courses) courses "
+            + "\(pagesFailed) failed, \(parseGaps.count) unparsed, \(notModified) not modified, \(retries) retries, \(bytes) bytes, \(courses) courses "
             + String(format: "in %.2f s", elapsedSeconds)
     }
 }
@@ -189,10 +192,8 @@ public final class Crawler: Sendable {
                         if !result.courses.isEmpty { report.coursePages.append(result) }
                     case .course:
                         if result.courses.isEmpty {
-                            report.pagesFailed += 1
-                            report.pagesFetched -= 1
-                            report.failures.append(CrawlFailure(url: outcome.job.url.absoluteString,
-                                                                reason: result.failure ?? "no course found on the page (\(result.systemRule))"))
+                            // Fetched, but not read: a gap in the parse, not a failed fetch.
+                            report.parseGaps.append(ParseGap(url: outcome.job.url.absoluteString, reason: result.gapReason))
                         } else {
                             report.coursePages.append(result)
                         }
@@ -217,6 +218,7 @@ public final class Crawler: Sendable {
         report.retries = source.retries
         report.coursePages.sort { $0.sourceURL < $1.sourceURL }
         report.failures.sort { $0.url < $1.url }
+        report.parseGaps.sort { $0.url < $1.url }
         report.elapsedSeconds = ProcessInfo.processInfo.systemUptime - started
         return report
     }

@@ -28,7 +28,9 @@ public struct Normalizer: Sendable {
         let creditsText = parsed.creditsText.map(TextCleaner.cleanLine)
         var credits = creditsText.flatMap(CreditRange.init(parsing:))
         if credits == nil, let triple = parsed.contactHours { credits = CreditRange(parsing: "(\(triple))") }
-        if let text = creditsText, credits == nil { warnings.append("credits \"\(text)\" not understood; kept as written") }
+        if let text = creditsText, credits == nil, !CreditRange.saysVariable(text) {
+            warnings.append("credits \"\(text)\" not understood; kept as written")
+        }
 
         var level: CourseLevel?
         var levelSource: String?
