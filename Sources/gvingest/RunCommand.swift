@@ -127,7 +127,18 @@ enum RunCommand: Command {
         line.finish()
         log.info("fetch", "\(loaded.pagesFetched)/\(loaded.pagesExpected) pages, \(loaded.pagesFailed) failed, \(loaded.courses.count) courses parsed",
                  ["pagesExpected": .int(loaded.pagesExpected), "pagesFetched": .int(loaded.pagesFetched), "pagesFailed": .int(loaded.pagesFailed)])
-        for failure in loaded.failures { log.warning("fetch", "\(failure.url): \(failure.reason)", ["url": .string(failure.url)]) }
+        for failure in loaded.failures where !failure.atDeadline {
+            log.warning("fetch", "\(failure.url): \(failure.reason)", ["url": .string(failure.url)])
+        }
+        if loaded.deadlineReached {
+            // One line however many pages were left: the run report lists them.
+            report.unfetchedAtDeadline = loaded.failures.filter(\.atDeadline).map(\.url)
+            let summary = "the crawl deadline of \(config.fetch.deadlineSeconds) s was reached: \(report.unfetchedAtDeadline.count) page(s) "
+                + "not fetched (listed in the run report); nothing was published and the previous outputs are untouched"
+            log.error("fetch", summary, ["unfetched": .int(report.unfetchedAtDeadline.count)])
+            report.outcome = "deadline reached: \(summary)"
+            return .temporaryFailure
+        }
 
         let courses = await report.stage("normalize") { () async -> ([Course], [String: Int]) in
             let courses = Normalizer(rules: config.normalize).normalize(catalog: loaded.courses)
