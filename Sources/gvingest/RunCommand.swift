@@ -38,7 +38,8 @@ enum RunCommand: Command {
     Exit status: 0 ok, 64 bad usage, 65 data error (a guard refused, a corrupt snapshot or news
     file, an invalid configuration), 66 the configuration can't be read, 69 the source is
     unavailable, 73 an output can't be written, 75 a temporary failure worth retrying (another run
-    holds the lock, pages failed for passing reasons).
+    holds the lock, pages failed for passing reasons, the crawl reached fetch.deadlineSeconds: then
+    nothing is published, one line says how many pages were left and the run report lists them).
     """
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
