@@ -42,7 +42,8 @@ enum RunCommand: Command {
     Exit status: 0 ok, 64 bad usage, 65 data error (a guard refused, a corrupt snapshot or news
     file, an invalid configuration), 66 the configuration can't be read, 69 the source is
     unavailable, 73 an output can't be written, 75 a temporary failure worth retrying (another run
-    holds the lock, pages failed for passing reasons).
+    holds the lock, pages failed for passing reasons, the crawl reached fetch.deadlineSeconds: then
+    nothing is published, one line says how many pages were left and the run report lists them).
     """
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
@@ -136,10 +137,21 @@ enum RunCommand: Command {
         log.info("fetch", "\(loaded.pagesFetched)/\(loaded.pagesExpected) pages, \(loaded.pagesFailed) failed, "
                  + "\(loaded.parseGaps.count) not read (parse gaps), \(loaded.courses.count) courses parsed",
                  ["pagesExpected": .int(loaded.pagesExpected), "pagesFetched": .int(loaded.pagesFetched), "pagesFailed": .int(loaded.pagesFailed)])
-        for failure in loaded.failures { log.warning("fetch", "\(failure.url): \(failure.reason)", ["url": .string(failure.url)]) }
+        for failure in loaded.failures where !failure.atDeadline {
+            log.warning("fetch", "\(failure.url): \(failure.reason)", ["url": .string(failure.url)])
+        }
         for warning in loaded.unreadableCourses { log.warning("parse", warning) }
         for gap in loaded.parseGaps { log.warning("parse", "parse gap: \(gap.url): \(gap.reason)", ["url": .string(gap.url)]) }
         report.parseGaps = loaded.parseGaps
+        if loaded.deadlineReached {
+            // One line however many pages were left: the run report lists them.
+            report.unfetchedAtDeadline = loaded.failures.filter(\.atDeadline).map(\.url)
+            let summary = "the crawl deadline of \(config.fetch.deadlineSeconds) s was reached: \(report.unfetchedAtDeadline.count) page(s) "
+                + "not fetched (listed in the run report); nothing was published and the previous outputs are untouched"
+            log.error("fetch", summary, ["unfetched": .int(report.unfetchedAtDeadline.count)])
+            report.outcome = "deadline reached: \(summary)"
+            return .temporaryFailure
+        }
 
         let courses = await report.stage("normalize") { () async -> ([Course], [String: Int]) in
             let courses = Normalizer(rules: config.normalize).normalize(catalog: loaded.courses)

@@ -101,8 +101,11 @@ public struct PipelineConfig: Sendable, Equatable {
     /// Validates configuration JSON; paths in it are relative to `file`'s directory.
     public static func parse(_ data: Data, file: URL) throws(Invalid) -> PipelineConfig {
         let root: JSONValue
+        // Editors on Windows save UTF-8 with a byte-order mark; it is not part of the JSON.
+        let byteOrderMark = Data([0xEF, 0xBB, 0xBF])
+        let json = data.starts(with: byteOrderMark) ? data.dropFirst(byteOrderMark.count) : data
         do {
-            root = try JSONValue.parse(data)
+            root = try JSONValue.parse(Data(json))
         } catch {
             throw Invalid(file: file.path, issues: [ConfigIssue(path: "", message: "not valid JSON: \(error)")])
         }
@@ -209,21 +212,21 @@ public struct PipelineConfig: Sendable, Equatable {
 
     private static func readFetch(_ object: [String: JSONValue], _ path: String, base: URL, reader: inout ConfigReader) -> FetchSettings {
         var settings = FetchSettings()
-        let integers: [(String, WritableKeyPath<FetchSettings, Int>, Int)] = [
-            ("concurrency", \.concurrency, 1), ("perHostConcurrency", \.perHostConcurrency, 1),
-            ("minimumDelayMs", \.minimumDelayMilliseconds, 0), ("requestTimeoutSeconds", \.requestTimeoutSeconds, 1),
-            ("deadlineSeconds", \.deadlineSeconds, 1), ("maxBodyBytes", \.maximumBodyBytes, 1024),
-            ("maxRedirects", \.maximumRedirects, 0), ("maxAttempts", \.maximumAttempts, 1),
-            ("backoffBaseMs", \.backoffBaseMilliseconds, 0), ("backoffMaxMs", \.backoffMaximumMilliseconds, 0),
-            ("retryAfterMaxSeconds", \.retryAfterMaximumSeconds, 0),
-        ]
-        reader.rejectUnknownKeys(object, path, allowed: integers.map(\.0) + ["userAgent", "allowedHosts", "cacheDirectory", "ignoreRobots"])
-        for (key, keyPath, minimum) in integers {
-            if let value = reader.integer(object[key], "\(path).\(key)", minimum: minimum, required: false) { settings[keyPath: keyPath] = value }
+        let integers = FetchSettings.ranges
+        reader.rejectUnknownKeys(object, path, allowed: integers.map(\.key) + ["userAgent", "allowedHosts", "cacheDirectory", "ignoreRobots"])
+        for (key, keyPath, range) in integers {
+            if let value = reader.integer(object[key], "\(path).\(key)", in: range) { settings[keyPath: keyPath] = value }
         }
         if let agent = reader.string(object["userAgent"], "\(path).userAgent", required: false) { settings.userAgent = agent }
         if let hosts = reader.array(object["allowedHosts"], "\(path).allowedHosts", required: false) {
-            settings.allowedHosts = hosts.enumerated().compactMap { reader.string($1, "\(path).allowedHosts[\($0)]") }
+            settings.allowedHosts = hosts.enumerated().compactMap { index, value in
+                guard let entry = reader.string(value, "\(path).allowedHosts[\(index)]") else { return nil }
+                guard Origin.allowed(by: entry) != nil else {
+                    reader.fail("\(path).allowedHosts[\(index)]", "expected a host, host:port or an http(s) origin such as https://host:8443, got \"\(entry)\"")
+                    return nil
+                }
+                return entry
+            }
         }
         if let cache = reader.string(object["cacheDirectory"], "\(path).cacheDirectory", required: false) {
             if let directory = confinedPath(cache, base: base) {

@@ -85,12 +85,18 @@ public struct AcalogParser: CatalogParser {
     public func listing(in page: PageContext) throws -> CourseListing? {
         var courses: [ListedCourse] = []
         var seen: Set<String> = []
+        // The blocks that hold a course's own text: found once, then each link walks up its own ancestors. Asking
+        // every link "is there a block_content td above me with the course heading in it" rescanned the block per
+        // link, quadratic in Acalog's own layout, where every listing link sits in that one block.
+        let courseBlocks = try page.document.select(Self.allFullPageHeadingsXPath).flatMap { heading in
+            Self.ancestors(of: heading).filter { $0.name == "td" && $0.hasClass("block_content") }
+        }
         for anchor in try page.document.select(Self.courseLinkXPath) {
             // Links inside a course's own text are its requisites, not listing entries.
-            if try anchor.first("ancestor::td[contains(concat(' ', normalize-space(@class), ' '), ' coursepadding ')]"
-                + " | ancestor::td[contains(concat(' ', normalize-space(@class), ' '), ' block_content ')][.//h1[@id='course_preview_title']]") != nil {
-                continue
+            let inCourseText = Self.ancestors(of: anchor).contains { ancestor in
+                ancestor.name == "td" && (ancestor.hasClass("coursepadding") || courseBlocks.contains { $0.isSame(as: ancestor) })
             }
+            if inCourseText { continue }
             guard let parsed = CourseHeading.parse(anchor.text), let url = anchor.link()?.absoluteString,
                   seen.insert(url).inserted else { continue }
             courses.append(ListedCourse(linkText: parsed, url: url))
@@ -105,6 +111,14 @@ public struct AcalogParser: CatalogParser {
         let heading = try page.document.first("(//h1 | //h2)[1]")?.text
         return CourseListing(heading: heading, subjectCode: nil, courses: courses, pageCount: pageCount,
                              pageLinks: pages.keys.sorted().compactMap { pages[$0] })
+    }
+
+    /// Every course heading of a full page (an id may be repeated on a broken page).
+    static let allFullPageHeadingsXPath = "//h1[@id='course_preview_title']"
+
+    /// A node's ancestors, nearest first.
+    static func ancestors(of node: HTMLNode) -> [HTMLNode] {
+        Array(sequence(first: node) { $0.parent }.dropFirst())
     }
 
     /// The N of `filter[cpage]=N` in a pager link (raw or percent-encoded brackets).

@@ -14,6 +14,8 @@ public struct LoadedCatalog: Sendable {
     /// Pages the server answered 304 for (HTTP sources with a cache).
     public var notModified: Int
     public var retries: Int
+    /// The crawl stopped at its deadline; the pages it did not get are among `failures`, marked `atDeadline`.
+    public var deadlineReached = false
 }
 
 /// Why a source could not be read at all.
@@ -29,7 +31,7 @@ public enum CatalogLoader {
         let parser = PageParser(system: catalog.systemChoice)
         switch catalog.source {
         case let .http(urls):
-            let fetcher = HTTPFetcher(settings: settings, hosts: urls.compactMap(\.host))
+            let fetcher = HTTPFetcher(settings: settings, startURLs: urls)
             let crawler = Crawler(source: fetcher, parser: parser, settings: settings, honourRobots: !settings.ignoreRobots,
                                   progress: progress)
             return loaded(await crawler.crawl(start: urls))
@@ -76,6 +78,6 @@ public enum CatalogLoader {
         LoadedCatalog(courses: report.coursePages.flatMap(\.courses), pagesExpected: report.pagesExpected,
                       pagesFetched: report.pagesFetched, pagesFailed: report.pagesFailed, failures: report.failures,
                       parseGaps: report.parseGaps, unreadableCourses: report.coursePages.flatMap(\.unreadableCourseWarnings),
-                      notModified: report.notModified, retries: report.retries)
+                      notModified: report.notModified, retries: report.retries, deadlineReached: report.deadlineReached)
     }
 }

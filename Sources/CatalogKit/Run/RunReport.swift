@@ -17,6 +17,8 @@ public struct RunReport: Sendable {
     /// "ok", "no changes", or why the run stopped.
     public var outcome = "ok"
     public var exitStatus: Int32 = 0
+    /// The pages a crawl stopped at its deadline did not get (the log says only how many).
+    public var unfetchedAtDeadline: [String] = []
 
     public init(catalog: String, startedAt: String) {
         self.catalog = catalog
@@ -36,6 +38,7 @@ public struct RunReport: Sendable {
             "catalog": .string(catalog), "startedAt": .string(startedAt), "outcome": .string(outcome),
             "exitStatus": .int(Int(exitStatus)), "warnings": .array(warnings.map(JSONValue.string)),
             "parseGaps": .array(parseGaps.map(\.json)),
+            "unfetchedAtDeadline": .array(unfetchedAtDeadline.map(JSONValue.string)),
             "stages": .array(stages.map { stage in
                 .object(["name": .string(stage.name), "seconds": .double((stage.seconds * 1000).rounded() / 1000),
                          "counts": .object(stage.counts.mapValues(JSONValue.int))])
