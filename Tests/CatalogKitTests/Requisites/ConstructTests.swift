@@ -248,3 +248,15 @@ struct ConstructTests {
         #expect(RequisiteParser.parse(source)?.coversAllWords(of: source) == true)
     }
 }
+
+@Suite struct RequisiteKeywordTests {
+    /// A hash hit alone is no keyword: the word's own bytes must spell it, in any case.
+    @Test func aKeywordIsItsSpellingNotItsHash() {
+        let and = FNV1a.hash(Array("and".utf8))
+        for (word, expected) in [("and", RequisiteKeyword.and), ("AND", .and), ("And", .and), ("xyz", nil), ("an", nil)] as [(String, RequisiteKeyword?)] {
+            let bytes = Array(word.utf8)
+            let found = bytes.withUnsafeBufferPointer { RequisiteKeyword.lookUp(hash: and, $0, 0, $0.count) }
+            #expect(found == expected, "\(word)")
+        }
+    }
+}

@@ -32,16 +32,25 @@ enum RequisiteKeyword: String, CaseIterable {
     case hours, hour, semester, sch, credits, units, percent
     case none
 
-    /// Hash of the lower-cased spelling → keyword and spelling length (length guards against collisions).
-    static let table: [UInt64: (RequisiteKeyword, Int)] = {
-        var table: [UInt64: (RequisiteKeyword, Int)] = [:]
+    /// Hash of the lower-cased spelling → keyword and its spelling, which a word that hashes alike must also have.
+    static let table: [UInt64: (keyword: RequisiteKeyword, spelling: [UInt8])] = {
+        var table: [UInt64: (keyword: RequisiteKeyword, spelling: [UInt8])] = [:]
         for keyword in allCases where keyword != .unknown {
-            var hash = FNV1a.offsetBasis
-            for byte in keyword.rawValue.utf8 { hash = FNV1a.step(hash, byte) }
-            table[hash] = (keyword, keyword.rawValue.utf8.count)
+            let spelling = Array(keyword.rawValue.utf8)
+            table[FNV1a.hash(spelling)] = (keyword, spelling)
         }
         return table
     }()
+
+    /// The keyword an ASCII word is, its bytes compared case-insensitively after the hash of its lower-cased
+    /// bytes finds a candidate.
+    static func lookUp(hash: UInt64, _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> RequisiteKeyword? {
+        guard let entry = table[hash], entry.spelling.count == end - start else { return nil }
+        for offset in entry.spelling.indices where RequisiteLexer.lowercased(bytes[start + offset]) != entry.spelling[offset] {
+            return nil
+        }
+        return entry.keyword
+    }
 
     var isPermissionWord: Bool {
         switch self {
@@ -150,13 +159,17 @@ struct RequisiteToken {
 /// Splits prose into tokens by hand over UTF-8: regexes and Foundation would dominate the parse time.
 enum RequisiteLexer {
     @inline(__always)
-    static func isASCIILetter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7a }
+    static func isASCIILetter(_ b: UInt8) -> Bool { lowercased(b) >= UInt8(ascii: "a") && lowercased(b) <= UInt8(ascii: "z") }
+
+    /// An ASCII letter's lower case (the 0x20 bit); other bytes pass through only where that bit is already set.
+    @inline(__always)
+    static func lowercased(_ b: UInt8) -> UInt8 { b | 0x20 }
 
     @inline(__always)
-    static func isASCIIDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+    static func isASCIIDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
 
     @inline(__always)
-    static func isASCIIUpper(_ b: UInt8) -> Bool { b >= 0x41 && b <= 0x5a }
+    static func isASCIIUpper(_ b: UInt8) -> Bool { b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z") }
 
     /// What a non-ASCII scalar starting at `i` is: whitespace, punctuation standing for an ASCII byte,
     /// or part of a word; and its length in bytes.
@@ -170,7 +183,7 @@ enum RequisiteLexer {
             // ¡ § « » ° etc. are punctuation; ª ² ³ µ ¹ º ¼ ½ ¾ are letters or numbers.
             switch b {
             case 0xAA, 0xB2, 0xB3, 0xB5, 0xB9, 0xBA, 0xBC...0xBE: break
-            case 0xA1...0xBF: return (.punct(0x7E), 2)
+            case 0xA1...0xBF: return (.punct(UInt8(ascii: "~")), 2)
             default: break
             }
         }
@@ -179,16 +192,16 @@ enum RequisiteLexer {
             if b1 == 0x80 {
                 switch b2 {
                 case 0x80...0x8F, 0xA8, 0xA9, 0xAF: return (.space, 3)
-                case 0x90...0x95: return (.punct(0x2D), 3)   // dashes
-                case 0x98, 0x99, 0x9B: return (.punct(0x27), 3) // single quotes
-                case 0x9C, 0x9D, 0x9F: return (.punct(0x22), 3) // double quotes
-                default: return (.punct(0x7E), 3)
+                case 0x90...0x95: return (.punct(UInt8(ascii: "-")), 3)   // dashes
+                case 0x98, 0x99, 0x9B: return (.punct(UInt8(ascii: "'")), 3) // single quotes
+                case 0x9C, 0x9D, 0x9F: return (.punct(UInt8(ascii: "\"")), 3) // double quotes
+                default: return (.punct(UInt8(ascii: "~")), 3)
                 }
             }
-            if b1 == 0x81, b2 < 0xB0 { return (.punct(0x7E), 3) }  // superscript digits follow
-            if b1 == 0x89, b2 == 0xA5 { return (.punct(0x3E), 3) }  // ≥
-            if b1 == 0x89, b2 == 0xA4 { return (.punct(0x3C), 3) }  // ≤
-            if (b1 >= 0x88 && b1 <= 0x8B) || b1 == 0x96 || b1 == 0x97 { return (.punct(0x7E), 3) } // math, shapes, bullets
+            if b1 == 0x81, b2 < 0xB0 { return (.punct(UInt8(ascii: "~")), 3) }  // superscript digits follow
+            if b1 == 0x89, b2 == 0xA5 { return (.punct(UInt8(ascii: ">")), 3) }  // ≥
+            if b1 == 0x89, b2 == 0xA4 { return (.punct(UInt8(ascii: "<")), 3) }  // ≤
+            if (b1 >= 0x88 && b1 <= 0x8B) || b1 == 0x96 || b1 == 0x97 { return (.punct(UInt8(ascii: "~")), 3) } // math, shapes, bullets
         }
         if length == 3, lead == 0xE3, bytes[i + 1] == 0x80, bytes[i + 2] == 0x80 { return (.space, 3) }
         return (.word, length)
@@ -206,7 +219,7 @@ enum RequisiteLexer {
         var spaceBefore = true
         while i < count {
             let b = bytes[i]
-            if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D {
+            if b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") || b == UInt8(ascii: "\n") || b == UInt8(ascii: "\r") {
                 spaceBefore = true
                 i += 1
                 continue
@@ -257,12 +270,12 @@ enum RequisiteLexer {
             if b < 0x80 {
                 let letter = isASCIILetter(b)
                 guard letter || isASCIIDigit(b) else { break }
-                hash = FNV1a.step(hash, b | (letter ? 0x20 : 0))
+                hash = FNV1a.step(hash, letter ? lowercased(b) : b)
                 if letter {
                     switch phase {
                     case 0:
                         lead += 1
-                        if b >= 0x61 { leadUpper = false }
+                        if b >= UInt8(ascii: "a") { leadUpper = false }
                     case 1:
                         phase = 2
                         tail = 1
@@ -293,8 +306,8 @@ enum RequisiteLexer {
             }
         }
         var keyword = RequisiteKeyword.unknown
-        if ascii, digits == 0, i - start <= 16, let entry = RequisiteKeyword.table[hash], entry.1 == i - start {
-            keyword = entry.0
+        if ascii, digits == 0, i - start <= 16, let found = RequisiteKeyword.lookUp(hash: hash, bytes, start, i) {
+            keyword = found
         }
         return RequisiteToken(start: start, end: i, isWord: true, punct: 0, keyword: keyword,
                               leadLetters: lead, digits: digits, tailLetters: tail, innerLetters: inner,

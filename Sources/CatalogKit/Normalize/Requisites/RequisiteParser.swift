@@ -54,7 +54,7 @@ public enum RequisiteParser {
             output.reserveCapacity(bytes.count)
             var k = 0
             while k < tokens.count {
-                if !output.isEmpty, tokens[k].spaceBefore { output.append(0x20) }
+                if !output.isEmpty, tokens[k].spaceBefore { output.append(UInt8(ascii: " ")) }
                 scanner.index = k
                 scanner.items.removeAll(keepingCapacity: true)
                 if tokens[k].isWord, scanner.course(), let code = scanner.codes.last {

@@ -1,0 +1,168 @@
+/// Exams with scores, named exams, notes and counts ("at least two of").
+extension RequisiteScanner {
+
+    /// "Math placement score of 3", "ACT math score of 24", "MPLS with a score of 116",
+    /// "A passing score on the Mathematics Placement Test", "ALEKS score ≥ 40".
+    mutating func scoreExam() -> Bool {
+        // Name words before "score", possibly separated from it by "with a".
+        var end = items.count
+        var fillers = 0
+        while end > 0, fillers < 2, items[end - 1].kind == .filler {
+            end -= 1
+            fillers += 1
+        }
+        var first = end
+        while first > 0, end - first < 3, items[first - 1].kind == .word, items[first - 1].note == .none { first -= 1 }
+        if first == end {
+            end = items.count
+            first = end
+        }
+        var nameStart = -1, nameEnd = -1, scoreStart = -1, scoreEnd = -1
+        for k in first..<end {
+            let text = items[k]
+            if text.keyword == .passing || text.keyword == .satisfactory || text.keyword == .qualifying || text.keyword == .minimum {
+                if scoreStart < 0 { scoreStart = text.start }
+                scoreEnd = text.end
+            } else {
+                if nameStart < 0 { nameStart = text.start }
+                nameEnd = text.end
+            }
+        }
+        let j = index + 1
+        var last = index
+        let next = keyword(j)
+        let atEnd = j >= tokens.count
+        // A number follows: "of 24", ": 24", "≥ 40", ">= 40", "at least 24", "24".
+        if atEnd || next == .of || (next == .at && keyword(j + 1) == .least) || isPunct(j, UInt8(ascii: ":")) || isPunct(j, UInt8(ascii: ">"))
+            || isPunct(j, UInt8(ascii: "=")) || tokens[j].digits > 0 {
+            var k = j
+            if next == .at { k += 2 } else if j < tokens.count, !tokens[j].isWord || next == .of { k += 1 }
+            if isPunct(k, UInt8(ascii: "=")) { k += 1 }
+            if k < tokens.count, tokens[k].isWord, tokens[k].digits > 0, tokens[k].leadLetters == 0 {
+                scoreStart = tokens[k].start
+                scoreEnd = tokens[k].end
+                // Decimal scores: "3.50".
+                if isPunct(k + 1, UInt8(ascii: ".")), k + 2 < tokens.count, !tokens[k + 1].spaceBefore, !tokens[k + 2].spaceBefore, tokens[k + 2].digits > 0 {
+                    k += 2
+                    scoreEnd = tokens[k].end
+                }
+                last = afterComparative(k + 1) - 1
+            }
+        } else if next == .on || next == .in || next == .for {
+            var k = j + 1
+            if keyword(k) == .the || keyword(k) == .a || keyword(k) == .an { k += 1 }
+            var words = 0
+            let firstName = k
+            while k < tokens.count, words < 6, tokens[k].isWord {
+                let w = tokens[k].keyword
+                if w == .and || w == .or || w == .plus { break }
+                k += 1
+                words += 1
+            }
+            if k > firstName {
+                nameStart = tokens[firstName].start
+                nameEnd = tokens[k - 1].end
+                last = k - 1
+            }
+        }
+        guard nameStart >= 0 || scoreStart >= 0 else { return false }
+        let start = first < items.count ? items[first].start : tokens[index].start
+        items.removeSubrange(first...)
+        var item = RequisiteItem(.exam, start, tokens[last].end)
+        if nameStart >= 0 {
+            (item.valueStart, item.valueEnd) = (nameStart, nameEnd)
+        } else {
+            (item.valueStart, item.valueEnd) = (tokens[index].start, tokens[index].end)
+        }
+        if scoreStart >= 0 { (item.scoreStart, item.scoreEnd) = (scoreStart, scoreEnd) }
+        items.append(item)
+        index = last + 1
+        return true
+    }
+
+    /// "placement", "placement via the Calculus Readiness Test", "Math placement", "the SAT", "ACT".
+    mutating func namedExam() -> Bool {
+        let word = keyword(index)
+        // "ACT math score of 24": the score recognizer takes the whole name.
+        if keyword(index + 1) == .score || keyword(index + 1) == .scores || keyword(index + 2) == .score || keyword(index + 2) == .scores {
+            return false
+        }
+        if word == .act || word == .sat {
+            guard tokens[index].leadUpper else { return false }
+        }
+        var first = items.count
+        if word == .placement {
+            while first > 0, items.count - first < 2, items[first - 1].kind == .word, items[first - 1].note == .none { first -= 1 }
+        }
+        var last = index
+        let next = keyword(last + 1)
+        if next == .test || next == .exam || next == .examination { last += 1 }
+        let via = keyword(last + 1)
+        if word == .placement, via == .via || via == .by || via == .through || via == .on {
+            var k = last + 2
+            var words = 0
+            while k < tokens.count, words < 6, tokens[k].isWord {
+                let w = tokens[k].keyword
+                if w == .and || w == .or || w == .plus || w.isPermissionWord { break }
+                k += 1
+                words += 1
+            }
+            if words > 0 { last = k - 1 }
+        }
+        let start = first < items.count ? items[first].start : tokens[index].start
+        items.removeSubrange(first...)
+        var item = RequisiteItem(.exam, start, tokens[last].end)
+        (item.valueStart, item.valueEnd) = (start, tokens[last].end)
+        items.append(item)
+        index = last + 1
+        return true
+    }
+
+    // MARK: Notes and counts
+
+    mutating func noteMarker(_ note: RequisiteItem.Note, through last: Int) -> Bool {
+        var item = RequisiteItem(.word, tokens[index].start, tokens[last].end)
+        item.note = note
+        sawParenthesisOrNote = true
+        items.append(item)
+        index = last + 1
+        return true
+    }
+
+    /// "one of", "two of the following:", "one or more of the following", "any one of", "at least one of".
+    mutating func atLeast() -> Bool {
+        var j = index
+        if keyword(j) == .a { return false }
+        if keyword(j) == .at {
+            guard keyword(j + 1) == .least else { return false }
+            j += 2
+        }
+        var count = 1
+        if keyword(j) == .any {
+            j += 1
+            if let n = keyword(j).count {
+                count = n
+                j += 1
+            }
+        } else if let n = keyword(j).count {
+            count = n
+            j += 1
+        } else {
+            return false
+        }
+        if keyword(j) == .or, keyword(j + 1) == .more { j += 2 }
+        guard keyword(j) == .of else { return false }
+        j += 1
+        if keyword(j) == .the, keyword(j + 1) == .following {
+            j += 2
+            if keyword(j) == .courses || keyword(j) == .course { j += 1 }
+        }
+        let lastWord = j - 1
+        if isPunct(j, UInt8(ascii: ":")) { j += 1 }
+        var item = RequisiteItem(.atLeast, tokens[index].start, tokens[lastWord].end)
+        item.count = count
+        items.append(item)
+        index = j
+        return true
+    }
+}

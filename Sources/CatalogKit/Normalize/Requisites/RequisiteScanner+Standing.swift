@@ -1,0 +1,181 @@
+/// Standing, admission to a program, and permission of someone.
+extension RequisiteScanner {
+
+    /// "junior standing", "sophomore standing or above", "graduate standing", "junior or senior standing".
+    mutating func standing() -> Bool {
+        let level = keyword(index)
+        guard level.isClassStanding else { return false }
+        func isStandingNoun(_ k: Int) -> Bool {
+            let w = keyword(k)
+            return w == .standing || w == .classification || w == .status
+        }
+        var j = index + 1
+        if isStandingNoun(j) {
+            j += 1
+            j = afterComparative(j)
+        } else {
+            // "junior or senior standing": this class word is a leaf of its own.
+            var k = j
+            var found = false
+            while k < tokens.count, k < index + 8 {
+                let w = keyword(k)
+                if w == .or || w == .and || isPunct(k, UInt8(ascii: ",")) || isPunct(k, UInt8(ascii: "/")) || w.isClassStanding {
+                    k += 1
+                    continue
+                }
+                found = isStandingNoun(k)
+                break
+            }
+            guard found else { return false }
+        }
+        var item = RequisiteItem(.standing, tokens[index].start, tokens[j - 1].end)
+        item.keyword = level
+        items.append(item)
+        index = j
+        return true
+    }
+
+    /// "admission to the CIS major", "Admitted to CIS major", "admission to the BAS IT:CSD program".
+    mutating func admissionProgram() -> Bool {
+        var j = index + 1
+        let preposition = keyword(j)
+        guard preposition == .to || preposition == .into || preposition == .in || preposition == .as || preposition == .for else { return false }
+        j += 1
+        if keyword(j) == .the || keyword(j) == .a || keyword(j) == .an { j += 1 }
+        let valueFirst = j
+        var valueLast = -1
+        var words = 0
+        while j < tokens.count, words < 8 {
+            let t = tokens[j]
+            if t.isWord {
+                let w = t.keyword
+                if w == .and || w == .or || w == .plus || w.isPermissionWord || w == .by || w == .with { break }
+                words += 1
+                valueLast = j
+                j += 1
+                if w.isProgramNoun {
+                    if isPunct(j, UInt8(ascii: "/")), keyword(j + 1).isProgramNoun {
+                        valueLast = j + 1
+                        j += 2
+                    }
+                    break
+                }
+            } else if (t.punct == UInt8(ascii: ":") || t.punct == UInt8(ascii: "-") || t.punct == UInt8(ascii: "'") || t.punct == UInt8(ascii: "&")), isWord(j + 1), !tokens[j + 1].spaceBefore {
+                j += 1
+            } else {
+                break
+            }
+        }
+        guard valueLast >= valueFirst else { return false }
+        var last = valueLast
+        if keyword(last + 1) == .standing { last += 1 }
+        var item = RequisiteItem(.program, tokens[index].start, tokens[last].end)
+        (item.valueStart, item.valueEnd) = (tokens[valueFirst].start, tokens[valueLast].end)
+        items.append(item)
+        index = last + 1
+        return true
+    }
+
+    /// "CIS major standing", "declared business major", "CIS major/minor standing", "minor in Computer Science".
+    mutating func programNoun() -> Bool {
+        // "major faculty", "program director": people, not programs.
+        if keyword(index + 1).isRole { return false }
+        var first = items.count
+        while first > 0, items.count - first < 3, items[first - 1].kind == .word, items[first - 1].note == .none {
+            first -= 1
+        }
+        var last = index
+        if isPunct(last + 1, UInt8(ascii: "/")), keyword(last + 2).isProgramNoun { last += 2 }
+        if keyword(last + 1) == .in, isCapitalized(last + 2), keyword(last + 2) == .unknown {
+            last += 2
+            while last + 1 < tokens.count, last < index + 7, isCapitalized(last + 1), keyword(last + 1) == .unknown || keyword(last + 1) == .and && isCapitalized(last + 2) {
+                last += 1
+            }
+            if keyword(last) == .and { last -= 1 }
+        }
+        let valueLast = last
+        if keyword(last + 1) == .standing { last += 1 }
+        let start = first < items.count ? items[first].start : tokens[index].start
+        items.removeSubrange(first...)
+        var item = RequisiteItem(.program, start, tokens[last].end)
+        (item.valueStart, item.valueEnd) = (start, tokens[valueLast].end)
+        items.append(item)
+        index = last + 1
+        return true
+    }
+
+    /// End (exclusive) of a role phrase at `j` ("instructor", "department chair", "Department Chair
+    /// or designee", "instructor/department"), or `j` when there is none.
+    func rolePhraseEnd(from j: Int) -> Int {
+        var k = j
+        var end = j
+        while k < tokens.count {
+            var m = k
+            var qualifiers = 0
+            // "program director", "ARCH college advisor": qualifiers only count when a role follows.
+            while qualifiers < 2, !keyword(m).isRole, keyword(m).isRoleQualifier || (isCapitalized(m) && keyword(m) == .unknown) {
+                m += 1
+                qualifiers += 1
+            }
+            guard keyword(m).isRole else { break }
+            m += 1
+            while keyword(m).isRole { m += 1 }
+            end = m
+            if isPunct(m, UInt8(ascii: "/")) || keyword(m) == .or || keyword(m) == .and {
+                k = m + 1
+                continue
+            }
+            break
+        }
+        return end
+    }
+
+    /// "permission of instructor", "consent of the department chair", "approval from the director".
+    mutating func permission() -> Bool {
+        var j = index + 1
+        let preposition = keyword(j)
+        if preposition == .of || preposition == .from || preposition == .by {
+            j += 1
+            if keyword(j) == .the || keyword(j) == .a || keyword(j) == .an { j += 1 }
+        }
+        var roleEnd = rolePhraseEnd(from: j)
+        if roleEnd == j, preposition == .of || preposition == .from || preposition == .by {
+            // A named office: "consent of Honors College".
+            while roleEnd < tokens.count, roleEnd < j + 4, isCapitalized(roleEnd), keyword(roleEnd) == .unknown { roleEnd += 1 }
+        }
+        // "Dean of the College of Technology".
+        if roleEnd > j, keyword(roleEnd) == .of {
+            var k = roleEnd + 1
+            if keyword(k) == .the { k += 1 }
+            let named = k
+            while k < tokens.count, k < named + 4, isCapitalized(k), keyword(k) == .unknown || keyword(k).isRole { k += 1 }
+            if k > named { roleEnd = k }
+        }
+        var item: RequisiteItem
+        if roleEnd > j {
+            item = RequisiteItem(.permission, tokens[index].start, tokens[roleEnd - 1].end)
+            (item.valueStart, item.valueEnd) = (tokens[j].start, tokens[roleEnd - 1].end)
+            index = roleEnd
+        } else {
+            item = RequisiteItem(.permission, tokens[index].start, tokens[index].end)
+            (item.valueStart, item.valueEnd) = (tokens[index].start, tokens[index].end)
+            index += 1
+        }
+        items.append(item)
+        return true
+    }
+
+    /// "instructor approval", "advisor approval", "instructor's permission", "departmental approval".
+    mutating func rolePermission() -> Bool {
+        let roleEnd = rolePhraseEnd(from: index)
+        guard roleEnd > index else { return false }
+        var k = roleEnd
+        if isQuote(k), keyword(k + 1) == .unknown, isWord(k + 1), tokens[k + 1].length == 1 { k += 2 }
+        guard keyword(k).isPermissionWord else { return false }
+        var item = RequisiteItem(.permission, tokens[index].start, tokens[k].end)
+        (item.valueStart, item.valueEnd) = (tokens[index].start, tokens[roleEnd - 1].end)
+        items.append(item)
+        index = k + 1
+        return true
+    }
+}
