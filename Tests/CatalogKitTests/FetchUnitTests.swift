@@ -93,9 +93,9 @@ import Testing
 
     @Test func pagerURLsAreMadeFromATemplate() {
         let template = "https://c.edu/content.php?catoid=10&navoid=600&filter%5Bcpage%5D=3#acalog_template_course_filter"
-        #expect(AcalogParser.pagerURL(template, page: 6)?.absoluteString
+        #expect(AcalogParser().pagerURL(template, page: 6)?.absoluteString
                 == "https://c.edu/content.php?catoid=10&navoid=600&filter%5Bcpage%5D=6#acalog_template_course_filter")
-        #expect(AcalogParser.pagerURL("https://c.edu/content.php?x=1", page: 2) == nil)
+        #expect(AcalogParser().pagerURL("https://c.edu/content.php?x=1", page: 2) == nil)
     }
 }
 

@@ -124,9 +124,9 @@ public final class Crawler: Sendable {
         var report = CrawlReport()
         var seen: Set<String> = []
         var queue: [Job] = []
-        /// Per pager: how many pages it announced, which page numbers were found, a link to copy, and
-        /// whether the pages it did not link have been asked for.
-        var pagers: [String: (count: Int, pages: Set<Int>, template: String, completed: Bool)] = [:]
+        /// Per pager: how many pages it announced, which page numbers were found, a link to copy, whether
+        /// the pages it did not link have been asked for, and the parser that knows how its pages are numbered.
+        var pagers: [String: (count: Int, pages: Set<Int>, template: String, completed: Bool, parser: any CatalogParser)] = [:]
 
         func enqueue(_ url: URL, _ kind: Kind) {
             let normalized = URLNormalizer.normalize(url)
@@ -172,7 +172,7 @@ public final class Crawler: Sendable {
                                 continue
                             }
                             for number in 1...pager.count where !pager.pages.contains(number) {
-                                if let url = AcalogParser.pagerURL(pager.template, page: number) { enqueue(url, .listing) }
+                                if let url = pager.parser.pagerURL(pager.template, page: number) { enqueue(url, .listing) }
                             }
                         }
                     }
@@ -206,13 +206,15 @@ public final class Crawler: Sendable {
                         report.listingPages += 1
                         if let listing = result.listing {
                             for course in listing.courses { if let url = URL(string: course.url) { enqueue(url, .course) } }
-                            if listing.pageCount > 1 {
-                                let key = Self.pagerKey(outcome.job.url)
-                                var pager = pagers[key] ?? (listing.pageCount, [], listing.pageLinks.first ?? outcome.job.url.absoluteString, false)
+                            if listing.pageCount > 1, let system = result.system {
+                                let parser = CatalogParsers.parser(for: system)
+                                let key = parser.pagerKey(outcome.job.url)
+                                var pager = pagers[key]
+                                    ?? (listing.pageCount, [], listing.pageLinks.first ?? outcome.job.url.absoluteString, false, parser)
                                 pager.count = max(pager.count, listing.pageCount)
-                                pager.pages.insert(AcalogParser.pagerPage(outcome.job.url.absoluteString) ?? 1)
+                                pager.pages.insert(parser.pagerPage(of: outcome.job.url.absoluteString) ?? 1)
                                 for link in listing.pageLinks {
-                                    if let number = AcalogParser.pagerPage(link) { pager.pages.insert(number) }
+                                    if let number = parser.pagerPage(of: link) { pager.pages.insert(number) }
                                     if let url = URL(string: link) { enqueue(url, .listing) }
                                 }
                                 pagers[key] = pager
@@ -287,14 +289,6 @@ public final class Crawler: Sendable {
     private func atDeadline(_ job: Job, _ what: String) -> Outcome {
         Outcome(job: job, page: nil, failure: FetchFailure(url: job.url, reason: "\(what): the crawl deadline of \(settings.deadlineSeconds) s "
             + "was reached", status: nil, attempts: 0, temporary: true), result: nil)
-    }
-
-    /// Pages of one pager share everything but their page number.
-    static func pagerKey(_ url: URL) -> String {
-        guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return url.absoluteString }
-        let items = parts.queryItems?.filter { $0.name != "filter[cpage]" }
-        parts.queryItems = items
-        return parts.url?.absoluteString ?? url.absoluteString
     }
 
 }

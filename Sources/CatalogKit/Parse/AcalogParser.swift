@@ -122,14 +122,23 @@ public struct AcalogParser: CatalogParser {
     }
 
     /// The N of `filter[cpage]=N` in a pager link (raw or percent-encoded brackets).
+    public func pagerPage(of url: String) -> Int? { Self.pagerPage(url) }
+
     static func pagerPage(_ href: String) -> Int? {
         pagerDigits(in: href).flatMap { Int(href[$0]) }
     }
 
     /// The same pager link for another page number.
-    static func pagerURL(_ template: String, page: Int) -> URL? {
-        guard let digits = pagerDigits(in: template) else { return nil }
+    public func pagerURL(_ template: String, page: Int) -> URL? {
+        guard let digits = Self.pagerDigits(in: template) else { return nil }
         return URL(string: template.replacingCharacters(in: digits, with: String(page)))
+    }
+
+    /// Pages of one pager share everything but their `filter[cpage]`.
+    public func pagerKey(_ url: URL) -> String {
+        guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return url.absoluteString }
+        parts.queryItems = parts.queryItems?.filter { $0.name != "filter[cpage]" }
+        return parts.url?.absoluteString ?? url.absoluteString
     }
 
     /// Where the N of `filter[cpage]=N` stands in a link (brackets raw or percent-encoded).

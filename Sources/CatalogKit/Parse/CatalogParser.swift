@@ -105,6 +105,18 @@ public protocol CatalogParser: Sendable {
     func courses(in page: PageContext) throws -> PageCourses
     /// The course links and pager of a listing page, or nil when the page is not a listing.
     func listing(in page: PageContext) throws -> CourseListing?
+    /// The number of the page a listing page's URL is, in a pager numbered in its URLs; nil where it has none.
+    func pagerPage(of url: String) -> Int?
+    /// The URL of page `page` of the pager `template` (a page of it) belongs to; nil where pages have no numbers.
+    func pagerURL(_ template: String, page: Int) -> URL?
+    /// What every page of one pager has in common: its URL without the page number.
+    func pagerKey(_ url: URL) -> String
+}
+
+extension CatalogParser {
+    public func pagerPage(of url: String) -> Int? { nil }
+    public func pagerURL(_ template: String, page: Int) -> URL? { nil }
+    public func pagerKey(_ url: URL) -> String { url.absoluteString }
 }
 
 /// The parsers gvingest ships, by system.
@@ -113,12 +125,7 @@ public enum CatalogParsers {
     public static let all: [any CatalogParser] = [AcalogParser(), CourseLeafParser(), BannerParser(), GVSUParser()]
 
     public static func parser(for system: CatalogSystem) -> any CatalogParser {
-        switch system {
-        case .gvsu: return GVSUParser()
-        case .acalog: return AcalogParser()
-        case .courseleaf: return CourseLeafParser()
-        case .banner: return BannerParser()
-        }
+        all.first { $0.system == system } ?? GVSUParser()
     }
 }
 
