@@ -29,8 +29,9 @@ enum FetchCommand: Command {
       --quiet          No progress line (there is none off a terminal anyway).
 
     A one-line summary always goes to stderr.
-    Exit status: 0 every page fetched, 75 some failed for reasons worth retrying (timeouts, 5xx),
-    69 some failed otherwise (404, refused redirect, robots.txt), 73 the recording could not be
+    Exit status: 0 every page fetched, 75 some failed for reasons worth retrying (DNS, a refused or
+    reset connection, TLS, timeouts, 5xx, robots.txt out of reach), 69 some failed otherwise (404,
+    refused redirect, disallowed by robots.txt), 73 the recording could not be
     written, 65 the configuration is invalid, 66 a mirror or the configuration can't be read,
     64 bad usage.
     """

@@ -38,7 +38,8 @@ enum RunCommand: Command {
     Exit status: 0 ok, 64 bad usage, 65 data error (a guard refused, a corrupt snapshot or news
     file, an invalid configuration), 66 the configuration can't be read, 69 the source is
     unavailable, 73 an output can't be written, 75 a temporary failure worth retrying (another run
-    holds the lock, pages failed for passing reasons).
+    holds the lock; the source is down: DNS, a refused or reset connection, TLS, timeouts, 5xx,
+    robots.txt out of reach; the error line names the cause).
     """
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
@@ -127,6 +128,11 @@ enum RunCommand: Command {
         line.finish()
         log.info("fetch", "\(loaded.pagesFetched)/\(loaded.pagesExpected) pages, \(loaded.pagesFailed) failed, \(loaded.courses.count) courses parsed",
                  ["pagesExpected": .int(loaded.pagesExpected), "pagesFetched": .int(loaded.pagesFetched), "pagesFailed": .int(loaded.pagesFailed)])
+        if let outage = Outage.cause(of: loaded, allowFailedPages: config.guards.allowFailedPages) {
+            log.error("fetch", outage, ["failures": .array(loaded.failures.map { .string("\($0.url): \($0.reason)") })])
+            report.outcome = outage
+            return .temporaryFailure
+        }
         for failure in loaded.failures { log.warning("fetch", "\(failure.url): \(failure.reason)", ["url": .string(failure.url)]) }
 
         let courses = await report.stage("normalize") { () async -> ([Course], [String: Int]) in

@@ -228,7 +228,7 @@ public final class Crawler: Sendable {
         }
         if let robots, let verdict = await robots.verdict(for: job.url), !verdict.allowed {
             return Outcome(job: job, page: nil, failure: FetchFailure(url: job.url, reason: verdict.reason, status: nil, attempts: 0,
-                                                                     temporary: false), result: nil)
+                                                                     temporary: verdict.temporary), result: nil)
         }
         switch await source.fetch(job.url) {
         case let .failure(failure):
@@ -255,11 +255,13 @@ actor RobotsGate {
     struct Verdict {
         var allowed: Bool
         var reason: String
+        /// robots.txt could not be had for a passing reason (an outage): a later run may crawl.
+        var temporary = false
     }
 
     private let source: any PageSource
     private let userAgent: String
-    private var policies: [String: Task<RobotsPolicy?, Never>] = [:]
+    private var policies: [String: Task<Result<RobotsPolicy, FetchFailure>, Never>] = [:]
 
     init(source: any PageSource, userAgent: String) {
         self.source = source
@@ -269,28 +271,31 @@ actor RobotsGate {
     func verdict(for url: URL) async -> Verdict? {
         guard let scheme = url.scheme, let host = url.host else { return nil }
         let origin = "\(scheme)://\(host)\(url.port.map { ":\($0)" } ?? "")"
-        let task: Task<RobotsPolicy?, Never>
+        let task: Task<Result<RobotsPolicy, FetchFailure>, Never>
         if let existing = policies[origin] {
             task = existing
         } else {
             let source = self.source, userAgent = self.userAgent
             task = Task {
-                guard let robotsURL = URL(string: origin + "/robots.txt") else { return .allowAll }
+                guard let robotsURL = URL(string: origin + "/robots.txt") else { return .success(.allowAll) }
                 switch await source.fetch(robotsURL) {
                 case let .success(page):
                     let policy = RobotsPolicy(parsing: String(decoding: page.body, as: UTF8.self), userAgent: userAgent)
                     if let delay = policy.crawlDelay { await source.setMinimumDelay(delay, for: host) }
-                    return policy
+                    return .success(policy)
                 case let .failure(failure):
                     // RFC 9309: a missing robots.txt (4xx) allows everything; an unreachable one (5xx) allows nothing.
-                    if let status = failure.status, (400..<500).contains(status) { return .allowAll }
-                    return nil
+                    if let status = failure.status, (400..<500).contains(status) { return .success(.allowAll) }
+                    return .failure(failure)
                 }
             }
             policies[origin] = task
         }
-        guard let policy = await task.value else {
-            return Verdict(allowed: false, reason: "robots.txt of \(origin) could not be fetched; crawling it is not allowed")
+        let policy: RobotsPolicy
+        switch await task.value {
+        case let .success(found): policy = found
+        case let .failure(failure):
+            return Verdict(allowed: false, reason: "robots.txt of \(origin) could not be fetched: \(failure.reason)", temporary: failure.temporary)
         }
         let path = url.path.isEmpty ? "/" : url.path
         let target = url.query.map { "\(path)?\($0)" } ?? path
