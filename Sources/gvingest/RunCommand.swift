@@ -7,28 +7,33 @@ enum RunCommand: Command {
     static let help = """
     Usage: gvingest run [--config FILE] [--catalog ID] [--replay DIR] [--dry-run] [--accept-removals]
                         [--log-format human|json] [--report FILE] [--quiet]
-           gvingest run --source PATH|URL [--system gvsu|acalog|courseleaf|banner] --out DIR [--catalog ID] [--dry-run] …
+           gvingest run --source PATH|URL [--system auto|gvsu|acalog|courseleaf|banner] [--out DIR]
+                        [--config FILE] [--catalog ID] [--dry-run] [--accept-removals] [--log-format F] [--report FILE] [--quiet]
 
     Runs the pipeline for a catalog of a configuration (default pipeline.json; --catalog picks one
-    when it has several), or, with --source, for one source with default settings and no
-    configuration: a URL is crawled, a directory with an index.json is replayed as a mirror, any
-    other directory is read as saved pages. Outputs go to the configuration's outputs.directory
-    (or --out DIR): catalog.json, news.json, news.atom, digest-<catalog>.md, snapshots/<catalog>/,
-    and run-report.json (per-stage timings, counts and warnings; written after every run).
+    when it has several), or, with --source, for one source: a URL is crawled, a directory with an
+    index.json is replayed as a mirror, any other directory is read as saved pages. Outputs go to the
+    configuration's outputs.directory (or --out DIR): catalog.json, news.json, news.atom,
+    digest-<catalog>.md, snapshots/<catalog>/, and run-report.json (per-stage timings, counts and
+    warnings; written after every run).
 
     The run fails closed: failed pages, fewer courses than guards.minimumCourses, or more removals
     than guards.maximumRemovalFraction (default 10 %) write no snapshot and no output and leave the
     previous ones untouched. A second run on the same outputs at the same time stops at once.
 
     Options:
-      --config FILE      The pipeline configuration (default: pipeline.json).
+      --config FILE      The pipeline configuration (default: pipeline.json). With --source, only its
+                         normalization, fetch, news and guard settings (and outputs, without --out).
       --catalog ID       The catalog to run (needed when the configuration has several); with --source,
-                         the id to give it (default: the host or directory name), which names its
-                         snapshot store, so runs over two directories can be compared.
+                         the id to give it (default: the host or directory name). The id names the
+                         snapshot store, so runs over two directories with one id are compared, and the
+                         feed (id urn:gvingest:ID:news, title "ID: new courses").
       --replay DIR       Read the catalog from a recorded mirror instead of its source.
-      --source PATH|URL  Run one source with defaults and no configuration (needs --out).
-      --system S         With --source: gvsu (default), acalog, courseleaf or banner.
-      --out DIR          With --source: the output directory.
+      --source PATH|URL  Run one source instead of a configuration's catalogs.
+      --system S         With --source: auto (default: recognized from the pages; the catalog is labelled
+                         with the system most courses came from), gvsu, acalog, courseleaf or banner.
+      --out DIR          With --source: the output directory (needed without --config). A warning says
+                         when it holds snapshots of other catalogs but none of this one (a new baseline).
       --dry-run          Fetch, parse, normalize and print the diff against the last snapshot; write nothing.
       --accept-removals  Publish even when more courses disappeared than guards allow.
       --log-format F     human (default) or json: one JSON object per line on stderr.
@@ -37,9 +42,10 @@ enum RunCommand: Command {
 
     Exit status: 0 ok, 64 bad usage, 65 data error (a guard refused, a corrupt snapshot or news
     file, an invalid configuration), 66 the configuration can't be read, 69 the source is
-    unavailable, 73 an output can't be written, 75 a temporary failure worth retrying (another run
-    holds the lock; the source is down: DNS, a refused or reset connection, TLS, timeouts, 5xx,
-    robots.txt out of reach; the error line names the cause).
+    unavailable (no such --source directory, an unreadable mirror), 73 an output can't be written,
+    75 a temporary failure worth retrying (another run holds the lock; the source is down: DNS, a
+    refused or reset connection, TLS, timeouts, 5xx, robots.txt out of reach; the error line names
+    the cause).
     """
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
@@ -51,12 +57,27 @@ enum RunCommand: Command {
         let log = RunLog(format: format)
 
         var config: PipelineConfig
+        var detectSystem = false
+        var baseline: String?
         if let source = arguments.value("--source") {
-            guard arguments.value("--config") == nil else { throw UsageError(message: "--source and --config do not go together") }
-            guard let out = arguments.value("--out") else { throw UsageError(message: "--source needs --out DIR") }
-            let systemWord = arguments.value("--system") ?? "gvsu"
-            guard let system = CatalogSystem(rawValue: systemWord) else { throw UsageError(message: "--system must be \(CatalogSystem.allCases.map(\.rawValue).joined(separator: ", ")), not '\(systemWord)'") }
-            config = try adHocConfig(source: source, system: system, out: URL(fileURLWithPath: out), id: arguments.value("--catalog"))
+            let systemWord = arguments.value("--system") ?? "auto"
+            guard let system = SystemChoice(argument: systemWord) else {
+                throw UsageError(message: "--system must be \(SystemChoice.argumentList), not '\(systemWord)'")
+            }
+            var base: PipelineConfig?
+            if let path = arguments.value("--config") {
+                switch loadConfiguration(path, command: name) {
+                case let .success(loaded): base = loaded
+                case let .failure(failure): return failure.status
+                }
+            }
+            switch try SourceRun.make(source: source, system: system, out: arguments.value("--out"), id: arguments.value("--catalog"), base: base) {
+            case let .success(made):
+                config = made.config
+                detectSystem = made.detectSystem
+                baseline = config.catalogs.first.flatMap { SourceRun.baselineWarning(outputs: config.outputs, catalogID: $0.id) }
+            case let .failure(failure): return failure.status
+            }
         } else {
             guard arguments.value("--out") == nil, arguments.value("--system") == nil else {
                 throw UsageError(message: "--out and --system go with --source; a configuration names its own")
@@ -92,8 +113,9 @@ enum RunCommand: Command {
         defer { withExtendedLifetime(lock) {} }
 
         var report = RunReport(catalog: catalog.id, startedAt: Timestamp.string(Date()))
-        let status = await execute(catalog: catalog, config: config, dryRun: dryRun, acceptRemovals: arguments.has("--accept-removals"),
-                                   quiet: arguments.has("--quiet"), log: log, report: &report)
+        if let baseline { log.warning("snapshots", baseline) }
+        let status = await execute(catalog: catalog, config: config, detectSystem: detectSystem, dryRun: dryRun,
+                                   acceptRemovals: arguments.has("--accept-removals"), quiet: arguments.has("--quiet"), log: log, report: &report)
         report.exitStatus = status.rawValue
         report.warnings = log.warnings
         if !dryRun {
@@ -108,14 +130,16 @@ enum RunCommand: Command {
         return status
     }
 
-    static func execute(catalog: CatalogConfig, config: PipelineConfig, dryRun: Bool, acceptRemovals: Bool, quiet: Bool,
+    static func execute(catalog: CatalogConfig, config: PipelineConfig, detectSystem: Bool, dryRun: Bool, acceptRemovals: Bool, quiet: Bool,
                         log: RunLog, report: inout RunReport) async -> ExitStatus {
-        log.info("start", "catalog \(catalog.id) (\(catalog.system.rawValue)) from \(catalog.source)\(dryRun ? ", dry run" : "")")
+        var catalog = catalog
+        log.info("start", "catalog \(catalog.id) (\(detectSystem ? "auto" : catalog.system.rawValue)) from \(catalog.source)\(dryRun ? ", dry run" : "")")
         let line = ProgressLine(enabled: !quiet && log.format == .human && isatty(STDERR_FILENO) == 1)
         let loaded: LoadedCatalog
         do {
             loaded = try await report.stage("fetch+parse") { () async throws(SourceUnavailable) -> (LoadedCatalog, [String: Int]) in
-                let result = try await CatalogLoader.load(catalog, settings: config.fetch, progress: { line.show($0) })
+                let result = try await CatalogLoader.load(catalog, settings: config.fetch, system: detectSystem ? .auto : nil,
+                                                          progress: { line.show($0) })
                 return (result, ["pagesExpected": result.pagesExpected, "pagesFetched": result.pagesFetched, "pagesFailed": result.pagesFailed,
                                  "notModified": result.notModified, "retries": result.retries, "courses": result.courses.count])
             }
@@ -128,6 +152,10 @@ enum RunCommand: Command {
         line.finish()
         log.info("fetch", "\(loaded.pagesFetched)/\(loaded.pagesExpected) pages, \(loaded.pagesFailed) failed, \(loaded.courses.count) courses parsed",
                  ["pagesExpected": .int(loaded.pagesExpected), "pagesFetched": .int(loaded.pagesFetched), "pagesFailed": .int(loaded.pagesFailed)])
+        if detectSystem, let system = SourceRun.commonestSystem(loaded.courses) {
+            catalog.system = system
+            log.info("fetch", "recognized as \(system.rawValue)")
+        }
         if let outage = Outage.cause(of: loaded, allowFailedPages: config.guards.allowFailedPages) {
             log.error("fetch", outage, ["failures": .array(loaded.failures.map { .string("\($0.url): \($0.reason)") })])
             report.outcome = outage
@@ -198,28 +226,5 @@ enum RunCommand: Command {
         report.outcome = "dry run: \(DiffReport.summary(diff))"
         log.info("diff", "dry run: \(DiffReport.summary(diff)); nothing written")
         return .ok
-    }
-
-    /// A configuration for `--source`: one catalog with default settings, outputs in `out`.
-    static func adHocConfig(source: String, system: CatalogSystem, out: URL, id chosenID: String?) throws(UsageError) -> PipelineConfig {
-        let catalogSource: CatalogSource
-        let id: String
-        if let url = URL(string: source), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", let host = url.host {
-            catalogSource = .http(startURLs: [url])
-            id = host
-        } else {
-            let directory = URL(fileURLWithPath: source).standardizedFileURL
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw UsageError(message: "--source must be an http(s) URL or a directory, not '\(source)'")
-            }
-            let isMirror = FileManager.default.fileExists(atPath: directory.appendingPathComponent(MirrorIndex.fileName).path)
-            catalogSource = isMirror ? .replay(directory) : .directory(directory)
-            id = directory.lastPathComponent
-        }
-        let safeID = String((chosenID ?? id).map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" })
-        return PipelineConfig(catalogs: [CatalogConfig(id: safeID.isEmpty ? "catalog" : safeID, name: source, system: system,
-                                                       source: catalogSource)],
-                              outputs: OutputSettings(directory: out.standardizedFileURL))
     }
 }
