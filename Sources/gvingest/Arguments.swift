@@ -76,3 +76,27 @@ func loadConfiguration(_ path: String, command: String) -> Result<PipelineConfig
 struct CommandFailure: Error {
     var status: ExitStatus
 }
+
+/// `--color=auto|always|never`: auto colours a terminal unless `NO_COLOR` is set or `TERM` is `dumb`; the
+/// option, being asked for, wins over both.
+enum ColorChoice: String, CaseIterable {
+    case auto, always, never
+
+    /// Whether to colour standard output.
+    static func stdoutColors(_ arguments: Arguments) throws(UsageError) -> Bool {
+        let word = arguments.value("--color") ?? "auto"
+        guard let choice = ColorChoice(rawValue: word) else {
+            throw UsageError(message: "--color must be auto, always or never, not '\(word)'")
+        }
+        switch choice {
+        case .always: return true
+        case .never: return false
+        case .auto: return isCapableTerminal(STDOUT_FILENO) && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+        }
+    }
+
+    /// A terminal that understands escape sequences (colours, a progress line redrawn in place).
+    static func isCapableTerminal(_ descriptor: Int32) -> Bool {
+        isatty(descriptor) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb"
+    }
+}

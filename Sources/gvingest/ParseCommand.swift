@@ -4,13 +4,16 @@ import Foundation
 /// `gvingest parse`: the maintainer's view of what a parser extracts from saved pages.
 enum ParseCommand: Command {
     static let name = "parse"
+    static let summary = "Parse saved catalog pages or URLs and show what each field came from."
+    static let flags = ["--json"]
+    static let options = ["--system", "--config", "--rules", "--catalog"]
     static let help = """
-    Usage: gvingest parse PATH|URL... [--system auto|gvsu|acalog|courseleaf|banner] [--config FILE] [--json]
-           gvingest parse --rules FILE [--catalog ID] PATH|URL... [--json]
+    Usage: gvingest parse PATH|URL|-... [--system auto|gvsu|acalog|courseleaf|banner] [--config FILE] [--json]
+           gvingest parse --rules FILE [--catalog ID] PATH|URL|-... [--json]
 
     Parses catalog pages and shows every field of every course, with the rule (XPath or label)
     each value came from. A directory (or a link to one) means every .html and .htm file under it;
-    links inside it are not followed.
+    links inside it are not followed. - reads one page from standard input.
 
     Options:
       --system S   Which parser reads the pages: auto (default; recognizes Acalog, CourseLeaf,
@@ -33,7 +36,7 @@ enum ParseCommand: Command {
     """
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
-        let arguments = try Arguments(words, flags: ["--json"], options: ["--system", "--config", "--rules", "--catalog"])
+        let arguments = try parseArguments(words)
         guard !arguments.positional.isEmpty else { throw UsageError(message: "name at least one page, directory or URL") }
         let systemWord = arguments.value("--system") ?? "auto"
         guard var system = SystemChoice(argument: systemWord) else {
@@ -67,8 +70,12 @@ enum ParseCommand: Command {
             case let .failure(failure): return failure.status
             }
         }
-        let (inputs, inputErrors) = PageInputs.expand(arguments.positional)
-        for error in inputErrors { printError("gvingest parse: \(error)") }
+        guard arguments.positional.filter({ $0 == "-" }).count <= 1 else { throw UsageError(message: "- (standard input) can be named once") }
+        var (inputs, inputErrors) = PageInputs.expand(arguments.positional.map { $0 == "-" ? "/dev/stdin" : $0 })
+        if arguments.positional.contains("-") {
+            for index in inputs.indices where inputs[index].name == "/dev/stdin" { inputs[index].name = "(standard input)" }
+        }
+        for error in inputErrors { printError("gvingest parse: \(error)\(SourceRun.schemeHint(error.name))") }
         let results = await ParseRunner.run(inputs, parser: PageParser(system: system))
         KeptUntilExit.keep(results)
 

@@ -4,11 +4,15 @@ import Foundation
 /// `gvingest run`: every stage, once, safely: fetch → parse → normalize → diff → announce → publish.
 enum RunCommand: Command {
     static let name = "run"
+    static let summary = "Run every stage: fetch, parse, normalize, diff, announce, publish (the scheduled job)."
+    static let flags = ["--dry-run", "--accept-removals", "--quiet"]
+    static let options = ["--config", "--catalog", "--replay", "--source", "--system", "--out", "--log-format", "--report", "--color"]
     static let help = """
     Usage: gvingest run [--config FILE] [--catalog ID] [--replay DIR] [--dry-run] [--accept-removals]
-                        [--log-format human|json] [--report FILE] [--quiet]
+                        [--log-format human|json] [--report FILE] [--quiet] [--color WHEN]
            gvingest run --source PATH|URL [--system auto|gvsu|acalog|courseleaf|banner] [--out DIR]
-                        [--config FILE] [--catalog ID] [--dry-run] [--accept-removals] [--log-format F] [--report FILE] [--quiet]
+                        [--config FILE] [--catalog ID] [--dry-run] [--accept-removals] [--log-format F]
+                        [--report FILE] [--quiet] [--color WHEN]
 
     Runs the pipeline for a catalog of a configuration (default pipeline.json; --catalog picks one
     when it has several), or, with --source, for one source: a URL is crawled, a directory with an
@@ -39,6 +43,8 @@ enum RunCommand: Command {
       --log-format F     human (default) or json: one JSON object per line on stderr.
       --report FILE      Where to write the run report (default: <outputs>/run-report.json).
       --quiet            No progress line.
+      --color WHEN       The --dry-run diff's colours: auto (default: on a terminal, unless NO_COLOR is
+                         set or TERM=dumb), always or never.
 
     Exit status: 0 ok, 64 bad usage, 65 data error (a guard refused, a corrupt snapshot or news
     file, an invalid configuration), 66 the configuration can't be read, 69 the source is
@@ -49,8 +55,8 @@ enum RunCommand: Command {
     """
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
-        let arguments = try Arguments(words, flags: ["--dry-run", "--accept-removals", "--quiet"],
-                                      options: ["--config", "--catalog", "--replay", "--source", "--system", "--out", "--log-format", "--report"])
+        let arguments = try parseArguments(words)
+        let colors = try ColorChoice.stdoutColors(arguments)
         guard arguments.positional.isEmpty else { throw UsageError(message: "unexpected argument '\(arguments.positional[0])'") }
         let formatWord = arguments.value("--log-format") ?? "human"
         guard let format = RunLog.Format(rawValue: formatWord) else { throw UsageError(message: "--log-format must be human or json, not '\(formatWord)'") }
@@ -115,7 +121,8 @@ enum RunCommand: Command {
         var report = RunReport(catalog: catalog.id, startedAt: Timestamp.string(Date()))
         if let baseline { log.warning("snapshots", baseline) }
         let status = await execute(catalog: catalog, config: config, detectSystem: detectSystem, dryRun: dryRun,
-                                   acceptRemovals: arguments.has("--accept-removals"), quiet: arguments.has("--quiet"), log: log, report: &report)
+                                   acceptRemovals: arguments.has("--accept-removals"), quiet: arguments.has("--quiet"), colors: colors,
+                                   log: log, report: &report)
         report.exitStatus = status.rawValue
         report.warnings = log.warnings
         if !dryRun {
@@ -131,10 +138,10 @@ enum RunCommand: Command {
     }
 
     static func execute(catalog: CatalogConfig, config: PipelineConfig, detectSystem: Bool, dryRun: Bool, acceptRemovals: Bool, quiet: Bool,
-                        log: RunLog, report: inout RunReport) async -> ExitStatus {
+                        colors: Bool, log: RunLog, report: inout RunReport) async -> ExitStatus {
         var catalog = catalog
         log.info("start", "catalog \(catalog.id) (\(detectSystem ? "auto" : catalog.system.rawValue)) from \(catalog.source)\(dryRun ? ", dry run" : "")")
-        let line = ProgressLine(enabled: !quiet && log.format == .human && isatty(STDERR_FILENO) == 1)
+        let line = ProgressLine(enabled: !quiet && log.format == .human && ColorChoice.isCapableTerminal(STDERR_FILENO))
         let loaded: LoadedCatalog
         do {
             loaded = try await report.stage("fetch+parse") { () async throws(SourceUnavailable) -> (LoadedCatalog, [String: Int]) in
@@ -174,7 +181,7 @@ enum RunCommand: Command {
         let pipeline = NewsPipeline(config: config, catalogID: catalog.id)
 
         if dryRun {
-            return dryRunDiff(catalog: catalog, pipeline: pipeline, pages: pages, courses: courses, acceptRemovals: acceptRemovals,
+            return dryRunDiff(catalog: catalog, pipeline: pipeline, pages: pages, courses: courses, acceptRemovals: acceptRemovals, colors: colors,
                               log: log, report: &report)
         }
         do {
@@ -207,7 +214,7 @@ enum RunCommand: Command {
         }
     }
 
-    static func dryRunDiff(catalog: CatalogConfig, pipeline: NewsPipeline, pages: PageCounts, courses: [Course], acceptRemovals: Bool,
+    static func dryRunDiff(catalog: CatalogConfig, pipeline: NewsPipeline, pages: PageCounts, courses: [Course], acceptRemovals: Bool, colors: Bool,
                            log: RunLog, report: inout RunReport) -> ExitStatus {
         let previous: Snapshot?
         do {
@@ -219,7 +226,7 @@ enum RunCommand: Command {
         let (snapshot, diff) = Snapshot.capture(catalogID: catalog.id, source: catalog.source.json, pages: pages, courses: courses,
                                                 previous: previous, at: Date())
         print(DiffReport.human(diff, old: previous?.capturedAt ?? "(no snapshot yet)", new: "this run (not written)",
-                               colors: isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil))
+                               colors: colors))
         let violations = RunGuards.check(pages: pages, courseCount: snapshot.courses.count, previousCourseCount: previous?.courses.count,
                                          removedCount: diff.removed.count, settings: pipeline.guards, acceptRemovals: acceptRemovals)
         for violation in violations { log.warning("guards", "a real run would refuse: \(violation)") }

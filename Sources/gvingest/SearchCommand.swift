@@ -4,6 +4,9 @@ import Foundation
 /// `gvingest search`: finds courses in a published catalog.json.
 enum SearchCommand: Command {
     static let name = "search"
+    static let summary = "Find courses in a published catalog.json by code, title or description, with filters."
+    static let flags = ["--json"]
+    static let options = ["--catalog", "--subject", "--level", "--credits", "--requires"]
     static let help = """
     Usage: gvingest search [QUERY...] [--catalog FILE] [--subject S] [--level L] [--credits N]
                            [--requires CODE] [--json]
@@ -27,8 +30,7 @@ enum SearchCommand: Command {
     """
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
-        let arguments = try Arguments(words, flags: ["--json"],
-                                      options: ["--catalog", "--subject", "--level", "--credits", "--requires"])
+        let arguments = try parseArguments(words)
         var queryWords = arguments.positional
         var query = CatalogQuery()
         query.subject = arguments.value("--subject")
