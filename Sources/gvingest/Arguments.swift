@@ -67,9 +67,18 @@ func loadConfiguration(_ path: String, command: String) -> Result<PipelineConfig
     do {
         return .success(try PipelineConfig.load(URL(fileURLWithPath: path)))
     } catch {
-        printError("gvingest \(command): \(error)")
+        printError("gvingest \(command): \(error)\(rulesHint(path))")
         return .failure(CommandFailure(status: .dataError))
     }
+}
+
+/// A bare rules object given as a configuration gets "unknown key" for each of its keys; say where rules go.
+func rulesHint(_ path: String) -> String {
+    guard let data = FileManager.default.contents(atPath: path),
+          let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any], root["catalogs"] == nil,
+          !Set(root.keys).isDisjoint(with: ["course", "code", "listing", "labels"]) else { return "" }
+    return "\nhint: \(path) looks like a rules object; rules go under catalogs[].rules of a configuration: "
+        + #"{"schemaVersion": 1, "catalogs": [{"id": "…", "name": "…", "system": "…", "source": {…}, "rules": {"course": …}}]}"#
 }
 
 /// A command's end, already reported on stderr, and the status it exits with.

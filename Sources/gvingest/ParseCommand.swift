@@ -29,7 +29,11 @@ enum ParseCommand: Command {
                    corequisites, fields, url, and the rule behind each field under "sources".
       --help       Show this help.
 
-    A field a course page lacks is a warning on stderr naming the page and the field.
+    A field a course page lacks is a warning on stderr naming the page and the field, with a hint
+    when an unmapped label looks like it ("Credit Hrs:" looks like credits). A page with no course
+    says which rules (XPaths) matched nothing and the nearest candidate on the page (an element
+    starting with a course code), or which known course-less page it is (an A–Z index, a Banner 9
+    fragment).
     Exit status: 0 every page gave a course or a listing, 65 some gave none (or the configuration
     is invalid), 66 an input or the configuration could not be read, 73 the JSON could not be
     written (a full disk), 64 bad usage.
@@ -91,8 +95,18 @@ enum ParseCommand: Command {
                 empty += 1
                 let why = result.failure.map { ": \($0)" } ?? " (parsed as \(result.system?.rawValue ?? "?"): \(result.systemRule))"
                 messages += "gvingest parse: \(result.input): no course found\(why)\n"
+                if result.failure == nil, let diagnosis = noCourseDiagnosis(result, inputs: inputs) {
+                    messages += "gvingest parse: \(result.input): \(diagnosis)\n"
+                }
             }
             for warning in result.missingFieldWarnings { messages += "gvingest parse: warning: \(warning)\n" }
+            for course in result.courses {
+                for (field, isMissing) in [("credits", course.creditsText == nil), ("description", course.description.isEmpty)] where isMissing {
+                    if let hint = ParseDiagnosis.unmappedLabel(for: field, in: course) {
+                        messages += "gvingest parse: hint: \(result.input): \(course.code): \(hint)\n"
+                    }
+                }
+            }
         }
         if !messages.isEmpty { FileHandle.standardError.write(Data(messages.utf8)) }
         if arguments.has("--json") {
@@ -115,5 +129,12 @@ enum ParseCommand: Command {
         }
         if unreadable { return .noInput }
         return empty > 0 ? .dataError : .ok
+    }
+
+    /// Why a saved page gave no course; pages from the web are not fetched again for it.
+    static func noCourseDiagnosis(_ result: PageResult, inputs: [PageInput]) -> String? {
+        guard let input = inputs.first(where: { $0.name == result.input }), let path = input.path, path != "/dev/stdin",
+              let bytes = try? FileBytes.read(URL(fileURLWithPath: path)) else { return nil }
+        return ParseDiagnosis.noCourse(bytes: bytes, url: input.url, system: result.system)
     }
 }
