@@ -38,5 +38,5 @@ echo "== the news, as the Atom feed Fixtures/out/news.atom carries it" >&2
 grep -o '<title>New course: [^<]*</title>' Fixtures/out/news.atom | sed 's/<[^>]*>//g; s/^/  /' >&2
 echo >&2
 echo "Outputs in Fixtures/out/: catalog.json, news.json, news.atom, digest-gvsu-fixture.md, run-report.json, snapshots/" >&2
-echo "Try: $bin search --catalog Fixtures/out/catalog.json \"machine learning\"" >&2
+echo "Try: $bin search --config Fixtures/pipeline.json \"machine learning\"" >&2
 echo "     $bin parse Fixtures/gvsu-next/course/cis-380.html   (every field and the rule it came from)" >&2

@@ -6,10 +6,11 @@ enum ParseCommand: Command {
     static let name = "parse"
     static let summary = "Parse saved catalog pages or URLs and show what each field came from."
     static let flags = ["--json"]
-    static let options = ["--system", "--config", "--rules", "--catalog"]
+    static let options = ["--system", "--config", "--rules", "--catalog", "--format"]
     static let help = """
-    Usage: gvingest parse PATH|URL|-... [--system auto|gvsu|acalog|courseleaf|banner] [--config FILE] [--json]
-           gvingest parse --rules FILE [--catalog ID] PATH|URL|-... [--json]
+    Usage: gvingest parse PATH|URL|-... [--system auto|gvsu|acalog|courseleaf|banner] [--config FILE]
+                          [--json | --format json|jsonl|csv]
+           gvingest parse --rules FILE [--catalog ID] PATH|URL|-... [--json | --format json|jsonl|csv]
 
     Parses catalog pages and shows every field of every course, with the rule (XPath or label)
     each value came from. A directory (or a link to one) means every .html and .htm file under it;
@@ -27,6 +28,9 @@ enum ParseCommand: Command {
                    subject, number, name, title, credits, level, description, prerequisite (tree),
                    prerequisiteString, prerequisiteMarkdown, prerequisiteCourses, the same for
                    corequisites, fields, url, and the rule behind each field under "sources".
+      --format F   json (the same as --json), jsonl (one record a line) or csv (a header, then
+                   id, name, subject, number, title, credits, level, prerequisiteString,
+                   corequisiteString, description, url).
       --help       Show this help.
 
     A field a course page lacks is a warning on stderr naming the page and the field, with a hint
@@ -109,7 +113,16 @@ enum ParseCommand: Command {
             }
         }
         if !messages.isEmpty { FileHandle.standardError.write(Data(messages.utf8)) }
-        if arguments.has("--json") {
+        let format = try RecordFormat.chosen(arguments)
+        if let format, format != .json {
+            let courses = Normalizer(rules: rules).normalize(catalog: results.flatMap(\.courses))
+            do {
+                try FileHandle.standardOutput.write(contentsOf: Data(format.text(courses.map(\.record)).utf8))
+            } catch {
+                printError("gvingest parse: cannot write the output: \(error.localizedDescription)")
+                return .cannotCreate
+            }
+        } else if format == .json {
             let courses = Normalizer(rules: rules).normalize(catalog: results.flatMap(\.courses))
             // Thousands of courses, each dozens of strings and arrays: freeing them one by one takes longer than
             // writing them, and the process ends right after.

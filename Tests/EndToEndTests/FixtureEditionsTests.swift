@@ -42,10 +42,10 @@ import Testing
         #expect(atom.components(separatedBy: "<entry>").count - 1 == 3)
         #expect(atom.contains("New course: CIS 380 — Machine Learning"))
         // The README's search examples work on what the first command leaves.
-        let search = try Binary.run(["search", "--catalog", "out/catalog.json", "machine learning"], in: project)
+        let search = try Binary.run(["search", "--config", "pipeline.json", "machine learning"], in: project)
         #expect(search.status == 0)
         #expect(search.stdout.hasPrefix("CIS 380  Machine Learning"), "\(search.stdout)")
-        let requires = try Binary.run(["search", "--catalog", "out/catalog.json", "--requires", "CIS", "162"], in: project)
+        let requires = try Binary.run(["search", "--requires", "CIS", "162"], in: project)  // pipeline.json's catalog by default
         #expect(requires.status == 0 && !requires.stdout.isEmpty, "\(requires.stderr)")
     }
 
