@@ -48,6 +48,33 @@ import Testing
         }
     }
 
+    /// README's synopses (the `gvingest CMD …` lines of its code blocks, with their continuation lines) name every
+    /// option each command accepts, and no other.
+    @Test func readmesSynopsesAgreeWithWhatEachCommandAccepts() throws {
+        let readme = try String(contentsOf: Binary.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        var inCode = false
+        var current: String?
+        var mentioned: [String: Set<String>] = [:]
+        for line in readme.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("```") { inCode.toggle(); current = nil; continue }
+            guard inCode else { continue }
+            let words = line.split(separator: " ")
+            if words.first == "gvingest", words.count > 1 {
+                current = String(words[1])
+            } else if !line.hasPrefix(" ") {
+                current = nil
+            }
+            // Comments explain; they are not synopsis.
+            let code = line.split(separator: "#", maxSplits: 1).first.map(String.init) ?? ""
+            if let current { mentioned[current, default: []].formUnion(Self.options(in: code)) }
+        }
+        for command in ["run", "parse", "prereq", "fetch", "diff", "search"] {
+            let accepted = try Self.accepted(command)
+            let listed = mentioned[command, default: []].subtracting(["--help"])
+            #expect(listed == accepted, "README's \(command): missing \(accepted.subtracting(listed)), not accepted \(listed.subtracting(accepted))")
+        }
+    }
+
     @Test func aUsageErrorIsOneLineTheSynopsisAndWhereToReadMore() throws {
         for command in try Self.commands() where command != "help" {
             let outcome = try Binary.run([command, "--no-such-option"])
