@@ -54,7 +54,10 @@ struct SourceRun {
     /// " (did you mean https://www.gvsu.edu/catalog?)" for a URL typed without its scheme.
     static func schemeHint(_ text: String) -> String {
         guard !text.hasPrefix("/"), !text.hasPrefix("."), !text.contains("://"),
-              let host = text.split(separator: "/").first, host.contains("."), host.last?.isLetter == true else { return "" }
+              let host = text.split(separator: "/").first, host.contains("."), host.last?.isLetter == true,
+              text.contains("/") || host.hasPrefix("www."),
+              let lastLabel = host.split(separator: ".").last, lastLabel.count >= 2,
+              !["html", "htm", "json", "txt", "xml", "csv", "md"].contains(lastLabel.lowercased()) else { return "" }
         return " (a URL needs its scheme: did you mean https://\(text)?)"
     }
 

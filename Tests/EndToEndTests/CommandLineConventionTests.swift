@@ -132,6 +132,10 @@ import Testing
         let parse = try Binary.run(["parse", "www.gvsu.edu/catalog/course/cis-162.htm"])
         #expect(parse.status == 66)
         #expect(parse.stderr.contains("did you mean https://www.gvsu.edu/catalog/course/cis-162.htm?"), "\(parse.stderr)")
+        // A file name is not taken for a host.
+        let file = try Binary.run(["parse", "no-such-page.html", "pages.d/cis-162.html"])
+        #expect(file.status == 66)
+        #expect(!file.stderr.contains("did you mean"), "\(file.stderr)")
         let fetch = try Binary.run(["fetch", "--start", "www.gvsu.edu/catalog/subject/biology.htm"])
         #expect(fetch.status == 64)
         #expect(fetch.stderr.contains("did you mean https://www.gvsu.edu/catalog/subject/biology.htm?"), "\(fetch.stderr)")
