@@ -90,6 +90,13 @@ protocol Command: Sendable {
 }
 
 extension Command {
+    /// By default the first sentence of the help's first paragraph after the synopsis.
+    static var summary: String {
+        let paragraphs = help.components(separatedBy: "\n\n").dropFirst()
+        let first = (paragraphs.first ?? "").split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        return first.range(of: ". ").map { String(first[..<$0.lowerBound]) + "." } ?? first
+    }
+
     /// The help's "Usage:" lines.
     static var synopsis: String {
         help.split(separator: "\n", omittingEmptySubsequences: false).prefix { !$0.trimmingCharacters(in: .whitespaces).isEmpty }

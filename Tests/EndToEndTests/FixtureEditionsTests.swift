@@ -49,6 +49,38 @@ import Testing
         #expect(requires.status == 0 && !requires.stdout.isEmpty, "\(requires.stderr)")
     }
 
+    /// README's walkthrough after the first command: every line of its example block runs without an error, in a
+    /// fresh copy holding only what the first command leaves (its two runs, done here with the debug binary).
+    @Test func theREADMEsWalkthroughRunsWithoutAnError() throws {
+        let project = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-walkthrough-\(UUID().uuidString)")
+        let fixtures = project.appendingPathComponent("Fixtures")
+        try FileManager.default.createDirectory(at: fixtures, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: project) }
+        for edition in ["gvsu", "gvsu-next"] {
+            try FileManager.default.createSymbolicLink(at: fixtures.appendingPathComponent(edition),
+                                                       withDestinationURL: Binary.fixtures.appendingPathComponent(edition))
+        }
+        try FileManager.default.copyItem(at: Binary.fixtures.appendingPathComponent("pipeline.json"), to: fixtures.appendingPathComponent("pipeline.json"))
+        let gvingest = "gvingest() { '\(Binary.url.path)' \"$@\"; }"
+        for line in ["gvingest run --config Fixtures/pipeline.json --quiet",
+                     "gvingest run --config Fixtures/pipeline.json --replay Fixtures/gvsu-next --quiet"] {
+            let outcome = try RecipeTests.shell("cd '\(project.path)' && \(gvingest) && \(line)")
+            #expect(outcome.status == 0, "\(line): \(outcome.stderr)")
+        }
+        let readme = try String(contentsOf: Binary.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "From there, in a fresh checkout:\n\n```sh\n"))
+        let block = readme[start.upperBound...].prefix { $0 != "`" }
+        let lines = block.split(separator: "\n").filter { $0.hasPrefix("gvingest ") }
+        #expect(lines.count >= 3)
+        for line in lines {
+            let outcome = try RecipeTests.shell("cd '\(project.path)' && \(gvingest) && \(line)")
+            // diff exits 1 when the catalogs differ, as diff(1) does; everything else 0.
+            #expect(outcome.status == (line.hasPrefix("gvingest diff") ? 1 : 0), "\(line): \(outcome.stderr)")
+            #expect(!outcome.stdout.isEmpty, "\(line)")
+            #expect(!outcome.stderr.contains("error"), "\(line): \(outcome.stderr)")
+        }
+    }
+
     /// The generator renders the committed pages exactly, both editions, and answers --help without writing anything.
     @Test func theGeneratorReproducesBothEditions() throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-render-\(UUID().uuidString)")
