@@ -14,7 +14,8 @@ enum ConfigCommand: Command {
     every problem with its JSON path and the form expected there, e.g.
       catalogs[0].system: expected one of gvsu, acalog, courseleaf, banner, got "peoplesoft"
     Unknown keys are rejected with a did-you-mean suggestion; paths must stay inside the
-    configuration's directory.
+    configuration's directory; every integer setting must be within its range, e.g.
+      fetch.concurrency: expected an integer from 1 to 256, got 9223372036854775807
 
     Exit status: 0 valid, 65 invalid, 66 the file can't be read, 64 bad usage.
     """

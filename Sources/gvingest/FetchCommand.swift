@@ -92,7 +92,7 @@ enum FetchCommand: Command {
                 return .noInput
             }
         } else {
-            source = HTTPFetcher(settings: settings, hosts: starts.compactMap(\.host))
+            source = HTTPFetcher(settings: settings, startURLs: starts)
             if settings.ignoreRobots { printError("gvingest fetch: warning: robots.txt is ignored (--ignore-robots / fetch.ignoreRobots)") }
         }
         guard !starts.isEmpty else { throw UsageError(message: "name at least one --start URL (or --config, or a --replay mirror that recorded them)") }

@@ -50,7 +50,7 @@ enum ParseCommand: Command {
         guard var system = SystemChoice(argument: systemWord) else {
             throw UsageError(message: "--system must be \(SystemChoice.argumentList), not '\(systemWord)'")
         }
-        var rules = NormalizationRules.gvsu
+        var rules = NormalizationRules.standard
         if let path = arguments.value("--rules") {
             guard arguments.value("--system") == nil, arguments.value("--config") == nil else {
                 throw UsageError(message: "--rules goes with neither --system nor --config")
@@ -103,7 +103,7 @@ enum ParseCommand: Command {
                     messages += "gvingest parse: \(result.input): \(diagnosis)\n"
                 }
             }
-            for warning in result.missingFieldWarnings { messages += "gvingest parse: warning: \(warning)\n" }
+            for warning in result.unreadableCourseWarnings + result.missingFieldWarnings { messages += "gvingest parse: warning: \(warning)\n" }
             for course in result.courses {
                 for (field, isMissing) in [("credits", course.creditsText == nil), ("description", course.description.isEmpty)] where isMissing {
                     if let hint = ParseDiagnosis.unmappedLabel(for: field, in: course) {

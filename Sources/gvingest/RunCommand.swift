@@ -21,9 +21,13 @@ enum RunCommand: Command {
     digest-<catalog>.md, snapshots/<catalog>/, and run-report.json (per-stage timings, counts and
     warnings; written after every run).
 
-    The run fails closed: failed pages, fewer courses than guards.minimumCourses, or more removals
-    than guards.maximumRemovalFraction (default 10 %) write no snapshot and no output and leave the
-    previous ones untouched. A second run on the same outputs at the same time stops at once.
+    The run fails closed: failed pages, fewer courses than guards.minimumCourses, more removals
+    than guards.maximumRemovalFraction (default 10 %), or more pages that were fetched but gave no
+    course than guards.maximumUnparsedFraction (default 2 %) write no snapshot and no output and
+    leave the previous ones untouched. Fewer such pages are parse gaps: logged, listed in the run
+    report and the digest, and published past. A second run on the same outputs at the same time
+    stops at once. SOURCE_DATE_EPOCH (seconds since 1970), when set, is the run's clock, so the same
+    pages give byte-identical outputs.
 
     Options:
       --config FILE      The pipeline configuration (default: pipeline.json). With --source, only its
@@ -50,8 +54,9 @@ enum RunCommand: Command {
     file, an invalid configuration), 66 the configuration can't be read, 69 the source is
     unavailable (no such --source directory, an unreadable mirror), 73 an output can't be written,
     75 a temporary failure worth retrying (another run holds the lock; the source is down: DNS, a
-    refused or reset connection, TLS, timeouts, 5xx, robots.txt out of reach; the error line names
-    the cause).
+    refused or reset connection, TLS, timeouts, 5xx, robots.txt out of reach, and the error line
+    names the cause; the crawl reached fetch.deadlineSeconds: then nothing is published, one line
+    says how many pages were left and the run report lists them).
     """
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
@@ -105,6 +110,10 @@ enum RunCommand: Command {
         }
         if let replay = arguments.value("--replay") { catalog.source = .replay(URL(fileURLWithPath: replay)) }
 
+        guard let now = RunClock.now() else {
+            throw UsageError(message: "\(RunClock.variable) must be a whole number of seconds since 1970, not "
+                + "'\(ProcessInfo.processInfo.environment[RunClock.variable] ?? "")'")
+        }
         let dryRun = arguments.has("--dry-run")
         let lock: RunLock?
         do {
@@ -118,9 +127,9 @@ enum RunCommand: Command {
         }
         defer { withExtendedLifetime(lock) {} }
 
-        var report = RunReport(catalog: catalog.id, startedAt: Timestamp.string(Date()))
+        var report = RunReport(catalog: catalog.id, startedAt: Timestamp.string(now))
         if let baseline { log.warning("snapshots", baseline) }
-        let status = await execute(catalog: catalog, config: config, detectSystem: detectSystem, dryRun: dryRun,
+        let status = await execute(catalog: catalog, config: config, now: now, detectSystem: detectSystem, dryRun: dryRun,
                                    acceptRemovals: arguments.has("--accept-removals"), quiet: arguments.has("--quiet"), colors: colors,
                                    log: log, report: &report)
         report.exitStatus = status.rawValue
@@ -137,8 +146,8 @@ enum RunCommand: Command {
         return status
     }
 
-    static func execute(catalog: CatalogConfig, config: PipelineConfig, detectSystem: Bool, dryRun: Bool, acceptRemovals: Bool, quiet: Bool,
-                        colors: Bool, log: RunLog, report: inout RunReport) async -> ExitStatus {
+    static func execute(catalog: CatalogConfig, config: PipelineConfig, now: Date, detectSystem: Bool, dryRun: Bool, acceptRemovals: Bool,
+                        quiet: Bool, colors: Bool, log: RunLog, report: inout RunReport) async -> ExitStatus {
         var catalog = catalog
         log.info("start", "catalog \(catalog.id) (\(detectSystem ? "auto" : catalog.system.rawValue)) from \(catalog.source)\(dryRun ? ", dry run" : "")")
         let line = ProgressLine(enabled: !quiet && log.format == .human && ColorChoice.isCapableTerminal(STDERR_FILENO))
@@ -157,18 +166,33 @@ enum RunCommand: Command {
             return .unavailable
         }
         line.finish()
-        log.info("fetch", "\(loaded.pagesFetched)/\(loaded.pagesExpected) pages, \(loaded.pagesFailed) failed, \(loaded.courses.count) courses parsed",
+        log.info("fetch", "\(loaded.pagesFetched)/\(loaded.pagesExpected) pages, \(loaded.pagesFailed) failed, "
+                 + "\(loaded.parseGaps.count) not read (parse gaps), \(loaded.courses.count) courses parsed",
                  ["pagesExpected": .int(loaded.pagesExpected), "pagesFetched": .int(loaded.pagesFetched), "pagesFailed": .int(loaded.pagesFailed)])
-        if detectSystem, let system = SourceRun.commonestSystem(loaded.courses) {
-            catalog.system = system
-            log.info("fetch", "recognized as \(system.rawValue)")
-        }
-        if let outage = Outage.cause(of: loaded, allowFailedPages: config.guards.allowFailedPages) {
+        if let outage = Outage.cause(of: loaded, allowFailedPages: config.guards.allowFailedPages), !loaded.deadlineReached {
             log.error("fetch", outage, ["failures": .array(loaded.failures.map { .string("\($0.url): \($0.reason)") })])
             report.outcome = outage
             return .temporaryFailure
         }
-        for failure in loaded.failures { log.warning("fetch", "\(failure.url): \(failure.reason)", ["url": .string(failure.url)]) }
+        for failure in loaded.failures where !failure.atDeadline {
+            log.warning("fetch", "\(failure.url): \(failure.reason)", ["url": .string(failure.url)])
+        }
+        for warning in loaded.unreadableCourses { log.warning("parse", warning) }
+        for gap in loaded.parseGaps { log.warning("parse", "parse gap: \(gap.url): \(gap.reason)", ["url": .string(gap.url)]) }
+        report.parseGaps = loaded.parseGaps
+        if loaded.deadlineReached {
+            // One line however many pages were left: the run report lists them.
+            report.unfetchedAtDeadline = loaded.failures.filter(\.atDeadline).map(\.url)
+            let summary = "the crawl deadline of \(config.fetch.deadlineSeconds) s was reached: \(report.unfetchedAtDeadline.count) page(s) "
+                + "not fetched (listed in the run report); nothing was published and the previous outputs are untouched"
+            log.error("fetch", summary, ["unfetched": .int(report.unfetchedAtDeadline.count)])
+            report.outcome = "deadline reached: \(summary)"
+            return .temporaryFailure
+        }
+        if detectSystem, let system = SourceRun.commonestSystem(loaded.courses) {
+            catalog.system = system
+            log.info("fetch", "recognized as \(system.rawValue)")
+        }
 
         let courses = await report.stage("normalize") { () async -> ([Course], [String: Int]) in
             let courses = Normalizer(rules: config.normalize).normalize(catalog: loaded.courses)
@@ -177,16 +201,17 @@ enum RunCommand: Command {
         for course in courses {
             for warning in course.warnings { log.warning("normalize", "\(course.code): \(warning)", ["course": .string(course.id)]) }
         }
-        let pages = PageCounts(expected: loaded.pagesExpected, fetched: loaded.pagesFetched, failed: loaded.pagesFailed)
+        let pages = PageCounts(expected: loaded.pagesExpected, fetched: loaded.pagesFetched, failed: loaded.pagesFailed,
+                               unparsed: loaded.parseGaps)
         let pipeline = NewsPipeline(config: config, catalogID: catalog.id)
 
         if dryRun {
-            return dryRunDiff(catalog: catalog, pipeline: pipeline, pages: pages, courses: courses, acceptRemovals: acceptRemovals, colors: colors,
-                              log: log, report: &report)
+            return dryRunDiff(catalog: catalog, pipeline: pipeline, pages: pages, courses: courses, now: now, acceptRemovals: acceptRemovals,
+                              colors: colors, log: log, report: &report)
         }
         do {
             let committed = try await report.stage("diff+announce+publish") { () async throws(CommitError) -> (CommitReport, [String: Int]) in
-                let committed = try pipeline.commit(catalog: catalog, pages: pages, courses: courses, acceptRemovals: acceptRemovals, now: Date())
+                let committed = try pipeline.commit(catalog: catalog, pages: pages, courses: courses, acceptRemovals: acceptRemovals, now: now)
                 return (committed, ["added": committed.diff.added.count, "removed": committed.diff.removed.count,
                                     "changed": committed.diff.changed.count, "renumbered": committed.diff.renumbered.count,
                                     "news": committed.news.count])
@@ -214,8 +239,8 @@ enum RunCommand: Command {
         }
     }
 
-    static func dryRunDiff(catalog: CatalogConfig, pipeline: NewsPipeline, pages: PageCounts, courses: [Course], acceptRemovals: Bool, colors: Bool,
-                           log: RunLog, report: inout RunReport) -> ExitStatus {
+    static func dryRunDiff(catalog: CatalogConfig, pipeline: NewsPipeline, pages: PageCounts, courses: [Course], now: Date, acceptRemovals: Bool,
+                           colors: Bool, log: RunLog, report: inout RunReport) -> ExitStatus {
         let previous: Snapshot?
         do {
             previous = try pipeline.store.latest()?.snapshot
@@ -224,7 +249,7 @@ enum RunCommand: Command {
             return .dataError
         }
         let (snapshot, diff) = Snapshot.capture(catalogID: catalog.id, source: catalog.source.json, pages: pages, courses: courses,
-                                                previous: previous, at: Date())
+                                                previous: previous, at: now)
         print(DiffReport.human(diff, old: previous?.capturedAt ?? "(no snapshot yet)", new: "this run (not written)",
                                colors: colors))
         let violations = RunGuards.check(pages: pages, courseCount: snapshot.courses.count, previousCourseCount: previous?.courses.count,

@@ -28,6 +28,44 @@ import Testing
         ])
     }
 
+    /// A code that a second course comes to share qualifies the first course's id; the diff names that an id
+    /// change of one course, the new course an addition, and a run over the same pages again changes nothing.
+    @Test func aCodeComingToBeSharedChangesAnIdAndAddsOneCourse() throws {
+        let management = Support.course("MANA 7334", title: "Management Development", description: "Career stages.")
+        let first = Support.capture(Normalizer().normalize(catalog: [Self.parsed(management)]), at: 1_000)
+        var learning = Self.parsed(management)
+        learning.title = "Learning Systems"
+        learning.description = "Training."
+        learning.sourceURL = "file:///pages/other.html"
+        let both = Normalizer().normalize(catalog: [Self.parsed(management), learning])
+        let (second, diff) = Support.capture(both, previous: first.snapshot, at: 2_000)
+        #expect(diff.added.map(\.id) == ["mana-7334-learning-systems"])
+        #expect(diff.removed.isEmpty && diff.renumbered.isEmpty)
+        let moved = try #require(diff.changed.first)
+        #expect(diff.changed.count == 1)
+        #expect(moved.previousID == "mana-7334")
+        #expect(moved.course.id == "mana-7334-management-development")
+        #expect(moved.changes == [FieldChange(field: "id", old: .string("mana-7334"), new: .string("mana-7334-management-development"))])
+        // The course keeps the time it was first seen.
+        #expect(second.courses.first { $0.id == "mana-7334-management-development" }?.createdAt == first.snapshot.capturedAt)
+        // The same pages again, in the other order: no change at all.
+        let again = Support.capture(Normalizer().normalize(catalog: [learning, Self.parsed(management)]), previous: second, at: 3_000)
+        #expect(again.diff.isEmpty)
+        // And back to one course: the id change in the other direction, the other course removed.
+        let back = Support.capture(Normalizer().normalize(catalog: [Self.parsed(management)]), previous: second, at: 4_000).diff
+        #expect(back.removed.map(\.id) == ["mana-7334-learning-systems"])
+        #expect(back.changed.map(\.previousID) == ["mana-7334-management-development"])
+        #expect(back.changed.map(\.course.id) == ["mana-7334"])
+    }
+
+    /// The parsed form of a course built by `Support.course`, for catalog-wide normalization.
+    static func parsed(_ course: Course) -> ParsedCourse {
+        var parsed = ParsedCourse(code: course.code, title: course.title, sourceURL: course.sourceURL, system: course.system)
+        parsed.description = course.description
+        parsed.creditsText = course.creditsText
+        return parsed
+    }
+
     /// CIS 163 differs in white space, note order, an empty corequisite, 4 against 4.0 credits, the local file,
     /// the page URL, the edition's name, provenance, timestamps and fingerprint: none of which is a change.
     @Test func whiteSpaceOrderingAndComputedFieldsAreNotChanges() throws {

@@ -32,6 +32,35 @@ import Testing
         #expect(CourseCode(subject: "X", number: "1\u{301}2").numericValue == 2)
     }
 
+    @Test(arguments: [
+        ("ACCT 4A05", "ACCT 4A05", "acct-4a05", 4005), ("PHOP 6X57", "PHOP 6X57", "phop-6x57", 6057),
+        ("BUSI B011", "BUSI B011", "busi-b011", 11), ("HON 101H", "HON 101H", "hon-101h", 101),
+        ("BIOL 1301L", "BIOL 1301L", "biol-1301l", 1301), ("MUS 299A", "MUS 299A", "mus-299a", 299),
+        ("ENG 460D1", "ENG 460D1", "eng-460d1", 460), ("ENG 460D2", "ENG 460D2", "eng-460d2", 460),
+        ("CS 163", "CS 163", "cs-163", 163), ("MT 126", "MT 126", "mt-126", 126), ("fina 7a20", "FINA 7A20", "fina-7a20", 7020),
+    ] as [(String, String, String, Int)])
+    func numbersAsCatalogsWriteThem(_ written: String, _ canonical: String, _ id: String, _ appNumber: Int) throws {
+        let code = try #require(CourseCode(parsing: written))
+        #expect(code.description == canonical)
+        #expect(code.id == id)
+        #expect(code.numericValue == appNumber)
+        let heading = try #require(CourseHeading.parse("\(canonical) - Professional Program in Accountancy Colloquium 1"))
+        #expect(heading.code == code)
+        #expect(heading.title == "Professional Program in Accountancy Colloquium 1")
+    }
+
+    @Test(arguments: ["ACCT 4A", "ACCT 4AB05", "ACCT 4A05B7C8", "MATH 1A", "ACCT 4A05xyz"])
+    func lettersInsideANumberNeedDigitsAround(_ text: String) {
+        #expect(CourseCode(parsing: text) == nil)
+    }
+
+    @Test func widthsShowTheNumberingScheme() throws {
+        #expect(try #require(CourseCode(parsing: "MATH 0300")).numberWidth == 4)
+        #expect(try #require(CourseCode(parsing: "FINA 7A20")).numberWidth == 4)
+        #expect(try #require(CourseCode(parsing: "WRT 098")).numberWidth == 3)
+        #expect(try #require(CourseCode(parsing: "ENG 460D1")).numberWidth == 3)
+    }
+
     @Test func codesSortBySubjectThenNumber() throws {
         let codes = try ["CIS 500", "CIS 162L", "BIO 120", "CIS 162", "CIS 99"].map { try #require(CourseCode(parsing: $0)) }
         #expect(codes.sorted().map(\.description) == ["BIO 120", "CIS 99", "CIS 162", "CIS 162L", "CIS 500"])

@@ -19,7 +19,32 @@ import Testing
     func levelsComeFromGVSUNumberRanges(_ number: Int, _ level: CourseLevel) {
         let course = Normalizer().normalize(Self.parsed("CIS \(String(format: "%03d", number))"))
         #expect(course.level == level)
-        #expect(course.levelSource?.contains("normalize.levels") == true)
+        #expect(course.levelSource?.contains("three-digit numbering, read from the catalog's course numbers") == true)
+    }
+
+    @Test func aFourDigitCatalogIsReadAsOneWithNoConfiguration() {
+        let parsed = ["ACCT 2301", "COSC 1336", "FINA 7A20", "DANC 2303", "MATH 0300", "PHOP 8X98", "CIS 162"].map { code in
+            Self.parsed(code, title: code == "PHOP 8X98" ? "Doctoral Research" : "T")
+        }
+        let catalog = Normalizer().normalize(catalog: parsed)
+        func level(_ id: String) -> CourseLevel? { catalog.first { $0.id == id }?.level }
+        #expect(level("danc-2303") == .undergraduate)
+        #expect(level("fina-7a20") == .graduate)
+        #expect(level("math-0300") == .developmental)
+        // Doctoral only where the catalog's own words say so, not by a range.
+        #expect(level("phop-8x98") == .doctoral)
+        #expect(catalog.first { $0.id == "phop-8x98" }?.levelSource?.contains("the title's word \"Doctoral\"") == true)
+        // The odd three-digit code of a four-digit catalog is read by the catalog's scheme.
+        #expect(level("cis-162") == .developmental)
+        #expect(catalog.first { $0.id == "danc-2303" }?.levelSource
+            == "number 2303 in 1000…4999 (four-digit numbering, read from the catalog's course numbers)")
+    }
+
+    @Test func configuredLevelsWinOverTheCatalogsNumbering() {
+        let rules = NormalizationRules(levels: [LevelRange(from: 0, to: nil, level: .graduate)])
+        let catalog = Normalizer(rules: rules).normalize(catalog: [Self.parsed("DANC 2303"), Self.parsed("PHOP 8X98", title: "Doctoral Research")])
+        #expect(catalog.allSatisfy { $0.level == .graduate })
+        #expect(catalog.allSatisfy { $0.levelSource?.hasSuffix("(normalize.levels)") == true })
     }
 
     @Test func aLevelTheStatesWins() {
@@ -53,6 +78,25 @@ import Testing
         #expect(odd.credits == nil)
         #expect(odd.creditsText == "see department")
         #expect(odd.warnings.contains("credits \"see department\" not understood; kept as written"))
+    }
+
+    @Test(arguments: [("1.5", 1.5, 1.5, 1), ("1-6", 1, 6, 1), ("1 to 3", 1, 3, 1), ("0.5-1.5", 0.5, 1.5, 0), ("3 or 4", 3, 4, 3),
+                      ("1-6 (variable)", 1, 6, 1)] as [(String, Double, Double, Int)])
+    func creditsAsWritten(_ written: String, _ low: Double, _ high: Double, _ app: Int) {
+        let course = Normalizer().normalize(Self.parsed("CIS 499", credits: written))
+        #expect(course.credits == CreditRange(min: low, max: high))
+        #expect(course.appCredits == app)
+        #expect(course.creditsText == written)
+        #expect(course.warnings.isEmpty)
+    }
+
+    @Test(arguments: ["Variable", "VAR", "Variable credit"])
+    func variableCreditsWithNoNumberAreUnderstoodNotGuessed(_ written: String) {
+        let course = Normalizer().normalize(Self.parsed("CIS 499", credits: written))
+        #expect(course.credits == nil)
+        #expect(course.appCredits == 0)
+        #expect(course.creditsText == written)
+        #expect(course.warnings.isEmpty)
     }
 
     @Test func textIsCleanedButParagraphsStay() {
@@ -95,21 +139,62 @@ import Testing
         }
     }
 
-    @Test func theCatalogGetsReverseLinksMissingReferencesAndOneRecordPerId() {
+    @Test func theCatalogGetsReverseLinksAndMissingReferences() {
         let catalog = Normalizer().normalize(catalog: [
             Self.parsed("CIS 163", prerequisite: "CIS 162."),
             Self.parsed("CIS 162", prerequisite: "MTH 110 or placement."),
             Self.parsed("CIS 241", prerequisite: "CIS 162 and CIS 163."),
-            Self.parsed("CIS 162", title: "Duplicate"),
         ])
         #expect(catalog.map(\.id) == ["cis-162", "cis-163", "cis-241"])
         let intro = catalog[0]
-        #expect(intro.title == "T")
         #expect(intro.prerequisiteFor == ["CIS 163", "CIS 241"])
         #expect(intro.missingReferences == ["MTH 110"])
-        #expect(intro.warnings.contains { $0.contains("also found at") })
         #expect(catalog[1].prerequisiteMarkdown == "[CIS 162](https://www.gvsu.edu/catalog/course/cis-162.htm).")
         #expect(catalog[2].missingReferences.isEmpty)
+    }
+
+    static func copy(_ course: ParsedCourse, at url: String, title: String? = nil, description: String? = nil) -> ParsedCourse {
+        var copy = course
+        copy.sourceURL = url
+        if let title { copy.title = title }
+        if let description { copy.description = description }
+        return copy
+    }
+
+    @Test func aCourseListedTwiceIsOneCourseWhateverThePageOrder() {
+        var first = Self.parsed("SOCW 7372", title: "Global Social Justice")
+        first.description = "Analysis of international political economy."
+        // The same course on a second page: "&" for "and", other spacing and punctuation.
+        let second = Self.copy(first, at: "file:///a/first.html", description: " Analysis of international  political economy ")
+        for order in [[first, second], [second, first]] {
+            let catalog = Normalizer().normalize(catalog: order)
+            #expect(catalog.map(\.id) == ["socw-7372"])
+            // The copy read from the first URL stands for both, and the other page is named.
+            #expect(catalog[0].sourceURL == "file:///a/first.html")
+            #expect(catalog[0].warnings.contains { $0.contains("listed again at file:///x/SOCW 7372.html") })
+        }
+    }
+
+    @Test func differentCoursesSharingACodeKeepDistinctStableIds() {
+        var management = Self.parsed("MANA 7334", title: "Management Development & Career Planning")
+        management.description = "Career stages."
+        let learning = Self.copy(management, at: "file:///b/7334.html", title: "Learning Systems & Management Development",
+                                 description: "Training practices.")
+        // Same title, different description: the description tells them apart.
+        let learningAgain = Self.copy(learning, at: "file:///c/7334.html", description: "Another text entirely.")
+        let runs = [[management, learning, learningAgain], [learningAgain, management, learning], [learning, learningAgain, management]]
+            .map { Normalizer().normalize(catalog: $0) }
+        #expect(runs.allSatisfy { $0.map(\.id) == runs[0].map(\.id) })
+        #expect(runs.allSatisfy { $0 == runs[0] })
+        let ids = runs[0].map(\.id)
+        #expect(ids.count == 3 && Set(ids).count == 3)
+        #expect(ids.contains("mana-7334-management-development-and-career-planning"))
+        #expect(ids.filter { $0.hasPrefix("mana-7334-learning-systems-and-management-development-") }.count == 2)
+        // Every such course names the others in its warnings, which the run logs.
+        for course in runs[0] {
+            #expect(course.warnings.contains { $0.contains("MANA 7334 is also the code of a different course") })
+            #expect(course.code.description == "MANA 7334")
+        }
     }
 
     @Test func theFixtureCatalogNormalizesWithoutSurprises() throws {

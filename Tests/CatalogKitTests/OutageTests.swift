@@ -37,7 +37,7 @@ struct OutageClassificationTests {
 
     func loaded(fetched: Int, _ failures: [CrawlFailure]) -> LoadedCatalog {
         LoadedCatalog(courses: [], pagesExpected: fetched + failures.count, pagesFetched: fetched, pagesFailed: failures.count,
-                      failures: failures, notModified: 0, retries: 0)
+                      failures: failures, parseGaps: [], unreadableCourses: [], notModified: 0, retries: 0)
     }
 
     @Test func everyPageFailingForAPassingReasonIsAnOutageNamedByItsCommonestCause() throws {

@@ -63,7 +63,7 @@ import Testing
         """.utf8), file: Self.base)
         #expect(config.normalize.subjects.code(for: "computer  information systems") == "CIS")
         #expect(config.normalize.subjects.code(for: "cs") == "CIS")
-        #expect(config.normalize.levels.last == LevelRange(from: 5000, to: nil, level: .graduate))
+        #expect(config.normalize.levels?.last == LevelRange(from: 5000, to: nil, level: .graduate))
         #expect(config.normalize.knownSubjects == ["CIS", "MTH"])
         #expect(config.catalogs[0].source == .directory(URL(fileURLWithPath: "/project/pages")))
     }

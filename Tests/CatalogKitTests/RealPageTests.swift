@@ -52,8 +52,9 @@ import SafeLibXML
         return await ParseRunner.run(inputs, parser: PageParser(system: system))
     }
 
-    @Test(arguments: ["41", "44"])
-    func uhPagesMatchTheirManifest(_ catalog: String) async throws {
+    /// 40 is the graduate edition: four-digit numbers with letters inside ("FINA 7A20") and codes two pages share.
+    @Test(arguments: [("40", 0.995), ("41", 0.99), ("44", 0.99)])
+    func uhPagesMatchTheirManifest(_ catalog: String, _ required: Double) async throws {
         let expected = try Self.manifest(catalog)
         #expect(expected.count > 3800)
         let results = await Self.parseAll(Self.uh.appendingPathComponent(catalog))
@@ -71,8 +72,9 @@ import SafeLibXML
             #expect(result.system == .acalog)
         }
         let rate = Double(results.count - misses.count) / Double(max(1, results.count))
-        // The misses are listed so a regression shows what broke.
-        #expect(rate >= 0.99, "\(misses.count) misses:\n\(misses.joined(separator: "\n"))")
+        // Every page gives its course; the misses are listed so a regression shows what broke.
+        #expect(results.allSatisfy { $0.courses.count == 1 })
+        #expect(rate >= required, "\(misses.count) misses:\n\(misses.joined(separator: "\n"))")
         print("UH catalog \(catalog): \(results.count - misses.count)/\(results.count) match; misses: \(misses)")
     }
 
@@ -218,7 +220,7 @@ import SafeLibXML
         #expect(courses.filter { $0.prerequisiteText != nil }.count == 62)
 
         // Normalized, the linked codes are the prerequisite's courses, as for the other systems.
-        let normalized = Normalizer(rules: .gvsu).normalize(catalog: courses)
+        let normalized = Normalizer(rules: .standard).normalize(catalog: courses)
         let normalizedCS1 = try #require(normalized.first { $0.code.description == "CIS 150" })
         #expect(normalizedCS1.prerequisiteCourses == ["MATH 113", "MATH 115"])
         #expect(normalizedCS1.prerequisiteMarkdown?.contains("[MATH 115](") == true)
@@ -259,7 +261,7 @@ import SafeLibXML
         #expect(course.field("Lecture hours") == "4.000")
         #expect(course.field("Department") == "Mathematics")
         #expect(course.field("Restrictions")?.contains("Must be enrolled in one of the following Levels") == true)
-        let normalized = Normalizer(rules: .gvsu).normalize(course)
+        let normalized = Normalizer(rules: .standard).normalize(course)
         #expect(normalized.credits == CreditRange(min: 4, max: 4))
         #expect(Set(normalized.prerequisiteCourses) == ["MATH 1342", "CS 2800", "MATH 1242", "MATH 1252"])
     }

@@ -69,6 +69,26 @@ import SafeLibXML
         #expect(second.prerequisiteLinks.map(\.url) == ["https://catalog.example.edu/c/acct-2301"])
     }
 
+    /// Numbers with letters read in rules as everywhere, and an element whose code cannot be read is named, not
+    /// dropped in silence.
+    @Test func letteredNumbersAreReadAndUnreadableCodesAreWarnings() throws {
+        let rules = try Self.rules(#"{"course": "//tr[@class='c']", "code": "td[1]", "title": "td[2]"}"#)
+        let result = Self.parse("""
+        <html><body><table>
+        <tr class="c"><td>ENG 460D1</td><td>Senior Thesis, first half</td></tr>
+        <tr class="c"><td>ENG 460D2</td><td>Senior Thesis, second half</td></tr>
+        <tr class="c"><td>FINA 7A20</td><td>Capital Markets</td></tr>
+        <tr class="c"><td>Topics TBA</td><td>Announced each term</td></tr>
+        </table></body></html>
+        """, rules: rules)
+        #expect(result.courses.map(\.code.description) == ["ENG 460D1", "ENG 460D2", "FINA 7A20"])
+        #expect(result.courses.map(\.title) == ["Senior Thesis, first half", "Senior Thesis, second half", "Capital Markets"])
+        #expect(result.unreadableCourses.count == 1)
+        let warning = try #require(result.unreadableCourseWarnings.first)
+        #expect(warning.hasPrefix("page: the code (rules.code) of a course (rules.course) at "))
+        #expect(warning.hasSuffix("holds no course code: \"Topics TBA\""))
+    }
+
     @Test func aListingRuleGivesTheLinks() throws {
         let rules = try Self.rules("""
         {"course": "//div[@class='course']", "code": "h2", "listing": {"courses": "//li/a", "pages": "//a[@rel='next']"}}

@@ -63,11 +63,11 @@ import Testing
                        "source": {"http": {"startUrls": [\(urls)]}}}],
          "fetch": {"minimumDelayMs": 0, "concurrency": 8, "perHostConcurrency": 8}}
         """.utf8).write(to: config)
-        // The fixture pages link to www.gvsu.edu in places; only the loopback host is allowed here.
+        // The fixture pages link to www.gvsu.edu in places; only the loopback origin is allowed here.
         let recorded = try Binary.run(["fetch", "--config", config.path, "--record", mirror.path, "--json", "--quiet"])
         let summary = try Self.lastJSONObject(recorded.stdout)
         let failures = summary["failures"] as? [[String: Any]] ?? []
-        #expect(failures.allSatisfy { ($0["reason"] as? String)?.contains("not among the allowed hosts") == true }, "\(failures)")
+        #expect(failures.allSatisfy { ($0["reason"] as? String)?.contains("not among the allowed origins") == true }, "\(failures)")
         #expect(recorded.status == (failures.isEmpty ? 0 : 69))
         let fetched = try #require(summary["pagesFetched"] as? Int)
         #expect(fetched >= 70)

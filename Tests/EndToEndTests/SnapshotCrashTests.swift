@@ -12,39 +12,49 @@ import Testing
         ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasPrefix(".") && $0.hasSuffix(".tmp") }
     }
 
-    @Test func killingAWriterMidSnapshotLeavesThePreviousSnapshotsWhole() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-crash-\(UInt32.random(in: 0...UInt32.max))")
-        defer { try? FileManager.default.removeItem(at: directory) }
+    /// Runs the helper with `arguments` until it has printed `line`, then until `inProgress` says so (or a
+    /// long while has passed), and kills it with SIGKILL there. Returns what it printed, whether it was
+    /// caught in progress, and the process (exited).
+    static func killHelper(_ arguments: [String], after line: String, when inProgress: () -> Bool) throws
+        -> (printed: String, caught: Bool, process: Process) {
         let writer = Process()
-        writer.executableURL = Self.helper
-        writer.arguments = ["write-loop", directory.path, "--courses", "4000"]
+        writer.executableURL = helper
+        writer.arguments = arguments
         let output = Pipe()
         writer.standardOutput = output
         try writer.run()
-
-        // Wait until one snapshot is complete, then until a write is in progress (its temporary file
-        // exists), and kill the writer there.
         var printed = ""
-        while !printed.contains("wrote 1\n") {
+        while !printed.contains(line) {
             let chunk = output.fileHandleForReading.availableData
             guard !chunk.isEmpty else { break }
             printed += String(decoding: chunk, as: UTF8.self)
         }
-        #expect(printed.contains("wrote 1\n"), "the writer stopped early: \(printed)")
-        var killedMidWrite = false
-        for _ in 0..<2_000_000 where writer.isRunning {
-            if !Self.temporaries(directory).isEmpty {
+        #expect(printed.contains(line), "the writer stopped early: \(printed)")
+        var caught = false
+        for _ in 0..<5_000_000 where writer.isRunning {
+            if inProgress() {
                 kill(writer.processIdentifier, SIGKILL)
-                killedMidWrite = true
+                caught = true
                 break
             }
         }
-        if !killedMidWrite { kill(writer.processIdentifier, SIGKILL) }
+        if !caught { kill(writer.processIdentifier, SIGKILL) }
         writer.waitUntilExit()
         printed += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(writer.terminationReason == .uncaughtSignal && writer.terminationStatus == SIGKILL)
+        return (printed, caught, writer)
+    }
+
+    @Test func killingAWriterMidSnapshotLeavesThePreviousSnapshotsWhole() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-crash-\(UInt32.random(in: 0...UInt32.max))")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Wait until one snapshot is complete, then until a write is in progress (its temporary file
+        // exists), and kill the writer there.
+        let (printed, killedMidWrite, _) = try Self.killHelper(["write-loop", directory.path, "--courses", "4000"], after: "wrote 1\n") {
+            !Self.temporaries(directory).isEmpty
+        }
 
         #expect(killedMidWrite, "never saw a write in progress")
-        #expect(writer.terminationReason == .uncaughtSignal && writer.terminationStatus == SIGKILL)
         // Nearly always the torn write's temporary file is still there (it could have been renamed in the
         // microseconds between seeing it and the kill).
         let leftovers = Self.temporaries(directory)
@@ -62,8 +72,8 @@ import Testing
         }
         #expect(try store.latest()?.snapshot.courses.count == 4000)
 
-        // The next run cleans the leftovers up once they are old enough (here: at once), and only them.
-        let removed = try store.prune(keeping: entries.count, temporariesOlderThan: 0)
+        // The next run cleans the leftovers up at once, however fresh, because their writer is gone; and only them.
+        let removed = try store.prune(keeping: entries.count)
         #expect(removed.map(\.lastPathComponent).sorted() == leftovers.sorted())
         #expect(Self.temporaries(directory).isEmpty)
         #expect(try store.list() == entries)

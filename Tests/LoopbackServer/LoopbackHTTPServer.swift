@@ -233,6 +233,9 @@ struct ResponsePlan {
     var redirect: (location: String, status: Int)?
     var oversized: Int?
     var drip: (chunk: Int, interval: Double)?
+    var headerDrip: Double?
+    /// A body streamed until the client hangs up: filler (endless) or a gzip bomb of so many inflated bytes.
+    var stream: HostileStream?
     var headerOverrides: [(name: String, value: String?)] = []
     var resource: Resource?
     var directory: DirectoryMount?
@@ -579,8 +582,41 @@ final class ServerCore: @unchecked Sendable {
         if response.status != 304, let render = plan.renderLatency, render > 0, !pause(render) {
             return .drop
         }
+        if let stream = plan.stream {
+            return sendStream(stream, to: fd, headerDrip: plan.headerDrip)
+        }
         return write(response, to: fd, version: request.version, isHead: isHead, keepAlive: request.keepAlive,
-                     overrides: plan.headerOverrides, drip: plan.drip, truncate: truncate)
+                     overrides: plan.headerOverrides, drip: plan.drip, truncate: truncate, headerDrip: plan.headerDrip)
+    }
+
+    /// Sends `bytes` one at a time, `interval` seconds apart; false when the peer or stop() ended it.
+    private func sendSlowly(_ bytes: [UInt8], to fd: Int32, interval: Double) -> Bool {
+        for (index, byte) in bytes.enumerated() {
+            guard Socket.sendAll(fd, [byte]) else { return false }
+            if index + 1 < bytes.count, !pause(interval) { return false }
+        }
+        return true
+    }
+
+    /// A 200 whose body is streamed until it is done or the client hangs up; the connection is closed after.
+    private func sendStream(_ stream: HostileStream, to fd: Int32, headerDrip: Double?) -> ConnectionFate {
+        var head = "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nConnection: close\r\n"
+        if case .gzipBomb = stream { head += "Content-Encoding: gzip\r\n" }
+        head += "\r\n"
+        if let interval = headerDrip {
+            guard sendSlowly(Array(head.utf8), to: fd, interval: interval) else { return .drop }
+        } else {
+            guard Socket.sendAll(fd, Array(head.utf8)) else { return .drop }
+        }
+        if case .gzipBomb = stream, !Socket.sendAll(fd, GzipBomb.head) { return .drop }
+        var sent = 0
+        while stream.wants(moreAfter: sent) {
+            let chunk = stream.chunk
+            // A failed send is the client hanging up (or stop() shutting the socket down): the stream's end.
+            guard Socket.sendAll(fd, chunk) else { return .drop }
+            sent += chunk.count
+        }
+        return .close
     }
 
     /// Collects the faults and content for `request`, consuming one use of a counted fault.
@@ -613,6 +649,12 @@ final class ServerCore: @unchecked Sendable {
                     plan.oversized = plan.oversized ?? max(0, bytes)
                 case .header(let name, let value):
                     overrides.append((name, value))
+                case .headerDrip(let interval):
+                    plan.headerDrip = plan.headerDrip ?? max(0, interval)
+                case .endlessBody:
+                    plan.stream = plan.stream ?? .endless
+                case .gzipBomb(let inflatedBytes):
+                    plan.stream = plan.stream ?? .gzipBomb(inflatedBytes: max(0, inflatedBytes))
                 }
             }
             state.faults[key] = rules
@@ -673,7 +715,8 @@ final class ServerCore: @unchecked Sendable {
         keepAlive requestedKeepAlive: Bool,
         overrides: [(name: String, value: String?)],
         drip: (chunk: Int, interval: Double)?,
-        truncate: Bool
+        truncate: Bool,
+        headerDrip: Double? = nil
     ) -> ConnectionFate {
         let bodyAllowed = statusAllowsBody(response.status)
         var keepAlive = requestedKeepAlive && !truncate
@@ -701,6 +744,10 @@ final class ServerCore: @unchecked Sendable {
         }
         head += "\r\n"
         var bytes = Array(head.utf8)
+        if let interval = headerDrip {
+            guard sendSlowly(bytes, to: fd, interval: interval) else { return .drop }
+            bytes.removeAll()
+        }
 
         let bodyLength = (isHead || !bodyAllowed) ? 0 : (truncate ? response.body.count / 2 : response.body.count)
         let chunkSize = drip?.chunk ?? 64 * 1024

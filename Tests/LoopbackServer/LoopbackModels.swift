@@ -88,6 +88,15 @@ public enum Fault: Sendable, Equatable {
     case oversized(bytes: Int)
     /// Replaces the named response header with `value`, or removes it when `value` is `nil`.
     case header(name: String, value: String?)
+    /// Sends the status line and headers one byte every `interval` seconds, then the response as usual.
+    case headerDrip(interval: Double)
+    /// Answers 200 with no Content-Length and a body of filler that never ends: the connection stays open
+    /// until the client hangs up or the server stops.
+    case endlessBody
+    /// Answers 200 with `Content-Encoding: gzip` and a deflate stream that inflates to at least `inflatedBytes`
+    /// of spaces at about 159 times its size on the wire, sent as fast as the client reads; the stream is not
+    /// finished (a client that inflates it all sees it cut off). Pass `.max` for a stream without end.
+    case gzipBomb(inflatedBytes: Int)
 
     /// Overrides the Content-Type header, e.g. a wrong charset; `nil` removes the header.
     public static func contentType(_ value: String?) -> Fault {

@@ -12,6 +12,12 @@ import LoopbackServer
 //       serves on an ephemeral 127.0.0.1 port, writes "port PORT" on its first line, and stops on SIGTERM or
 //       SIGINT or after S seconds (default 600: a forgotten server does not outlive the benchmark for long),
 //       then writes what it served.
+//   gvingest-bench-server --hostile CASE [--pages N] [--seconds S]
+//       the same site, with the first course page (or robots.txt) made hostile, for docs/BENCHMARKS.md's
+//       "Hostile cases": drip (its body a byte a second), header-drip (its headers a byte a second), slow-robots
+//       (robots.txt a byte a second), retry-after (429 with Retry-After: 3600), gzip-bomb (a body inflating to
+//       2 GiB), endless (a body without end), redirect-port (a redirect to the same address on another port),
+//       redirect-file (a redirect to file:///etc/passwd).
 //   gvingest-bench-server --write-site DIR [--pages N]
 //       writes the site's pages under DIR at their URL paths, for servers written in other languages.
 
@@ -34,6 +40,7 @@ var pages = 1000
 var latencyMilliseconds = 50
 var seconds = 600.0
 var siteDirectory: String?
+var hostile: String?
 var arguments = CommandLine.arguments.dropFirst()
 while let option = arguments.popFirst() {
     guard let value = arguments.popFirst() else { fail("\(option) needs a value") }
@@ -42,6 +49,7 @@ while let option = arguments.popFirst() {
     case "--latency-ms": latencyMilliseconds = number(value, for: option)
     case "--seconds": seconds = number(value, for: option)
     case "--write-site": siteDirectory = value
+    case "--hostile": hostile = value
     default: fail("unknown option \(option)")
     }
 }
@@ -64,6 +72,24 @@ if let siteDirectory {
 do {
     let server = try LoopbackHTTPServer()
     BenchmarkSite.serve(on: server, pages: pages, latency: Double(latencyMilliseconds) / 1000)
+    let victim = BenchmarkSite.coursePath(BenchmarkSite.firstNumber)
+    // A second server, for the redirect to another port; it serves the same site.
+    let other = try LoopbackHTTPServer()
+    BenchmarkSite.serve(on: other, pages: pages, latency: 0)
+    other.start()
+    defer { other.stop() }
+    switch hostile {
+    case nil: break
+    case "drip": server.setFault(.slowDrip(bytesPerChunk: 1, interval: 1), for: victim)
+    case "header-drip": server.setFault(.headerDrip(interval: 1), for: victim)
+    case "slow-robots": server.setFault(.slowDrip(bytesPerChunk: 1, interval: 1), for: "/robots.txt")
+    case "retry-after": server.setFault(.tooManyRequests(retryAfter: "3600", times: .max), for: victim)
+    case "gzip-bomb": server.setFault(.gzipBomb(inflatedBytes: 2 << 30), for: victim)
+    case "endless": server.setFault(.endlessBody, for: victim)
+    case "redirect-port": server.setFault(.redirect(to: "\(other.baseURLString)\(victim)"), for: victim)
+    case "redirect-file": server.setFault(.redirect(to: "file:///etc/passwd"), for: victim)
+    case let unknown?: fail("--hostile: unknown case \(unknown)")
+    }
     let stopped = DispatchSemaphore(value: 0)
     // Signals are taken through dispatch so that the server can be stopped cleanly and report what it served.
     let handlers = [SIGTERM, SIGINT].map { number -> DispatchSourceSignal in

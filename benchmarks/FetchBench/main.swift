@@ -30,7 +30,7 @@ do {
     guard let start = server.url(BenchmarkSite.listingPath) else { throw CocoaError(.fileNoSuchFile) }
 
     func crawl() async -> (CrawlReport, Double) {
-        let fetcher = HTTPFetcher(settings: settings, hosts: ["127.0.0.1"])
+        let fetcher = HTTPFetcher(settings: settings, startURLs: [server.baseURL])
         let crawler = Crawler(source: fetcher, parser: PageParser(system: .fixed(.gvsu)), settings: settings, honourRobots: true)
         let began = ProcessInfo.processInfo.systemUptime
         let report = await crawler.crawl(start: [start])

@@ -35,7 +35,7 @@ let documents = stage("libxml2 parse (HTMLDocument, charset chosen)") {
 }
 let contexts = stage("page URL (canonical link)") { zip(documents, urls).map { PageContext(document: $0, sourceURL: $1) } }
 let parser = AcalogParser()
-let parsed = stage("fields read (AcalogParser.courses)") { contexts.flatMap { (try? parser.courses(in: $0)) ?? [] } }
+let parsed = stage("fields read (AcalogParser.courses)") { contexts.flatMap { (try? parser.courses(in: $0).courses) ?? [] } }
 // Course by course on this thread (`normalize(catalog:)` spreads them over the cores), with the same link
 // table it builds, so requisite Markdown links its codes as in the real run.
 var links: [String: String] = [:]

@@ -6,6 +6,8 @@
 //   SyntheticSnapshots write-loop DIR [--courses N] writes snapshot after snapshot into the store DIR,
 //                                                   printing "wrote SEQUENCE" after each, until killed
 //                                                   (the crash test kills it with SIGKILL mid-write)
+//   SyntheticSnapshots commit-loop OUT [--courses N] commits run after run into the outputs OUT (one course more
+//                                                   each), printing "committed COURSES", until killed
 import CatalogKit
 import Foundation
 
@@ -103,6 +105,25 @@ case "write-loop" where arguments.count == 2:
             fail("\(error)")
         }
     }
+case "commit-loop" where arguments.count == 2:
+    // Commits run after run into the outputs DIR, each adding one course, so every output and the snapshot
+    // change every round; the crash test kills it between the renames of the outputs.
+    let out = URL(fileURLWithPath: arguments[1])
+    let catalog = CatalogConfig(id: "synthetic", name: "Synthetic", system: .gvsu, source: .directory(URL(fileURLWithPath: "/synthetic")))
+    let pipeline = NewsPipeline(store: SnapshotStore(directory: out.appendingPathComponent("snapshots")), outputDirectory: out,
+                                keepSnapshots: 1_000_000)
+    var round = 0
+    while true {
+        round += 1
+        let courses = (0..<(count + round)).map { course($0) }
+        do {
+            let report = try pipeline.commit(catalog: catalog, pages: PageCounts(expected: 1, fetched: 1, failed: 0), courses: courses,
+                                              now: Date(timeIntervalSince1970: 1_725_170_400 + Double(round)))
+            FileHandle.standardOutput.write(Data("committed \(report.snapshot.courses.count)\n".utf8))
+        } catch {
+            fail("\(error)")
+        }
+    }
 default:
-    fail("usage: SyntheticSnapshots pair OLD NEW [--courses N] | write-loop DIR [--courses N]")
+    fail("usage: SyntheticSnapshots pair OLD NEW [--courses N] | write-loop DIR [--courses N] | commit-loop OUT [--courses N]")
 }

@@ -70,6 +70,18 @@ struct ConfigReader {
         return integer
     }
 
+    /// An integer within `range`; nil and no problem when absent. Settings that feed arithmetic (delays,
+    /// timeouts, counts) are read this way, so no value can overflow what is computed from it.
+    mutating func integer(_ value: JSONValue?, _ path: String, in range: ClosedRange<Int>) -> Int? {
+        guard let value else { return nil }
+        let expected = "expected an integer from \(range.lowerBound) to \(range.upperBound)"
+        guard case let .int(integer) = value, range.contains(integer) else {
+            fail(path, "\(expected), got \(value.shortDescription)")
+            return nil
+        }
+        return integer
+    }
+
     /// A number (integer or not) within `range`; nil and no problem when absent.
     mutating func number(_ value: JSONValue?, _ path: String, in range: ClosedRange<Double>) -> Double? {
         guard let value else { return nil }

@@ -65,11 +65,18 @@ public struct GuardSettings: Sendable, Equatable {
     public var maximumRemovalFraction: Double
     /// Whether a run with pages that could not be fetched may publish.
     public var allowFailedPages: Bool
+    /// More than this fraction of the fetched pages giving no course means the site's layout changed under
+    /// the parser; fewer are parse gaps the run lists and publishes past.
+    public var maximumUnparsedFraction: Double
 
-    public init(minimumCourses: Int = 1, maximumRemovalFraction: Double = 0.1, allowFailedPages: Bool = false) {
+    public static let defaultMaximumUnparsedFraction = 0.02
+
+    public init(minimumCourses: Int = 1, maximumRemovalFraction: Double = 0.1, allowFailedPages: Bool = false,
+                maximumUnparsedFraction: Double = GuardSettings.defaultMaximumUnparsedFraction) {
         self.minimumCourses = minimumCourses
         self.maximumRemovalFraction = maximumRemovalFraction
         self.allowFailedPages = allowFailedPages
+        self.maximumUnparsedFraction = maximumUnparsedFraction
     }
 }
 
@@ -123,7 +130,8 @@ extension PipelineConfig {
     }
 
     static func readGuards(_ object: [String: JSONValue], _ path: String, reader: inout ConfigReader) -> GuardSettings {
-        reader.rejectUnknownKeys(object, path, allowed: ["minimumCourses", "maximumRemovalFraction", "allowFailedPages"])
+        reader.rejectUnknownKeys(object, path, allowed: ["minimumCourses", "maximumRemovalFraction", "allowFailedPages",
+                                                         "maximumUnparsedFraction"])
         var settings = GuardSettings()
         if let minimum = reader.integer(object["minimumCourses"], "\(path).minimumCourses", minimum: 0, required: false) {
             settings.minimumCourses = minimum
@@ -132,6 +140,9 @@ extension PipelineConfig {
             settings.maximumRemovalFraction = fraction
         }
         if let allow = reader.bool(object["allowFailedPages"], "\(path).allowFailedPages") { settings.allowFailedPages = allow }
+        if let fraction = reader.number(object["maximumUnparsedFraction"], "\(path).maximumUnparsedFraction", in: 0...1) {
+            settings.maximumUnparsedFraction = fraction
+        }
         return settings
     }
 

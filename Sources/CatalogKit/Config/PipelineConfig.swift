@@ -37,20 +37,21 @@ public struct CatalogConfig: Sendable, Equatable {
 public struct NormalizationRules: Sendable, Equatable {
     /// Subject names and retired codes mapped to current codes.
     public var subjects: SubjectAliases
-    /// Levels implied by course numbers, used when a page states none.
-    public var levels: [LevelRange]
+    /// Levels implied by course numbers, used when a page states none; nil: the numbering scheme the
+    /// catalog's own numbers show (`NumberingScheme.inferred`).
+    public var levels: [LevelRange]?
     /// Subject codes the catalog is known to use; a course under another gets a warning (empty: no check).
     public var knownSubjects: Set<String>
 
-    public init(subjects: SubjectAliases = SubjectAliases(), levels: [LevelRange] = LevelRange.gvsuDefaults,
+    public init(subjects: SubjectAliases = SubjectAliases(), levels: [LevelRange]? = nil,
                 knownSubjects: Set<String> = []) {
         self.subjects = subjects
         self.levels = levels
         self.knownSubjects = knownSubjects
     }
 
-    /// GVSU's numbering with no aliases.
-    public static let gvsu = NormalizationRules()
+    /// No aliases, no subject check, and levels from the catalog's own numbering.
+    public static let standard = NormalizationRules()
 }
 
 /// The contents of `pipeline.json`, validated.
@@ -68,7 +69,7 @@ public struct PipelineConfig: Sendable, Equatable {
     public var file: URL?
 
     /// A configuration made in code (`gvingest run --source`): default fetch, normalization, news and guard settings.
-    public init(catalogs: [CatalogConfig], fetch: FetchSettings = FetchSettings(), normalize: NormalizationRules = .gvsu,
+    public init(catalogs: [CatalogConfig], fetch: FetchSettings = FetchSettings(), normalize: NormalizationRules = .standard,
                 outputs: OutputSettings) {
         self.catalogs = catalogs
         self.fetch = fetch
@@ -100,8 +101,11 @@ public struct PipelineConfig: Sendable, Equatable {
     /// Validates configuration JSON; paths in it are relative to `file`'s directory.
     public static func parse(_ data: Data, file: URL) throws(Invalid) -> PipelineConfig {
         let root: JSONValue
+        // Editors on Windows save UTF-8 with a byte-order mark; it is not part of the JSON.
+        let byteOrderMark = Data([0xEF, 0xBB, 0xBF])
+        let json = data.starts(with: byteOrderMark) ? data.dropFirst(byteOrderMark.count) : data
         do {
-            root = try JSONValue.parse(data)
+            root = try JSONValue.parse(Data(json))
         } catch {
             throw Invalid(file: file.path, issues: [ConfigIssue(path: "", message: "not valid JSON: \(error)")])
         }
@@ -208,21 +212,21 @@ public struct PipelineConfig: Sendable, Equatable {
 
     private static func readFetch(_ object: [String: JSONValue], _ path: String, base: URL, reader: inout ConfigReader) -> FetchSettings {
         var settings = FetchSettings()
-        let integers: [(String, WritableKeyPath<FetchSettings, Int>, Int)] = [
-            ("concurrency", \.concurrency, 1), ("perHostConcurrency", \.perHostConcurrency, 1),
-            ("minimumDelayMs", \.minimumDelayMilliseconds, 0), ("requestTimeoutSeconds", \.requestTimeoutSeconds, 1),
-            ("deadlineSeconds", \.deadlineSeconds, 1), ("maxBodyBytes", \.maximumBodyBytes, 1024),
-            ("maxRedirects", \.maximumRedirects, 0), ("maxAttempts", \.maximumAttempts, 1),
-            ("backoffBaseMs", \.backoffBaseMilliseconds, 0), ("backoffMaxMs", \.backoffMaximumMilliseconds, 0),
-            ("retryAfterMaxSeconds", \.retryAfterMaximumSeconds, 0),
-        ]
-        reader.rejectUnknownKeys(object, path, allowed: integers.map(\.0) + ["userAgent", "allowedHosts", "cacheDirectory", "ignoreRobots"])
-        for (key, keyPath, minimum) in integers {
-            if let value = reader.integer(object[key], "\(path).\(key)", minimum: minimum, required: false) { settings[keyPath: keyPath] = value }
+        let integers = FetchSettings.ranges
+        reader.rejectUnknownKeys(object, path, allowed: integers.map(\.key) + ["userAgent", "allowedHosts", "cacheDirectory", "ignoreRobots"])
+        for (key, keyPath, range) in integers {
+            if let value = reader.integer(object[key], "\(path).\(key)", in: range) { settings[keyPath: keyPath] = value }
         }
         if let agent = reader.string(object["userAgent"], "\(path).userAgent", required: false) { settings.userAgent = agent }
         if let hosts = reader.array(object["allowedHosts"], "\(path).allowedHosts", required: false) {
-            settings.allowedHosts = hosts.enumerated().compactMap { reader.string($1, "\(path).allowedHosts[\($0)]") }
+            settings.allowedHosts = hosts.enumerated().compactMap { index, value in
+                guard let entry = reader.string(value, "\(path).allowedHosts[\(index)]") else { return nil }
+                guard Origin.allowed(by: entry) != nil else {
+                    reader.fail("\(path).allowedHosts[\(index)]", "expected a host, host:port or an http(s) origin such as https://host:8443, got \"\(entry)\"")
+                    return nil
+                }
+                return entry
+            }
         }
         if let cache = reader.string(object["cacheDirectory"], "\(path).cacheDirectory", required: false) {
             if let directory = confinedPath(cache, base: base) {
@@ -237,7 +241,7 @@ public struct PipelineConfig: Sendable, Equatable {
 
     private static func readNormalize(_ object: [String: JSONValue], _ path: String, reader: inout ConfigReader) -> NormalizationRules {
         reader.rejectUnknownKeys(object, path, allowed: ["subjects", "levels", "knownSubjects"])
-        var rules = NormalizationRules.gvsu
+        var rules = NormalizationRules.standard
         if let subjects = reader.object(object["subjects"], "\(path).subjects", required: false) {
             var table: [String: String] = [:]
             for (name, value) in subjects {

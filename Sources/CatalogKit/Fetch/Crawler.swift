@@ -16,11 +16,14 @@ public struct CrawlFailure: Sendable, Equatable {
     public var reason: String
     /// Running again later may succeed (5xx, timeouts, the deadline) rather than not (404, robots.txt).
     public var temporary: Bool
+    /// The page was not had because the crawl's deadline came first (not fetched, or cut off).
+    public var atDeadline: Bool
 
-    public init(url: String, reason: String, temporary: Bool = false) {
+    public init(url: String, reason: String, temporary: Bool = false, atDeadline: Bool = false) {
         self.url = url
         self.reason = reason
-        self.temporary = temporary
+        self.temporary = temporary || atDeadline
+        self.atDeadline = atDeadline
     }
 }
 
@@ -35,10 +38,14 @@ public struct CrawlReport: Sendable {
     /// Body bytes received over the network (304s and mirrors count their transferred bytes: none).
     public var bytes = 0
     public var failures: [CrawlFailure] = []
+    /// Course pages that were fetched but gave no course, by URL order; they count as fetched.
+    public var parseGaps: [ParseGap] = []
     /// The parsed course pages, by URL order.
     public var coursePages: [PageResult] = []
     public var listingPages = 0
     public var elapsedSeconds = 0.0
+    /// The crawl stopped at its deadline with pages still to get (they are among the failures, `atDeadline`).
+    public var deadlineReached = false
 
     /// The summary as JSON (`--json`): counts and every failure with its reason.
     public var json: JSONValue {
@@ -47,6 +54,7 @@ public struct CrawlReport: Sendable {
             "notModified": .int(notModified), "retries": .int(retries), "bytes": .int(bytes), "listingPages": .int(listingPages),
             "courses": .int(coursePages.reduce(0) { $0 + $1.courses.count }), "elapsedSeconds": .double((elapsedSeconds * 1000).rounded() / 1000),
             "failures": .array(failures.map { .object(["url": .string($0.url), "reason": .string($0.reason)]) }),
+            "parseGaps": .array(parseGaps.map(\.json)),
         ])
     }
 
@@ -54,7 +62,7 @@ public struct CrawlReport: Sendable {
     public var summary: String {
         let courses = coursePages.reduce(0) { $0 + $1.courses.count }
         return "\(pagesFetched)/\(pagesExpected) pages fetched (\(listingPages) listing, \(coursePages.count) course), "
-            + "\(pagesFailed) failed, \(notModified) not modified, \(retries) retries, \(bytes) bytes, \(courses) courses "
+            + "\(pagesFailed) failed, \(parseGaps.count) unparsed, \(notModified) not modified, \(retries) retries, \(bytes) bytes, \(courses) courses "
             + String(format: "in %.2f s", elapsedSeconds)
     }
 }
@@ -74,8 +82,16 @@ public final class Crawler: Sendable {
         self.source = source
         self.parser = parser
         self.settings = settings
-        self.robots = honourRobots ? RobotsGate(source: source, userAgent: settings.userAgent) : nil
+        let robots = honourRobots ? RobotsGate(source: source, userAgent: settings.userAgent) : nil
+        self.robots = robots
         self.progress = progress
+        if let robots {
+            // Weakly: the gate holds the source, and the crawler holds the gate for as long as it crawls.
+            source.vetRedirects { [weak robots] url in
+                guard let verdict = await robots?.verdict(for: url), !verdict.allowed else { return nil }
+                return verdict.reason
+            }
+        }
     }
 
     /// More listing pages than any catalog has: a pager claiming more is broken or hostile.
@@ -93,6 +109,13 @@ public final class Crawler: Sendable {
         var page: FetchedPage?
         var failure: FetchFailure?
         var result: PageResult?
+        /// Not a page: the watchdog that ends the crawl at its deadline went off.
+        var isDeadline = false
+    }
+
+    /// What the deadline's watchdog returns (its job is never looked at).
+    static func deadlineOutcome(_ start: URL) -> Outcome {
+        Outcome(job: Job(url: start, kind: .listing), isDeadline: true)
     }
 
     public func crawl(start: [URL]) async -> CrawlReport {
@@ -117,6 +140,14 @@ public final class Crawler: Sendable {
         await withTaskGroup(of: Outcome.self) { group in
             var running = 0
             var deadlineHit = false
+            // The deadline holds while every page waits (on a slow server, a Retry-After, a turn): the watchdog
+            // wakes the loop, and cancelling the group ends every request and sleep in progress.
+            if let first = start.first {
+                group.addTask {
+                    try? await Task.sleep(nanoseconds: Sleep.nanoseconds(deadline - ProcessInfo.processInfo.systemUptime))
+                    return Self.deadlineOutcome(first)
+                }
+            }
             while true {
                 while running < limit, !queue.isEmpty, !deadlineHit {
                     if ProcessInfo.processInfo.systemUptime >= deadline {
@@ -149,6 +180,13 @@ public final class Crawler: Sendable {
                     continue
                 }
                 guard let outcome = await group.next() else { break }
+                if outcome.isDeadline {
+                    if !Task.isCancelled, ProcessInfo.processInfo.systemUptime >= deadline, !deadlineHit {
+                        deadlineHit = true
+                        group.cancelAll()
+                    }
+                    continue
+                }
                 running -= 1
                 if ProcessInfo.processInfo.systemUptime >= deadline, !deadlineHit {
                     deadlineHit = true
@@ -160,7 +198,7 @@ public final class Crawler: Sendable {
                 } else if let failure = outcome.failure {
                     report.pagesFailed += 1
                     report.failures.append(CrawlFailure(url: outcome.job.url.absoluteString, reason: failure.reason,
-                                                        temporary: failure.temporary))
+                                                        temporary: failure.temporary, atDeadline: deadlineHit && failure.temporary))
                 }
                 if let result = outcome.result {
                     switch outcome.job.kind {
@@ -189,10 +227,8 @@ public final class Crawler: Sendable {
                         if !result.courses.isEmpty { report.coursePages.append(result) }
                     case .course:
                         if result.courses.isEmpty {
-                            report.pagesFailed += 1
-                            report.pagesFetched -= 1
-                            report.failures.append(CrawlFailure(url: outcome.job.url.absoluteString,
-                                                                reason: result.failure ?? "no course found on the page (\(result.systemRule))"))
+                            // Fetched, but not read: a gap in the parse, not a failed fetch.
+                            report.parseGaps.append(ParseGap(url: outcome.job.url.absoluteString, reason: result.gapReason))
                         } else {
                             report.coursePages.append(result)
                         }
@@ -203,20 +239,23 @@ public final class Crawler: Sendable {
                                         elapsed: ProcessInfo.processInfo.systemUptime - started))
             }
             if deadlineHit {
+                report.deadlineReached = true
                 for job in queue {
                     report.pagesFailed += 1
-                    report.failures.append(CrawlFailure(url: job.url.absoluteString,
-                                                        reason: "not fetched: the crawl deadline of \(settings.deadlineSeconds) s was reached",
-                                                        temporary: true))
+                    report.failures.append(CrawlFailure(url: job.url.absoluteString, reason: atDeadline(job, "not fetched").failure?.reason ?? "",
+                                                        atDeadline: true))
                 }
                 queue.removeAll()
             }
+            // The watchdog, when the crawl ended first.
+            group.cancelAll()
         }
         // Pager pages that were asked for but never found are failures already; a pager whose count
         // disagrees with the pages linked was completed above.
         report.retries = source.retries
         report.coursePages.sort { $0.sourceURL < $1.sourceURL }
         report.failures.sort { $0.url < $1.url }
+        report.parseGaps.sort { $0.url < $1.url }
         report.elapsedSeconds = ProcessInfo.processInfo.systemUptime - started
         return report
     }
@@ -227,6 +266,8 @@ public final class Crawler: Sendable {
                                                                      temporary: false), result: nil)
         }
         if let robots, let verdict = await robots.verdict(for: job.url), !verdict.allowed {
+            // robots.txt cut off by the deadline says nothing about the page: it was not had in time.
+            if Task.isCancelled { return atDeadline(job, "not fetched") }
             return Outcome(job: job, page: nil, failure: FetchFailure(url: job.url, reason: verdict.reason, status: nil, attempts: 0,
                                                                      temporary: verdict.temporary), result: nil)
         }
@@ -234,10 +275,18 @@ public final class Crawler: Sendable {
         case let .failure(failure):
             return Outcome(job: job, page: nil, failure: failure, result: nil)
         case let .success(page):
+            // A page that arrives after the deadline is not parsed: parsing a large one takes seconds of its own.
+            if Task.isCancelled { return atDeadline(job, "not parsed") }
             let result = parser.parse(bytes: page.body, sourceURL: page.finalURL, input: job.url.absoluteString,
                                       contentType: page.contentType)
             return Outcome(job: job, page: page, failure: nil, result: result)
         }
+    }
+
+    /// A page the deadline came before: `what` was not done to it.
+    private func atDeadline(_ job: Job, _ what: String) -> Outcome {
+        Outcome(job: job, page: nil, failure: FetchFailure(url: job.url, reason: "\(what): the crawl deadline of \(settings.deadlineSeconds) s "
+            + "was reached", status: nil, attempts: 0, temporary: true), result: nil)
     }
 
     /// Pages of one pager share everything but their page number.
@@ -261,7 +310,13 @@ actor RobotsGate {
 
     private let source: any PageSource
     private let userAgent: String
-    private var policies: [String: Task<Result<RobotsPolicy, FetchFailure>, Never>] = [:]
+    /// A policy, or why there is none (so nothing of that origin is crawled; a passing reason makes that temporary).
+    enum Answer: Sendable {
+        case policy(RobotsPolicy)
+        case unavailable(FetchFailure)
+    }
+
+    private var policies: [String: Task<Answer, Never>] = [:]
 
     init(source: any PageSource, userAgent: String) {
         self.source = source
@@ -271,32 +326,33 @@ actor RobotsGate {
     func verdict(for url: URL) async -> Verdict? {
         guard let scheme = url.scheme, let host = url.host else { return nil }
         let origin = "\(scheme)://\(host)\(url.port.map { ":\($0)" } ?? "")"
-        let task: Task<Result<RobotsPolicy, FetchFailure>, Never>
+        let task: Task<Answer, Never>
         if let existing = policies[origin] {
             task = existing
         } else {
             let source = self.source, userAgent = self.userAgent
             task = Task {
-                guard let robotsURL = URL(string: origin + "/robots.txt") else { return .success(.allowAll) }
+                guard let robotsURL = URL(string: origin + "/robots.txt") else { return .policy(.allowAll) }
                 switch await source.fetch(robotsURL) {
                 case let .success(page):
                     let policy = RobotsPolicy(parsing: String(decoding: page.body, as: UTF8.self), userAgent: userAgent)
                     if let delay = policy.crawlDelay { await source.setMinimumDelay(delay, for: host) }
-                    return .success(policy)
+                    return .policy(policy)
                 case let .failure(failure):
                     // RFC 9309: a missing robots.txt (4xx) allows everything; an unreachable one (5xx) allows nothing.
-                    if let status = failure.status, (400..<500).contains(status) { return .success(.allowAll) }
-                    return .failure(failure)
+                    if let status = failure.status, (400..<500).contains(status) { return .policy(.allowAll) }
+                    return .unavailable(failure)
                 }
             }
             policies[origin] = task
         }
-        let policy: RobotsPolicy
-        switch await task.value {
-        case let .success(found): policy = found
-        case let .failure(failure):
+        // Shared by every page of the origin, the fetch is not a child of any: the deadline's cancellation is passed on.
+        let answer = await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
+        guard case let .policy(policy) = answer else {
+            guard case let .unavailable(failure) = answer else { return Verdict(allowed: false, reason: "robots.txt of \(origin) could not be fetched") }
             return Verdict(allowed: false, reason: "robots.txt of \(origin) could not be fetched: \(failure.reason)", temporary: failure.temporary)
         }
+        if let refusal = policy.refusal { return Verdict(allowed: false, reason: refusal) }
         let path = url.path.isEmpty ? "/" : url.path
         let target = url.query.map { "\(path)?\($0)" } ?? path
         return policy.allows(target) ? Verdict(allowed: true, reason: "")

@@ -31,4 +31,15 @@ public struct FetchSettings: Sendable, Equatable {
     public var ignoreRobots = false
 
     public init() {}
+
+    /// Each integer setting's key in `pipeline.json` and the values it may take. The bounds are far beyond any
+    /// sensible crawl and keep every delay, timeout and count that is computed from them clear of overflow.
+    public static var ranges: [(key: String, keyPath: WritableKeyPath<FetchSettings, Int>, range: ClosedRange<Int>)] { [
+        ("concurrency", \.concurrency, 1...256), ("perHostConcurrency", \.perHostConcurrency, 1...64),
+        ("minimumDelayMs", \.minimumDelayMilliseconds, 0...60_000), ("requestTimeoutSeconds", \.requestTimeoutSeconds, 1...600),
+        ("deadlineSeconds", \.deadlineSeconds, 1...86_400), ("maxBodyBytes", \.maximumBodyBytes, 1024...(256 << 20)),
+        ("maxRedirects", \.maximumRedirects, 0...20), ("maxAttempts", \.maximumAttempts, 1...10),
+        ("backoffBaseMs", \.backoffBaseMilliseconds, 0...60_000), ("backoffMaxMs", \.backoffMaximumMilliseconds, 0...600_000),
+        ("retryAfterMaxSeconds", \.retryAfterMaximumSeconds, 0...3_600),
+    ] }
 }

@@ -52,6 +52,8 @@ public protocol PageSource: Sendable {
     var retries: Int { get }
     /// Slows the requests to one host further (a robots.txt Crawl-delay).
     func setMinimumDelay(_ seconds: Double, for host: String) async
+    /// Asks `vetter` before following a redirect to another origin (its robots.txt); its answer is why not, or nil.
+    func vetRedirects(with vetter: @escaping @Sendable (URL) async -> String?)
 }
 
 /// Sources that are not the web refuse nothing, retry nothing and need no pacing.
@@ -59,4 +61,5 @@ extension PageSource {
     public func refusal(for url: URL) -> String? { nil }
     public var retries: Int { 0 }
     public func setMinimumDelay(_ seconds: Double, for host: String) async {}
+    public func vetRedirects(with vetter: @escaping @Sendable (URL) async -> String?) {}
 }

@@ -1,12 +1,13 @@
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 /// Fetches pages over HTTP politely and persistently: bounded concurrency in total and per host, a
 /// minimum delay between requests to one host, retries with exponential backoff and full jitter
-/// honouring Retry-After, a body size limit, allowed hosts for redirects, and conditional requests
-/// against an on-disk cache.
+/// honouring Retry-After, a body size limit, a wall-clock deadline per request, allowed origins for
+/// redirects, and conditional requests against an on-disk cache.
 ///
 /// One long-lived URLSession serves the whole process: short-lived sessions crash on Linux.
 public final class HTTPFetcher: PageSource {
@@ -16,13 +17,14 @@ public final class HTTPFetcher: PageSource {
     private let gate: ConcurrencyGate
     private let pacer: HostPacer
     private let cache: ResponseCache?
-    private let allowedHosts: Set<String>
+    private let allowedOrigins: Set<Origin>
     /// Retries made so far (not counting first attempts), for the crawl's summary.
     public var retries: Int { counters.retries }
     private let counters = Counters()
+    private let redirectVetter = Mutex<(@Sendable (URL) async -> String?)?>(nil)
 
-    /// - Parameter hosts: hosts allowed besides `settings.allowedHosts` (the start URLs' hosts).
-    public init(settings: FetchSettings, hosts: [String] = []) {
+    /// - Parameter startURLs: their origins are allowed besides those `settings.allowedHosts` names.
+    public init(settings: FetchSettings, startURLs: [URL] = []) {
         self.settings = settings
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
@@ -30,9 +32,9 @@ public final class HTTPFetcher: PageSource {
         configuration.httpAdditionalHeaders = ["User-Agent": settings.userAgent]
         configuration.timeoutIntervalForRequest = TimeInterval(settings.requestTimeoutSeconds)
         configuration.httpMaximumConnectionsPerHost = max(1, settings.perHostConcurrency)
-        allowedHosts = Set((settings.allowedHosts + hosts).map { $0.lowercased() })
-        delegate = SessionDelegate(maximumBodyBytes: settings.maximumBodyBytes, maximumRedirects: settings.maximumRedirects)
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        allowedOrigins = Set(startURLs.compactMap(Origin.init) + settings.allowedHosts.flatMap { Origin.allowed(by: $0) ?? [] })
+        delegate = SessionDelegate(maximumRedirects: settings.maximumRedirects)
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: ImmediateQueue())
         gate = ConcurrencyGate(total: max(1, settings.concurrency), perHost: max(1, settings.perHostConcurrency))
         pacer = HostPacer(minimumDelay: Double(settings.minimumDelayMilliseconds) / 1000)
         cache = settings.cacheDirectory.map(ResponseCache.init(directory:))
@@ -42,10 +44,20 @@ public final class HTTPFetcher: PageSource {
         session.finishTasksAndInvalidate()
     }
 
-    /// Whether a host may be fetched.
-    public func allows(host: String?) -> Bool {
-        guard let host = host?.lowercased() else { return false }
-        return allowedHosts.isEmpty || allowedHosts.contains(host)
+    /// Whether a URL's origin may be fetched: http or https, and among the allowed origins when any are set.
+    public func allows(_ url: URL) -> Bool {
+        guard let origin = Origin(url) else { return false }
+        return allows(origin)
+    }
+
+    func allows(_ origin: Origin) -> Bool {
+        allowedOrigins.isEmpty || allowedOrigins.contains(origin)
+    }
+
+    /// A redirect to another allowed origin is followed only when `vetter` has no objection (the crawler asks
+    /// that origin's robots.txt); nil: no objection.
+    public func vetRedirects(with vetter: @escaping @Sendable (URL) async -> String?) {
+        redirectVetter.withLock { $0 = vetter }
     }
 
     /// A crawl-delay from robots.txt slows one host's pacing further.
@@ -54,10 +66,15 @@ public final class HTTPFetcher: PageSource {
     }
 
     public func refusal(for url: URL) -> String? {
-        allows(host: url.host) ? nil : "host \(url.host?.lowercased() ?? "(none)") is not among the allowed hosts"
+        guard let origin = Origin(url) else { return "\(url.absoluteString) is not an http or https URL" }
+        return allows(origin) ? nil : "origin \(origin) is not among the allowed origins"
     }
 
     public func fetch(_ url: URL) async -> Result<FetchedPage, FetchFailure> {
+        await fetch(url, redirectsLeft: settings.maximumRedirects)
+    }
+
+    private func fetch(_ url: URL, redirectsLeft: Int) async -> Result<FetchedPage, FetchFailure> {
         let host = url.host?.lowercased() ?? ""
         if let refusal = refusal(for: url) {
             return .failure(FetchFailure(url: url, reason: refusal, status: nil, attempts: 0, temporary: false))
@@ -69,13 +86,16 @@ public final class HTTPFetcher: PageSource {
             attempt += 1
             if attempt > 1 { counters.addRetry() }
             if Task.isCancelled {
-                return .failure(FetchFailure(url: url, reason: "cancelled (crawl deadline)", status: nil, attempts: attempt - 1, temporary: true))
+                return .failure(Self.cancelled(url, attempts: attempt - 1))
             }
             await gate.acquire(host: host)
             await pacer.waitForTurn(host: host)
-            let outcome = await perform(url, cached: cached)
+            // The crawl's deadline may have passed while this request waited for its turn.
+            let outcome = Task.isCancelled ? .fail(Self.cancelled(url, attempts: 0)) : await perform(url, cached: cached)
             await gate.release(host: host)
             switch outcome {
+            case let .redirect(target, status):
+                return await follow(url, to: target, status: status, redirectsLeft: redirectsLeft, attempts: attempt)
             case let .page(page):
                 var page = page
                 page.attempts = attempt
@@ -91,8 +111,8 @@ public final class HTTPFetcher: PageSource {
             case let .retry(failure, retryAfter):
                 lastFailure = failure
                 guard attempt < settings.maximumAttempts else { break }
-                let wait = backoff(attempt: attempt, retryAfter: retryAfter)
-                try? await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
+                // Cancelled at the crawl's deadline, this sleep ends at once, however long the server asked for.
+                try? await Task.sleep(nanoseconds: Sleep.nanoseconds(backoff(attempt: attempt, retryAfter: retryAfter)))
             case let .fail(failure):
                 var failure = failure
                 failure.attempts = attempt
@@ -114,10 +134,45 @@ public final class HTTPFetcher: PageSource {
         return min(Double(settings.retryAfterMaximumSeconds), max(0, retryAfter)) + jitter / 10
     }
 
+    /// A redirect to another allowed origin: asks the vetter (that origin's robots.txt), then fetches it as a
+    /// request of its own, with one redirect fewer left.
+    private func follow(_ url: URL, to target: URL, status: Int, redirectsLeft: Int, attempts: Int) async -> Result<FetchedPage, FetchFailure> {
+        guard redirectsLeft > 0 else {
+            return .failure(FetchFailure(url: url, reason: "more than \(settings.maximumRedirects) redirects (a redirect loop?); last to \(target.absoluteString)",
+                                         status: status, attempts: attempts, temporary: false))
+        }
+        let vetter = redirectVetter.withLock { $0 }
+        if let vetter, let objection = await vetter(target) {
+            return .failure(FetchFailure(url: url, reason: "redirect to \(target.absoluteString) refused: \(objection)", status: status,
+                                         attempts: attempts, temporary: false))
+        }
+        switch await fetch(target, redirectsLeft: redirectsLeft - 1) {
+        case var .success(page):
+            page.url = url
+            return .success(page)
+        case var .failure(failure):
+            failure.url = url
+            failure.reason = "redirected to \(target.absoluteString): \(failure.reason)"
+            return .failure(failure)
+        }
+    }
+
+    /// A request the crawl's deadline cancelled.
+    static func cancelled(_ url: URL, attempts: Int) -> FetchFailure {
+        FetchFailure(url: url, reason: "cancelled (crawl deadline)", status: nil, attempts: attempts, temporary: true)
+    }
+
     enum Outcome {
         case page(FetchedPage)
+        case redirect(URL, status: Int)
         case retry(FetchFailure, retryAfter: Double?)
         case fail(FetchFailure)
+    }
+
+    /// The most body a request may receive: robots.txt has a cap of its own (RFC 9309 asks parsers to read at
+    /// least 500 KiB; more than that is not a robots.txt anyone wrote by hand).
+    static func bodyLimit(for url: URL, settings: FetchSettings) -> Int {
+        url.path == "/robots.txt" ? min(settings.maximumBodyBytes, RobotsPolicy.maximumBytes) : settings.maximumBodyBytes
     }
 
     private func perform(_ url: URL, cached: CachedResponse?) async -> Outcome {
@@ -128,22 +183,31 @@ public final class HTTPFetcher: PageSource {
             if let etag = cached.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
             if let modified = cached.lastModified { request.setValue(modified, forHTTPHeaderField: "If-Modified-Since") }
         }
-        let raw = await delegate.run(request, in: session, allowedHost: { [allowedHosts] host in
-            guard let host = host?.lowercased() else { return false }
-            return allowedHosts.isEmpty || allowedHosts.contains(host)
-        })
+        let limit = Self.bodyLimit(for: url, settings: settings)
+        let timeout = DispatchTime.now() + .seconds(max(1, settings.requestTimeoutSeconds))
+        let raw = await delegate.run(request, in: session, limits: RequestLimits(maximumBodyBytes: limit, deadline: timeout,
+                                                                                 allowedOrigin: { [allowedOrigins] origin in
+            allowedOrigins.isEmpty || allowedOrigins.contains(origin)
+        }))
         if let refused = raw.refusedRedirect {
             return .fail(FetchFailure(url: url, reason: refused, status: raw.response?.statusCode, attempts: 0, temporary: false))
         }
+        if let target = raw.redirectToOrigin {
+            return .redirect(target, status: raw.response?.statusCode ?? 302)
+        }
         if raw.overLimit {
-            return .fail(FetchFailure(url: url, reason: "body larger than \(settings.maximumBodyBytes) bytes; cut off",
+            return .fail(FetchFailure(url: url, reason: "body larger than \(limit) bytes; cut off",
                                       status: raw.response?.statusCode, attempts: 0, temporary: false))
+        }
+        if raw.timedOut {
+            return .retry(FetchFailure(url: url, reason: "timed out: not over after \(settings.requestTimeoutSeconds) s (the request's wall-clock deadline)",
+                                       status: raw.response?.statusCode, attempts: 0, temporary: true), retryAfter: nil)
         }
         if let error = raw.error {
             let code = (error as? URLError)?.code
             let reason = ConnectionFailure.describe(error, url: url, timeoutSeconds: settings.requestTimeoutSeconds)
             if code == .cancelled, Task.isCancelled {
-                return .fail(FetchFailure(url: url, reason: "cancelled (crawl deadline)", status: nil, attempts: 0, temporary: true))
+                return .fail(Self.cancelled(url, attempts: 0))
             }
             return .retry(FetchFailure(url: url, reason: reason, status: nil, attempts: 0, temporary: true), retryAfter: nil)
         }
@@ -158,6 +222,7 @@ public final class HTTPFetcher: PageSource {
                                      body: [], notModified: true))
         }
         if status == 408 || status == 429 || (500..<600).contains(status) {
+            // Clamped to a day as it is read, then to retryAfterMaxSeconds: no header can overflow a sleep.
             let retryAfter = header("Retry-After").flatMap { RetryAfter.seconds(from: $0) }
             return .retry(FetchFailure(url: url, reason: "HTTP \(status)", status: status, attempts: 0, temporary: true),
                           retryAfter: retryAfter)
@@ -183,15 +248,22 @@ public final class HTTPFetcher: PageSource {
 
 /// Reads a Retry-After header: delay-seconds or an HTTP-date.
 public enum RetryAfter {
+    /// No wait a server asks for is taken as longer than a day: the value is clamped before any arithmetic,
+    /// so "1e300" or a date in the year 9999 cannot overflow a sleep.
+    public static let longest = 86_400.0
+
     public static func seconds(from value: String, now: Date = Date()) -> Double? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
-        if let seconds = Double(trimmed), seconds >= 0 { return seconds }
+        // RFC 9110: delay-seconds is digits only; a longer run of them than a day's worth is a day.
+        if !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+            return trimmed.count > 6 ? longest : min(longest, Double(trimmed) ?? longest)
+        }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
         for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
             formatter.dateFormat = format
-            if let date = formatter.date(from: trimmed) { return max(0, date.timeIntervalSince(now)) }
+            if let date = formatter.date(from: trimmed) { return min(longest, max(0, date.timeIntervalSince(now))) }
         }
         return nil
     }
@@ -273,6 +345,7 @@ actor HostPacer {
         let now = ProcessInfo.processInfo.systemUptime
         let start = max(now, nextStart[host] ?? now)
         nextStart[host] = start + delay
-        if start > now { try? await Task.sleep(nanoseconds: UInt64((start - now) * 1_000_000_000)) }
+        // A robots.txt may ask for any Crawl-delay ("1e300"): the wait is clamped, and cancelled at the crawl's deadline.
+        if start > now { try? await Task.sleep(nanoseconds: Sleep.nanoseconds(start - now)) }
     }
 }

@@ -138,12 +138,33 @@ public struct MirrorSource: PageSource {
                                          temporary: false))
         }
         let file = directory.appendingPathComponent(entry.file)
+        // The index's paths are confined when it is read, but a page (or a folder on its way) may be a symbolic
+        // link: what it resolves to must still be inside the mirror.
+        guard Self.resolvesInside(file, directory: directory) else {
+            return .failure(FetchFailure(url: url, reason: "the mirror's file \(file.path) resolves outside the mirror \(directory.path); refused",
+                                         status: nil, attempts: 1, temporary: false))
+        }
         guard let data = try? Data(contentsOf: file) else {
             return .failure(FetchFailure(url: url, reason: "the mirror's file \(file.path) cannot be read", status: nil,
                                          attempts: 1, temporary: false))
         }
         return .success(FetchedPage(url: url, finalURL: url, status: entry.status, contentType: entry.contentType, etag: entry.etag,
                                     lastModified: entry.lastModified, body: Array(data)))
+    }
+}
+
+extension MirrorSource {
+    /// Whether `file`, every symbolic link on its path followed, lies inside `directory` (itself resolved).
+    /// A file that does not exist resolves to nothing and is not inside.
+    static func resolvesInside(_ file: URL, directory: URL) -> Bool {
+        guard let root = realPath(directory.path), let target = realPath(file.path) else { return false }
+        return target.hasPrefix(root.hasSuffix("/") ? root : root + "/")
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 }
 
@@ -164,6 +185,7 @@ public final class MirrorRecorder: PageSource, @unchecked Sendable {
     public func refusal(for url: URL) -> String? { source.refusal(for: url) }
     public var retries: Int { source.retries }
     public func setMinimumDelay(_ seconds: Double, for host: String) async { await source.setMinimumDelay(seconds, for: host) }
+    public func vetRedirects(with vetter: @escaping @Sendable (URL) async -> String?) { source.vetRedirects(with: vetter) }
 
     public func fetch(_ url: URL) async -> Result<FetchedPage, FetchFailure> {
         let result = await source.fetch(url)

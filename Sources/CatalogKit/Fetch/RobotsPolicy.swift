@@ -12,6 +12,15 @@ public struct RobotsPolicy: Sendable, Equatable {
     /// A policy that allows everything (no robots.txt, or a 4xx for it).
     public static let allowAll = RobotsPolicy(rules: [], crawlDelay: nil)
 
+    /// The most of a robots.txt that is fetched: a larger one is not fetched at all (and allows nothing).
+    public static let maximumBytes = 512 * 1024
+    /// The most rules kept for our agent: every URL is checked against each, so a file of hundreds of thousands
+    /// would cost more than the crawl. A file with more allows nothing (`refusal` says why).
+    public static let maximumRules = 2_000
+
+    /// Why the file was not taken as written (too many rules), or nil.
+    public var refusal: String?
+
     /// Reads robots.txt text for a user agent; the group naming our product token wins over `*`.
     public init(parsing text: String, userAgent: String) {
         let token = userAgent.split(separator: "/").first.map { $0.lowercased() } ?? userAgent.lowercased()
@@ -47,6 +56,10 @@ public struct RobotsPolicy: Sendable, Equatable {
         let chosen = mine.isEmpty ? groups.filter { $0.agents.contains("*") } : mine
         rules = chosen.flatMap(\.rules)
         crawlDelay = chosen.compactMap(\.delay).max()
+        if rules.count > Self.maximumRules {
+            refusal = "robots.txt has \(rules.count) rules for this agent, more than \(Self.maximumRules); nothing is crawled"
+            rules = [Rule(allow: false, pattern: "/")]
+        }
     }
 
     init(rules: [Rule], crawlDelay: Double?) {

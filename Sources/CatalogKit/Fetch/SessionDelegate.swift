@@ -10,40 +10,68 @@ struct RawResponse: Sendable {
     var error: (any Error)?
     /// The body grew past the limit and the transfer was cut off.
     var overLimit: Bool
-    /// Why a redirect was refused (another host, too many).
+    /// Why a redirect was refused (an origin that is not allowed, a scheme other than HTTP, too many).
     var refusedRedirect: String?
+    /// A redirect to another allowed origin, not followed here: that origin's robots.txt is asked first.
+    var redirectToOrigin: URL?
+    /// The request's own wall-clock deadline passed and the transfer was cut off.
+    var timedOut: Bool
 }
 
-/// Streams response bodies (so an oversized one is cut off early) and vets every redirect.
+/// What a request may do: how much body it may receive, by when it must be over, where it may be redirected.
+struct RequestLimits: Sendable {
+    var maximumBodyBytes: Int
+    /// The wall-clock time by which the whole request (headers, body, same-origin redirects) is over.
+    var deadline: DispatchTime
+    var allowedOrigin: @Sendable (Origin) -> Bool
+}
+
+/// Streams response bodies (so an oversized one is cut off early), vets every redirect, and holds each
+/// request to a wall-clock deadline: URLSession's own timeout is an idle timer that every byte resets.
 ///
-/// URLSession calls it on its own queue; per-task state sits behind a lock.
+/// URLSession calls it on its own queue; per-task state sits behind a lock. Each task's state is an object,
+/// so appending a chunk never copies the body received so far.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private struct TaskState {
-        var continuation: CheckedContinuation<RawResponse, Never>
+    private final class TaskState {
+        let continuation: CheckedContinuation<RawResponse, Never>
+        let limits: RequestLimits
         var response: HTTPURLResponse?
         var body: [UInt8] = []
         var overLimit = false
+        var timedOut = false
         var redirects = 0
         var refusedRedirect: String?
-        var allowedHost: @Sendable (String?) -> Bool
+        var redirectToOrigin: URL?
+
+        init(continuation: CheckedContinuation<RawResponse, Never>, limits: RequestLimits) {
+            self.continuation = continuation
+            self.limits = limits
+        }
     }
 
     private let lock = NSLock()
     private var tasks: [Int: TaskState] = [:]
-    private let maximumBodyBytes: Int
     private let maximumRedirects: Int
 
-    init(maximumBodyBytes: Int, maximumRedirects: Int) {
-        self.maximumBodyBytes = maximumBodyBytes
+    init(maximumRedirects: Int) {
         self.maximumRedirects = maximumRedirects
     }
 
-    func run(_ request: URLRequest, in session: URLSession, allowedHost: @escaping @Sendable (String?) -> Bool) async -> RawResponse {
+    func run(_ request: URLRequest, in session: URLSession, limits: RequestLimits) async -> RawResponse {
         let task = session.dataTask(with: request)
+        let identifier = task.taskIdentifier
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 lock.withLock {
-                    tasks[task.taskIdentifier] = TaskState(continuation: continuation, allowedHost: allowedHost)
+                    tasks[identifier] = TaskState(continuation: continuation, limits: limits)
+                }
+                DispatchQueue.global().asyncAfter(deadline: limits.deadline) { [weak self, weak task] in
+                    let running = self?.lock.withLock { () -> Bool in
+                        guard let state = self?.tasks[identifier] else { return false }
+                        state.timedOut = true
+                        return true
+                    }
+                    if running == true { task?.cancel() }
                 }
                 task.resume()
             }
@@ -54,49 +82,73 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        let tooLarge = lock.withLock { () -> Bool in
-            tasks[dataTask.taskIdentifier]?.response = response as? HTTPURLResponse
-            if response.expectedContentLength > Int64(maximumBodyBytes) {
-                tasks[dataTask.taskIdentifier]?.overLimit = true
+        let refuse = lock.withLock { () -> Bool in
+            guard let state = tasks[dataTask.taskIdentifier] else { return false }
+            state.response = response as? HTTPURLResponse
+            if response.expectedContentLength > Int64(state.limits.maximumBodyBytes) {
+                state.overLimit = true
                 return true
             }
             return false
         }
-        completionHandler(tooLarge ? .cancel : .allow)
+        completionHandler(refuse ? .cancel : .allow)
+        // FoundationNetworking ignores the disposition: only cancelling the task stops the transfer.
+        if refuse { Self.cancel(dataTask) }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let cut = lock.withLock { () -> Bool in
-            guard var state = tasks[dataTask.taskIdentifier], !state.overLimit else { return false }
-            if state.body.count + data.count > maximumBodyBytes {
+            guard let state = tasks[dataTask.taskIdentifier], !state.overLimit, !state.timedOut else { return false }
+            // This runs for every chunk, while URLSession goes on receiving: the faster it is, the sooner a body
+            // over the cap is cancelled, and the fewer chunks wait in the queue meanwhile. So: one copy of the
+            // bytes, and the cap reserved in advance when the body is known to grow.
+            let room = state.limits.maximumBodyBytes - state.body.count
+            let taken = min(room, data.count)
+            if state.body.isEmpty { state.body.reserveCapacity(min(state.limits.maximumBodyBytes, max(data.count, 64 * 1024))) }
+            data.withUnsafeBytes { raw in state.body.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[0..<taken])) }
+            if data.count > room {
                 state.overLimit = true
-                state.body.append(contentsOf: data.prefix(maximumBodyBytes - state.body.count))
-                tasks[dataTask.taskIdentifier] = state
                 return true
             }
-            state.body.append(contentsOf: data)
-            tasks[dataTask.taskIdentifier] = state
             return false
         }
-        if cut { dataTask.cancel() }
+        if cut { Self.cancel(dataTask) }
+    }
+
+    /// Cancels a task from a delegate call. The calls run on URLSession's own queue (`ImmediateQueue`), where
+    /// `cancel()` would wait for itself: it is made from another thread, and until it lands the chunks still
+    /// arriving are dropped as they come, so they hold no memory.
+    static func cancel(_ task: URLSessionTask) {
+        DispatchQueue.global().async { task.cancel() }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        // The Location header, not the request URLSession made of it: that keeps the old host for a `file:` URL.
+        let location = response.value(forHTTPHeaderField: "Location")
+        let target = location.flatMap { URL(string: $0, relativeTo: response.url)?.absoluteURL } ?? request.url
+        let from = (response.url ?? task.currentRequest?.url).flatMap(Origin.init)
         let verdict = lock.withLock { () -> URLRequest? in
-            guard var state = tasks[task.taskIdentifier] else { return nil }
+            guard let state = tasks[task.taskIdentifier] else { return nil }
             state.redirects += 1
-            defer { tasks[task.taskIdentifier] = state }
-            guard let target = request.url else {
+            guard let target else {
                 state.refusedRedirect = "redirect without a target"
                 return nil
             }
-            guard state.allowedHost(target.host) else {
-                state.refusedRedirect = "redirect to \(target.absoluteString) refused: host \(target.host ?? "?") is not allowed"
+            guard let origin = Origin(target) else {
+                state.refusedRedirect = "redirect to \(location ?? target.absoluteString) refused: only http and https URLs are followed"
+                return nil
+            }
+            guard state.limits.allowedOrigin(origin) else {
+                state.refusedRedirect = "redirect to \(target.absoluteString) refused: origin \(origin) is not allowed"
                 return nil
             }
             guard state.redirects <= maximumRedirects else {
                 state.refusedRedirect = "more than \(maximumRedirects) redirects (a redirect loop?); last to \(target.absoluteString)"
+                return nil
+            }
+            guard origin == from else {
+                state.redirectToOrigin = target
                 return nil
             }
             return request
@@ -107,8 +159,21 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let state = lock.withLock({ tasks.removeValue(forKey: task.taskIdentifier) }) else { return }
         let response = state.response ?? (task.response as? HTTPURLResponse)
-        let raw = RawResponse(response: response, body: state.body, error: state.overLimit || state.refusedRedirect != nil ? nil : error,
-                              overLimit: state.overLimit, refusedRedirect: state.refusedRedirect)
+        let judged = state.overLimit || state.refusedRedirect != nil || state.redirectToOrigin != nil || state.timedOut
+        let raw = RawResponse(response: response, body: state.body, error: judged ? nil : error, overLimit: state.overLimit,
+                              refusedRedirect: state.refusedRedirect, redirectToOrigin: state.redirectToOrigin, timedOut: state.timedOut)
         state.continuation.resume(returning: raw)
+    }
+}
+
+/// The delegate queue that runs each delegate call at once, on the thread that delivers it (URLSession's own).
+///
+/// FoundationNetworking hands every chunk of a body to the delegate queue and goes on receiving, with no way to
+/// slow down: behind a queue of its own, chunks from a fast sender piled up by the hundred megabytes before the
+/// delegate saw the body cap and the cancellation landed. Run at once, a chunk over the cap is dropped as it
+/// arrives. The delegate's calls only take a lock briefly and never wait for URLSession.
+final class ImmediateQueue: OperationQueue, @unchecked Sendable {
+    override func addOperation(_ block: @escaping @Sendable () -> Void) {
+        block()
     }
 }

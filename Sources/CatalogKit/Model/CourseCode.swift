@@ -1,11 +1,11 @@
-/// A course code such as "CIS 162" or "BIO 120L": subject, number and an optional letter suffix.
+/// A course code such as "CIS 162", "BIO 120L" or "FINA 7A20": subject, number and an optional letter suffix.
 ///
 /// Written forms vary ("cis162", "CIS-162", "C S 235", "MATH 006A"); all of them map to one
 /// canonical form, "SUBJ NUMBER[SUFFIX]", which is what `description` prints and ids derive from.
 public struct CourseCode: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
     /// Upper-case letters, spaces removed ("C S" becomes "CS").
     public var subject: String
-    /// The number as written, leading zeros kept ("098"); a rare letter prefix stays ("B011").
+    /// The number as written, leading zeros kept ("098"), with its letters but the suffix: "B011", "7A20", "460D1".
     public var number: String
     /// A trailing letter suffix ("L" in "BIO 120L"), or nil.
     public var suffix: String?
@@ -19,22 +19,41 @@ public struct CourseCode: Sendable, Hashable, Comparable, Codable, CustomStringC
     /// The canonical form: "CIS 162", "BIO 120L".
     public var description: String { "\(subject) \(number)\(suffix ?? "")" }
 
-    /// The number's digits as an integer (the app's `number`): 162 for "CIS 162L", 11 for "BUSI B011".
-    public var numericValue: Int {
-        // Digit by digit, without building the digit string (sorting codes asks this of every comparison);
-        // 0, as `Int(digits) ?? 0` gave, when there are none or too many.
-        // Non-ASCII text counts digits as characters, as before: a digit with a combining mark is no digit.
-        guard number.utf8.allSatisfy({ $0 < 0x80 }) else { return Int(number.filter(\.isASCIIDigit)) ?? 0 }
+    /// The app's integer `number`. Catalogs write numbers with letters: a letter before the digits is a
+    /// prefix ("BUSI B011" is 11), letters after them a suffix ("CIS 162L" is 162), and a letter between
+    /// digits stands for a digit of the number ("FINA 7A20" is 7020), unless three or more digits come
+    /// before it, which make a whole number already and the rest a part of it ("ENG 460D1" is 460).
+    /// 0 when there are no digits or more than an Int holds.
+    public var numericValue: Int { numericReading.value }
+
+    /// How many places `numericValue` was read from, leading zeros included: 3 for "162L" and "098", 4 for
+    /// "2303", "0300" and "7A20". A catalog's numbering scheme is the width most of its numbers have.
+    public var numberWidth: Int { numericReading.width }
+
+    private var numericReading: (value: Int, width: Int) {
         var value = 0
-        var sawDigit = false
-        for byte in number.utf8 where byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
-            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
-            let (sum, overflow2) = times10.addingReportingOverflow(Int(byte - UInt8(ascii: "0")))
-            if overflow1 || overflow2 { return 0 }
-            value = sum
-            sawDigit = true
+        var width = 0
+        var leadingDigits = 0
+        var inLeadingRun = true
+        for character in number {
+            if character.isASCIIDigit, let digit = character.wholeNumberValue {
+                if inLeadingRun { leadingDigits += 1 }
+                let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+                let (sum, overflow2) = times10.addingReportingOverflow(digit)
+                if overflow1 || overflow2 { return (0, 0) }
+                value = sum
+                width += 1
+            } else if width > 0, !character.isNumber {
+                // A letter after digits ends the number when the digits before it make one; otherwise it is a place.
+                if leadingDigits >= 3 { break }
+                inLeadingRun = false
+                let (times10, overflow) = value.multipliedReportingOverflow(by: 10)
+                if overflow { return (0, 0) }
+                value = times10
+                width += 1
+            }
         }
-        return sawDigit ? value : 0
+        return (value, width)
     }
 
     /// A stable identifier derived from the canonical code: "cis-162l".
@@ -95,7 +114,7 @@ enum CourseCodeScanner {
         c >= "a" && c <= "z" ? Character(Unicode.Scalar(c.value - 32) ?? c) : Character(c)
     }
 
-    /// Scans SUBJECT [space|hyphen] [letter]DIGITS[SUFFIX] at `start`; the code must end at a word boundary.
+    /// Scans SUBJECT [space|hyphen] [letter]DIGITS[LETTER DIGITS][SUFFIX] at `start`; the code must end at a word boundary.
     static func scan(_ s: [Unicode.Scalar], from start: Int, caseSensitive: Bool) -> Match? {
         guard start < s.count, isLetter(s[start], upperOnly: caseSensitive) else { return nil }
         if start > 0, isLetter(s[start - 1], upperOnly: false) || isDigit(s[start - 1]) { return nil }
@@ -122,9 +141,25 @@ enum CourseCodeScanner {
         }
         let digitsStart = j
         while j < s.count, isDigit(s[j]), j - digitsStart < 5 { number.append(Character(s[j])); j += 1 }
-        let digitCount = j - digitsStart
-        guard digitCount >= 2 else { return nil }
+        var digitCount = j - digitsStart
+        guard digitCount >= 1 else { return nil }
         if j < s.count, isDigit(s[j]) { return nil }
+        // Letters between digits belong to the number: "FINA 7A20", "PHOP 6X57", "ENG 460D1" (one letter each time,
+        // twice at most; not after a prefix letter).
+        var innerLetters = 0
+        while innerLetters < 2, number.first?.isASCIIDigit == true, j + 1 < s.count, isLetter(s[j], upperOnly: caseSensitive),
+              isDigit(s[j + 1]) {
+            var k = j + 1
+            var run = ""
+            while k < s.count, isDigit(s[k]), run.count < 4 { run.unicodeScalars.append(s[k]); k += 1 }
+            if k < s.count, isDigit(s[k]) { return nil }
+            number.append(upper(s[j]))
+            number += run
+            digitCount += run.count
+            innerLetters += 1
+            j = k
+        }
+        guard digitCount >= (innerLetters > 0 ? 3 : 2) else { return nil }
         // "3000-4000 level" and decimals are not codes.
         if j < s.count, s[j] == ".", j + 1 < s.count, isDigit(s[j + 1]) { return nil }
         var suffix = ""

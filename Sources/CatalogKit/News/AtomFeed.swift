@@ -47,6 +47,10 @@ public enum RunDigest {
         var lines = ["# \(md(current.catalogID)): catalog run of \(current.capturedAt)", ""]
         let pages = current.pages
         lines.append("- Snapshot: \(current.courses.count) courses from \(pages.fetched) of \(pages.expected) pages (\(pages.failed) failed)")
+        if !pages.unparsed.isEmpty {
+            lines.append("- Parse gaps: \(pages.unparsed.count) page\(pages.unparsed.count == 1 ? "" : "s") fetched but not read:")
+            for gap in pages.unparsed { lines.append("  - <\(gap.url)>: \(md(gap.reason))") }
+        }
         guard let previous else {
             lines.append("- Compared with: nothing: this is the first snapshot, the baseline later runs are compared with; no news")
             return lines.joined(separator: "\n") + "\n"

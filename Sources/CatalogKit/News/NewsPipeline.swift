@@ -90,6 +90,7 @@ public struct NewsPipeline: Sendable {
     @discardableResult
     public func commit(catalog: CatalogConfig, pages: PageCounts, courses: [Course], acceptRemovals: Bool = false,
                        now: Date) throws(CommitError) -> CommitReport {
+        try recoverInterruptedCommit()
         let previous: Snapshot?
         do {
             previous = try store.latest()?.snapshot
@@ -113,15 +114,21 @@ public struct NewsPipeline: Sendable {
         // outputs; the run lock means none of them belongs to a write in progress.
         let names = [catalogFile, newsFile, feedFile, digestFile(catalog.id)].map(\.lastPathComponent) + ["run-report.json"]
         for leftover in AtomicFile.leftoverTemporaries(in: outputDirectory, of: names) { unlink(leftover.path) }
-        var outputs = FileSet()
+        var outputs = FileSet(journal: commitJournal)
         let entry: SnapshotStore.Entry
+        let sequenceBefore: Int
+        do {
+            sequenceBefore = try store.list().last?.sequence ?? 0
+        } catch {
+            throw .snapshot(error)
+        }
         do {
             try outputs.replace([
                 (catalogFile, Data(PublishedCatalog.encoded(catalog: catalog, snapshot: snapshot))),
                 (newsFile, Data(NewsFile.encoded(all))),
                 (feedFile, Data(AtomFeed.render(all, settings: news, emptyUpdated: snapshot.capturedAt).utf8)),
                 (digestFile(catalog.id), Data(digest.utf8)),
-            ])
+            ], note: .object(["store": .string(store.directory.path), "sequenceBefore": .int(sequenceBefore)]))
         } catch {
             throw .cannotWrite(path: error.path, reason: error.detail)
         }
@@ -142,6 +149,25 @@ public struct NewsPipeline: Sendable {
         }
         return CommitReport(snapshot: snapshot, snapshotFile: entry.file, previous: previous, diff: diff, news: added, digest: digest,
                             pruned: pruned, warnings: warnings)
+    }
+
+    /// Written while the outputs are being renamed into place, removed once the snapshot (the commit point) is.
+    public var commitJournal: URL { outputDirectory.appendingPathComponent(".gvingest-commit.json") }
+
+    /// A run killed between the renames of its outputs leaves some new and some old: this puts back the previous
+    /// versions when its snapshot was not written (so the run did not happen), or keeps the new ones when it
+    /// was (only the clean-up was missed). Every commit starts with it, under the run lock.
+    public func recoverInterruptedCommit() throws(CommitError) {
+        do {
+            try FileSet.recover(journal: commitJournal) { note in
+                guard case let .object(fields) = note, case let .string(directory)? = fields["store"],
+                      case let .int(before)? = fields["sequenceBefore"] else { return false }
+                let latest = (try? SnapshotStore(directory: URL(fileURLWithPath: directory)).list().last?.sequence) ?? nil
+                return (latest ?? 0) > before
+            }
+        } catch {
+            throw .cannotWrite(path: error.path, reason: error.detail)
+        }
     }
 
     /// The accumulated news; none when the file does not exist yet.

@@ -3,6 +3,7 @@ public enum GuardViolation: Sendable, Equatable, CustomStringConvertible {
     case failedPages(failed: Int, expected: Int)
     case tooFewCourses(found: Int, minimum: Int)
     case tooManyRemovals(removed: Int, previous: Int, maximumFraction: Double)
+    case tooManyUnparsed(unparsed: Int, fetched: Int, maximumFraction: Double)
 
     /// Why, and how to override when the data is right after all.
     public var description: String {
@@ -13,6 +14,10 @@ public enum GuardViolation: Sendable, Equatable, CustomStringConvertible {
         case let .tooFewCourses(found, minimum):
             return "only \(found) course\(found == 1 ? "" : "s") found, fewer than guards.minimumCourses (\(minimum)); check the crawl, "
                 + "or lower guards.minimumCourses if the catalog really shrank"
+        case let .tooManyUnparsed(unparsed, fetched, maximum):
+            return "\(unparsed) of \(fetched) fetched pages (\(Self.percent(Double(unparsed) / Double(max(fetched, 1))))) gave no course, "
+                + "more than guards.maximumUnparsedFraction allows (\(Self.percent(maximum))): the site's layout may have changed; "
+                + "see the parse gaps in the run report, and check one page with 'gvingest parse URL'"
         case let .tooManyRemovals(removed, previous, maximum):
             return "\(removed) of \(previous) courses (\(Self.percent(Double(removed) / Double(max(previous, 1))))) would be removed, "
                 + "more than guards.maximumRemovalFraction allows (\(Self.percent(maximum))); if the removals are real, "
@@ -28,13 +33,17 @@ public enum GuardViolation: Sendable, Equatable, CustomStringConvertible {
 
 /// The checks that keep a bad crawl from replacing a good catalog: they fail closed.
 public enum RunGuards {
-    /// Every violation of `settings` by a run: failed pages, too few courses, too many removals (the
+    /// Every violation of `settings` by a run: failed pages, too many parse gaps, too few courses, too many removals (the
     /// last waived by `acceptRemovals`, and not checked on a first run). Empty when the run may publish.
     public static func check(pages: PageCounts, courseCount: Int, previousCourseCount: Int?, removedCount: Int,
                              settings: GuardSettings, acceptRemovals: Bool) -> [GuardViolation] {
         var violations: [GuardViolation] = []
         if pages.failed > 0, !settings.allowFailedPages {
             violations.append(.failedPages(failed: pages.failed, expected: pages.expected))
+        }
+        if pages.fetched > 0, Double(pages.unparsed.count) / Double(pages.fetched) > settings.maximumUnparsedFraction {
+            violations.append(.tooManyUnparsed(unparsed: pages.unparsed.count, fetched: pages.fetched,
+                                               maximumFraction: settings.maximumUnparsedFraction))
         }
         if courseCount < settings.minimumCourses {
             violations.append(.tooFewCourses(found: courseCount, minimum: settings.minimumCourses))

@@ -3,8 +3,11 @@ import Foundation
 /// A course after normalization: what the published catalog carries, in the app's field names and more.
 public struct Course: Sendable, Equatable {
     public var code: CourseCode
-    /// Stable across runs and snapshots: derived from the canonical code ("cis-162l").
-    public var id: String { code.id }
+    /// Stable across runs and snapshots: derived from the canonical code ("cis-162l"), and for a code that
+    /// different courses share, qualified by the course's title ("mana-7334-strategic-management").
+    public var id: String { idQualifier.map { "\(code.id)-\($0)" } ?? code.id }
+    /// Set only where another course of the catalog has the same code (`SharedCodes`).
+    public var idQualifier: String? = nil
     public var title: String
     public var description: String
     public var credits: CreditRange?

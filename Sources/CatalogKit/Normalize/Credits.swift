@@ -8,8 +8,16 @@ public struct CreditRange: Sendable, Equatable, Codable {
         self.max = Swift.max(min, max)
     }
 
-    /// The app's single integer: the minimum, the credit a student is sure to earn.
+    /// The app's single integer: the minimum rounded down, the credit a student is sure to earn ("1.5" gives 1,
+    /// "1-6" gives 1); 0 where the catalog gives no number ("Variable").
     public var appCredits: Int { Int(min.rounded(.down)) }
+
+    /// Whether credits written with no number say they vary ("Variable", "VAR", "Variable credit"): understood,
+    /// though no range can be given.
+    public static func saysVariable(_ text: String) -> Bool {
+        let words = text.lowercased().split { !$0.isLetter && !$0.isNumber }
+        return words.contains { $0 == "variable" || $0 == "var" } && !words.contains { $0.contains(where: \.isNumber) }
+    }
 
     /// Reads "3", "3.0", "1-3", "1 to 3", "3 or 4", "1-12 per sem.", "3 Credit Hours" and the contact-hour
     /// triple "(3-0-0)" (credits first). Returns nil for anything else ("Variable", "TBA").

@@ -49,3 +49,61 @@ public struct LevelRange: Sendable, Equatable, Codable {
         LevelRange(from: 700, to: nil, level: .doctoral),
     ]
 }
+
+/// How a catalog's course numbers imply levels: the ranges of the configuration, or the numbering the
+/// catalog's own numbers show (three-digit as GVSU's, or four-digit).
+public struct NumberingScheme: Sendable, Equatable {
+    public var ranges: [LevelRange]
+    /// Where the ranges come from, as `levelSource` names it.
+    public var origin: String
+    /// Whether a course's title may make it doctoral ("Doctoral Research"): in a scheme none of whose ranges
+    /// is doctoral, only the catalog's own words say which courses are.
+    public var doctoralFromTitle: Bool
+
+    public init(ranges: [LevelRange], origin: String, doctoralFromTitle: Bool = false) {
+        self.ranges = ranges
+        self.origin = origin
+        self.doctoralFromTitle = doctoralFromTitle
+    }
+
+    /// The ranges of `normalize.levels`.
+    public static func configured(_ ranges: [LevelRange]) -> NumberingScheme {
+        NumberingScheme(ranges: ranges, origin: "normalize.levels")
+    }
+
+    /// GVSU's: 0–99 developmental, 100–499 undergraduate, 500–699 graduate, 700 and up doctoral.
+    public static let threeDigit = NumberingScheme(ranges: LevelRange.gvsuDefaults,
+                                                   origin: "three-digit numbering, read from the catalog's course numbers")
+
+    /// The common four-digit numbering: 0–999 developmental, 1000–4999 undergraduate, 5000 and up graduate.
+    public static let fourDigit = NumberingScheme(ranges: [
+        LevelRange(from: 0, to: 999, level: .developmental),
+        LevelRange(from: 1000, to: 4999, level: .undergraduate),
+        LevelRange(from: 5000, to: nil, level: .graduate),
+    ], origin: "four-digit numbering, read from the catalog's course numbers", doctoralFromTitle: true)
+
+    /// The scheme most of `codes` are written in: four-digit when more numbers have four places or more
+    /// than fewer ("2303", "0300", "7A20"), three-digit otherwise (and for no codes at all).
+    public static func inferred(from codes: some Sequence<CourseCode>) -> NumberingScheme {
+        var wide = 0, narrow = 0
+        for code in codes {
+            if code.numberWidth >= 4 { wide += 1 } else if code.numberWidth > 0 { narrow += 1 }
+        }
+        return wide > narrow ? .fourDigit : .threeDigit
+    }
+
+    /// The level of a course numbered `code` and titled `title`, and the rule that gave it; nil when no range
+    /// holds its number.
+    func level(of code: CourseCode, title: String) -> (level: CourseLevel, source: String)? {
+        if doctoralFromTitle, let word = Self.doctoralWord(in: title) {
+            return (.doctoral, "the title's word \"\(word)\" (\(origin), where no number range is doctoral)")
+        }
+        let number = code.numericValue
+        guard let range = ranges.first(where: { $0.contains(number) }) else { return nil }
+        return (range.level, "number \(number) in \(range.from)…\(range.to.map(String.init) ?? "") (\(origin))")
+    }
+
+    private static func doctoralWord(in title: String) -> Substring? {
+        title.split(whereSeparator: { !$0.isLetter }).first { ["doctoral", "doctorate"].contains($0.lowercased()) }
+    }
+}

@@ -4,12 +4,19 @@ import Foundation
 public struct Normalizer: Sendable {
     public var rules: NormalizationRules
 
-    public init(rules: NormalizationRules = .gvsu) {
+    public init(rules: NormalizationRules = .standard) {
         self.rules = rules
     }
 
-    /// Normalizes one course; `links` maps canonical codes to catalog URLs for Markdown links.
-    public func normalize(_ parsed: ParsedCourse, links: [String: String] = [:]) -> Course {
+    /// The numbering that gives levels: the configured ranges, or the scheme `codes` are written in.
+    public func numberingScheme(for codes: some Sequence<CourseCode>) -> NumberingScheme {
+        rules.levels.map(NumberingScheme.configured) ?? NumberingScheme.inferred(from: codes)
+    }
+
+    /// Normalizes one course; `links` maps canonical codes to catalog URLs for Markdown links. Levels come from
+    /// `scheme`, by default the configured ranges or the numbering of this course's own number.
+    public func normalize(_ parsed: ParsedCourse, links: [String: String] = [:], scheme: NumberingScheme? = nil) -> Course {
+        let scheme = scheme ?? numberingScheme(for: [parsed.code])
         var warnings: [String] = []
         var code = parsed.code
         if let current = rules.subjects.code(for: code.subject), current != code.subject {
@@ -21,7 +28,9 @@ public struct Normalizer: Sendable {
         let creditsText = parsed.creditsText.map(TextCleaner.cleanLine)
         var credits = creditsText.flatMap(CreditRange.init(parsing:))
         if credits == nil, let triple = parsed.contactHours { credits = CreditRange(parsing: "(\(triple))") }
-        if let text = creditsText, credits == nil { warnings.append("credits \"\(text)\" not understood; kept as written") }
+        if let text = creditsText, credits == nil, !CreditRange.saysVariable(text) {
+            warnings.append("credits \"\(text)\" not understood; kept as written")
+        }
 
         var level: CourseLevel?
         var levelSource: String?
@@ -29,11 +38,11 @@ public struct Normalizer: Sendable {
            let found = CourseLevel(stated: stated.value) {
             level = found
             levelSource = "the page's \"\(stated.label)\" field"
-        } else if let range = rules.levels.first(where: { $0.contains(code.numericValue) }) {
-            level = range.level
-            levelSource = "number \(code.numericValue) in \(range.from)…\(range.to.map(String.init) ?? "") (normalize.levels)"
+        } else if let (found, source) = scheme.level(of: code, title: parsed.title) {
+            level = found
+            levelSource = source
         } else {
-            warnings.append("no level: number \(code.numericValue) is in no configured range")
+            warnings.append("no level: number \(code.numericValue) is in no range of the \(scheme.origin)")
         }
 
         var linkTable = links
@@ -80,38 +89,33 @@ public struct Normalizer: Sendable {
         return NormalizedRequisite(tree: tree, text: text, markdown: RequisiteMarkdown.render(text, links: links), courses: courses)
     }
 
-    /// Normalizes a whole catalog: one course per id (the first wins, later ones are warned about), sorted
-    /// by id, with reverse prerequisite links and references to codes the catalog lacks.
+    /// Normalizes a whole catalog: copies of one course listed twice become one course, different courses
+    /// sharing a code are kept under qualified ids (`SharedCodes`), sorted by id, with reverse prerequisite
+    /// links and references to codes the catalog lacks. The page order makes no difference to the result.
     public func normalize(catalog parsed: [ParsedCourse]) -> [Course] {
-        // Each code's canonical text is worked out on the cores; the table is then filled in page order (the
-        // first page naming a code wins).
         let codeTexts = ParallelMap.map(Array(parsed.indices)) { [parsed] index in parsed[index].code.description }
+        // A code two pages give links to the first of their URLs, whichever page came first.
         var links: [String: String] = [:]
         links.reserveCapacity(parsed.count)
-        for index in parsed.indices where links[codeTexts[index]] == nil {
-            links[codeTexts[index]] = parsed[index].pageURL ?? parsed[index].sourceURL
+        for index in parsed.indices {
+            let url = parsed[index].pageURL ?? parsed[index].sourceURL
+            if let known = links[codeTexts[index]], known <= url { continue }
+            links[codeTexts[index]] = url
         }
-        var normalized = normalizeAll(parsed, links: links)
+        var normalized = normalizeAll(parsed, links: links, scheme: numberingScheme(for: parsed.lazy.map(\.code)))
+        let shared = SharedCodes.resolve(normalized)
+        for (index, qualifier) in shared.qualifiers { normalized[index].idQualifier = qualifier }
+        for (index, warnings) in shared.warnings { normalized[index].warnings += warnings }
         // Courses are large values: everything below moves indices and works each id and code out once, on
         // the cores (`keys` reads the courses through a copy of the array that ends with it, so the warnings
         // appended below change the array in place).
         let keys = { [normalized] in
             ParallelMap.map(Array(normalized.indices)) { index in
-                CatalogKey(id: normalized[index].code.id, code: normalized[index].code, codeText: normalized[index].code.description,
+                CatalogKey(id: normalized[index].id, code: normalized[index].code, codeText: normalized[index].code.description,
                            references: normalized[index].prerequisiteCourses + normalized[index].corequisiteCourses)
             }
         }()
-        var firstOfID: [String: Int] = [:]
-        firstOfID.reserveCapacity(normalized.count)
-        var kept: [Int] = []
-        for index in normalized.indices {
-            if let first = firstOfID[keys[index].id] {
-                normalized[first].warnings.append("also found at \(normalized[index].sourceURL); that copy was ignored")
-            } else {
-                firstOfID[keys[index].id] = index
-                kept.append(index)
-            }
-        }
+        var kept = shared.kept
         kept.sort { keys[$0].id < keys[$1].id }
         let codes = Set(kept.map { keys[$0].codeText })
         var requiredBy: [String: [Int]] = [:]
@@ -161,8 +165,8 @@ public struct Normalizer: Sendable {
     }
 
     /// Normalizes every course, spread over the cores: each course is independent of the others.
-    func normalizeAll(_ parsed: [ParsedCourse], links: [String: String]) -> [Course] {
-        ParallelMap.map(parsed) { normalize($0, links: links) }
+    func normalizeAll(_ parsed: [ParsedCourse], links: [String: String], scheme: NumberingScheme) -> [Course] {
+        ParallelMap.map(parsed) { normalize($0, links: links, scheme: scheme) }
     }
 }
 

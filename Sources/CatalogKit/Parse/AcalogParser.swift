@@ -31,18 +31,27 @@ public struct AcalogParser: CatalogParser {
             || document.contains(Self.courseLinkXPath)
     }
 
-    public func courses(in page: PageContext) throws -> [ParsedCourse] {
-        var courses: [ParsedCourse] = []
+    public func courses(in page: PageContext) throws -> PageCourses {
+        var found = PageCourses()
         for heading in try page.document.select(Self.fullPageHeadingXPath) {
-            if let course = try course(heading: heading, page: page, rule: "h1#course_preview_title") { courses.append(course) }
-        }
-        for block in Self.inlineBlocks(in: page.document) {
-            guard let heading = block.descendants(named: Self.inlineHeadingNames, limit: 1).first else { continue }
-            if let course = try course(heading: heading, page: page, rule: "td.coursepadding//\(heading.name)") {
-                courses.append(course)
+            if let course = try course(heading: heading, page: page, rule: "h1#course_preview_title") {
+                found.courses.append(course)
+            } else {
+                found.noteUnreadable("the course heading h1#course_preview_title", at: heading, text: heading.text)
             }
         }
-        return courses
+        for block in Self.inlineBlocks(in: page.document) {
+            guard let heading = block.descendants(named: Self.inlineHeadingNames, limit: 1).first else {
+                found.noteUnreadable("a course block td.coursepadding with no heading", at: block, text: block.text)
+                continue
+            }
+            if let course = try course(heading: heading, page: page, rule: "td.coursepadding//\(heading.name)") {
+                found.courses.append(course)
+            } else {
+                found.noteUnreadable("the heading of course block td.coursepadding", at: heading, text: heading.text)
+            }
+        }
+        return found
     }
 
     /// Expanded listings' course blocks: `td` elements of class `coursepadding`.
@@ -76,12 +85,18 @@ public struct AcalogParser: CatalogParser {
     public func listing(in page: PageContext) throws -> CourseListing? {
         var courses: [ListedCourse] = []
         var seen: Set<String> = []
+        // The blocks that hold a course's own text: found once, then each link walks up its own ancestors. Asking
+        // every link "is there a block_content td above me with the course heading in it" rescanned the block per
+        // link, quadratic in Acalog's own layout, where every listing link sits in that one block.
+        let courseBlocks = try page.document.select(Self.allFullPageHeadingsXPath).flatMap { heading in
+            Self.ancestors(of: heading).filter { $0.name == "td" && $0.hasClass("block_content") }
+        }
         for anchor in try page.document.select(Self.courseLinkXPath) {
             // Links inside a course's own text are its requisites, not listing entries.
-            if try anchor.first("ancestor::td[contains(concat(' ', normalize-space(@class), ' '), ' coursepadding ')]"
-                + " | ancestor::td[contains(concat(' ', normalize-space(@class), ' '), ' block_content ')][.//h1[@id='course_preview_title']]") != nil {
-                continue
+            let inCourseText = Self.ancestors(of: anchor).contains { ancestor in
+                ancestor.name == "td" && (ancestor.hasClass("coursepadding") || courseBlocks.contains { $0.isSame(as: ancestor) })
             }
+            if inCourseText { continue }
             guard let parsed = CourseHeading.parse(anchor.text), let url = anchor.link()?.absoluteString,
                   seen.insert(url).inserted else { continue }
             courses.append(ListedCourse(linkText: parsed, url: url))
@@ -96,6 +111,14 @@ public struct AcalogParser: CatalogParser {
         let heading = try page.document.first("(//h1 | //h2)[1]")?.text
         return CourseListing(heading: heading, subjectCode: nil, courses: courses, pageCount: pageCount,
                              pageLinks: pages.keys.sorted().compactMap { pages[$0] })
+    }
+
+    /// Every course heading of a full page (an id may be repeated on a broken page).
+    static let allFullPageHeadingsXPath = "//h1[@id='course_preview_title']"
+
+    /// A node's ancestors, nearest first.
+    static func ancestors(of node: HTMLNode) -> [HTMLNode] {
+        Array(sequence(first: node) { $0.parent }.dropFirst())
     }
 
     /// The N of `filter[cpage]=N` in a pager link (raw or percent-encoded brackets).

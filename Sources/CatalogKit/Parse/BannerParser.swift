@@ -27,15 +27,19 @@ public struct BannerParser: CatalogParser {
             || page.document.contains(Self.banner9XPath)
     }
 
-    public func courses(in page: PageContext) throws -> [ParsedCourse] {
-        var courses: [ParsedCourse] = []
+    public func courses(in page: PageContext) throws -> PageCourses {
+        var found = PageCourses()
         for title in try page.document.select(Self.titleXPath) {
-            if let course = try banner8Course(title: title, page: page) { courses.append(course) }
+            if let course = try banner8Course(title: title, page: page) {
+                found.courses.append(course)
+            } else {
+                found.noteUnreadable("the course title td.nttitle", at: title, text: title.text)
+            }
         }
         for section in try page.document.select(Self.banner9DetailsXPath) {
-            if let course = try banner9Course(section: section, page: page) { courses.append(course) }
+            if let course = try banner9Course(section: section, page: page) { found.courses.append(course) }
         }
-        return courses
+        return found
     }
 
     private func banner8Course(title: HTMLNode, page: PageContext) throws -> ParsedCourse? {

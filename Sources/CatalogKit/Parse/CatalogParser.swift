@@ -77,13 +77,32 @@ public struct PageContext {
     var pageURLString: String? { pageURLText == sourceURLText ? nil : pageURLText }
 }
 
+/// The courses a page holds, and the course elements on it whose code could not be read: a course is never
+/// dropped in silence.
+public struct PageCourses: Sendable {
+    public var courses: [ParsedCourse] = []
+    /// One line each: which element, where, and the text it held.
+    public var unreadable: [String] = []
+
+    public init(courses: [ParsedCourse] = [], unreadable: [String] = []) {
+        self.courses = courses
+        self.unreadable = unreadable
+    }
+
+    /// Notes an element that stands for a course but whose code did not read as one.
+    mutating func noteUnreadable(_ element: String, at node: HTMLNode, text: String) {
+        let shown = TextCollapsing.collapse(text)
+        unreadable.append("\(element) at \(node.path) holds no course code: \"\(shown.count > 80 ? shown.prefix(80) + "…" : shown)\"")
+    }
+}
+
 /// One catalog system's reading of course pages and listing pages.
 public protocol CatalogParser: Sendable {
     var system: CatalogSystem { get }
     /// Whether the page carries this system's marks (for `--system auto`).
     func recognizes(_ page: PageContext) -> Bool
     /// Every course on the page: one for a course page, several for an expanded listing, none otherwise.
-    func courses(in page: PageContext) throws -> [ParsedCourse]
+    func courses(in page: PageContext) throws -> PageCourses
     /// The course links and pager of a listing page, or nil when the page is not a listing.
     func listing(in page: PageContext) throws -> CourseListing?
 }

@@ -86,6 +86,28 @@ struct CourseAssembler {
         self.scope = scope
     }
 
+    /// Prose with the lines at its end that hold only "Yes", "No", "Y" or "N" moved to the notes: such a line is
+    /// the value of a field whose label the page does not show (UH's pages end their descriptions with one).
+    /// Nil when nothing is left.
+    private mutating func proseWithoutTrailingFlags(_ text: String) -> String? {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        var flags: [String] = []
+        while let last = lines.last, Self.isLoneFlag(last) || (last.isEmpty && !flags.isEmpty) {
+            if !last.isEmpty { flags.insert(String(last), at: 0) }
+            lines.removeLast()
+        }
+        while lines.last?.isEmpty == true { lines.removeLast() }
+        if !flags.isEmpty {
+            course.notes += flags
+            course.provenance["notes"] = "a line holding only a yes/no value at the end of the prose, \(scope)"
+        }
+        return lines.isEmpty ? nil : lines.joined(separator: "\n")
+    }
+
+    static func isLoneFlag(_ line: Substring) -> Bool {
+        ["y", "n", "yes", "no"].contains(line.trimmingCharacters(in: .whitespaces).lowercased())
+    }
+
     mutating func assemble(_ segments: [ContentSegment]) {
         let roles = segments.map { $0.label.map(FieldRole.init(label:)) }
         let hasDescriptionLabel = roles.contains(.description)
@@ -101,8 +123,8 @@ struct CourseAssembler {
                 } else if segment.emphasized || hasDescriptionLabel {
                     course.notes.append(segment.text)
                     course.provenance["notes"] = "unlabelled text set apart from the description, \(scope)"
-                } else {
-                    description.append(segment.text)
+                } else if let prose = proseWithoutTrailingFlags(segment.text) {
+                    description.append(prose)
                     descriptionRules.append("unlabelled text \(scope)")
                 }
                 continue
@@ -123,8 +145,8 @@ struct CourseAssembler {
             case .contactHours where course.contactHours == nil:
                 set(\.contactHours, value, field: "contactHours", rule: rule)
             case .description:
-                if !value.isEmpty {
-                    description.append(value)
+                if let prose = proseWithoutTrailingFlags(value) {
+                    description.append(prose)
                     descriptionRules.append(rule)
                 }
             default:

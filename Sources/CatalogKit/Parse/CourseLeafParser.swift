@@ -28,12 +28,16 @@ public struct CourseLeafParser: CatalogParser {
             || page.document.contains(Self.scriptXPath)
     }
 
-    public func courses(in page: PageContext) throws -> [ParsedCourse] {
-        var courses: [ParsedCourse] = []
+    public func courses(in page: PageContext) throws -> PageCourses {
+        var found = PageCourses()
         for block in try page.document.select(Self.blockXPath) {
-            if let course = try course(block: block, page: page) { courses.append(course) }
+            if let course = try course(block: block, page: page) {
+                found.courses.append(course)
+            } else {
+                found.noteUnreadable("course block div.courseblock", at: block, text: try block.first(Self.headingXPath)?.text ?? block.text)
+            }
         }
-        return courses
+        return found
     }
 
     /// The code, title and credits of a heading, and the rule that found each.

@@ -35,8 +35,8 @@ public struct GVSUParser: CatalogParser {
         return nil
     }
 
-    public func courses(in page: PageContext) throws -> [ParsedCourse] {
-        guard let (heading, parsed) = courseHeading(in: page) else { return [] }
+    public func courses(in page: PageContext) throws -> PageCourses {
+        guard let (heading, parsed) = courseHeading(in: page) else { return PageCourses() }
         let where_ = "<\(heading.name)> at \(heading.path)"
         var course = try ParsedCourse.begun(from: heading, parsed: parsed, page: page, system: system, place: where_)
         let container = heading.parent ?? page.document.root
@@ -53,7 +53,7 @@ public struct GVSUParser: CatalogParser {
         assembler.assemble(segments)
         course = assembler.course
         course.takeCredits(fromHeading: parsed, place: where_)
-        return [course]
+        return PageCourses(courses: [course])
     }
 
     public func listing(in page: PageContext) throws -> CourseListing? {

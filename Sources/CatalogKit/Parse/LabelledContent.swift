@@ -257,10 +257,12 @@ enum LabelledContent {
                         }
                     }
                     if let builder = current, builder.label != nil, !builder.hasText, builder.labelStyle != "text" {
-                        // `<em>Prereq.:</em> <em>value</em>`: the value is the emphasis element that follows.
+                        // `<em>Prereq.:</em> <em>value</em>`: the value is the emphasis element that follows. The
+                        // pair is whole, so what follows on the line may start a field of its own, as on a new
+                        // line ("<em>Lecture Contact Hours:</em> <em>3</em> Lab Contact Hours: 0").
                         current?.append(unit.tokens, links: links)
                         closeSegment()
-                        lineHasContent = true
+                        lineHasContent = false
                         continue
                     }
                     if !isEmpty, current == nil || (current?.label == nil && current?.hasText == false) {

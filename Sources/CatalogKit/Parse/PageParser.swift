@@ -53,9 +53,20 @@ public struct PageResult: Sendable {
     public var failure: String?
     /// Set when the page could not even be read (a missing file, a failed download).
     public var unreadable = false
+    /// Course elements on the page whose code could not be read, one line each (`PageCourses.unreadable`).
+    public var unreadableCourses: [String] = []
 
     /// True when the page gave a course or a listing.
     public var yieldedRecord: Bool { !courses.isEmpty || !(listing?.courses.isEmpty ?? true) }
+
+    /// Why a page that was read gave no course, for a parse gap.
+    public var gapReason: String {
+        failure ?? unreadableCourses.first.map { "no course read: \($0)" }
+            ?? "no course found on the page (parsed as \(system?.rawValue ?? "nothing"): \(systemRule))"
+    }
+
+    /// The course elements whose code could not be read, one warning each naming the page.
+    public var unreadableCourseWarnings: [String] { unreadableCourses.map { "\(input): \($0)" } }
 
     /// Fields a course page lacks, one line each, naming the page and the field.
     public var missingFieldWarnings: [String] {
@@ -116,7 +127,9 @@ public struct PageParser: Sendable {
         }
         result.system = parser.system
         do {
-            result.courses = try parser.courses(in: page)
+            let found = try parser.courses(in: page)
+            result.courses = found.courses
+            result.unreadableCourses = found.unreadable
             if result.courses.isEmpty { result.listing = try parser.listing(in: page) }
         } catch {
             result.failure = "\(error)"

@@ -4,13 +4,13 @@ import Foundation
 public enum ParseOutput {
     /// One JSON array of normalized course records over all pages, sorted by id, deterministic (sorted keys),
     /// as UTF-8: `jsonParts` joined.
-    public static func jsonBytes(_ results: [PageResult], rules: NormalizationRules = .gvsu) -> [UInt8] {
+    public static func jsonBytes(_ results: [PageResult], rules: NormalizationRules = .standard) -> [UInt8] {
         Array(jsonParts(results, rules: rules).joined())
     }
 
     /// The JSON array of `jsonBytes` in consecutive pieces (joining 12 MB first would only copy it), as
     /// `writeJSON(courses:)` hands them out.
-    public static func jsonParts(_ results: [PageResult], rules: NormalizationRules = .gvsu) -> [[UInt8]] {
+    public static func jsonParts(_ results: [PageResult], rules: NormalizationRules = .standard) -> [[UInt8]] {
         jsonParts(courses: Normalizer(rules: rules).normalize(catalog: results.flatMap(\.courses)))
     }
 
@@ -52,7 +52,7 @@ public enum ParseOutput {
     }
 
     /// The readable view of one page.
-    public static func human(_ result: PageResult, rules: NormalizationRules = .gvsu) -> String {
+    public static func human(_ result: PageResult, rules: NormalizationRules = .standard) -> String {
         var out = "== \(result.input)\n"
         func line(_ key: String, _ value: String, from rule: String? = nil) {
             let pad = String(repeating: " ", count: max(1, 16 - key.count))

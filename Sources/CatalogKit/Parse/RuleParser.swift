@@ -129,12 +129,19 @@ public struct RuleParser: CatalogParser {
         page.document.contains(rules.course)
     }
 
-    public func courses(in page: PageContext) throws -> [ParsedCourse] {
-        var courses: [ParsedCourse] = []
+    public func courses(in page: PageContext) throws -> PageCourses {
+        var found = PageCourses()
         for node in try page.document.select(rules.course) {
-            if let course = try course(node, page: page) { courses.append(course) }
+            if let course = try course(node, page: page) {
+                found.courses.append(course)
+            } else {
+                let codeText = try node.first(rules.code)?.text
+                found.noteUnreadable(codeText == nil ? "a course (rules.course) whose rules.code matched nothing"
+                                                     : "the code (rules.code) of a course (rules.course)",
+                                     at: node, text: codeText ?? node.text)
+            }
         }
-        return courses
+        return found
     }
 
     private func course(_ node: HTMLNode, page: PageContext) throws -> ParsedCourse? {

@@ -7,9 +7,15 @@ public struct LoadedCatalog: Sendable {
     public var pagesFetched: Int
     public var pagesFailed: Int
     public var failures: [CrawlFailure]
+    /// Pages read but with no course in them.
+    public var parseGaps: [ParseGap]
+    /// Course elements whose code could not be read on pages that gave other courses, one line each.
+    public var unreadableCourses: [String]
     /// Pages the server answered 304 for (HTTP sources with a cache).
     public var notModified: Int
     public var retries: Int
+    /// The crawl stopped at its deadline; the pages it did not get are among `failures`, marked `atDeadline`.
+    public var deadlineReached = false
 }
 
 /// Why a source could not be read at all.
@@ -26,7 +32,7 @@ public enum CatalogLoader {
         let parser = PageParser(system: system ?? catalog.systemChoice)
         switch catalog.source {
         case let .http(urls):
-            let fetcher = HTTPFetcher(settings: settings, hosts: urls.compactMap(\.host))
+            let fetcher = HTTPFetcher(settings: settings, startURLs: urls)
             let crawler = Crawler(source: fetcher, parser: parser, settings: settings, honourRobots: !settings.ignoreRobots,
                                   progress: progress)
             return loaded(await crawler.crawl(start: urls))
@@ -54,12 +60,17 @@ public enum CatalogLoader {
             }
             let results = await ParseRunner.run(inputs, parser: parser)
             var failures: [CrawlFailure] = []
+            var gaps: [ParseGap] = []
             for result in results where !result.yieldedRecord {
-                failures.append(CrawlFailure(url: result.sourceURL,
-                                             reason: result.failure ?? "no course or listing found (\(result.systemRule))"))
+                if result.unreadable {
+                    failures.append(CrawlFailure(url: result.sourceURL, reason: result.failure ?? "could not be read"))
+                } else {
+                    gaps.append(ParseGap(url: result.sourceURL, reason: result.gapReason))
+                }
             }
             return LoadedCatalog(courses: results.flatMap(\.courses), pagesExpected: inputs.count,
                                  pagesFetched: inputs.count - failures.count, pagesFailed: failures.count, failures: failures,
+                                 parseGaps: gaps, unreadableCourses: results.filter(\.yieldedRecord).flatMap(\.unreadableCourseWarnings),
                                  notModified: 0, retries: 0)
         }
     }
@@ -67,6 +78,7 @@ public enum CatalogLoader {
     static func loaded(_ report: CrawlReport) -> LoadedCatalog {
         LoadedCatalog(courses: report.coursePages.flatMap(\.courses), pagesExpected: report.pagesExpected,
                       pagesFetched: report.pagesFetched, pagesFailed: report.pagesFailed, failures: report.failures,
-                      notModified: report.notModified, retries: report.retries)
+                      parseGaps: report.parseGaps, unreadableCourses: report.coursePages.flatMap(\.unreadableCourseWarnings),
+                      notModified: report.notModified, retries: report.retries, deadlineReached: report.deadlineReached)
     }
 }

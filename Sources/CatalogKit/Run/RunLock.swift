@@ -29,8 +29,19 @@ public final class RunLock {
         } catch {
             throw Unavailable(file: file.path, reason: "cannot \(error.operation) \(error.path): \(error.reason)")
         }
-        let fd = open(file.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw Unavailable(file: file.path, reason: String(cString: strerror(errno))) }
+        // Whoever can write the output directory could leave a symbolic link or a hard link here to a file the
+        // runner can write; opening it without following links, and taking only a file that is plainly a lock
+        // file, means the note below never truncates anything the lock did not create.
+        let fd = open(file.path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            let code = errno
+            throw Unavailable(file: file.path, reason: code == ELOOP ? "it is a symbolic link, which a lock never follows; remove it"
+                                                                      : String(cString: strerror(code)))
+        }
+        if let refusal = Self.refusal(fd) {
+            close(fd)
+            throw Unavailable(file: file.path, reason: "\(refusal), so it is not a lock file of gvingest and is left as it is; remove it")
+        }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let holder = (try? String(contentsOf: file, encoding: .utf8)).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             close(fd)
@@ -40,6 +51,20 @@ public final class RunLock {
         let note = "pid \(ProcessInfo.processInfo.processIdentifier) since \(Timestamp.string(Date()))\n"
         _ = ftruncate(fd, 0)
         _ = note.withCString { pwrite(fd, $0, strlen($0), 0) }
+    }
+
+    /// The largest file taken for a lock file: it only ever holds one line.
+    static let maximumLockFileBytes = 4_096
+
+    /// Why an open file is not a lock file that may be overwritten: not a regular file, another name for it
+    /// elsewhere (a hard link), or more in it than a lock's note.
+    static func refusal(_ fd: Int32) -> String? {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return String(cString: strerror(errno)) }
+        if info.st_mode & S_IFMT != S_IFREG { return "it is not a regular file" }
+        if info.st_nlink > 1 { return "it has \(info.st_nlink) names (hard links)" }
+        if info.st_size > maximumLockFileBytes { return "it holds \(info.st_size) bytes, more than a lock's note" }
+        return nil
     }
 
     deinit {

@@ -12,9 +12,13 @@ public struct RunReport: Sendable {
     public var startedAt: String
     public var stages: [Stage] = []
     public var warnings: [String] = []
+    /// Pages fetched but not read, each with its URL and why.
+    public var parseGaps: [ParseGap] = []
     /// "ok", "no changes", or why the run stopped.
     public var outcome = "ok"
     public var exitStatus: Int32 = 0
+    /// The pages a crawl stopped at its deadline did not get (the log says only how many).
+    public var unfetchedAtDeadline: [String] = []
 
     public init(catalog: String, startedAt: String) {
         self.catalog = catalog
@@ -33,6 +37,8 @@ public struct RunReport: Sendable {
         .object([
             "catalog": .string(catalog), "startedAt": .string(startedAt), "outcome": .string(outcome),
             "exitStatus": .int(Int(exitStatus)), "warnings": .array(warnings.map(JSONValue.string)),
+            "parseGaps": .array(parseGaps.map(\.json)),
+            "unfetchedAtDeadline": .array(unfetchedAtDeadline.map(JSONValue.string)),
             "stages": .array(stages.map { stage in
                 .object(["name": .string(stage.name), "seconds": .double((stage.seconds * 1000).rounded() / 1000),
                          "counts": .object(stage.counts.mapValues(JSONValue.int))])

@@ -27,6 +27,15 @@ public struct FieldChange: Sendable, Equatable {
 public struct ChangedCourse: Sendable, Equatable {
     public var course: CourseRef
     public var changes: [FieldChange]
+    /// The course's id in the old catalog when it changed (a code it came to share, or stopped sharing, with a
+    /// different course qualifies or unqualifies its id); the change is then listed as field `id` too.
+    public var previousID: String?
+
+    public init(course: CourseRef, changes: [FieldChange], previousID: String? = nil) {
+        self.course = course
+        self.changes = changes
+        self.previousID = previousID
+    }
 }
 
 /// A course that reappears under a new code with the same title and description.
@@ -117,8 +126,28 @@ public struct CatalogDiff: Sendable, Equatable {
         /// are paired as renumberings.
         public func finish() -> CatalogDiff {
             var diff = CatalogDiff()
-            let removed = oldByID.values.filter { !newIDs.contains($0.id) }.sorted { $0.id < $1.id }
-            let added = self.added.sorted { $0.id < $1.id }
+            var removed = oldByID.values.filter { !newIDs.contains($0.id) }.sorted { $0.id < $1.id }
+            var added = self.added.sorted { $0.id < $1.id }
+            var changed = self.changed
+            // A course whose code another course came to share, or stopped sharing, changed its id, not its
+            // identity: an old and a new course with one code and one title are the same course.
+            var removedByName: [String: [ComparableCourse]] = [:]
+            for course in removed { removedByName[course.name, default: []].append(course) }
+            var reidentified = Set<String>()
+            for course in added {
+                guard var waiting = removedByName[course.name], let at = waiting.firstIndex(where: { $0.title == course.title })
+                else { continue }
+                let from = waiting.remove(at: at)
+                removedByName[course.name] = waiting
+                reidentified.insert(from.id)
+                reidentified.insert(course.id)
+                changed.append(ChangedCourse(course: CourseRef(course),
+                                             changes: [FieldChange(field: "id", old: .string(from.id), new: .string(course.id))]
+                                                 + fieldChanges(from, course),
+                                             previousID: from.id))
+            }
+            removed.removeAll { reidentified.contains($0.id) }
+            added.removeAll { reidentified.contains($0.id) }
             var candidates: [String: [ComparableCourse]] = [:]
             for course in removed { candidates[course.renumberingKey, default: []].append(course) }
             var renumberedIDs = Set<String>()

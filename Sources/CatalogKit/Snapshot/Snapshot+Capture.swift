@@ -5,7 +5,7 @@ extension Snapshot {
     ///
     /// `createdAt` and `updatedAt` are carried over: a course the previous snapshot had keeps its
     /// `createdAt`, and its `updatedAt` unless a compared field changed; a renumbered course keeps the
-    /// `createdAt` of its old code and is updated now; a new course (and every course of a first run) is
+    /// `createdAt` of its old code and is updated now, as is a course whose id changed; a new course (and every course of a first run) is
     /// created and updated at the capture time.
     public static func capture(catalogID: String, source: JSONValue, pages: PageCounts, courses: [Course],
                                previous: Snapshot?, at date: Date) -> (snapshot: Snapshot, diff: CatalogDiff) {
@@ -18,6 +18,7 @@ extension Snapshot {
         let changed = Set(diff.changed.map(\.course.id))
         var renumberedFrom: [String: String] = [:]
         for pair in diff.renumbered { renumberedFrom[pair.to.id] = pair.from.id }
+        for item in diff.changed { if let oldID = item.previousID { renumberedFrom[item.course.id] = oldID } }
 
         for index in snapshot.courses.indices {
             let id = snapshot.courses[index].id

@@ -5,19 +5,46 @@ public struct PageCounts: Sendable, Equatable {
     public var expected: Int
     public var fetched: Int
     public var failed: Int
+    /// Pages that were fetched (and count as such) but gave no course: parse gaps, each with its URL and why.
+    public var unparsed: [ParseGap]
 
-    public init(expected: Int, fetched: Int, failed: Int) {
+    public init(expected: Int, fetched: Int, failed: Int, unparsed: [ParseGap] = []) {
         self.expected = expected
         self.fetched = fetched
         self.failed = failed
+        self.unparsed = unparsed
     }
 
     /// The counts of a crawl.
     public init(_ report: CrawlReport) {
-        self.init(expected: report.pagesExpected, fetched: report.pagesFetched, failed: report.pagesFailed)
+        self.init(expected: report.pagesExpected, fetched: report.pagesFetched, failed: report.pagesFailed, unparsed: report.parseGaps)
     }
 
-    var json: JSONValue { .object(["expected": .int(expected), "fetched": .int(fetched), "failed": .int(failed)]) }
+    var json: JSONValue {
+        var object: [String: JSONValue] = ["expected": .int(expected), "fetched": .int(fetched), "failed": .int(failed)]
+        if !unparsed.isEmpty { object["unparsed"] = .array(unparsed.map(\.json)) }
+        return .object(object)
+    }
+}
+
+/// A page that was fetched but whose course could not be read: on its own no reason to refuse a run
+/// (`guards.maximumUnparsedFraction` bounds how many there may be).
+public struct ParseGap: Sendable, Equatable {
+    public var url: String
+    public var reason: String
+
+    public init(url: String, reason: String) {
+        self.url = url
+        self.reason = reason
+    }
+
+    public var json: JSONValue { .object(["url": .string(url), "reason": .string(reason)]) }
+
+    init?(json: JSONValue) {
+        guard case let .object(object) = json, case let .string(url)? = object["url"], case let .string(reason)? = object["reason"]
+        else { return nil }
+        self.init(url: url, reason: reason)
+    }
 }
 
 extension CatalogSource {
@@ -104,13 +131,21 @@ public struct Snapshot: Sendable, Equatable {
               case let .int(fetched)? = pages["fetched"], case let .int(failed)? = pages["failed"] else {
             throw fail("expected \"pages\": {\"expected\": n, \"fetched\": n, \"failed\": n}")
         }
+        var unparsed: [ParseGap] = []
+        if let gaps = pages["unparsed"] {
+            guard case let .array(items) = gaps else { throw fail("expected \"pages.unparsed\" as a list of {\"url\", \"reason\"}") }
+            for item in items {
+                guard let gap = ParseGap(json: item) else { throw fail("expected each of \"pages.unparsed\" as {\"url\": …, \"reason\": …}") }
+                unparsed.append(gap)
+            }
+        }
         guard case let .int(count)? = header["courseCount"], count == courses.count else {
             throw fail("courseCount is \(header["courseCount"]?.shortDescription ?? "missing") but \(courses.count) courses are listed")
         }
         var seen = Set<String>()
         for course in courses where !seen.insert(course.id).inserted { throw fail("course id \(course.id) appears twice") }
         self.init(catalogID: catalogID, source: source, capturedAt: capturedAt,
-                  pages: PageCounts(expected: expected, fetched: fetched, failed: failed), courses: courses)
+                  pages: PageCounts(expected: expected, fetched: fetched, failed: failed, unparsed: unparsed), courses: courses)
     }
 }
 

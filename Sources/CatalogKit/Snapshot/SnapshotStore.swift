@@ -119,7 +119,8 @@ public struct SnapshotStore: Sendable {
     }
 
     /// Deletes all but the newest `keeping` snapshots, and temporary files that writers killed part-way left
-    /// behind once they are older than `age` seconds (younger ones may belong to a write in progress).
+    /// behind once their writer has exited or they are older than `age` seconds (younger ones of a live
+    /// process may belong to a write in progress).
     /// Returns the files deleted.
     @discardableResult
     public func prune(keeping: Int, temporariesOlderThan age: TimeInterval = 3600, now: Date = Date()) throws(SnapshotError) -> [URL] {
@@ -128,7 +129,7 @@ public struct SnapshotStore: Sendable {
         for name in names where name.hasPrefix(".") && name.hasSuffix(".tmp") {
             let file = directory.appendingPathComponent(name)
             let modified = (try? FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate]) as? Date
-            if let modified, now.timeIntervalSince(modified) >= age { doomed.append(file) }
+            if AtomicFile.writerIsGone(name) || modified.map({ now.timeIntervalSince($0) >= age }) == true { doomed.append(file) }
         }
         for file in doomed {
             do {

@@ -42,3 +42,16 @@ public enum Timestamp {
         text.filter { $0 != "-" && $0 != ":" }
     }
 }
+
+/// The time a run takes for its own: `SOURCE_DATE_EPOCH` (the reproducible-builds convention) when it is set,
+/// so the same pages run twice give byte-identical outputs; otherwise the system clock.
+public enum RunClock {
+    public static let variable = "SOURCE_DATE_EPOCH"
+
+    /// The run's time, or nil when the variable is set but is no whole number of seconds since 1970 (UTC).
+    public static func now(environment: [String: String] = ProcessInfo.processInfo.environment) -> Date? {
+        guard let text = environment[variable] else { return Date() }
+        guard let seconds = Int64(text), seconds >= 0, seconds < 253_402_300_800 else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
+}

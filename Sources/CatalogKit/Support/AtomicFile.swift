@@ -72,6 +72,16 @@ public enum AtomicFile {
         }.map { directory.appendingPathComponent($0) }
     }
 
+    /// Whether the process that named a temporary file (`.NAME.PID.RANDOM.tmp`) is gone, so the file can belong
+    /// to no write in progress. A live process with that number (the writer, or another that got its number
+    /// since) keeps the file, as does a name of another form.
+    public static func writerIsGone(_ name: String) -> Bool {
+        let parts = name.split(separator: ".")
+        guard parts.count >= 4, parts.last == "tmp", let pid = Int32(parts[parts.count - 3]), pid > 0 else { return false }
+        if pid == ProcessInfo.processInfo.processIdentifier { return false }
+        return kill(pid, 0) != 0 && errno == ESRCH
+    }
+
     /// Writes `data` to a new temporary file beside `url` and flushes it to disk; returns the temporary
     /// file, or throws having removed it. This is where a full disk or an unwritable directory shows, so
     /// callers that replace several files stage them all before touching any.

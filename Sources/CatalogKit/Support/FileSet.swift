@@ -18,11 +18,18 @@ public struct FileSet {
     }
 
     private var installed: [Installed] = []
+    /// Where the renames in progress are written down, so that a process killed between two of them can be
+    /// undone (or completed) by the next one: see `recover(journal:keepNew:)`.
+    private let journal: URL?
 
-    public init() {}
+    /// - Parameter journal: a file naming every target and its previous version while the renames run; nil: none.
+    public init(journal: URL? = nil) {
+        self.journal = journal
+    }
 
     /// Writes every file, or none: on a failure nothing is left changed and the error names the file.
-    public mutating func replace(_ files: [(url: URL, data: Data)]) throws(FileWriteError) {
+    /// `note` is kept in the journal for `recover` to hand back (what the caller needs to judge a commit).
+    public mutating func replace(_ files: [(url: URL, data: Data)], note: JSONValue = .null) throws(FileWriteError) {
         var staged: [(target: URL, temporary: URL)] = []
         do {
             for file in files {
@@ -33,9 +40,22 @@ public struct FileSet {
             for entry in staged { unlink(entry.temporary.path) }
             throw error
         }
+        let backups = staged.map { $0.target.deletingLastPathComponent().appendingPathComponent(AtomicFile.temporaryName(for: $0.target)) }
+        if let journal {
+            let entries: [JSONValue] = zip(staged, backups).map { entry, backup in
+                .object(["target": .string(entry.target.path), "backup": .string(backup.path),
+                         "existed": .bool(FileManager.default.fileExists(atPath: entry.target.path))])
+            }
+            do {
+                try AtomicFile.write(Data(JSONValue.object(["files": .array(entries), "note": note]).serialized().utf8), to: journal)
+            } catch {
+                for entry in staged { unlink(entry.temporary.path) }
+                throw error
+            }
+        }
         for (index, entry) in staged.enumerated() {
             do {
-                try install(entry.temporary, at: entry.target)
+                try install(entry.temporary, at: entry.target, backup: backups[index])
             } catch {
                 for rest in staged[index...] { unlink(rest.temporary.path) }
                 restore()
@@ -54,8 +74,8 @@ public struct FileSet {
         }
     }
 
-    private mutating func install(_ temporary: URL, at target: URL) throws(FileWriteError) {
-        var backup: URL? = target.deletingLastPathComponent().appendingPathComponent(AtomicFile.temporaryName(for: target))
+    private mutating func install(_ temporary: URL, at target: URL, backup name: URL) throws(FileWriteError) {
+        var backup: URL? = name
         var movedAside = false
         if let name = backup, link(target.path, name.path) != 0 {
             switch errno {
@@ -91,11 +111,53 @@ public struct FileSet {
             }
         }
         installed = []
+        if let journal { unlink(journal.path) }
     }
 
     /// Drops the previous versions once the change is final.
     public mutating func finish() {
         for entry in installed { if let backup = entry.backup { unlink(backup.path) } }
         installed = []
+        if let journal { unlink(journal.path) }
+    }
+
+    /// Settles a `replace` that a killed process left half done, as the journal it wrote describes: with
+    /// `keepNew` false every target gets its previous version back (a target that did not exist is removed),
+    /// with `keepNew` true the new versions stay and the previous ones are dropped. `keepNew` is asked with the
+    /// journal's note. Returns whether there was anything to settle. Only call this where no other writer can be
+    /// at work (under the run lock).
+    @discardableResult
+    public static func recover(journal: URL, keepNew: (JSONValue) -> Bool) throws(FileWriteError) -> Bool {
+        guard FileManager.default.fileExists(atPath: journal.path) else { return false }
+        let bytes: [UInt8]
+        do {
+            bytes = try FileBytes.read(journal)
+        } catch {
+            throw FileWriteError(path: journal.path, operation: "read the interrupted commit's journal", code: error.code)
+        }
+        // A journal that does not parse was torn while it was written: no rename had started then.
+        guard case let .object(root)? = try? JSONValue.parse(bytes), case let .array(files)? = root["files"] else {
+            unlink(journal.path)
+            return true
+        }
+        let keep = keepNew(root["note"] ?? .null)
+        for case let .object(file) in files {
+            guard case let .string(target)? = file["target"], case let .string(backup)? = file["backup"] else { continue }
+            let existed = file["existed"] == .bool(true)
+            if keep {
+                unlink(backup)
+            } else if existed {
+                // The previous version was linked aside before its target was replaced; no link, no change yet.
+                if FileManager.default.fileExists(atPath: backup), rename(backup, target) != 0 {
+                    throw FileWriteError(path: target, operation: "put back the previous version", code: errno)
+                }
+                unlink(backup)
+            } else {
+                unlink(target)
+            }
+        }
+        try AtomicFile.synchronizeDirectory(journal.deletingLastPathComponent())
+        unlink(journal.path)
+        return true
     }
 }

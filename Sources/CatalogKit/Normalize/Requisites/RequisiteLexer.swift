@@ -135,7 +135,11 @@ struct RequisiteToken {
     var leadLetters: Int
     var digits: Int
     var tailLetters: Int
+    /// Upper-case letters standing between digits ("7A20", "460D1"): such a word is no `isSimple` one.
+    var innerLetters: Int
     var isSimple: Bool
+    /// Digits with letters between them and perhaps a suffix, nothing before: "7A20", "6X57", "460D1".
+    var isLetteredNumber: Bool
     /// True when every leading letter is upper-case.
     var leadUpper: Bool
     var spaceBefore: Bool
@@ -150,6 +154,9 @@ enum RequisiteLexer {
 
     @inline(__always)
     static func isASCIIDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+
+    @inline(__always)
+    static func isASCIIUpper(_ b: UInt8) -> Bool { b >= 0x41 && b <= 0x5a }
 
     /// What a non-ASCII scalar starting at `i` is: whitespace, punctuation standing for an ASCII byte,
     /// or part of a word; and its length in bytes.
@@ -223,7 +230,8 @@ enum RequisiteLexer {
             }
             if !startsWord {
                 tokens.append(RequisiteToken(start: i, end: i + scalarLength, isWord: false, punct: punctByte, keyword: .unknown,
-                                             leadLetters: 0, digits: 0, tailLetters: 0, isSimple: false, leadUpper: false,
+                                             leadLetters: 0, digits: 0, tailLetters: 0, innerLetters: 0, isSimple: false,
+                                             isLetteredNumber: false, leadUpper: false,
                                              spaceBefore: spaceBefore))
                 spaceBefore = false
                 i += scalarLength
@@ -241,7 +249,7 @@ enum RequisiteLexer {
         var i = start
         var hash = FNV1a.offsetBasis
         var phase = 0            // 0 leading letters, 1 digits, 2 trailing letters, 3 anything else
-        var lead = 0, digits = 0, tail = 0
+        var lead = 0, digits = 0, tail = 0, inner = 0
         var leadUpper = true
         var ascii = true
         while i < count {
@@ -266,6 +274,12 @@ enum RequisiteLexer {
                     case 0, 1:
                         phase = 1
                         digits += 1
+                    case 2 where tail == 1 && inner < 2 && lead == 0 && isASCIIUpper(bytes[i - 1]):
+                        // One upper-case letter between digits is part of a number: "7A20", "460D1".
+                        phase = 1
+                        tail = 0
+                        inner += 1
+                        digits += 1
                     default: phase = 3
                     }
                 }
@@ -283,7 +297,8 @@ enum RequisiteLexer {
             keyword = entry.0
         }
         return RequisiteToken(start: start, end: i, isWord: true, punct: 0, keyword: keyword,
-                              leadLetters: lead, digits: digits, tailLetters: tail, isSimple: ascii && phase != 3,
+                              leadLetters: lead, digits: digits, tailLetters: tail, innerLetters: inner,
+                              isSimple: ascii && phase != 3 && inner == 0, isLetteredNumber: ascii && phase != 3 && inner > 0,
                               leadUpper: leadUpper && lead > 0, spaceBefore: spaceBefore)
     }
 }

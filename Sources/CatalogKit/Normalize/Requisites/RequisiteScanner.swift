@@ -270,11 +270,12 @@ struct RequisiteScanner {
         return emitCourse(subject: subject, numberToken: numberToken, numberStart: n.start, first: index)
     }
 
-    /// Digits (2-5) with an optional upper-case suffix of up to two letters, or one prefix letter then digits.
+    /// Digits (2-5) with an optional upper-case suffix of up to two letters, or one prefix letter then digits, or
+    /// digits with letters between them ("7A20", "460D1").
     func isCourseNumber(_ j: Int, allowLetterPrefix: Bool) -> Bool {
-        guard j < tokens.count, tokens[j].isWord, tokens[j].isSimple else { return false }
+        guard j < tokens.count, tokens[j].isWord, tokens[j].isSimple || tokens[j].isLetteredNumber else { return false }
         let n = tokens[j]
-        guard n.digits >= 2, n.digits <= 5 else { return false }
+        guard n.digits >= (n.isLetteredNumber ? 3 : 2), n.digits <= 5 + n.innerLetters * 4 else { return false }
         if n.leadLetters == 1 {
             guard allowLetterPrefix, n.leadUpper, n.tailLetters == 0 else { return false }
         } else if n.leadLetters > 1 {
@@ -309,7 +310,7 @@ struct RequisiteScanner {
     /// A bare number right after a course list ("CIS 162 and 163", "STA 215/312") takes that list's subject.
     mutating func implicitCourse() -> Bool {
         let t = tokens[index]
-        guard t.isSimple, t.leadLetters == 0, isCourseNumber(index, allowLetterPrefix: false) else { return false }
+        guard t.isSimple || t.isLetteredNumber, t.leadLetters == 0, isCourseNumber(index, allowLetterPrefix: false) else { return false }
         if keyword(index + 1).isQuantityUnit { return false }
         var k = items.count - 1
         while k >= 0 {

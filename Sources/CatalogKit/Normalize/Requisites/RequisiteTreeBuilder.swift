@@ -111,16 +111,15 @@ struct RequisiteTreeBuilder {
             if connective >= 0 { following = items[connective].kind }
             joiners[k] = connective >= 0 ? items[connective].kind : (k > lastConnective ? decider : following)
         }
-        var result = first.parsed.node
-        var resultOperator: Operator? = first.parsed.joinedBy
+        var steps: [RequisiteTreeBuilder.Step] = []
+        steps.reserveCapacity(segments.count - 1)
         for k in 1..<segments.count {
             let op: Operator = joiners[k] == .or ? .any : .all
             let connective = segments[k].connective
             let word = connective >= 0 ? slice(items[connective].start, items[connective].end) : nil
-            result = RequisiteTreeBuilder.combine(op, result, segments[k].parsed.node, connective: word)
-            resultOperator = op
+            steps.append(RequisiteTreeBuilder.Step(op: op, node: segments[k].parsed.node, connective: word))
         }
-        return Parsed(node: result, joinedBy: resultOperator)
+        return Parsed(node: RequisiteTreeBuilder.fold(first.parsed.node, steps), joinedBy: steps.last?.op ?? first.parsed.joinedBy)
     }
 
     /// "A and B and C" (also "both A and B", "plus", "&").
@@ -174,11 +173,8 @@ struct RequisiteTreeBuilder {
         if operands.count == 1 { return operands[0] }
         let op: Operator = joiner == .and ? .all : .any
         if op == .all, let hoisted = hoistTrailingPermission(operands, connective: connective) { return hoisted }
-        var result = operands[0].node
-        for next in operands.dropFirst() {
-            result = RequisiteTreeBuilder.combine(op, result, next.node, connective: connective)
-        }
-        return Parsed(node: result, joinedBy: op)
+        let steps = operands.dropFirst().map { RequisiteTreeBuilder.Step(op: op, node: $0.node, connective: connective) }
+        return Parsed(node: RequisiteTreeBuilder.fold(operands[0].node, steps), joinedBy: op)
     }
 
     /// "A and B or consent of instructor": the permission is an alternative to the whole chain.
@@ -324,15 +320,7 @@ struct RequisiteTreeBuilder {
         var flat: [Requisite] = []
         flat.reserveCapacity(children.count)
         var merged = connective
-        for child in children {
-            switch (op, child) {
-            case (.all, .all(let inner, let word)), (.any, .any(let inner, let word)):
-                flat.append(contentsOf: inner)
-                merged = mergeConnective(merged, word)
-            default:
-                flat.append(child)
-            }
-        }
+        for child in children { flatten(child, into: &flat, op: op, word: &merged) }
         if flat.count == 1, let word = merged {
             // Cannot happen for well-formed lists; keep the connective's words rather than drop them.
             flat.append(.text(word))
@@ -342,6 +330,56 @@ struct RequisiteTreeBuilder {
 
     static func combine(_ op: Operator, _ left: Requisite, _ right: Requisite, connective: String?) -> Requisite {
         group(op, [left, right], connective: connective) ?? left
+    }
+
+    /// One `combine` of a left fold: the operator, the operand on the right and its connective word.
+    struct Step {
+        var op: Operator
+        var node: Requisite
+        var connective: String?
+    }
+
+    /// `first` combined with each step's node in turn, as `combine` would, in time linear in the operands:
+    /// a group is built up in place while the operator stays the same, where combining one at a time copied
+    /// (flattened) every child so far for each new one, quadratic for a list of thousands of courses.
+    static func fold(_ first: Requisite, _ steps: [Step]) -> Requisite {
+        var open: (op: Operator, children: [Requisite], word: String?)?
+        var closed = first
+        for step in steps {
+            if var group = open, group.op == step.op {
+                open = nil  // the only reference to the children, so appending copies nothing
+                // As `group` merges: this step's word first, then the group's, then the operand's.
+                var merged = mergeConnective(step.connective, group.word)
+                flatten(step.node, into: &group.children, op: step.op, word: &merged)
+                group.word = merged
+                open = group
+            } else {
+                if let group = open { closed = close(group) }
+                var children: [Requisite] = []
+                var merged = step.connective
+                flatten(closed, into: &children, op: step.op, word: &merged)
+                flatten(step.node, into: &children, op: step.op, word: &merged)
+                open = (step.op, children, merged)
+            }
+        }
+        return open.map(close) ?? closed
+    }
+
+    /// Adds a child to a group of `op`: a group of the same operator gives its children and its connective word.
+    private static func flatten(_ child: Requisite, into children: inout [Requisite], op: Operator, word: inout String?) {
+        switch (op, child) {
+        case (.all, .all(let inner, let inherited)), (.any, .any(let inner, let inherited)):
+            children.append(contentsOf: inner)
+            word = mergeConnective(word, inherited)
+        default:
+            children.append(child)
+        }
+    }
+
+    private static func close(_ group: (op: Operator, children: [Requisite], word: String?)) -> Requisite {
+        var children = group.children
+        if children.count == 1, let word = group.word { children.append(.text(word)) }
+        return group.op == .all ? .all(children, connective: group.word) : .any(children, connective: group.word)
     }
 
     /// Distinct connective words in order of appearance ("both" + "and" = "both and").

@@ -1,0 +1,56 @@
+import Foundation
+
+/// Where a page comes from in the sense of the web's security model: scheme, host and port. Two URLs on one
+/// address but another port or scheme are another server, with its own robots.txt and its own answers.
+public struct Origin: Hashable, Sendable, CustomStringConvertible {
+    public var scheme: String
+    public var host: String
+    public var port: Int
+
+    /// The origin of an http or https URL; nil for any other scheme or a URL without a host.
+    public init?(_ url: URL) {
+        guard let scheme = url.scheme?.lowercased(), let port = Self.defaultPort(scheme), let host = url.host?.lowercased(),
+              !host.isEmpty else { return nil }
+        self.init(scheme: scheme, host: host, port: url.port ?? port)
+    }
+
+    init(scheme: String, host: String, port: Int) {
+        self.scheme = scheme
+        self.host = host
+        self.port = port
+    }
+
+    static func defaultPort(_ scheme: String) -> Int? {
+        switch scheme {
+        case "http": return 80
+        case "https": return 443
+        default: return nil
+        }
+    }
+
+    /// The origins an `allowedHosts` entry names: `https://host[:port]` (or http) exactly that one; `host:port` both
+    /// schemes on that port; a bare `host` both schemes on their default ports. Nil when it names none.
+    public static func allowed(by entry: String) -> [Origin]? {
+        let text = entry.lowercased()
+        if text.contains("://") {
+            guard let url = URL(string: text), let origin = Origin(url), url.path.isEmpty || url.path == "/" else { return nil }
+            return [origin]
+        }
+        guard let url = URL(string: "http://\(text)"), let host = url.host, !host.isEmpty, url.path.isEmpty else { return nil }
+        if let port = url.port { return [Origin(scheme: "http", host: host, port: port), Origin(scheme: "https", host: host, port: port)] }
+        return [Origin(scheme: "http", host: host, port: 80), Origin(scheme: "https", host: host, port: 443)]
+    }
+
+    public var description: String {
+        Self.defaultPort(scheme) == port ? "\(scheme)://\(host)" : "\(scheme)://\(host):\(port)"
+    }
+}
+
+/// Waits expressed in seconds, turned into the nanoseconds `Task.sleep` takes without ever overflowing.
+enum Sleep {
+    /// No wait is longer than a day, whatever asked for it.
+    static func nanoseconds(_ seconds: Double) -> UInt64 {
+        guard seconds > 0 else { return 0 }
+        return UInt64(min(seconds, RetryAfter.longest) * 1_000_000_000)
+    }
+}

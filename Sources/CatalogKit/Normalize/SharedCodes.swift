@@ -1,0 +1,86 @@
+/// Courses that share one code: the same course listed on two pages, or two different courses a catalog
+/// gives one code (UH's graduate catalog has both). Decided from the courses alone, so the outcome does not
+/// depend on the order the pages came in.
+enum SharedCodes {
+    /// What to do with a catalog's courses: which to keep, the id qualifier of each kept course whose code
+    /// another kept course shares, and the warnings for each kept course.
+    struct Resolution: Equatable {
+        var kept: [Int] = []
+        var qualifiers: [Int: String] = [:]
+        var warnings: [Int: [String]] = [:]
+    }
+
+    /// Groups `courses` by id. In a group, copies with the same title and description (compared by
+    /// `sameness`) are one course: the copy read from the first source URL stays. Distinct courses left in
+    /// a group are all kept, each with a qualifier from its title (and, when titles agree, its description).
+    static func resolve(_ courses: [Course]) -> Resolution {
+        var byID: [String: [Int]] = [:]
+        byID.reserveCapacity(courses.count)
+        for index in courses.indices { byID[courses[index].id, default: []].append(index) }
+        var resolution = Resolution()
+        resolution.kept.reserveCapacity(byID.count)
+        for (_, members) in byID {
+            guard members.count > 1 else {
+                resolution.kept.append(members[0])
+                continue
+            }
+            // Copies of one course: the first by source URL stands for the rest.
+            var variants: [String: [Int]] = [:]
+            for index in members { variants[sameness(courses[index]), default: []].append(index) }
+            var representatives: [Int] = []
+            for (_, copies) in variants {
+                let ordered = copies.sorted { courses[$0].sourceURL < courses[$1].sourceURL }
+                representatives.append(ordered[0])
+                for copy in ordered.dropFirst() {
+                    resolution.warnings[ordered[0], default: []].append(
+                        "listed again at \(courses[copy].sourceURL) with the same title and description; the copies are one course")
+                }
+            }
+            resolution.kept += representatives
+            guard representatives.count > 1 else { continue }
+            let titleCounts = Dictionary(representatives.map { (titleSlug(courses[$0].title), 1) }, uniquingKeysWith: +)
+            for index in representatives {
+                let slug = titleSlug(courses[index].title)
+                let qualifier = titleCounts[slug, default: 0] > 1 || slug.isEmpty
+                    ? (slug.isEmpty ? "" : slug + "-") + String(FNV1a.hex(FNV1a.hash(sameness(courses[index]).utf8)).prefix(8))
+                    : slug
+                resolution.qualifiers[index] = qualifier
+            }
+            let ordered = representatives.sorted { resolution.qualifiers[$0, default: ""] < resolution.qualifiers[$1, default: ""] }
+            for index in ordered {
+                let others = ordered.filter { $0 != index }.map { other in
+                    "\"\(courses[other].title)\" at \(courses[other].sourceURL) (id \(courses[other].id)-\(resolution.qualifiers[other] ?? ""))"
+                }
+                resolution.warnings[index, default: []].append(
+                    "\(courses[index].code) is also the code of a different course: \(others.joined(separator: "; ")); "
+                        + "both are kept, this one as \(courses[index].id)-\(resolution.qualifiers[index] ?? "")")
+            }
+        }
+        return resolution
+    }
+
+    /// What makes two copies one course: title and description, lower-cased, "&" read as "and", with only
+    /// letters and digits kept, single-spaced.
+    static func sameness(_ course: Course) -> String {
+        comparable(course.title) + "\n" + comparable(course.description)
+    }
+
+    static func comparable(_ text: String) -> String {
+        words(text.lowercased().replacingOccurrences(of: "&", with: " and ")).joined(separator: " ")
+    }
+
+    /// The qualifier a title gives an id: its first words, lower-case ASCII letters and digits joined by hyphens
+    /// ("Organizational Behavior & Management" gives "organizational-behavior-and-management").
+    static func titleSlug(_ title: String) -> String {
+        var slug = ""
+        for word in words(comparable(title)).prefix(6) where slug.utf8.count + word.utf8.count < 48 {
+            slug += (slug.isEmpty ? "" : "-") + word
+        }
+        return slug
+    }
+
+    /// Maximal runs of ASCII letters and digits (the text is lower-cased already).
+    private static func words(_ text: String) -> [String] {
+        text.split { !(("a"..."z").contains($0) || ("0"..."9").contains($0)) }.map(String.init)
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import LoopbackServer
+import Testing
+@testable import CatalogKit
+
+/// Hostile servers on 127.0.0.1 (issue 19): every request and every crawl is bounded in time, every body in
+/// memory, and a redirect goes only to an origin that is allowed, after its own robots.txt. Each test starts
+/// its own server and stops it.
+@Suite(.serialized) struct HostileServerTests {
+    static let coursePath = "/catalog/course/cis-162.htm"
+
+    static func settings() -> FetchSettings {
+        var settings = CatalogServer.settings()
+        settings.maximumAttempts = 1
+        settings.requestTimeoutSeconds = 2
+        return settings
+    }
+
+    /// The crawl, and how long it took.
+    static func timedCrawl(_ catalog: CatalogServer, _ settings: FetchSettings) async -> (CrawlReport, Double) {
+        let began = ProcessInfo.processInfo.systemUptime
+        let report = await catalog.crawl(settings: settings)
+        return (report, ProcessInfo.processInfo.systemUptime - began)
+    }
+
+    static func failure(_ report: CrawlReport, _ path: String) -> CrawlFailure? {
+        report.failures.first { URL(string: $0.url)?.path == path }
+    }
+
+    /// The most memory this process has held (VmHWM), in bytes.
+    static func peakMemory() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+    }
+
+    // MARK: Time
+
+    @Test(arguments: [Fault.slowDrip(bytesPerChunk: 1, interval: 1), Fault.headerDrip(interval: 1)])
+    func aDripIsCutOffAtTheRequestsOwnDeadline(_ fault: Fault) async throws {
+        let catalog = try CatalogServer()
+        defer { catalog.server.stop() }
+        catalog.server.setFault(fault, for: Self.coursePath)
+        let (report, took) = await Self.timedCrawl(catalog, Self.settings())
+        let failure = try #require(Self.failure(report, Self.coursePath), "\(report.failures)")
+        // A body dripping resets URLSession's idle timer with every byte: the request's own deadline ends it.
+        // Headers dripping are ended by whichever comes first.
+        #expect(failure.reason.contains(fault == .headerDrip(interval: 1) ? "timed out" : "wall-clock deadline"), "\(failure.reason)")
+        #expect(report.failures.count == 1, "\(report.failures)")
+        // A byte a second resets an idle timer for ever; the page's kilobytes would take hours.
+        #expect(took < 60, "took \(took) s")
+    }
+
+    @Test func aSlowRobotsTxtHoldsTheCrawlNoLongerThanItsDeadline() async throws {
+        let catalog = try CatalogServer()
+        defer { catalog.server.stop() }
+        catalog.server.setFault(.slowDrip(bytesPerChunk: 1, interval: 1), for: "/robots.txt")
+        var settings = Self.settings()
+        settings.requestTimeoutSeconds = 600
+        settings.deadlineSeconds = 2
+        let (report, took) = await Self.timedCrawl(catalog, settings)
+        #expect(report.deadlineReached)
+        #expect(report.pagesFetched == 0)
+        #expect(!report.failures.isEmpty && report.failures.allSatisfy(\.atDeadline), "\(report.failures.prefix(3))")
+        #expect(took < 30, "took \(took) s")
+    }
+
+    @Test func aRetryAfterOfAnHourEndsAtTheCrawlDeadline() async throws {
+        let catalog = try CatalogServer()
+        defer { catalog.server.stop() }
+        catalog.server.setFault(.tooManyRequests(retryAfter: "3600", times: .max), for: Self.coursePath)
+        var settings = Self.settings()
+        settings.maximumAttempts = 4
+        settings.retryAfterMaximumSeconds = 3600
+        settings.deadlineSeconds = 3
+        let (report, took) = await Self.timedCrawl(catalog, settings)
+        #expect(report.deadlineReached)
+        #expect(Self.failure(report, Self.coursePath)?.atDeadline == true, "\(report.failures)")
+        #expect(catalog.server.requestCount(path: Self.coursePath) == 1)
+        #expect(took < 30, "took \(took) s")
+    }
+
+    // MARK: Memory
+
+    @Test(arguments: [Fault.gzipBomb(inflatedBytes: 2 << 30), Fault.endlessBody])
+    func aBombOrAnEndlessBodyIsCutAtTheCap(_ fault: Fault) async throws {
+        let catalog = try CatalogServer()
+        defer { catalog.server.stop() }
+        catalog.server.setFault(fault, for: Self.coursePath)
+        let before = Self.peakMemory()
+        // URLSession inflates what one read brings in before the cancellation lands: seconds, during which the
+        // other requests wait; they get the default timeout's room.
+        var settings = Self.settings()
+        settings.requestTimeoutSeconds = 30
+        let (report, _) = await Self.timedCrawl(catalog, settings)
+        let failure = try #require(Self.failure(report, Self.coursePath), "\(report.failures)")
+        #expect(failure.reason.contains("body larger than \(1 << 20) bytes"), "\(failure.reason)")
+        #expect(report.failures.count == 1, "\(report.failures)")
+        // The bomb inflates to 2 GiB; what is received past the 1 MiB cap is dropped as it arrives, not queued.
+        #expect(Self.peakMemory() - before < 512 << 20, "peak grew by \((Self.peakMemory() - before) >> 20) MiB")
+    }
+
+    @Test func robotsTxtHasASizeCap() async throws {
+        let catalog = try CatalogServer()
+        defer { catalog.server.stop() }
+        catalog.server.setFault(.oversized(bytes: RobotsPolicy.maximumBytes + 1), for: "/robots.txt")
+        let (report, _) = await Self.timedCrawl(catalog, Self.settings())
+        #expect(report.pagesFetched == 0)
+        #expect(report.failures.first?.reason.contains("body larger than \(RobotsPolicy.maximumBytes) bytes") == true,
+                "\(report.failures.prefix(2))")
+    }
+
+    @Test func robotsTxtWithMoreRulesThanTheCapAllowsNothing() {
+        let text = "User-agent: *\n" + (0...RobotsPolicy.maximumRules).map { "Disallow: /x\($0)/\n" }.joined()
+        let policy = RobotsPolicy(parsing: text, userAgent: "gvingest/1")
+        #expect(!policy.allows("/catalog/"))
+        #expect(policy.refusal?.contains("more than \(RobotsPolicy.maximumRules)") == true)
+        let modest = RobotsPolicy(parsing: "User-agent: *\nDisallow: /x/\n", userAgent: "gvingest/1")
+        #expect(modest.allows("/catalog/") && modest.refusal == nil)
+    }
+
+    // MARK: Origins
+
+    @Test func aRedirectToAnotherPortIsRefusedUnlessAllowedAndThenItsRobotsTxtIsAsked() async throws {
+        let catalog = try CatalogServer()
+        defer { catalog.server.stop() }
+        let other = try LoopbackHTTPServer()
+        other.start()
+        defer { other.stop() }
+        let page = try #require(catalog.server[Self.coursePath])
+        other["/elsewhere.htm"] = page
+        other["/robots.txt"] = Resource(body: Data("User-agent: *\nDisallow: /private/\n".utf8), contentType: "text/plain")
+        catalog.server.setFault(.redirect(to: "\(other.baseURLString)/elsewhere.htm"), for: Self.coursePath)
+
+        let refused = await catalog.crawl(settings: Self.settings())
+        let failure = try #require(Self.failure(refused, Self.coursePath))
+        #expect(failure.reason.contains("origin http://127.0.0.1:\(other.port) is not allowed"), "\(failure.reason)")
+        #expect(other.totalRequests == 0)
+
+        var settings = Self.settings()
+        settings.allowedHosts = ["127.0.0.1:\(catalog.server.port)", "http://127.0.0.1:\(other.port)"]
+        let followed = await catalog.crawl(settings: settings)
+        #expect(Self.failure(followed, Self.coursePath) == nil, "\(followed.failures)")
+        #expect(other.requestCount(path: "/robots.txt") == 1)
+        #expect(other.requestCount(path: "/elsewhere.htm") == 1)
+
+        other["/robots.txt"] = Resource(body: Data("User-agent: *\nDisallow: /\n".utf8), contentType: "text/plain")
+        other.resetStatistics()
+        let disallowed = await catalog.crawl(settings: settings)
+        #expect(Self.failure(disallowed, Self.coursePath)?.reason.contains("disallowed by robots.txt") == true, "\(disallowed.failures)")
+        #expect(other.requestCount(path: "/elsewhere.htm") == 0)
+    }
+
+    @Test func aRedirectToAFileURLIsRefusedWithAMessage() async throws {
+        let catalog = try CatalogServer()
+        defer { catalog.server.stop() }
+        catalog.server.setFault(.redirect(to: "file:///etc/passwd"), for: Self.coursePath)
+        let report = await catalog.crawl(settings: Self.settings())
+        let failure = try #require(Self.failure(report, Self.coursePath))
+        #expect(failure.reason.contains("file:///etc/passwd refused: only http and https URLs are followed"), "\(failure.reason)")
+        #expect(catalog.server.requestCount(path: "/etc/passwd") == 0)
+    }
+
+    @Test func allowedOriginsCompareSchemeHostAndPort() {
+        #expect(Origin.allowed(by: "www.gvsu.edu") == [Origin(scheme: "http", host: "www.gvsu.edu", port: 80),
+                                                      Origin(scheme: "https", host: "www.gvsu.edu", port: 443)])
+        #expect(Origin.allowed(by: "https://www.gvsu.edu:8443") == [Origin(scheme: "https", host: "www.gvsu.edu", port: 8443)])
+        #expect(Origin.allowed(by: "ftp://x.edu") == nil)
+        let fetcher = HTTPFetcher(settings: FetchSettings(), startURLs: [URL(string: "https://www.gvsu.edu/catalog/")!])
+        #expect(fetcher.allows(URL(string: "https://www.gvsu.edu/other")!))
+        #expect(!fetcher.allows(URL(string: "http://www.gvsu.edu/other")!))
+        #expect(!fetcher.allows(URL(string: "https://www.gvsu.edu:8443/other")!))
+        #expect(!fetcher.allows(URL(string: "file:///etc/passwd")!))
+    }
+}
