@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Sets up a fresh machine (libxml2-dev, libcurl4-openssl-dev, pkg-config, python3-jsonschema), builds gvingest in
 # release mode with the Swift runtime and Foundation linked into the binary (README),
-# and runs the whole pipeline offline on the recorded fixture catalog (Fixtures/pipeline.json: a replay
-# of the mirror in Fixtures/gvsu). The outputs are left in Fixtures/out/ to look at.
+# and runs the whole pipeline offline on the recorded fixture catalog twice (Fixtures/pipeline.json: a replay of
+# the mirror in Fixtures/gvsu, then of its later edition in Fixtures/gvsu-next), so the second run announces the
+# new courses; then shows the diff and the news. The outputs are left in Fixtures/out/ to look at.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,8 +25,18 @@ release=(-c release --static-swift-stdlib -Xswiftc -use-ld=lld)
 swift build "${release[@]}" --product gvingest
 bin=$(swift build "${release[@]}" --show-bin-path)/gvingest
 "$bin" config check Fixtures/pipeline.json
+# Two editions of the recorded catalog, run one after the other as two nights would: the first is the baseline,
+# the second brings news. Fixtures/out/ is the demo's own output directory: it starts empty each time.
+rm -rf Fixtures/out
+echo "== the first edition (Fixtures/gvsu): the baseline, which announces nothing" >&2
 "$bin" run --config Fixtures/pipeline.json
+echo "== a later edition (Fixtures/gvsu-next): new, removed, renumbered and changed courses" >&2
+"$bin" run --config Fixtures/pipeline.json --replay Fixtures/gvsu-next
+echo "== what changed between them (gvingest diff --config Fixtures/pipeline.json)" >&2
+"$bin" diff --config Fixtures/pipeline.json || [ $? -eq 1 ]
+echo "== the news, as the Atom feed Fixtures/out/news.atom carries it" >&2
+grep -o '<title>New course: [^<]*</title>' Fixtures/out/news.atom | sed 's/<[^>]*>//g; s/^/  /' >&2
 echo >&2
 echo "Outputs in Fixtures/out/: catalog.json, news.json, news.atom, digest-gvsu-fixture.md, run-report.json, snapshots/" >&2
-echo "Try: $bin parse Fixtures/gvsu/course/cis-452.html   (every field and the rule it came from)" >&2
-echo "     $bin diff --config Fixtures/pipeline.json      (after a second run)" >&2
+echo "Try: $bin search --config Fixtures/pipeline.json \"machine learning\"" >&2
+echo "     $bin parse Fixtures/gvsu-next/course/cis-380.html   (every field and the rule it came from)" >&2

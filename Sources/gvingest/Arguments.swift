@@ -67,12 +67,45 @@ func loadConfiguration(_ path: String, command: String) -> Result<PipelineConfig
     do {
         return .success(try PipelineConfig.load(URL(fileURLWithPath: path)))
     } catch {
-        printError("gvingest \(command): \(error)")
+        printError("gvingest \(command): \(error)\(rulesHint(path))")
         return .failure(CommandFailure(status: .dataError))
     }
+}
+
+/// A bare rules object given as a configuration gets "unknown key" for each of its keys; say where rules go.
+func rulesHint(_ path: String) -> String {
+    guard let data = FileManager.default.contents(atPath: path),
+          let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any], root["catalogs"] == nil,
+          !Set(root.keys).isDisjoint(with: ["course", "code", "listing", "labels"]) else { return "" }
+    return "\nhint: \(path) looks like a rules object; rules go under catalogs[].rules of a configuration: "
+        + #"{"schemaVersion": 1, "catalogs": [{"id": "…", "name": "…", "system": "…", "source": {…}, "rules": {"course": …}}]}"#
 }
 
 /// A command's end, already reported on stderr, and the status it exits with.
 struct CommandFailure: Error {
     var status: ExitStatus
+}
+
+/// `--color=auto|always|never`: auto colours a terminal unless `NO_COLOR` is set or `TERM` is `dumb`; the
+/// option, being asked for, wins over both.
+enum ColorChoice: String, CaseIterable {
+    case auto, always, never
+
+    /// Whether to colour standard output.
+    static func stdoutColors(_ arguments: Arguments) throws(UsageError) -> Bool {
+        let word = arguments.value("--color") ?? "auto"
+        guard let choice = ColorChoice(rawValue: word) else {
+            throw UsageError(message: "--color must be auto, always or never, not '\(word)'")
+        }
+        switch choice {
+        case .always: return true
+        case .never: return false
+        case .auto: return isCapableTerminal(STDOUT_FILENO) && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+        }
+    }
+
+    /// A terminal that understands escape sequences (colours, a progress line redrawn in place).
+    static func isCapableTerminal(_ descriptor: Int32) -> Bool {
+        isatty(descriptor) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb"
+    }
 }

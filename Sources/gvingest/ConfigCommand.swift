@@ -4,6 +4,9 @@ import Foundation
 /// `gvingest config check`: validates a pipeline configuration and says everything wrong with it.
 enum ConfigCommand: Command {
     static let name = "config"
+    static let summary = "Validate a pipeline configuration (gvingest config check [FILE])."
+    static let flags: [String] = []
+    static let options: [String] = []
     static let help = """
     Usage: gvingest config check [FILE]
 
@@ -18,7 +21,7 @@ enum ConfigCommand: Command {
     """
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
-        let arguments = try Arguments(words, flags: [], options: [])
+        let arguments = try parseArguments(words)
         guard arguments.positional.first == "check" else {
             throw UsageError(message: arguments.positional.isEmpty ? "name a subcommand: check" : "unknown subcommand '\(arguments.positional[0])'")
         }

@@ -4,9 +4,12 @@ import Foundation
 /// `gvingest diff`: what changed between two snapshots or published catalogs.
 enum DiffCommand: Command {
     static let name = "diff"
+    static let summary = "Compare two snapshots or catalogs: added, removed, renumbered and changed courses."
+    static let flags = ["--json", "--markdown", "--stat", "--quiet"]
+    static let options = ["--config", "--catalog", "--snapshots", "--only", "--color"]
     static let help = """
     Usage: gvingest diff [OLD NEW] [--config FILE] [--catalog ID] [--snapshots DIR]
-                         [--json | --markdown] [--only KIND[,KIND]]
+                         [--json | --markdown | --stat | --quiet] [--only KIND[,KIND]] [--color auto|always|never]
 
     Compares two catalogs course by course: added, removed, renumbered (a new code with the same title
     and description) and changed, with each changed field's old and new value. White space, ordering
@@ -26,18 +29,24 @@ enum DiffCommand: Command {
                        entries with id, name and title; changed and renumbered entries carry "changes"
                        ({field: {"old": …, "new": …}}), renumbered ones "from" and "to" (the codes).
       --markdown       Print a Markdown changelog.
+      --stat           Print only the counts: "3 added, 2 removed, 1 renumbered, 3 changed".
+      --quiet          Print nothing; the exit status says whether they differ.
       --only KIND      Show only these kinds: added, removed, changed, renumbered (repeatable).
+      --color WHEN     auto (default: colour on a terminal, unless NO_COLOR is set or TERM=dumb),
+                       always or never.
       --help           Show this help.
 
-    Text output is coloured on a terminal unless NO_COLOR is set.
     Exit status, as diff(1): 0 no differences, 1 differences (of the kinds shown), 2 trouble (an input
     can't be read or is not a snapshot or catalog, fewer than two snapshots). Bad usage exits 64, as it
     does for every gvingest command.
     """
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
-        let arguments = try Arguments(words, flags: ["--json", "--markdown"], options: ["--config", "--catalog", "--snapshots", "--only"])
-        guard !(arguments.has("--json") && arguments.has("--markdown")) else { throw UsageError(message: "choose one of --json and --markdown") }
+        let arguments = try parseArguments(words)
+        let colors = try ColorChoice.stdoutColors(arguments)
+        guard ["--json", "--markdown", "--stat", "--quiet"].filter(arguments.has).count <= 1 else {
+            throw UsageError(message: "choose one of --json, --markdown, --stat and --quiet")
+        }
         var kinds = Set(DiffKind.allCases)
         if let only = arguments.values["--only"] {
             kinds = []
@@ -94,13 +103,15 @@ enum DiffCommand: Command {
             }
         }
         let diff = (builder?.finish() ?? CatalogDiff()).only(kinds)
-        if arguments.has("--json") {
+        if arguments.has("--quiet") {
+            // The exit status alone answers.
+        } else if arguments.has("--stat") {
+            print(DiffReport.summary(diff))
+        } else if arguments.has("--json") {
             print(DiffReport.json(diff).serialized())
         } else if arguments.has("--markdown") {
             print(DiffReport.markdown(diff, old: labels[0], new: labels[1]), terminator: "")
         } else {
-            let environment = ProcessInfo.processInfo.environment
-            let colors = isatty(STDOUT_FILENO) == 1 && (environment["NO_COLOR"] ?? "").isEmpty
             print(DiffReport.human(diff, old: labels[0], new: labels[1], colors: colors), terminator: "")
         }
         return diff.isEmpty ? .ok : .differences

@@ -4,10 +4,14 @@ import Foundation
 /// `gvingest fetch`: crawls a catalog politely, optionally recording it as a mirror or replaying one.
 enum FetchCommand: Command {
     static let name = "fetch"
+    static let summary = "Crawl a catalog (or replay a recorded one), recording it as a mirror if asked."
+    static let flags = ["--json", "--quiet", "--ignore-robots"]
+    static let options = ["--start", "--system", "--record", "--replay", "--cache", "--config", "--catalog"]
     static let help = """
-    Usage: gvingest fetch --start URL... [--system auto|gvsu|acalog|courseleaf|banner] [--record DIR] [--cache DIR] [--json] [--quiet]
-           gvingest fetch --config FILE [--catalog ID] [--record DIR] [--json] [--quiet]
-           gvingest fetch --replay DIR [--start URL...] [--json] [--quiet]
+    Usage: gvingest fetch --start URL... [--system auto|gvsu|acalog|courseleaf|banner] [--record DIR] [--cache DIR]
+                          [--ignore-robots] [--json] [--quiet]
+           gvingest fetch --config FILE [--catalog ID] [--system S] [--record DIR] [--cache DIR] [--ignore-robots] [--json] [--quiet]
+           gvingest fetch --replay DIR [--start URL...] [--system S] [--json] [--quiet]
 
     Crawls a catalog: every listing page from the start URLs (every page of an Acalog pager, its count
     checked), then every course page they link to. Requests are bounded in total and per host, spaced
@@ -29,21 +33,21 @@ enum FetchCommand: Command {
       --quiet          No progress line (there is none off a terminal anyway).
 
     A one-line summary always goes to stderr.
-    Exit status: 0 every page fetched, 75 some failed for reasons worth retrying (timeouts, 5xx),
-    69 some failed otherwise (404, refused redirect, robots.txt), 73 the recording could not be
+    Exit status: 0 every page fetched, 75 some failed for reasons worth retrying (DNS, a refused or
+    reset connection, TLS, timeouts, 5xx, robots.txt out of reach), 69 some failed otherwise (404,
+    refused redirect, disallowed by robots.txt), 73 the recording could not be
     written, 65 the configuration is invalid, 66 a mirror or the configuration can't be read,
     64 bad usage.
     """
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
-        let arguments = try Arguments(words, flags: ["--json", "--quiet", "--ignore-robots"],
-                                      options: ["--start", "--system", "--record", "--replay", "--cache", "--config", "--catalog"])
+        let arguments = try parseArguments(words)
         guard arguments.positional.isEmpty else { throw UsageError(message: "unexpected argument '\(arguments.positional[0])'") }
         var settings = FetchSettings()
         var starts: [URL] = []
         for text in arguments.values["--start"] ?? [] {
             guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
-                throw UsageError(message: "--start needs an http or https URL, not '\(text)'")
+                throw UsageError(message: "--start needs an http or https URL, not '\(text)'\(SourceRun.schemeHint(text))")
             }
             starts.append(url)
         }
@@ -100,7 +104,7 @@ enum FetchCommand: Command {
             recorder = made
             crawlSource = made
         }
-        let line = ProgressLine(enabled: !arguments.has("--quiet") && isatty(STDERR_FILENO) == 1)
+        let line = ProgressLine(enabled: !arguments.has("--quiet") && ColorChoice.isCapableTerminal(STDERR_FILENO))
         let crawler = Crawler(source: crawlSource, parser: PageParser(system: system), settings: settings, honourRobots: honourRobots,
                               progress: { line.show($0) })
         let report = await crawler.crawl(start: starts)

@@ -4,87 +4,109 @@ import Foundation
 /// Entry point: picks the command and maps its outcome to an exit status.
 @main
 struct GVIngest {
-    static let usage = """
-    gvingest: keeps a university's course catalog and its new-course news up to date.
+    static let version = "0.1.0"
 
-    Usage: gvingest <command> [options]
+    /// Every command, once: dispatch, `gvingest help`'s list, the did-you-mean hint, the completion scripts and the
+    /// test that every option a help lists is accepted all read this list, so a new command is one entry here.
+    static let commands: [any Command.Type] = [RunCommand.self, ParseCommand.self, PrereqCommand.self, FetchCommand.self,
+                                               DiffCommand.self, SearchCommand.self, ConfigCommand.self, CompletionsCommand.self,
+                                               VersionCommand.self, HelpCommand.self]
 
-    Commands:
-      run       Run every stage: fetch, parse, normalize, diff, announce, publish (the scheduled job).
-      parse     Parse saved catalog pages or URLs and show what each field came from.
-      prereq    Show how a prerequisite sentence is read, as a tree.
-      fetch     Crawl a catalog (or replay a recorded one), recording it as a mirror if asked.
-      diff      Compare two snapshots or catalogs: added, removed, renumbered and changed courses.
-      search    Find courses in a published catalog.json by code, title or description, with filters.
-      config    Validate a pipeline configuration (gvingest config check [FILE]).
-      help      Show help for a command (gvingest help parse).
+    static var usage: String {
+        let width = commands.map { $0.name.count }.max() ?? 0
+        let list = commands.map { "  \($0.name.padding(toLength: width + 2, withPad: " ", startingAt: 0))\($0.summary)" }
+        return """
+        gvingest: keeps a university's course catalog and its new-course news up to date.
 
-    Run 'gvingest <command> --help' for a command's options.
-    Exit status: 0 ok, 64 bad usage, 65 data error, 66 an input can't be read, 69 a source is
-    unavailable, 73 an output can't be written, 75 a temporary failure worth retrying; diff exits
-    as diff(1) does: 0 same, 1 different, 2 trouble.
-    """
+        Usage: gvingest <command> [options]
+               gvingest --version | --help
+
+        Commands:
+        \(list.joined(separator: "\n"))
+
+        Run 'gvingest <command> --help' for a command's options.
+        Exit status: 0 ok, 64 bad usage, 65 data error, 66 an input can't be read, 69 a source is
+        unavailable, 73 an output can't be written, 75 a temporary failure worth retrying; diff exits
+        as diff(1) does: 0 same, 1 different, 2 trouble.
+        """
+    }
 
     static func main() async {
         MemoryTuning.apply()
         var words = Array(CommandLine.arguments.dropFirst())
-        guard let command = words.first else {
+        guard let word = words.first else {
             printError(usage)
             exit(ExitStatus.usage.rawValue)
         }
         words.removeFirst()
-        let status: ExitStatus
-        if let type = commands.first(where: { $0.name == command }) {
-            exit(await run(type, words).rawValue)
+        let command: String
+        switch word {
+        case "--help", "-h": command = HelpCommand.name
+        case "--version": command = VersionCommand.name
+        default: command = word
         }
-        switch command {
-        case "help", "--help", "-h":
-            if let topic = words.first, let help = helpText(for: topic) {
-                print(help)
-                status = .ok
-            } else if let topic = words.first {
-                printError("gvingest: no help for '\(topic)'\n\n\(usage)")
-                status = .usage
-            } else {
-                print(usage)
-                status = .ok
-            }
-        default:
-            let hint = (commands.map { $0.name } + ["help"]).min { editDistance($0, command) < editDistance($1, command) }
+        guard let type = commands.first(where: { $0.name == command }) else {
+            let hint = commands.map { $0.name }.min { editDistance($0, command) < editDistance($1, command) }
                 .flatMap { editDistance($0, command) <= 2 ? " (did you mean '\($0)'?)" : nil } ?? ""
-            printError("gvingest: unknown command '\(command)'\(hint)\n\n\(usage)")
-            status = .usage
+            let what = command.hasPrefix("-") ? "unknown option '\(command)'" : "unknown command '\(command)'"
+            printError("gvingest: \(what)\(hint)\nUsage: gvingest <command> [options]\nSee 'gvingest help'.")
+            exit(ExitStatus.usage.rawValue)
         }
-        exit(status.rawValue)
-    }
-
-    /// Every command, once: dispatch, help and the did-you-mean hint all read this list.
-    static let commands: [any Command.Type] = [RunCommand.self, ParseCommand.self, ConfigCommand.self, FetchCommand.self,
-                                               PrereqCommand.self, DiffCommand.self, SearchCommand.self]
-
-    static func helpText(for command: String) -> String? {
-        commands.first { $0.name == command }?.help
+        exit(await run(type, words).rawValue)
     }
 
     static func run<C: Command>(_ command: C.Type, _ words: [String]) async -> ExitStatus {
-        if words.contains("--help") || words.contains("-h") {
+        // Only before a lone "--": after it, "--help" is a positional like any other.
+        let options = words.prefix { $0 != "--" }
+        if options.contains("--help") || options.contains("-h") {
             print(C.help)
             return .ok
         }
         do {
             return try await C.run(words)
         } catch {
-            printError("gvingest \(C.name): \(error.message)\n\n\(C.help)")
+            printError(usageError(error.message, command: C.self))
             return .usage
         }
     }
+
+    /// A usage mistake as people want to see it: the one line that matters, the synopsis, where to read more.
+    static func usageError(_ message: String, command: any Command.Type) -> String {
+        "gvingest \(command.name): \(message)\n\(command.synopsis)\nSee 'gvingest \(command.name) --help'."
+    }
 }
 
-/// A subcommand: its help text and what it does with its words.
+/// A subcommand: its help text, what it accepts and what it does with its words.
 protocol Command: Sendable {
     static var name: String { get }
+    /// One line for `gvingest help`'s list of commands.
+    static var summary: String { get }
     static var help: String { get }
+    /// The flags (no value) and options (one value each) it accepts, `--help` aside: the parser, the
+    /// completion scripts and the did-you-mean hint all read these.
+    static var flags: [String] { get }
+    static var options: [String] { get }
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus
+}
+
+extension Command {
+    /// By default the first sentence of the help's first paragraph after the synopsis.
+    static var summary: String {
+        let paragraphs = help.components(separatedBy: "\n\n").dropFirst()
+        let first = (paragraphs.first ?? "").split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        return first.range(of: ". ").map { String(first[..<$0.lowerBound]) + "." } ?? first
+    }
+
+    /// The help's "Usage:" lines.
+    static var synopsis: String {
+        help.split(separator: "\n", omittingEmptySubsequences: false).prefix { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+            .joined(separator: "\n")
+    }
+
+    /// `words` parsed against what the command accepts.
+    static func parseArguments(_ words: [String]) throws(UsageError) -> Arguments {
+        try Arguments(words, flags: Set(flags), options: Set(options))
+    }
 }
 
 func printError(_ message: String) {

@@ -4,13 +4,17 @@ import Foundation
 /// `gvingest parse`: the maintainer's view of what a parser extracts from saved pages.
 enum ParseCommand: Command {
     static let name = "parse"
+    static let summary = "Parse saved catalog pages or URLs and show what each field came from."
+    static let flags = ["--json"]
+    static let options = ["--system", "--config", "--rules", "--catalog", "--format"]
     static let help = """
-    Usage: gvingest parse PATH|URL... [--system auto|gvsu|acalog|courseleaf|banner] [--config FILE] [--json]
-           gvingest parse --rules FILE [--catalog ID] PATH|URL... [--json]
+    Usage: gvingest parse PATH|URL|-... [--system auto|gvsu|acalog|courseleaf|banner] [--config FILE]
+                          [--json | --format json|jsonl|csv]
+           gvingest parse --rules FILE [--catalog ID] PATH|URL|-... [--json | --format json|jsonl|csv]
 
     Parses catalog pages and shows every field of every course, with the rule (XPath or label)
     each value came from. A directory (or a link to one) means every .html and .htm file under it;
-    links inside it are not followed.
+    links inside it are not followed. - reads one page from standard input.
 
     Options:
       --system S   Which parser reads the pages: auto (default; recognizes Acalog, CourseLeaf,
@@ -24,16 +28,23 @@ enum ParseCommand: Command {
                    subject, number, name, title, credits, level, description, prerequisite (tree),
                    prerequisiteString, prerequisiteMarkdown, prerequisiteCourses, the same for
                    corequisites, fields, url, and the rule behind each field under "sources".
+      --format F   json (the same as --json), jsonl (one record a line) or csv (a header, then
+                   id, name, subject, number, title, credits, level, prerequisiteString,
+                   corequisiteString, description, url).
       --help       Show this help.
 
-    A field a course page lacks is a warning on stderr naming the page and the field.
+    A field a course page lacks is a warning on stderr naming the page and the field, with a hint
+    when an unmapped label looks like it ("Credit Hrs:" looks like credits). A page with no course
+    says which rules (XPaths) matched nothing and the nearest candidate on the page (an element
+    starting with a course code), or which known course-less page it is (an A–Z index, a Banner 9
+    fragment).
     Exit status: 0 every page gave a course or a listing, 65 some gave none (or the configuration
     is invalid), 66 an input or the configuration could not be read, 73 the JSON could not be
     written (a full disk), 64 bad usage.
     """
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
-        let arguments = try Arguments(words, flags: ["--json"], options: ["--system", "--config", "--rules", "--catalog"])
+        let arguments = try parseArguments(words)
         guard !arguments.positional.isEmpty else { throw UsageError(message: "name at least one page, directory or URL") }
         let systemWord = arguments.value("--system") ?? "auto"
         guard var system = SystemChoice(argument: systemWord) else {
@@ -67,8 +78,12 @@ enum ParseCommand: Command {
             case let .failure(failure): return failure.status
             }
         }
-        let (inputs, inputErrors) = PageInputs.expand(arguments.positional)
-        for error in inputErrors { printError("gvingest parse: \(error)") }
+        guard arguments.positional.filter({ $0 == "-" }).count <= 1 else { throw UsageError(message: "- (standard input) can be named once") }
+        var (inputs, inputErrors) = PageInputs.expand(arguments.positional.map { $0 == "-" ? "/dev/stdin" : $0 })
+        if arguments.positional.contains("-") {
+            for index in inputs.indices where inputs[index].name == "/dev/stdin" { inputs[index].name = "(standard input)" }
+        }
+        for error in inputErrors { printError("gvingest parse: \(error)\(SourceRun.schemeHint(error.name))") }
         let results = await ParseRunner.run(inputs, parser: PageParser(system: system))
         KeptUntilExit.keep(results)
 
@@ -84,11 +99,30 @@ enum ParseCommand: Command {
                 empty += 1
                 let why = result.failure.map { ": \($0)" } ?? " (parsed as \(result.system?.rawValue ?? "?"): \(result.systemRule))"
                 messages += "gvingest parse: \(result.input): no course found\(why)\n"
+                if result.failure == nil, let diagnosis = noCourseDiagnosis(result, inputs: inputs) {
+                    messages += "gvingest parse: \(result.input): \(diagnosis)\n"
+                }
             }
             for warning in result.unreadableCourseWarnings + result.missingFieldWarnings { messages += "gvingest parse: warning: \(warning)\n" }
+            for course in result.courses {
+                for (field, isMissing) in [("credits", course.creditsText == nil), ("description", course.description.isEmpty)] where isMissing {
+                    if let hint = ParseDiagnosis.unmappedLabel(for: field, in: course) {
+                        messages += "gvingest parse: hint: \(result.input): \(course.code): \(hint)\n"
+                    }
+                }
+            }
         }
         if !messages.isEmpty { FileHandle.standardError.write(Data(messages.utf8)) }
-        if arguments.has("--json") {
+        let format = try RecordFormat.chosen(arguments)
+        if let format, format != .json {
+            let courses = Normalizer(rules: rules).normalize(catalog: results.flatMap(\.courses))
+            do {
+                try FileHandle.standardOutput.write(contentsOf: Data(format.text(courses.map(\.record)).utf8))
+            } catch {
+                printError("gvingest parse: cannot write the output: \(error.localizedDescription)")
+                return .cannotCreate
+            }
+        } else if format == .json {
             let courses = Normalizer(rules: rules).normalize(catalog: results.flatMap(\.courses))
             // Thousands of courses, each dozens of strings and arrays: freeing them one by one takes longer than
             // writing them, and the process ends right after.
@@ -108,5 +142,12 @@ enum ParseCommand: Command {
         }
         if unreadable { return .noInput }
         return empty > 0 ? .dataError : .ok
+    }
+
+    /// Why a saved page gave no course; pages from the web are not fetched again for it.
+    static func noCourseDiagnosis(_ result: PageResult, inputs: [PageInput]) -> String? {
+        guard let input = inputs.first(where: { $0.name == result.input }), let path = input.path, path != "/dev/stdin",
+              let bytes = try? FileBytes.read(URL(fileURLWithPath: path)) else { return nil }
+        return ParseDiagnosis.noCourse(bytes: bytes, url: input.url, system: result.system)
     }
 }

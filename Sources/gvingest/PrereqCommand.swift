@@ -4,10 +4,14 @@ import Foundation
 /// `gvingest prereq`: shows how a prerequisite sentence is read.
 enum PrereqCommand: Command {
     static let name = "prereq"
+    static let summary = "Show how a prerequisite sentence is read, as a tree."
+    static let flags = ["--json"]
+    static let options: [String] = []
     static let help = """
-    Usage: gvingest prereq TEXT... [--json]
+    Usage: gvingest prereq TEXT...|- [--json]
 
-    Parses prerequisite prose (the words are joined with spaces) and prints the tree indented:
+    Parses prerequisite prose (the words are joined with spaces; - reads it from standard input)
+    and prints the tree indented:
     all of / any of / at least N of, courses with minimum grades and "concurrent", class standing,
     programs, permission, exams and scores, and any words not understood, kept verbatim.
     With --json, prints one object {"text": canonical string, "tree": …, "courses": […]}.
@@ -16,9 +20,11 @@ enum PrereqCommand: Command {
     """
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
-        let arguments = try Arguments(words, flags: ["--json"], options: [])
+        let arguments = try parseArguments(words)
         guard !arguments.positional.isEmpty else { throw UsageError(message: "give the prerequisite text") }
-        let text = TextCleaner.cleanLine(arguments.positional.joined(separator: " "))
+        let words = arguments.positional == ["-"]
+            ? [String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)] : arguments.positional
+        let text = TextCleaner.cleanLine(words.joined(separator: " "))
         let tree = RequisiteParser.parse(text)
         if arguments.has("--json") {
             print(JSONValue.object([

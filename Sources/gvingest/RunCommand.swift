@@ -4,17 +4,22 @@ import Foundation
 /// `gvingest run`: every stage, once, safely: fetch → parse → normalize → diff → announce → publish.
 enum RunCommand: Command {
     static let name = "run"
+    static let summary = "Run every stage: fetch, parse, normalize, diff, announce, publish (the scheduled job)."
+    static let flags = ["--dry-run", "--accept-removals", "--quiet"]
+    static let options = ["--config", "--catalog", "--replay", "--source", "--system", "--out", "--log-format", "--report", "--color"]
     static let help = """
     Usage: gvingest run [--config FILE] [--catalog ID] [--replay DIR] [--dry-run] [--accept-removals]
-                        [--log-format human|json] [--report FILE] [--quiet]
-           gvingest run --source PATH|URL [--system gvsu|acalog|courseleaf|banner] --out DIR [--catalog ID] [--dry-run] …
+                        [--log-format human|json] [--report FILE] [--quiet] [--color WHEN]
+           gvingest run --source PATH|URL [--system auto|gvsu|acalog|courseleaf|banner] [--out DIR]
+                        [--config FILE] [--catalog ID] [--dry-run] [--accept-removals] [--log-format F]
+                        [--report FILE] [--quiet] [--color WHEN]
 
     Runs the pipeline for a catalog of a configuration (default pipeline.json; --catalog picks one
-    when it has several), or, with --source, for one source with default settings and no
-    configuration: a URL is crawled, a directory with an index.json is replayed as a mirror, any
-    other directory is read as saved pages. Outputs go to the configuration's outputs.directory
-    (or --out DIR): catalog.json, news.json, news.atom, digest-<catalog>.md, snapshots/<catalog>/,
-    and run-report.json (per-stage timings, counts and warnings; written after every run).
+    when it has several), or, with --source, for one source: a URL is crawled, a directory with an
+    index.json is replayed as a mirror, any other directory is read as saved pages. Outputs go to the
+    configuration's outputs.directory (or --out DIR): catalog.json, news.json, news.atom,
+    digest-<catalog>.md, snapshots/<catalog>/, and run-report.json (per-stage timings, counts and
+    warnings; written after every run).
 
     The run fails closed: failed pages, fewer courses than guards.minimumCourses, more removals
     than guards.maximumRemovalFraction (default 10 %), or more pages that were fetched but gave no
@@ -25,42 +30,65 @@ enum RunCommand: Command {
     pages give byte-identical outputs.
 
     Options:
-      --config FILE      The pipeline configuration (default: pipeline.json).
+      --config FILE      The pipeline configuration (default: pipeline.json). With --source, only its
+                         normalization, fetch, news and guard settings (and outputs, without --out).
       --catalog ID       The catalog to run (needed when the configuration has several); with --source,
-                         the id to give it (default: the host or directory name), which names its
-                         snapshot store, so runs over two directories can be compared.
+                         the id to give it (default: the host or directory name). The id names the
+                         snapshot store, so runs over two directories with one id are compared, and the
+                         feed (id urn:gvingest:ID:news, title "ID: new courses").
       --replay DIR       Read the catalog from a recorded mirror instead of its source.
-      --source PATH|URL  Run one source with defaults and no configuration (needs --out).
-      --system S         With --source: gvsu (default), acalog, courseleaf or banner.
-      --out DIR          With --source: the output directory.
+      --source PATH|URL  Run one source instead of a configuration's catalogs.
+      --system S         With --source: auto (default: recognized from the pages; the catalog is labelled
+                         with the system most courses came from), gvsu, acalog, courseleaf or banner.
+      --out DIR          With --source: the output directory (needed without --config). A warning says
+                         when it holds snapshots of other catalogs but none of this one (a new baseline).
       --dry-run          Fetch, parse, normalize and print the diff against the last snapshot; write nothing.
       --accept-removals  Publish even when more courses disappeared than guards allow.
       --log-format F     human (default) or json: one JSON object per line on stderr.
       --report FILE      Where to write the run report (default: <outputs>/run-report.json).
       --quiet            No progress line.
+      --color WHEN       The --dry-run diff's colours: auto (default: on a terminal, unless NO_COLOR is
+                         set or TERM=dumb), always or never.
 
     Exit status: 0 ok, 64 bad usage, 65 data error (a guard refused, a corrupt snapshot or news
     file, an invalid configuration), 66 the configuration can't be read, 69 the source is
-    unavailable, 73 an output can't be written, 75 a temporary failure worth retrying (another run
-    holds the lock, pages failed for passing reasons, the crawl reached fetch.deadlineSeconds: then
-    nothing is published, one line says how many pages were left and the run report lists them).
+    unavailable (no such --source directory, an unreadable mirror), 73 an output can't be written,
+    75 a temporary failure worth retrying (another run holds the lock; the source is down: DNS, a
+    refused or reset connection, TLS, timeouts, 5xx, robots.txt out of reach, and the error line
+    names the cause; the crawl reached fetch.deadlineSeconds: then nothing is published, one line
+    says how many pages were left and the run report lists them).
     """
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
-        let arguments = try Arguments(words, flags: ["--dry-run", "--accept-removals", "--quiet"],
-                                      options: ["--config", "--catalog", "--replay", "--source", "--system", "--out", "--log-format", "--report"])
+        let arguments = try parseArguments(words)
+        let colors = try ColorChoice.stdoutColors(arguments)
         guard arguments.positional.isEmpty else { throw UsageError(message: "unexpected argument '\(arguments.positional[0])'") }
         let formatWord = arguments.value("--log-format") ?? "human"
         guard let format = RunLog.Format(rawValue: formatWord) else { throw UsageError(message: "--log-format must be human or json, not '\(formatWord)'") }
         let log = RunLog(format: format)
 
         var config: PipelineConfig
+        var detectSystem = false
+        var baseline: String?
         if let source = arguments.value("--source") {
-            guard arguments.value("--config") == nil else { throw UsageError(message: "--source and --config do not go together") }
-            guard let out = arguments.value("--out") else { throw UsageError(message: "--source needs --out DIR") }
-            let systemWord = arguments.value("--system") ?? "gvsu"
-            guard let system = CatalogSystem(rawValue: systemWord) else { throw UsageError(message: "--system must be \(CatalogSystem.allCases.map(\.rawValue).joined(separator: ", ")), not '\(systemWord)'") }
-            config = try adHocConfig(source: source, system: system, out: URL(fileURLWithPath: out), id: arguments.value("--catalog"))
+            let systemWord = arguments.value("--system") ?? "auto"
+            guard let system = SystemChoice(argument: systemWord) else {
+                throw UsageError(message: "--system must be \(SystemChoice.argumentList), not '\(systemWord)'")
+            }
+            var base: PipelineConfig?
+            if let path = arguments.value("--config") {
+                switch loadConfiguration(path, command: name) {
+                case let .success(loaded): base = loaded
+                case let .failure(failure): return failure.status
+                }
+            }
+            switch try SourceRun.make(source: source, system: system, out: arguments.value("--out"), id: arguments.value("--catalog"), base: base) {
+            case let .success(made):
+                config = made.config
+                detectSystem = made.detectSystem
+                baseline = config.catalogs.first.flatMap { SourceRun.baselineWarning(outputs: config.outputs, catalogID: $0.id) }
+            case let .failure(failure): return failure.status
+            }
         } else {
             guard arguments.value("--out") == nil, arguments.value("--system") == nil else {
                 throw UsageError(message: "--out and --system go with --source; a configuration names its own")
@@ -100,8 +128,10 @@ enum RunCommand: Command {
         defer { withExtendedLifetime(lock) {} }
 
         var report = RunReport(catalog: catalog.id, startedAt: Timestamp.string(now))
-        let status = await execute(catalog: catalog, config: config, now: now, dryRun: dryRun, acceptRemovals: arguments.has("--accept-removals"),
-                                   quiet: arguments.has("--quiet"), log: log, report: &report)
+        if let baseline { log.warning("snapshots", baseline) }
+        let status = await execute(catalog: catalog, config: config, now: now, detectSystem: detectSystem, dryRun: dryRun,
+                                   acceptRemovals: arguments.has("--accept-removals"), quiet: arguments.has("--quiet"), colors: colors,
+                                   log: log, report: &report)
         report.exitStatus = status.rawValue
         report.warnings = log.warnings
         if !dryRun {
@@ -116,14 +146,16 @@ enum RunCommand: Command {
         return status
     }
 
-    static func execute(catalog: CatalogConfig, config: PipelineConfig, now: Date, dryRun: Bool, acceptRemovals: Bool, quiet: Bool,
-                        log: RunLog, report: inout RunReport) async -> ExitStatus {
-        log.info("start", "catalog \(catalog.id) (\(catalog.system.rawValue)) from \(catalog.source)\(dryRun ? ", dry run" : "")")
-        let line = ProgressLine(enabled: !quiet && log.format == .human && isatty(STDERR_FILENO) == 1)
+    static func execute(catalog: CatalogConfig, config: PipelineConfig, now: Date, detectSystem: Bool, dryRun: Bool, acceptRemovals: Bool,
+                        quiet: Bool, colors: Bool, log: RunLog, report: inout RunReport) async -> ExitStatus {
+        var catalog = catalog
+        log.info("start", "catalog \(catalog.id) (\(detectSystem ? "auto" : catalog.system.rawValue)) from \(catalog.source)\(dryRun ? ", dry run" : "")")
+        let line = ProgressLine(enabled: !quiet && log.format == .human && ColorChoice.isCapableTerminal(STDERR_FILENO))
         let loaded: LoadedCatalog
         do {
             loaded = try await report.stage("fetch+parse") { () async throws(SourceUnavailable) -> (LoadedCatalog, [String: Int]) in
-                let result = try await CatalogLoader.load(catalog, settings: config.fetch, progress: { line.show($0) })
+                let result = try await CatalogLoader.load(catalog, settings: config.fetch, system: detectSystem ? .auto : nil,
+                                                          progress: { line.show($0) })
                 return (result, ["pagesExpected": result.pagesExpected, "pagesFetched": result.pagesFetched, "pagesFailed": result.pagesFailed,
                                  "notModified": result.notModified, "retries": result.retries, "courses": result.courses.count])
             }
@@ -137,6 +169,11 @@ enum RunCommand: Command {
         log.info("fetch", "\(loaded.pagesFetched)/\(loaded.pagesExpected) pages, \(loaded.pagesFailed) failed, "
                  + "\(loaded.parseGaps.count) not read (parse gaps), \(loaded.courses.count) courses parsed",
                  ["pagesExpected": .int(loaded.pagesExpected), "pagesFetched": .int(loaded.pagesFetched), "pagesFailed": .int(loaded.pagesFailed)])
+        if let outage = Outage.cause(of: loaded, allowFailedPages: config.guards.allowFailedPages), !loaded.deadlineReached {
+            log.error("fetch", outage, ["failures": .array(loaded.failures.map { .string("\($0.url): \($0.reason)") })])
+            report.outcome = outage
+            return .temporaryFailure
+        }
         for failure in loaded.failures where !failure.atDeadline {
             log.warning("fetch", "\(failure.url): \(failure.reason)", ["url": .string(failure.url)])
         }
@@ -152,6 +189,10 @@ enum RunCommand: Command {
             report.outcome = "deadline reached: \(summary)"
             return .temporaryFailure
         }
+        if detectSystem, let system = SourceRun.commonestSystem(loaded.courses) {
+            catalog.system = system
+            log.info("fetch", "recognized as \(system.rawValue)")
+        }
 
         let courses = await report.stage("normalize") { () async -> ([Course], [String: Int]) in
             let courses = Normalizer(rules: config.normalize).normalize(catalog: loaded.courses)
@@ -166,7 +207,7 @@ enum RunCommand: Command {
 
         if dryRun {
             return dryRunDiff(catalog: catalog, pipeline: pipeline, pages: pages, courses: courses, now: now, acceptRemovals: acceptRemovals,
-                              log: log, report: &report)
+                              colors: colors, log: log, report: &report)
         }
         do {
             let committed = try await report.stage("diff+announce+publish") { () async throws(CommitError) -> (CommitReport, [String: Int]) in
@@ -199,7 +240,7 @@ enum RunCommand: Command {
     }
 
     static func dryRunDiff(catalog: CatalogConfig, pipeline: NewsPipeline, pages: PageCounts, courses: [Course], now: Date, acceptRemovals: Bool,
-                           log: RunLog, report: inout RunReport) -> ExitStatus {
+                           colors: Bool, log: RunLog, report: inout RunReport) -> ExitStatus {
         let previous: Snapshot?
         do {
             previous = try pipeline.store.latest()?.snapshot
@@ -210,35 +251,12 @@ enum RunCommand: Command {
         let (snapshot, diff) = Snapshot.capture(catalogID: catalog.id, source: catalog.source.json, pages: pages, courses: courses,
                                                 previous: previous, at: now)
         print(DiffReport.human(diff, old: previous?.capturedAt ?? "(no snapshot yet)", new: "this run (not written)",
-                               colors: isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil))
+                               colors: colors))
         let violations = RunGuards.check(pages: pages, courseCount: snapshot.courses.count, previousCourseCount: previous?.courses.count,
                                          removedCount: diff.removed.count, settings: pipeline.guards, acceptRemovals: acceptRemovals)
         for violation in violations { log.warning("guards", "a real run would refuse: \(violation)") }
         report.outcome = "dry run: \(DiffReport.summary(diff))"
         log.info("diff", "dry run: \(DiffReport.summary(diff)); nothing written")
         return .ok
-    }
-
-    /// A configuration for `--source`: one catalog with default settings, outputs in `out`.
-    static func adHocConfig(source: String, system: CatalogSystem, out: URL, id chosenID: String?) throws(UsageError) -> PipelineConfig {
-        let catalogSource: CatalogSource
-        let id: String
-        if let url = URL(string: source), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", let host = url.host {
-            catalogSource = .http(startURLs: [url])
-            id = host
-        } else {
-            let directory = URL(fileURLWithPath: source).standardizedFileURL
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw UsageError(message: "--source must be an http(s) URL or a directory, not '\(source)'")
-            }
-            let isMirror = FileManager.default.fileExists(atPath: directory.appendingPathComponent(MirrorIndex.fileName).path)
-            catalogSource = isMirror ? .replay(directory) : .directory(directory)
-            id = directory.lastPathComponent
-        }
-        let safeID = String((chosenID ?? id).map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" })
-        return PipelineConfig(catalogs: [CatalogConfig(id: safeID.isEmpty ? "catalog" : safeID, name: source, system: system,
-                                                       source: catalogSource)],
-                              outputs: OutputSettings(directory: out.standardizedFileURL))
     }
 }

@@ -4,22 +4,30 @@ import Foundation
 /// `gvingest search`: finds courses in a published catalog.json.
 enum SearchCommand: Command {
     static let name = "search"
+    static let summary = "Find courses in a published catalog.json by code, title or description, with filters."
+    static let flags = ["--json"]
+    static let options = ["--catalog", "--config", "--subject", "--level", "--credits", "--requires", "--format"]
     static let help = """
-    Usage: gvingest search [QUERY...] [--catalog FILE] [--subject S] [--level L] [--credits N]
-                           [--requires CODE] [--json]
+    Usage: gvingest search [QUERY...] [--catalog FILE | --config FILE] [--subject S] [--level L] [--credits N]
+                           [--requires CODE] [--json | --format json|jsonl|csv]
 
     Finds courses in a published catalog whose code, title or description contains QUERY (any case;
     "cis162" finds CIS 162). Code matches come first, then title matches, then description
     matches; ties in code order. With no QUERY, every course passing the filters is listed.
 
     Options:
-      --catalog FILE   The published catalog to search (default: out/catalog.json).
+      --catalog FILE   The published catalog to search (default: the catalog.json in the outputs of
+                       --config FILE, or of pipeline.json when there is one here, else out/catalog.json).
+      --config FILE    Search the catalog this configuration publishes (its outputs.directory).
       --subject S      Only courses of this subject (CIS).
       --level L        Only courses of this level (undergraduate, graduate; any case).
       --credits N      Only courses that can be taken for N credits (N within the credit range).
       --requires CODE  Only courses whose prerequisite or corequisite names CODE ("CIS 162", cis162).
       --json           Print one JSON array of the matching course records, each with "match":
                        code, title, description, or filters when no QUERY was given.
+      --format F       json (the same as --json), jsonl (one record a line) or csv (a header, then id,
+                       name, subject, number, title, credits, level, prerequisiteString,
+                       corequisiteString, description, url, match).
       --help           Show this help.
 
     Exit status: 0 the search ran (with no match, "no courses match" goes to stderr),
@@ -27,8 +35,7 @@ enum SearchCommand: Command {
     """
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
-        let arguments = try Arguments(words, flags: ["--json"],
-                                      options: ["--catalog", "--subject", "--level", "--credits", "--requires"])
+        let arguments = try parseArguments(words)
         var queryWords = arguments.positional
         var query = CatalogQuery()
         query.subject = arguments.value("--subject")
@@ -51,7 +58,12 @@ enum SearchCommand: Command {
         query.text = queryWords.joined(separator: " ")
         guard !query.isEmpty else { throw UsageError(message: "give a QUERY or a filter (--subject, --level, --credits, --requires)") }
 
-        let path = arguments.value("--catalog") ?? "out/catalog.json"
+        let format = try RecordFormat.chosen(arguments)
+        let path: String
+        switch try catalogPath(arguments) {
+        case let .success(found): path = found
+        case let .failure(failure): return failure.status
+        }
         let bytes: [UInt8]
         do {
             bytes = try FileBytes.read(URL(fileURLWithPath: path))
@@ -67,13 +79,13 @@ enum SearchCommand: Command {
             return .dataError
         }
         let hits = CatalogSearch.search(courses, query)
-        if arguments.has("--json") {
-            let records = hits.map { hit -> JSONValue in
+        if let format {
+            let records = hits.map { hit -> [String: JSONValue] in
                 var record = hit.course.record
                 record["match"] = .string(hit.match.rawValue)
-                return .object(record)
+                return record
             }
-            print(JSONValue.array(records).serialized())
+            print(format.text(records, extraColumns: ["match"]), terminator: "")
         } else {
             for hit in hits { print(line(hit)) }
         }
@@ -91,5 +103,19 @@ enum SearchCommand: Command {
         if let level = course.level { facts.append(level) }
         let matched = hit.match == .filters ? "" : "; matched \(hit.match.rawValue)"
         return "\(course.name)  \(course.title)  (\(facts.joined(separator: ", "))\(matched))"
+    }
+
+    /// `--catalog`, else the catalog.json a configuration publishes (`--config`, or pipeline.json when present).
+    static func catalogPath(_ arguments: Arguments) throws(UsageError) -> Result<String, CommandFailure> {
+        if let catalog = arguments.value("--catalog") {
+            guard arguments.value("--config") == nil else { throw UsageError(message: "--catalog names the file; it does not go with --config") }
+            return .success(catalog)
+        }
+        let configPath = arguments.value("--config") ?? (FileManager.default.fileExists(atPath: "pipeline.json") ? "pipeline.json" : nil)
+        guard let configPath else { return .success("out/catalog.json") }
+        switch loadConfiguration(configPath, command: name) {
+        case let .success(config): return .success(config.outputs.directory.appendingPathComponent("catalog.json").path)
+        case let .failure(failure): return .failure(failure)
+        }
     }
 }

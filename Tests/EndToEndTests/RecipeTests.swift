@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// Each operations recipe in docs/recipes is run as written, with only its paths pointed at a scratch copy
-/// of the recorded catalog: the cron line, the systemd unit's command, and the publish-on-success script
-/// the CI workflow calls.
+/// of the recorded catalog, and through the real tools: the cron line (bash -n, then run), the systemd unit and timer
+/// (systemd-analyze verify, then the unit's command), the CI workflow (actionlint), its state branch (keep-state.sh
+/// against a local bare repository) and the publish-on-success script the workflow calls.
 @Suite(.serialized) struct RecipeTests {
     static let recipes = Binary.packageRoot.appendingPathComponent("docs/recipes")
 
@@ -48,6 +49,9 @@ import Testing
         let line = try #require(text.split(separator: "\n").first { !$0.hasPrefix("#") && !$0.isEmpty })
         let fields = line.split(separator: " ", maxSplits: 5)
         #expect(fields.count == 6)
+        // The command as cron hands it to the shell: it must parse as written.
+        let syntax = try Self.shell("bash -n -c \(Self.quoted(String(fields[5])))")
+        #expect(syntax.status == 0, "\(syntax.stderr)")
         let command = Self.localized(String(fields[5]), project: project)
         let outcome = try Self.shell(command)
         #expect(outcome.status == 0, "\(command)\n\(outcome.stderr)")
@@ -56,6 +60,25 @@ import Testing
         let lines = log.split(separator: "\n")
         #expect(!lines.isEmpty)
         #expect(lines.allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) != nil })
+    }
+
+    static func quoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// The unit and the timer, their paths pointed at the scratch project, through `systemd-analyze verify`.
+    @Test func theSystemdUnitAndTimerPassSystemdAnalyzeVerify() throws {
+        let project = try Self.project()
+        defer { try? FileManager.default.removeItem(at: project) }
+        let units = project.appendingPathComponent("units")
+        try FileManager.default.createDirectory(at: units, withIntermediateDirectories: true)
+        for name in ["gvingest.service", "gvingest.timer"] {
+            let text = try String(contentsOf: Self.recipes.appendingPathComponent(name), encoding: .utf8)
+            try Data(Self.localized(text, project: project).utf8).write(to: units.appendingPathComponent(name))
+        }
+        let verify = try Self.shell("cd '\(units.path)' && systemd-analyze verify ./gvingest.service ./gvingest.timer")
+        #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+        #expect(verify.stderr.isEmpty, "\(verify.stderr)")
     }
 
     @Test func theSystemdUnitRunsThePipelineAndRetriesOnlyTemporaryFailures() throws {
@@ -71,18 +94,72 @@ import Testing
         let outcome = try Self.shell("cd '\(directory)' && \(command)")
         #expect(outcome.status == 0, "\(command)\n\(outcome.stderr)")
         #expect(FileManager.default.fileExists(atPath: project.appendingPathComponent("out/news.atom").path))
-        // The unit restarts on 75, which is what a run that finds the lock taken exits with.
+        // systemd restarts when Restart= says so OR the status is in RestartForceExitStatus=: only 75 may restart.
+        #expect(try value("Restart") == "no")
         #expect(try value("RestartForceExitStatus") == "75")
+        // And 75 is what the command exits with when the catalog is out of reach for now.
+        try FileManager.default.removeItem(at: project.appendingPathComponent("pipeline.json"))
+        try Data(#"{"schemaVersion": 1, "catalogs": [{"id": "gvsu", "name": "GVSU", "system": "gvsu", "source": {"http": {"startUrls": ["http://127.0.0.1:9/catalog/subject/biology.htm"]}}}], "fetch": {"maxAttempts": 1}}"#.utf8)
+            .write(to: project.appendingPathComponent("pipeline.json"))
+        #expect(try Self.shell("cd '\(directory)' && \(command)").status == 75)
         let timer = try String(contentsOf: Self.recipes.appendingPathComponent("gvingest.timer"), encoding: .utf8)
         #expect(timer.contains("OnCalendar="))
         #expect(timer.contains("Persistent=true"))
     }
 
-    @Test func theWorkflowPublishesOnlyWhenTheRunSucceeded() throws {
-        let workflow = try String(contentsOf: Self.recipes.appendingPathComponent("publish-catalog.yml"), encoding: .utf8)
+    @Test func theWorkflowPassesActionlintDeploysAndKeepsItsStateOnABranch() throws {
+        let file = Self.recipes.appendingPathComponent("publish-catalog.yml")
+        let lint = try Self.shell("actionlint -no-color '\(file.path)'")
+        #expect(lint.status == 0, "\(lint.stdout)\(lint.stderr)")
+        let workflow = try String(contentsOf: file, encoding: .utf8)
         #expect(workflow.contains("docs/recipes/publish-catalog.sh .build/release/gvingest pipeline.json out site"))
         #expect(workflow.components(separatedBy: "if: success()").count - 1 == 2)
+        for needed in ["pages: write", "id-token: write", "contents: write", "actions/deploy-pages@", "name: github-pages",
+                       "keep-state.sh restore", "keep-state.sh save"] {
+            #expect(workflow.contains(needed), "\(needed)")
+        }
+        #expect(!workflow.contains("actions/cache"))
+    }
 
+    /// keep-state.sh against a local bare repository standing for GitHub: a first run finds no branch, a save
+    /// creates it, the next restore brings the snapshots back, and a second save adds to it.
+    @Test func theStateBranchKeepsSnapshotsAndNewsBetweenRuns() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-state-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let script = Self.recipes.appendingPathComponent("keep-state.sh").path
+        let remote = root.appendingPathComponent("remote.git").path
+        #expect(try Self.shell("git init --quiet --bare '\(remote)'").status == 0)
+        let out = root.appendingPathComponent("out")
+        let store = out.appendingPathComponent("snapshots/gvsu")
+        try FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
+
+        let first = try Self.shell("'\(script)' restore '\(remote)' gvingest-state '\(out.path)'")
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.contains("no branch gvingest-state yet"))
+        try Data("{}".utf8).write(to: store.appendingPathComponent("snapshot-000001-20250101T000000Z.json"))
+        try Data(#"{"schemaVersion": 1, "news": []}"#.utf8).write(to: out.appendingPathComponent("news.json"))
+        let saved = try Self.shell("'\(script)' save '\(remote)' gvingest-state '\(out.path)'")
+        #expect(saved.status == 0, "\(saved.stderr)")
+
+        let fresh = root.appendingPathComponent("fresh-out")
+        let restored = try Self.shell("'\(script)' restore '\(remote)' gvingest-state '\(fresh.path)'")
+        #expect(restored.status == 0, "\(restored.stderr)")
+        #expect(restored.stderr.contains("restored 1 snapshot(s)"))
+        #expect(FileManager.default.fileExists(atPath: fresh.appendingPathComponent("snapshots/gvsu/snapshot-000001-20250101T000000Z.json").path))
+        #expect(FileManager.default.fileExists(atPath: fresh.appendingPathComponent("news.json").path))
+
+        try Data("{}".utf8).write(to: fresh.appendingPathComponent("snapshots/gvsu/snapshot-000002-20250102T000000Z.json"))
+        #expect(try Self.shell("'\(script)' save '\(remote)' gvingest-state '\(fresh.path)'").status == 0)
+        let log = try Self.shell("git --git-dir='\(remote)' log --oneline gvingest-state")
+        #expect(log.stdout.split(separator: "\n").count == 2, "\(log.stdout)")
+
+        // A remote that cannot be reached fails the step instead of starting a new baseline unnoticed.
+        let unreachable = try Self.shell("'\(script)' restore '\(root.path)/no-such-remote.git' gvingest-state '\(fresh.path)'")
+        #expect(unreachable.status == 75, "\(unreachable.stderr)")
+    }
+
+    @Test func thePublishScriptPublishesOnlyWhenTheRunSucceeded() throws {
         let project = try Self.project()
         defer { try? FileManager.default.removeItem(at: project) }
         let script = Self.recipes.appendingPathComponent("publish-catalog.sh").path
@@ -91,6 +168,11 @@ import Testing
         #expect(good.status == 0, "\(good.stderr)")
         let published = try Data(contentsOf: site.appendingPathComponent("catalog.json"))
         #expect(published == (try Data(contentsOf: project.appendingPathComponent("out/catalog.json"))))
+        // The count it prints is the catalog's own.
+        let catalog = try #require(try JSONSerialization.jsonObject(with: published) as? [String: Any])
+        let count = try #require(catalog["courseCount"] as? Int)
+        #expect((catalog["courses"] as? [Any])?.count == count)
+        #expect(good.stderr.contains("published \(count) courses to site"), "\(good.stderr)")
 
         // A run that fails publishes nothing: the site keeps the last good catalog.
         try FileManager.default.removeItem(at: project.appendingPathComponent("gvsu"))

@@ -4,13 +4,14 @@
 The goldens come straight from the authored expected text in spec.py; nothing
 here parses HTML.  HTML is produced FROM the expected values.
 """
-import json, os, re, sys
+import argparse, json, os, re, sys
 from urllib.parse import urljoin
 
 sys.path.insert(0, os.path.dirname(__file__))
-from spec import COURSES, SUBJECTS, CUR, OLD
+from spec import COURSES, SUBJECTS, CUR, OLD, NEXT, NEXT_CUR
 
-OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIXTURES = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+OUT = os.path.join(FIXTURES, "gvsu")
 BASE = "https://www.gvsu.edu"
 
 ENT = {"\u00e9": "&eacute;", "\u2019": "&rsquo;", "\u2014": "&#8212;", "\u2013": "&ndash;",
@@ -102,7 +103,7 @@ def course_stem(c):
     return f"{c['subj'].lower()}-{c['num']}{(c.get('suffix') or '').lower()}"
 
 
-def render_course(c, subj_info):
+def render_course(c, subj_info, goldens=True):
     cp = c.get("cp1252", False)
     stem = course_stem(c)
     code = f"{c['subj']} {c['num']}{c.get('suffix') or ''}"
@@ -152,6 +153,8 @@ def render_course(c, subj_info):
             f"{footer((subj_info['slug'], subj_info['name']))}\n</body>\n</html>\n")
     with open(os.path.join(OUT, "course", stem + ".html"), "wb") as f:
         f.write(page.encode("cp1252" if cp else "utf-8"))
+    if not goldens:
+        return
 
     golden = {
         "catalog": norm(catalog),
@@ -171,7 +174,7 @@ def render_course(c, subj_info):
     write_json(os.path.join(OUT, "course", stem + ".golden.json"), golden)
 
 
-def render_subject(s):
+def render_subject(s, goldens=True):
     canonical = f"{BASE}/catalog/subject/{s['slug']}.htm"
     courses = [c for c in COURSES if c["subj"] == s["code"]]
     sections = s.get("sections") or [(None, lambda c: True)]
@@ -206,20 +209,76 @@ def render_subject(s):
             '  <p>&copy; 2024 Grand Valley State University</p>\n</div>\n</body>\n</html>\n')
     with open(os.path.join(OUT, "subject", s["slug"] + ".html"), "w", encoding="utf-8") as f:
         f.write(page)
+    if not goldens:
+        return
     write_json(os.path.join(OUT, "subject", s["slug"] + ".golden.json"),
                {"subject": s["name"], "code": s["code"], "courses": gold})
 
 
+def code_of(c):
+    return f"{c['subj']} {c['num']}{c.get('suffix') or ''}"
+
+
+def next_edition(courses):
+    """The first edition's courses with NEXT's removals, renumberings and changes applied, and its additions."""
+    known = {code_of(c) for c in courses}
+    for code in list(NEXT["removed"]) + list(NEXT["renumbered"]) + list(NEXT["changed"]):
+        assert code in known, f"NEXT names {code}, which the first edition does not have"
+    result = []
+    for c in courses:
+        code = code_of(c)
+        if code in NEXT["removed"]:
+            continue
+        c = dict(c)
+        if code in NEXT["renumbered"]:
+            c["num"] = NEXT["renumbered"][code]
+        c.update(NEXT["changed"].get(code, {}))
+        result.append(c)
+    return result + list(NEXT["added"])
+
+
+def write_index(courses):
+    """A mirror index (as `gvingest fetch --record` writes it), so `--replay` serves the edition offline."""
+    pages = {}
+    for c in courses:
+        stem = course_stem(c)
+        entry = {"contentType": "text/html; charset=" + ("windows-1252" if c.get("cp1252") else "utf-8"),
+                 "file": f"course/{stem}.html", "status": 200}
+        pages[f"{BASE}/catalog/course/{stem}.htm"] = entry
+        if c.get("year"):
+            pages[f"{BASE}/catalog/{c['year']}/course/{stem}.htm"] = entry
+    for s in SUBJECTS:
+        pages[f"{BASE}/catalog/subject/{s['slug']}.htm"] = {"contentType": "text/html; charset=utf-8",
+                                                           "file": f"subject/{s['slug']}.html", "status": 200}
+    index = {"pages": dict(sorted(pages.items())), "schemaVersion": 1,
+             "startUrls": [f"{BASE}/catalog/subject/{s['slug']}.htm" for s in SUBJECTS]}
+    with open(os.path.join(OUT, "index.json"), "w", encoding="utf-8") as f:
+        f.write(json.dumps(index, indent=2, sort_keys=True) + "\n")
+
+
 def main():
+    global OUT, CUR, COURSES
+    parser = argparse.ArgumentParser(description="Render the GVSU fixture catalog (spec.py) into pages, goldens and a mirror index.")
+    parser.add_argument("--edition", choices=["first", "next"], default="first",
+                        help="first: Fixtures/gvsu, the pages with their goldens (default); next: Fixtures/gvsu-next, "
+                             "the later edition (NEXT in spec.py) with its mirror index.json, no goldens")
+    parser.add_argument("out", nargs="?", help="the output directory (default: Fixtures/gvsu or Fixtures/gvsu-next)")
+    arguments = parser.parse_args()
+    goldens = arguments.edition == "first"
+    if not goldens:
+        COURSES, CUR = next_edition(COURSES), NEXT_CUR
+    OUT = arguments.out or os.path.join(FIXTURES, "gvsu" if goldens else "gvsu-next")
     os.makedirs(os.path.join(OUT, "course"), exist_ok=True)
     os.makedirs(os.path.join(OUT, "subject"), exist_ok=True)
     by_code = {s["code"]: s for s in SUBJECTS}
     stems = [course_stem(c) for c in COURSES]
     assert len(stems) == len(set(stems)), "duplicate course stems"
     for c in COURSES:
-        render_course(c, by_code[c["subj"]])
+        render_course(c, by_code[c["subj"]], goldens)
     for s in SUBJECTS:
-        render_subject(s)
+        render_subject(s, goldens)
+    if not goldens:
+        write_index(COURSES)
     print(f"{len(COURSES)} courses, {len(SUBJECTS)} subjects -> {OUT}")
 
 

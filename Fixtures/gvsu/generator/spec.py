@@ -304,3 +304,29 @@ SUBJECTS = [
          intro_link=("https://www.gvsu.edu/chem/", "Department of Chemistry"),
          relative={"chm-241", "chm-115l"}, absolute=set()),
 ]
+
+# ---------------------------------------------------------------- the next edition
+# A later edition of the same catalog (Fixtures/gvsu-next, rendered by `render.py --edition next`): the first
+# command of the README runs both, so a newcomer sees news, a diff and the Atom feed. Each kind of change once
+# at least: courses added (news), removed, renumbered (same title and description, a new code) and changed.
+NEXT_CUR = "2025-2026 Undergraduate & Graduate Catalog"
+NEXT = dict(
+    removed=["CIS 499", "WRT 098"],
+    renumbered={"CIS 367": "467"},
+    changed={
+        "CIS 162": dict(credits="3"),
+        "MTH 201": dict(prereq="[[MTH 122]] and [[MTH 123]] with a minimum grade of C, or placement."),
+        "STA 318": dict(offered=FWN),
+    },
+    added=[
+        C("CIS", "380", "Machine Learning", "3",
+          "Supervised and unsupervised learning from data: linear and logistic regression, decision trees and ensembles, clustering, dimensionality reduction, and the evaluation of models. Students build, test, and explain models on real data sets.",
+          offered="fall semester", plabel="Prerequisites", prereq="[[CIS 263]] and [[STA 215]]."),
+        C("STA", "419", "Data Science Capstone", "3",
+          "A team project course in which students frame a question, gather and clean data, build and validate statistical models, and communicate the results to a client in writing and in person.",
+          offered="winter semester", prereq="[[STA 318]]."),
+        C("BIO", "330", "Microbiology", "4",
+          "The biology of bacteria, archaea, fungi, and viruses: their structure, metabolism, genetics, and ecology, and their roles in health, disease, and industry. Laboratory work covers aseptic technique, culturing, and identification.",
+          offered=FWN, prereq="[[BIO 120]] and [[CHM 115]].", contact="3-0-3"),
+    ],
+)

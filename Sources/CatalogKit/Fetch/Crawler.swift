@@ -271,7 +271,7 @@ public final class Crawler: Sendable {
             // robots.txt cut off by the deadline says nothing about the page: it was not had in time.
             if Task.isCancelled { return atDeadline(job, "not fetched") }
             return Outcome(job: job, page: nil, failure: FetchFailure(url: job.url, reason: verdict.reason, status: nil, attempts: 0,
-                                                                     temporary: false), result: nil)
+                                                                     temporary: verdict.temporary), result: nil)
         }
         switch await source.fetch(job.url) {
         case let .failure(failure):
@@ -298,14 +298,16 @@ actor RobotsGate {
     struct Verdict {
         var allowed: Bool
         var reason: String
+        /// robots.txt could not be had for a passing reason (an outage): a later run may crawl.
+        var temporary = false
     }
 
     private let source: any PageSource
     private let userAgent: String
-    /// A policy, or why there is none (so nothing of that origin is crawled).
+    /// A policy, or why there is none (so nothing of that origin is crawled; a passing reason makes that temporary).
     enum Answer: Sendable {
         case policy(RobotsPolicy)
-        case unavailable(String)
+        case unavailable(FetchFailure)
     }
 
     private var policies: [String: Task<Answer, Never>] = [:]
@@ -333,7 +335,7 @@ actor RobotsGate {
                 case let .failure(failure):
                     // RFC 9309: a missing robots.txt (4xx) allows everything; an unreachable one (5xx) allows nothing.
                     if let status = failure.status, (400..<500).contains(status) { return .policy(.allowAll) }
-                    return .unavailable(failure.reason)
+                    return .unavailable(failure)
                 }
             }
             policies[origin] = task
@@ -341,8 +343,8 @@ actor RobotsGate {
         // Shared by every page of the origin, the fetch is not a child of any: the deadline's cancellation is passed on.
         let answer = await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
         guard case let .policy(policy) = answer else {
-            let reason = if case let .unavailable(why) = answer { why } else { "" }
-            return Verdict(allowed: false, reason: "robots.txt of \(origin) could not be fetched (\(reason)); crawling it is not allowed")
+            guard case let .unavailable(failure) = answer else { return Verdict(allowed: false, reason: "robots.txt of \(origin) could not be fetched") }
+            return Verdict(allowed: false, reason: "robots.txt of \(origin) could not be fetched: \(failure.reason)", temporary: failure.temporary)
         }
         if let refusal = policy.refusal { return Verdict(allowed: false, reason: refusal) }
         let path = url.path.isEmpty ? "/" : url.path

@@ -205,7 +205,7 @@ public final class HTTPFetcher: PageSource {
         }
         if let error = raw.error {
             let code = (error as? URLError)?.code
-            let reason = code == .timedOut ? "timed out after \(settings.requestTimeoutSeconds) s" : "connection error: \(error.localizedDescription)"
+            let reason = ConnectionFailure.describe(error, url: url, timeoutSeconds: settings.requestTimeoutSeconds)
             if code == .cancelled, Task.isCancelled {
                 return .fail(Self.cancelled(url, attempts: 0))
             }

@@ -58,10 +58,15 @@ public struct MirrorIndex: Sendable, Equatable {
     public static func load(from directory: URL) throws -> MirrorIndex {
         let file = directory.appendingPathComponent(fileName)
         let data: Data
+        guard FileManager.default.fileExists(atPath: file.path) else {
+            throw MirrorError(message: "\(directory.path): not a mirror: it has no \(fileName) (a mirror is what gvingest fetch --record DIR writes)")
+        }
         do {
             data = try Data(contentsOf: file)
         } catch {
-            throw MirrorError(message: "\(file.path): cannot read the mirror index: \((error as NSError).localizedDescription)")
+            // Foundation's sentence ("The operation could not be completed") says less than the errno behind it.
+            let underlying = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).map { String(cString: strerror(Int32($0.code))) }
+            throw MirrorError(message: "\(file.path): cannot read the mirror index\(underlying.map { ": \($0)" } ?? "")")
         }
         let root: JSONValue
         do {

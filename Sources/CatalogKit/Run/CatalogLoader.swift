@@ -26,9 +26,10 @@ public struct SourceUnavailable: Error, Sendable, CustomStringConvertible {
 
 /// Reads a catalog from its source: crawls start URLs, replays a mirror, or parses a directory of saved pages.
 public enum CatalogLoader {
-    public static func load(_ catalog: CatalogConfig, settings: FetchSettings,
+    /// - Parameter system: how to read the pages when not by the catalog's own system or rules (`run --source --system auto`).
+    public static func load(_ catalog: CatalogConfig, settings: FetchSettings, system: SystemChoice? = nil,
                             progress: (@Sendable (CrawlProgress) -> Void)? = nil) async throws(SourceUnavailable) -> LoadedCatalog {
-        let parser = PageParser(system: catalog.systemChoice)
+        let parser = PageParser(system: system ?? catalog.systemChoice)
         switch catalog.source {
         case let .http(urls):
             let fetcher = HTTPFetcher(settings: settings, startURLs: urls)

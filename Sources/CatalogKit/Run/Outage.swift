@@ -1,0 +1,19 @@
+/// A source that is down for now (DNS, a refused or reset connection, TLS, timeouts, 5xx, robots.txt out of reach)
+/// is not bad data: the run ends as a temporary failure, naming the cause, with no advice to loosen the guards.
+public enum Outage {
+    /// One line saying why the source is unavailable, when every failed page failed for a passing reason and the
+    /// guards would not publish without them; nil when the crawl is complete or a page failed for good.
+    public static func cause(of loaded: LoadedCatalog, allowFailedPages: Bool) -> String? {
+        guard loaded.pagesFailed > 0, !loaded.failures.isEmpty, loaded.failures.allSatisfy(\.temporary),
+              !allowFailedPages || loaded.pagesFetched == 0 else { return nil }
+        // The commonest reason stands for them all (an unreachable host fails every page the same way); ties go
+        // to the first URL, so the line is the same from run to run.
+        var counts: [String: Int] = [:]
+        for failure in loaded.failures { counts[failure.reason, default: 0] += 1 }
+        let reason = loaded.failures.max { counts[$0.reason]! < counts[$1.reason]! || (counts[$0.reason]! == counts[$1.reason]! && $0.url > $1.url) }!.reason
+        let others = loaded.failures.count - counts[reason]!
+        let more = others > 0 ? " (\(others) other page\(others == 1 ? "" : "s") failed otherwise)" : ""
+        return "source unavailable for now: \(reason)\(more); \(loaded.pagesFailed) of \(loaded.pagesExpected) pages not fetched, "
+            + "nothing written; run again later"
+    }
+}

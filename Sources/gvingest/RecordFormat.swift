@@ -1,0 +1,53 @@
+import CatalogKit
+import Foundation
+
+/// How `parse` and `search` print records: one JSON array, JSON Lines (one compact object a line, for jq and
+/// streams) or CSV (RFC 4180, a header line, the columns a spreadsheet wants).
+enum RecordFormat: String, CaseIterable {
+    case json, jsonl, csv
+
+    /// The format `--format` (or `--json`) asks for, or nil for the readable text.
+    static func chosen(_ arguments: Arguments) throws(UsageError) -> RecordFormat? {
+        guard let word = arguments.value("--format") else { return arguments.has("--json") ? .json : nil }
+        guard let format = RecordFormat(rawValue: word) else {
+            throw UsageError(message: "--format must be json, jsonl or csv, not '\(word)'")
+        }
+        guard !arguments.has("--json") || format == .json else { throw UsageError(message: "--json means --format json; choose one") }
+        return format
+    }
+
+    /// The columns of the CSV form: the app's fields a spreadsheet is read for.
+    static let csvColumns = ["id", "name", "subject", "number", "title", "credits", "level", "prerequisiteString",
+                             "corequisiteString", "description", "url"]
+
+    /// `records` as JSON Lines or CSV (`extraColumns` after the usual ones).
+    func text(_ records: [[String: JSONValue]], extraColumns: [String] = []) -> String {
+        switch self {
+        case .json:
+            return JSONValue.array(records.map(JSONValue.object)).serialized() + "\n"
+        case .jsonl:
+            return records.map { JSONValue.object($0).serialized(pretty: false) + "\n" }.joined()
+        case .csv:
+            let columns = Self.csvColumns + extraColumns
+            let rows = [columns] + records.map { record in columns.map { Self.cell(record[$0] ?? .null) } }
+            return rows.map { $0.map(Self.quoted).joined(separator: ",") + "\r\n" }.joined()
+        }
+    }
+
+    static func cell(_ value: JSONValue) -> String {
+        switch value {
+        case .null: return ""
+        case let .bool(flag): return flag ? "true" : "false"
+        case let .int(number): return String(number)
+        case let .double(number): return number == number.rounded() ? String(Int(number)) : String(number)
+        case let .string(text): return text
+        case let .array(items): return items.map(cell).joined(separator: "; ")
+        case .object: return value.serialized(pretty: false)
+        }
+    }
+
+    static func quoted(_ field: String) -> String {
+        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

@@ -1,0 +1,81 @@
+import CatalogKit
+import Foundation
+
+/// `gvingest run --source`: one catalog from a URL, a mirror or a directory of saved pages, with default settings
+/// or those of `--config` (normalization, fetch, news, guards), its outputs in `--out`.
+struct SourceRun {
+    var config: PipelineConfig
+    /// `--system auto`: the pages say which system they are; the catalog is labelled with the one most courses came from.
+    var detectSystem: Bool
+
+    /// The configuration for `source`. A missing directory is an unavailable source (69), as for a configured one.
+    static func make(source: String, system: SystemChoice, out: String?, id chosenID: String?,
+                     base: PipelineConfig?) throws(UsageError) -> Result<SourceRun, CommandFailure> {
+        let catalogSource: CatalogSource
+        let derivedID: String
+        if let url = URL(string: source), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", let host = url.host {
+            catalogSource = .http(startURLs: [url])
+            derivedID = host
+        } else {
+            let directory = URL(fileURLWithPath: source).standardizedFileURL
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                let what = FileManager.default.fileExists(atPath: directory.path) ? "not a directory" : "no such directory"
+                printError("gvingest run: --source \(source): \(what)\(schemeHint(source)); a source is an http(s) URL or a directory")
+                return .failure(CommandFailure(status: .unavailable))
+            }
+            let isMirror = FileManager.default.fileExists(atPath: directory.appendingPathComponent(MirrorIndex.fileName).path)
+            catalogSource = isMirror ? .replay(directory) : .directory(directory)
+            derivedID = directory.lastPathComponent
+        }
+        let safeID = String((chosenID ?? derivedID).map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" })
+        let id = safeID.isEmpty ? "catalog" : safeID
+        let fixedSystem: CatalogSystem
+        switch system {
+        case let .fixed(chosen): fixedSystem = chosen
+        default: fixedSystem = .gvsu
+        }
+        let catalog = CatalogConfig(id: id, name: id, system: fixedSystem, source: catalogSource)
+        var config: PipelineConfig
+        if var base {
+            base.catalogs = [catalog]
+            if let out { base.outputs = OutputSettings(directory: URL(fileURLWithPath: out).standardizedFileURL, keepSnapshots: base.outputs.keepSnapshots) }
+            config = base
+        } else {
+            guard let out else { throw UsageError(message: "--source needs --out DIR (or --config FILE, whose outputs it then uses)") }
+            config = PipelineConfig(catalogs: [catalog], outputs: OutputSettings(directory: URL(fileURLWithPath: out).standardizedFileURL))
+        }
+        // Each catalog its own feed: the id and title come from the catalog, never shared between two sources.
+        config.news.feedID = "urn:gvingest:\(id):news"
+        config.news.feedTitle = "\(id): new courses"
+        return .success(SourceRun(config: config, detectSystem: system == .auto))
+    }
+
+    /// " (did you mean https://www.gvsu.edu/catalog?)" for a URL typed without its scheme.
+    static func schemeHint(_ text: String) -> String {
+        guard !text.hasPrefix("/"), !text.hasPrefix("."), !text.contains("://"),
+              let host = text.split(separator: "/").first, host.contains("."), host.last?.isLetter == true,
+              text.contains("/") || host.hasPrefix("www."),
+              let lastLabel = host.split(separator: ".").last, lastLabel.count >= 2,
+              !["html", "htm", "json", "txt", "xml", "csv", "md"].contains(lastLabel.lowercased()) else { return "" }
+        return " (a URL needs its scheme: did you mean https://\(text)?)"
+    }
+
+    /// The system most of the catalog's courses were recognized as.
+    static func commonestSystem(_ courses: [ParsedCourse]) -> CatalogSystem? {
+        var counts: [CatalogSystem: Int] = [:]
+        for course in courses { counts[course.system, default: 0] += 1 }
+        return counts.max { $0.value < $1.value || ($0.value == $1.value && $0.key.rawValue > $1.key.rawValue) }?.key
+    }
+
+    /// A warning when `--out` holds snapshots of other catalogs but none of this one: the run starts a new baseline
+    /// (and announces nothing) where the operator probably meant to continue one.
+    static func baselineWarning(outputs: OutputSettings, catalogID: String) -> String? {
+        let others = ((try? FileManager.default.contentsOfDirectory(atPath: outputs.snapshots.path)) ?? []).sorted().filter { name in
+            name != catalogID && !name.hasPrefix(".") && !((try? outputs.store(for: name).list()) ?? []).isEmpty
+        }
+        guard !others.isEmpty, ((try? outputs.store(for: catalogID).list()) ?? []).isEmpty else { return nil }
+        return "\(outputs.directory.path) already holds snapshots of \(others.joined(separator: ", ")), none of '\(catalogID)': "
+            + "this run starts a new baseline and announces nothing; to continue \(others[0]), run with --catalog \(others[0])"
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+/// `gvingest run --source` without traps: the system recognized from the pages, a configuration's settings,
+/// a warning before a second baseline, a feed per catalog, 69 for a source that is not there.
+@Suite(.serialized) struct SourceRunTests {
+    static func scratch(_ name: String) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-\(name)-\(UUID().uuidString)")
+    }
+
+    static func json(_ file: URL) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+    }
+
+    @Test(arguments: [[], ["--system", "auto"]])
+    func anAcalogDirectoryIsRecognizedWithoutSystem(extra: [String]) throws {
+        let out = Self.scratch("auto")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let outcome = try Binary.run(["run", "--source", "Fixtures/acalog", "--out", out.path, "--quiet"] + extra)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("recognized as acalog"))
+        let published = try Self.json(out.appendingPathComponent("catalog.json"))
+        let catalog = try #require(published["catalog"] as? [String: Any])
+        #expect(catalog["system"] as? String == "acalog")
+        let courses = try #require(published["courses"] as? [[String: Any]])
+        #expect(courses.contains { $0["name"] as? String == "CIS 162" }, "\(courses.map { $0["name"] ?? "" })")
+    }
+
+    @Test func aConfigurationGivesItsNormalizationAndGuards() throws {
+        let out = Self.scratch("config")
+        defer { try? FileManager.default.removeItem(at: out) }
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let config = out.appendingPathComponent("settings.json")
+        // Everything numbered below 1000 is "doctoral" here: the published levels show the configuration was read.
+        try Data("""
+        {"schemaVersion": 1, "catalogs": [{"id": "elsewhere", "name": "Other", "system": "gvsu", "source": {"directory": "."}}],
+         "normalize": {"levels": [{"from": 0, "to": 999, "level": "doctoral"}]},
+         "news": {"feedId": "urn:gvingest:elsewhere:news"}, "guards": {"minimumCourses": 1}}
+        """.utf8).write(to: config)
+        let outcome = try Binary.run(["run", "--source", "Fixtures/gvsu", "--config", config.path, "--out", out.path, "--quiet"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let courses = try #require(try Self.json(out.appendingPathComponent("catalog.json"))["courses"] as? [[String: Any]])
+        #expect(!courses.isEmpty)
+        #expect(courses.allSatisfy { ($0["level"] as? String)?.lowercased() == "doctoral" })
+        // The feed belongs to the source's catalog, not to the configuration's.
+        let atom = try String(contentsOf: out.appendingPathComponent("news.atom"), encoding: .utf8)
+        #expect(atom.contains("<id>urn:gvingest:gvsu:news</id>"))
+
+        // Its guards apply too: a minimum the recorded catalog does not reach refuses to publish.
+        try Data("""
+        {"schemaVersion": 1, "catalogs": [{"id": "elsewhere", "name": "Other", "system": "gvsu", "source": {"directory": "."}}],
+         "guards": {"minimumCourses": 500}}
+        """.utf8).write(to: config)
+        let refused = try Binary.run(["run", "--source", "Fixtures/gvsu", "--config", config.path, "--out", out.path, "--quiet"])
+        #expect(refused.status == 65, "\(refused.stderr)")
+        #expect(refused.stderr.contains("guards.minimumCourses (500)"))
+    }
+
+    @Test func eachSourceGetsItsOwnFeedAndAWarningBeforeASecondBaseline() throws {
+        let out = Self.scratch("feeds")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let first = try Binary.run(["run", "--source", "Fixtures/gvsu", "--out", out.path, "--quiet"])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(!first.stderr.contains("new baseline"))
+        let atom = try String(contentsOf: out.appendingPathComponent("news.atom"), encoding: .utf8)
+        #expect(atom.contains("<id>urn:gvingest:gvsu:news</id>"))
+        #expect(atom.contains("<title>gvsu: new courses</title>"))
+        #expect(!atom.contains(Binary.packageRoot.path))
+
+        let second = try Binary.run(["run", "--source", "Fixtures/acalog", "--out", out.path, "--quiet"])
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stderr.contains("already holds snapshots of gvsu, none of 'acalog'"), "\(second.stderr)")
+        #expect(second.stderr.contains("--catalog gvsu"))
+        let secondAtom = try String(contentsOf: out.appendingPathComponent("news.atom"), encoding: .utf8)
+        #expect(secondAtom.contains("<id>urn:gvingest:acalog:news</id>"))
+    }
+
+    @Test func aMissingSourceIsUnavailable() throws {
+        let out = Self.scratch("missing")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let missing = try Binary.run(["run", "--source", "Fixtures/no-such-catalog", "--out", out.path])
+        #expect(missing.status == 69, "\(missing.stderr)")
+        #expect(missing.stderr.contains("Fixtures/no-such-catalog: no such directory"))
+        let schemeless = try Binary.run(["run", "--source", "www.gvsu.edu/catalog/", "--out", out.path])
+        #expect(schemeless.status == 69)
+        #expect(schemeless.stderr.contains("did you mean https://www.gvsu.edu/catalog/?"), "\(schemeless.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
+    @Test func sourceNeedsOutOrAConfiguration() throws {
+        let outcome = try Binary.run(["run", "--source", "Fixtures/gvsu"])
+        #expect(outcome.status == 64)
+        #expect(outcome.stderr.contains("--source needs --out DIR"))
+    }
+}
