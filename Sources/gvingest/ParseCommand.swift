@@ -20,7 +20,7 @@ enum ParseCommand: Command {
       --system S   Which parser reads the pages: auto (default; recognizes Acalog, CourseLeaf,
                    Banner and GVSU pages), gvsu, acalog, courseleaf or banner.
       --config F   Normalize with the subject aliases and level ranges of a pipeline configuration
-                   (default: GVSU's number ranges, no aliases).
+                   (default: no aliases, levels from the pages' own numbering scheme).
       --rules F    Read the pages by the declarative rules of a catalog of configuration F
                    (catalogs[].rules: XPaths per field, label patterns, listing), and normalize
                    with F's tables; --catalog ID when several catalogs have rules.
