@@ -15,13 +15,15 @@ struct GVIngest {
       prereq    Show how a prerequisite sentence is read, as a tree.
       fetch     Crawl a catalog (or replay a recorded one), recording it as a mirror if asked.
       diff      Compare two snapshots or catalogs: added, removed, renumbered and changed courses.
+      publish   Sync a run's outputs into the GVCourse app's Firestore (incremental).
       search    Find courses in a published catalog.json by code, title or description, with filters.
       config    Validate a pipeline configuration (gvingest config check [FILE]).
       help      Show help for a command (gvingest help parse).
 
     Run 'gvingest <command> --help' for a command's options.
     Exit status: 0 ok, 64 bad usage, 65 data error, 66 an input can't be read, 69 a source is
-    unavailable, 73 an output can't be written, 75 a temporary failure worth retrying; diff exits
+    unavailable, 73 an output can't be written, 75 a temporary failure worth retrying, 77 no
+    credentials (publish); diff exits
     as diff(1) does: 0 same, 1 different, 2 trouble.
     """
 
@@ -60,7 +62,7 @@ struct GVIngest {
 
     /// Every command, once: dispatch, help and the did-you-mean hint all read this list.
     static let commands: [any Command.Type] = [RunCommand.self, ParseCommand.self, ConfigCommand.self, FetchCommand.self,
-                                               PrereqCommand.self, DiffCommand.self, SearchCommand.self]
+                                               PrereqCommand.self, DiffCommand.self, SearchCommand.self, PublishCommand.self]
 
     static func helpText(for command: String) -> String? {
         commands.first { $0.name == command }?.help

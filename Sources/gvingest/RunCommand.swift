@@ -14,7 +14,9 @@ enum RunCommand: Command {
     configuration: a URL is crawled, a directory with an index.json is replayed as a mirror, any
     other directory is read as saved pages. Outputs go to the configuration's outputs.directory
     (or --out DIR): catalog.json, news.json, news.atom, digest-<catalog>.md, snapshots/<catalog>/,
-    and run-report.json (per-stage timings, counts and warnings; written after every run).
+    and run-report.json (per-stage timings, counts and warnings; written after every run). With a
+    publish.firestore section, a successful run then publishes into Firestore as `gvingest publish`
+    does (credentials as there); if that fails, the outputs stand and the run exits with publish's status.
 
     The run fails closed: failed pages, fewer courses than guards.minimumCourses, or more removals
     than guards.maximumRemovalFraction (default 10 %) write no snapshot and no output and leave the
@@ -38,7 +40,8 @@ enum RunCommand: Command {
     Exit status: 0 ok, 64 bad usage, 65 data error (a guard refused, a corrupt snapshot or news
     file, an invalid configuration), 66 the configuration can't be read, 69 the source is
     unavailable, 73 an output can't be written, 75 a temporary failure worth retrying (another run
-    holds the lock, pages failed for passing reasons).
+    holds the lock, pages failed for passing reasons, Firestore still failing at the deadline),
+    77 no Firestore credentials.
     """
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
@@ -91,8 +94,11 @@ enum RunCommand: Command {
         defer { withExtendedLifetime(lock) {} }
 
         var report = RunReport(catalog: catalog.id, startedAt: Timestamp.string(Date()))
-        let status = await execute(catalog: catalog, config: config, dryRun: dryRun, acceptRemovals: arguments.has("--accept-removals"),
+        var status = await execute(catalog: catalog, config: config, dryRun: dryRun, acceptRemovals: arguments.has("--accept-removals"),
                                    quiet: arguments.has("--quiet"), log: log, report: &report)
+        if status == .ok, !dryRun {
+            status = await PublishCommand.afterRun(config: config, acceptRemovals: arguments.has("--accept-removals"), log: log, report: &report)
+        }
         report.exitStatus = status.rawValue
         report.warnings = log.warnings
         if !dryRun {
