@@ -7,7 +7,7 @@ enum PublishCommand: Command {
     static let help = """
     Usage: gvingest publish --firestore PROJECT --out DIR [--database ID] [--courses-collection NAME]
                             [--news-collection NAME] [--token-command CMD] [--deadline SECONDS]
-                            [--accept-removals] [--dry-run] [--json]
+                            [--parallel N] [--accept-removals] [--dry-run] [--json]
 
     Syncs DIR/catalog.json and DIR/news.json, the outputs of a complete successful `gvingest run`
     (DIR/run-report.json says so), into Firestore over its REST API: one document per course
@@ -30,6 +30,7 @@ enum PublishCommand: Command {
       --news-collection NAME     Default: news.
       --token-command CMD        A shell command printing an OAuth access token.
       --deadline SECONDS         Give up retrying after this long in all (default 300).
+      --parallel N               Commits in flight at once (default 8; each holds up to 500 writes).
       --accept-removals          Delete more course documents than the removal guard allows.
       --dry-run                  Compare with Firestore and report; write nothing.
       --json                     Print {"courses": {"written": N, "deleted": N, "unchanged": N}, "news": {…}}.
@@ -43,7 +44,7 @@ enum PublishCommand: Command {
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
         let arguments = try Arguments(words, flags: ["--dry-run", "--json", "--accept-removals"],
                                       options: ["--firestore", "--out", "--database", "--courses-collection", "--news-collection",
-                                                "--token-command", "--deadline"])
+                                                "--token-command", "--deadline", "--parallel"])
         guard arguments.positional.isEmpty else { throw UsageError(message: "unexpected argument '\(arguments.positional[0])'") }
         guard let project = arguments.value("--firestore") else { throw UsageError(message: "--firestore PROJECT is needed") }
         guard let out = arguments.value("--out") else { throw UsageError(message: "--out DIR is needed") }
@@ -62,6 +63,11 @@ enum PublishCommand: Command {
             settings.deadlineSeconds = seconds
         }
         settings.tokenCommand = arguments.value("--token-command").map { ["/bin/sh", "-c", $0] }
+        var options = settings.options(guards: GuardSettings(), acceptRemovals: arguments.has("--accept-removals"))
+        if let parallel = arguments.value("--parallel") {
+            guard let count = Int(parallel), (1...64).contains(count) else { throw UsageError(message: "--parallel must be a whole number from 1 to 64, not '\(parallel)'") }
+            options.parallelCommits = count
+        }
 
         let directory = URL(fileURLWithPath: out).standardizedFileURL
         var isDirectory: ObjCBool = false
@@ -81,9 +87,7 @@ enum PublishCommand: Command {
             return .cannotCreate
         }
         defer { withExtendedLifetime(lock) {} }
-        let outcome = await publish(directory: directory, settings: settings,
-                                    options: settings.options(guards: GuardSettings(), acceptRemovals: arguments.has("--accept-removals")),
-                                    dryRun: arguments.has("--dry-run"), checkReport: true)
+        let outcome = await publish(directory: directory, settings: settings, options: options, dryRun: arguments.has("--dry-run"), checkReport: true)
         switch outcome {
         case let .success(summary):
             if arguments.has("--json") {

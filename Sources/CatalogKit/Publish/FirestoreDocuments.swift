@@ -32,10 +32,14 @@ public enum FirestoreDocuments {
                                          "prerequisiteString"]
     /// The app's course fields that are integers: catalog.json's own integers (see README, "Course documents").
     public static let appIntegerFields = ["number", "credits"]
-    /// Copied as they are (null stays null): for readers other than the app's guard.
-    public static let richerCourseFields = ["id", "numberText", "creditsText", "creditRange", "url", "sourceUrl", "prerequisiteCourses",
-                                            "prerequisiteMarkdown", "prerequisiteFor", "corequisiteString", "corequisiteCourses",
-                                            "offered", "catalog", "system", "suffix"]
+    /// Copied as they are (null stays null): for readers other than the app's guard. Left out: what changes while the
+    /// course does not (the local file, the Markdown's links into one edition, links filled in from other courses).
+    public static let richerCourseFields = ["id", "numberText", "creditsText", "creditRange", "url", "prerequisiteCourses",
+                                            "corequisiteString", "corequisiteCourses", "offered", "catalog", "system", "suffix"]
+    /// Fields that name the catalog's edition, so every course's differ from one edition to the next: like the diff,
+    /// a publish does not count them as a change. They are written with the document whenever it is written for a
+    /// real change (or is new), so they always name the edition the course's content was last read from.
+    public static let editionFields: Set<String> = ["url", "catalog"]
 
     /// A course document from one of catalog.json's `courses[index]`.
     public static func course(_ record: JSONValue, path: String) throws(PublishInputError) -> FirestoreDocument {

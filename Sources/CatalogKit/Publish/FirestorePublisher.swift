@@ -8,13 +8,19 @@ public struct FirestoreCollectionPlan: Sendable, Equatable {
     public var unchanged: Int
 
     /// Compares the documents wanted with what Firestore holds (`existing`: id → fields; nil fields mean a document
-    /// gvingest cannot read, which is rewritten). With `deleteMissing`, documents not wanted are deleted.
-    public static func make(desired: [FirestoreDocument], existing: [String: [String: FirestoreValue]?], deleteMissing: Bool) -> FirestoreCollectionPlan {
+    /// gvingest cannot read, which is rewritten). With `deleteMissing`, documents not wanted are deleted. Fields in
+    /// `ignoring` do not count as a difference, but a document missing one is rewritten.
+    public static func make(desired: [FirestoreDocument], existing: [String: [String: FirestoreValue]?], deleteMissing: Bool,
+                            ignoring: Set<String> = []) -> FirestoreCollectionPlan {
+        func same(_ held: [String: FirestoreValue], _ wanted: [String: FirestoreValue]) -> Bool {
+            guard !ignoring.isEmpty else { return held == wanted }
+            return held.count == wanted.count && wanted.allSatisfy { key, value in ignoring.contains(key) ? held[key] != nil : held[key] == value }
+        }
         var writes: [FirestoreDocument] = []
         var unchanged = 0
         var wanted = Set<String>()
         for document in desired where wanted.insert(document.id).inserted {
-            if case let held?? = existing[document.id], held == document.fields {
+            if case let held?? = existing[document.id], same(held, document.fields) {
                 unchanged += 1
             } else {
                 writes.append(document)
@@ -108,7 +114,8 @@ public struct FirestorePublisher: Sendable {
             async let heldCourses = client.list(collection: options.coursesCollection)
             let heldNews = try await client.list(collection: options.newsCollection)
             let held = try await heldCourses
-            let courses = FirestoreCollectionPlan.make(desired: inputs.courses, existing: held, deleteMissing: true)
+            let courses = FirestoreCollectionPlan.make(desired: inputs.courses, existing: held, deleteMissing: true,
+                                                      ignoring: FirestoreDocuments.editionFields)
             let news = FirestoreCollectionPlan.make(desired: inputs.news, existing: heldNews, deleteMissing: false)
             if !options.acceptRemovals, !courses.deletes.isEmpty,
                Double(courses.deletes.count) > options.maximumRemovalFraction * Double(held.count) {
