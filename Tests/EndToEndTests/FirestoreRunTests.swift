@@ -18,6 +18,12 @@ extension FirestorePublishTests {
         """.utf8).write(to: config)
         let check = try Binary.run(["config", "check", config.path])
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains("publishes into Firestore project \(project) ((default): catalogCourses, news)"))
+        let bad = scratch.root.appendingPathComponent("bad.json")
+        try Data(String(decoding: try Data(contentsOf: config), as: UTF8.self).replacingOccurrences(of: "deadlineSeconds", with: "deadline").utf8).write(to: bad)
+        let refused = try Binary.run(["config", "check", bad.path])
+        #expect(refused.status == 65)
+        #expect(refused.stderr.contains("publish.firestore.deadline: unknown key (did you mean \"deadlineSeconds\"?)"))
 
         let first = try Binary.run(["run", "--config", config.path, "--quiet"], environment: ["FIRESTORE_EMULATOR_HOST": emulator.hostPort])
         #expect(first.status == 0, "\(first.stderr)")
