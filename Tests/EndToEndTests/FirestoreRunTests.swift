@@ -23,7 +23,8 @@ extension FirestorePublishTests {
         try Data(String(decoding: try Data(contentsOf: config), as: UTF8.self).replacingOccurrences(of: "deadlineSeconds", with: "deadline").utf8).write(to: bad)
         let refused = try Binary.run(["config", "check", bad.path])
         #expect(refused.status == 65)
-        #expect(refused.stderr.contains("publish.firestore.deadline: unknown key (did you mean \"deadlineSeconds\"?)"))
+        #expect(refused.stderr.contains("publish.firestore.deadline: unknown key; allowed here: project, database, coursesCollection, "
+                                        + "newsCollection, tokenCommand, deadlineSeconds"))
 
         let first = try Binary.run(["run", "--config", config.path, "--quiet"], environment: ["FIRESTORE_EMULATOR_HOST": emulator.hostPort])
         #expect(first.status == 0, "\(first.stderr)")
