@@ -108,6 +108,11 @@ import Testing
         let expectedDeleted = ids("removed").union(ids("renumbered", "fromId"))
         #expect(!ids("added").isEmpty && !ids("changed").isEmpty && !ids("renumbered").isEmpty && !ids("removed").isEmpty)
 
+        // A dry run says what the publish would do and writes nothing.
+        let dryRun = try Self.publish(scratch, project: project, host: emulator.hostPort, extra: ["--dry-run"])
+        #expect(dryRun.status == 0 && dryRun.courses?.written == expectedWritten.count && dryRun.courses?.deleted == expectedDeleted.count)
+        #expect(try emulator.documents(project: project, collection: "courses").mapValues(\.updateTime) == before.mapValues(\.updateTime))
+
         let second = try Self.publish(scratch, project: project, host: emulator.hostPort)
         #expect(second.status == 0, "\(second.stderr)")
         #expect(second.courses?.written == expectedWritten.count)
