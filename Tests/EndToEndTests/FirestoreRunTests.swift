@@ -71,6 +71,30 @@ extension FirestorePublishTests {
         #expect(try !emulator.hasDocuments(project: project, collection: "courses"))
     }
 
+    @Test func deletionsAreBoundedByTheRemovalGuard() throws {
+        let emulator = try emulator(), project = "demo-removal-guard", scratch = Scratch()
+        try Self.run(Self.gvsuPages, system: "gvsu", into: scratch, catalog: "gvsu")
+        let total = try Self.catalogCourses(scratch).count
+        #expect(try Self.publish(scratch, project: project, host: emulator.hostPort).courses?.written == total)
+        // A run told to accept losing most of the catalog; its publish must be told too.
+        let few = scratch.root.appendingPathComponent("few")
+        try FileManager.default.createDirectory(at: few, withIntermediateDirectories: true)
+        for page in try FileManager.default.contentsOfDirectory(atPath: Self.gvsuPages.path).sorted().prefix(4) {
+            try FileManager.default.copyItem(at: Self.gvsuPages.appendingPathComponent(page), to: few.appendingPathComponent(page))
+        }
+        let run = try Binary.run(["run", "--source", few.path, "--system", "gvsu", "--catalog", "gvsu", "--out", scratch.out.path,
+                                  "--accept-removals", "--quiet"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let remaining = try Self.catalogCourses(scratch).count
+        let refused = try Self.publish(scratch, project: project, host: emulator.hostPort)
+        #expect(refused.status == 65)
+        #expect(refused.stderr.contains("maximumRemovalFraction") && refused.stderr.contains("nothing written"))
+        #expect(try emulator.documents(project: project, collection: "courses").count == total)
+        let accepted = try Self.publish(scratch, project: project, host: emulator.hostPort, extra: ["--accept-removals"])
+        #expect(accepted.status == 0 && accepted.courses?.deleted == total - remaining)
+        try Self.expectCatalogHeld(emulator, project: project, scratch)
+    }
+
     @Test func withoutCredentialsOrWithBadUsagePublishStopsClearly() throws {
         let scratch = Scratch()
         try Self.run(Self.gvsuPages, system: "gvsu", into: scratch, catalog: "gvsu")
