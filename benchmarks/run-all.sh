@@ -3,7 +3,7 @@
 # machine and the date at the top; the whole output also goes to .build/benchmarks-<date>.log. Run it on a quiet
 # machine: nothing else building or testing beside it.
 # Usage: benchmarks/run-all.sh [RUNS]     (RUNS for the repeated ones, default 5)
-#   needs xmllint (libxml2-utils), /usr/bin/time (time) and benchmarks/python/setup.sh's venv
+#   needs xmllint (libxml2-utils), /usr/bin/time (time), benchmarks/python/setup.sh's venv and the Firestore emulator
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . benchmarks/lib.sh
@@ -24,5 +24,6 @@ log=.build/benchmarks-$(date -u +%Y%m%dT%H%M%SZ).log
   echo; echo "== crawl in process, then the cached re-run";         "$(swift build "${release[@]}" --show-bin-path)/gvingest-fetch-bench"
   echo; echo "== diff of two 50,000-course snapshots";              benchmarks/diff-50k.sh 50000 3
   echo; echo "== a full run: wall time and peak memory";            benchmarks/full-run-memory.sh 3
+  echo; echo "== Firestore publish against the BulkWriter";         benchmarks/firestore-publish.sh "$runs"
 } 2>&1 | tee "$log"
 echo "(saved in $log)"

@@ -30,7 +30,8 @@ enum ConfigCommand: Command {
         switch loadConfiguration(path, command: name) {
         case let .success(config):
             let catalogs = config.catalogs.map { "\($0.id) (\($0.system.rawValue))" }.joined(separator: ", ")
-            print("\(path): valid; catalogs: \(catalogs)")
+            let firestore = config.firestore.map { "; publishes into Firestore project \($0.project) (\($0.database): \($0.coursesCollection), \($0.newsCollection))" } ?? ""
+            print("\(path): valid; catalogs: \(catalogs)\(firestore)")
             return .ok
         case let .failure(failure):
             return failure.status

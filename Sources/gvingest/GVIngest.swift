@@ -9,7 +9,8 @@ struct GVIngest {
     /// Every command, once: dispatch, `gvingest help`'s list, the did-you-mean hint, the completion scripts and the
     /// test that every option a help lists is accepted all read this list, so a new command is one entry here.
     static let commands: [any Command.Type] = [RunCommand.self, ParseCommand.self, PrereqCommand.self, FetchCommand.self,
-                                               DiffCommand.self, SearchCommand.self, ConfigCommand.self, CompletionsCommand.self,
+                                               DiffCommand.self, PublishCommand.self, SearchCommand.self, ConfigCommand.self,
+                                               CompletionsCommand.self,
                                                VersionCommand.self, HelpCommand.self]
 
     static var usage: String {
@@ -26,7 +27,8 @@ struct GVIngest {
 
         Run 'gvingest <command> --help' for a command's options.
         Exit status: 0 ok, 64 bad usage, 65 data error, 66 an input can't be read, 69 a source is
-        unavailable, 73 an output can't be written, 75 a temporary failure worth retrying; diff exits
+        unavailable, 73 an output can't be written, 75 a temporary failure worth retrying, 77 no
+        credentials (publish); diff exits
         as diff(1) does: 0 same, 1 different, 2 trouble.
         """
     }

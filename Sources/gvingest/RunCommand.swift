@@ -19,7 +19,9 @@ enum RunCommand: Command {
     index.json is replayed as a mirror, any other directory is read as saved pages. Outputs go to the
     configuration's outputs.directory (or --out DIR): catalog.json, news.json, news.atom,
     digest-<catalog>.md, snapshots/<catalog>/, and run-report.json (per-stage timings, counts and
-    warnings; written after every run).
+    warnings; written after every run). With a publish.firestore section, a successful run then
+    publishes into Firestore as `gvingest publish` does (credentials as there); if that fails, the
+    outputs stand and the run exits with publish's status.
 
     The run fails closed: failed pages, fewer courses than guards.minimumCourses, more removals
     than guards.maximumRemovalFraction (default 10 %), or more pages that were fetched but gave no
@@ -56,7 +58,8 @@ enum RunCommand: Command {
     75 a temporary failure worth retrying (another run holds the lock; the source is down: DNS, a
     refused or reset connection, TLS, timeouts, 5xx, robots.txt out of reach, and the error line
     names the cause; the crawl reached fetch.deadlineSeconds: then nothing is published, one line
-    says how many pages were left and the run report lists them).
+    says how many pages were left and the run report lists them; Firestore still failing at
+    its deadline), 77 no Firestore credentials.
     """
 
     static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
@@ -129,9 +132,12 @@ enum RunCommand: Command {
 
         var report = RunReport(catalog: catalog.id, startedAt: Timestamp.string(now))
         if let baseline { log.warning("snapshots", baseline) }
-        let status = await execute(catalog: catalog, config: config, now: now, detectSystem: detectSystem, dryRun: dryRun,
+        var status = await execute(catalog: catalog, config: config, now: now, detectSystem: detectSystem, dryRun: dryRun,
                                    acceptRemovals: arguments.has("--accept-removals"), quiet: arguments.has("--quiet"), colors: colors,
                                    log: log, report: &report)
+        if status == .ok, !dryRun {
+            status = await PublishCommand.afterRun(config: config, acceptRemovals: arguments.has("--accept-removals"), log: log, report: &report)
+        }
         report.exitStatus = status.rawValue
         report.warnings = log.warnings
         if !dryRun {

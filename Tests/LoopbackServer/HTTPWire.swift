@@ -35,12 +35,14 @@ enum ParseOutcome {
 
 /// Largest request body the server will read and discard; GET bodies bigger than this are hostile.
 let maxDiscardedBodyBytes = 1 << 20
+/// Largest request body a proxying server forwards (Firestore takes commits up to 10 MiB).
+let maxForwardedBodyBytes = 16 << 20
 
 private let cr: UInt8 = 13
 private let lf: UInt8 = 10
 
 /// Parses one request head from the front of `buffer`, searching for the blank line from `scanFrom`.
-func parseRequestHead(_ buffer: [UInt8], scanFrom: Int) -> ParseOutcome {
+func parseRequestHead(_ buffer: [UInt8], scanFrom: Int, maxBodyBytes: Int = maxDiscardedBodyBytes) -> ParseOutcome {
     guard let headEnd = findBlankLine(buffer, from: scanFrom) else {
         return .incomplete(scanned: max(0, buffer.count - 2))
     }
@@ -104,7 +106,7 @@ func parseRequestHead(_ buffer: [UInt8], scanFrom: Int) -> ParseOutcome {
               text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let value = Int(text) else {
             return .failure(status: 400)
         }
-        guard value <= maxDiscardedBodyBytes else { return .failure(status: 413) }
+        guard value <= maxBodyBytes else { return .failure(status: 413) }
         contentLength = value
     }
 

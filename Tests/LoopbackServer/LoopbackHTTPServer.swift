@@ -105,6 +105,12 @@ public final class LoopbackHTTPServer: Sendable {
         core.locked { $0.directory = nil }
     }
 
+    /// Makes the server a proxy: every request no counted fault answers (any method, body and all) goes to the server
+    /// on 127.0.0.1:`port`, and its answer comes back; latency faults still apply first. Nil serves resources again.
+    public func forward(toPort port: UInt16?) {
+        core.locked { $0.upstream = port }
+    }
+
     // MARK: Faults
 
     /// Replaces the faults for `path` (or ``allPaths``), resetting their `times` counters.
@@ -239,6 +245,7 @@ struct ResponsePlan {
     var headerOverrides: [(name: String, value: String?)] = []
     var resource: Resource?
     var directory: DirectoryMount?
+    var upstream: UInt16?
 }
 
 /// A response before framing headers (Content-Length, Connection) are added.
@@ -276,6 +283,7 @@ final class ServerCore: @unchecked Sendable {
         var routes: [String: Resource] = [:]
         var faults: [String: [FaultRule]] = [:]
         var directory: DirectoryMount?
+        var upstream: UInt16?
         var log: [RecordedRequest] = []
         var connectionsAccepted = 0
         // Separate from connectionsAccepted so resetStatistics() cannot reuse a live connection's id.
@@ -478,7 +486,8 @@ final class ServerCore: @unchecked Sendable {
                 scanFrom = 0
             }
 
-            switch parseRequestHead(buffer, scanFrom: scanFrom) {
+            let bodyLimit = locked { $0.upstream == nil } ? maxDiscardedBodyBytes : maxForwardedBodyBytes
+            switch parseRequestHead(buffer, scanFrom: scanFrom, maxBodyBytes: bodyLimit) {
             case .incomplete(let scanned):
                 if buffer.count > maxHeaderBytes {
                     fate = reject(fd: fd, status: 431)
@@ -497,9 +506,10 @@ final class ServerCore: @unchecked Sendable {
                 while buffer.count < headLength + request.contentLength {
                     guard readMore() else { break connection }
                 }
+                let body = Array(buffer[headLength..<(headLength + request.contentLength)])
                 buffer.removeFirst(headLength + request.contentLength)
                 scanFrom = 0
-                fate = respond(to: request, fd: fd, connectionID: id)
+                fate = respond(to: request, body: body, fd: fd, connectionID: id)
                 guard case .keepAlive = fate else { break connection }
             }
         }
@@ -539,7 +549,7 @@ final class ServerCore: @unchecked Sendable {
 
     // MARK: Responses
 
-    private func respond(to request: ParsedRequest, fd: Int32, connectionID: Int) -> ConnectionFate {
+    private func respond(to request: ParsedRequest, body: [UInt8], fd: Int32, connectionID: Int) -> ConnectionFate {
         let record = RecordedRequest(method: request.method, path: request.target, version: request.version,
                                      headers: request.headers, time: Date(), connectionID: connectionID)
         let plan = locked { state -> ResponsePlan in
@@ -551,7 +561,7 @@ final class ServerCore: @unchecked Sendable {
         defer { locked { $0.inFlight -= 1 } }
 
         let isHead = request.method == "HEAD"
-        guard request.method == "GET" || isHead else {
+        guard request.method == "GET" || isHead || plan.upstream != nil else {
             var response = PendingResponse.text(405, "405 Method Not Allowed\n")
             response.headers.append(("Allow", "GET, HEAD"))
             return write(response, to: fd, version: request.version, isHead: false,
@@ -577,7 +587,7 @@ final class ServerCore: @unchecked Sendable {
             truncate = true
             response = Self.regularResponse(for: request, plan: plan)
         default:
-            response = Self.regularResponse(for: request, plan: plan)
+            response = plan.upstream.map { UpstreamRelay.forward(request, body: body, toPort: $0) } ?? Self.regularResponse(for: request, plan: plan)
         }
         if response.status != 304, let render = plan.renderLatency, render > 0, !pause(render) {
             return .drop
@@ -664,6 +674,7 @@ final class ServerCore: @unchecked Sendable {
         plan.headerOverrides = overrideGroups.reversed().flatMap { $0 }
         plan.resource = state.routes[request.target]
         plan.directory = state.directory
+        plan.upstream = state.upstream
         return plan
     }
 

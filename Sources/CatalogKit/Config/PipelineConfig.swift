@@ -65,6 +65,8 @@ public struct PipelineConfig: Sendable, Equatable {
     public var outputs = OutputSettings(directory: URL(fileURLWithPath: "out"))
     public var news = NewsSettings()
     public var guards = GuardSettings()
+    /// `publish.firestore`: where a successful run publishes (nil: files only).
+    public var firestore: FirestoreSettings?
     /// The file it was read from; relative paths in it are resolved against its directory.
     public var file: URL?
 
@@ -114,7 +116,7 @@ public struct PipelineConfig: Sendable, Equatable {
         var config = PipelineConfig(catalogs: [], outputs: OutputSettings(directory: base.appendingPathComponent("out")))
         config.file = file
         if let object = reader.object(root, "(top level)") {
-            reader.rejectUnknownKeys(object, "", allowed: ["schemaVersion", "catalogs", "fetch", "normalize", "outputs", "news", "guards"])
+            reader.rejectUnknownKeys(object, "", allowed: ["schemaVersion", "catalogs", "fetch", "normalize", "outputs", "news", "guards", "publish"])
             if let version = reader.integer(object["schemaVersion"], "schemaVersion", minimum: 1), version != schemaVersion {
                 reader.fail("schemaVersion", "expected \(schemaVersion), got \(version)")
             }
@@ -145,6 +147,9 @@ public struct PipelineConfig: Sendable, Equatable {
             config.news = readNews(reader.object(object["news"], "news", required: false) ?? [:], "news", defaults: news, reader: &reader)
             if let guards = reader.object(object["guards"], "guards", required: false) {
                 config.guards = readGuards(guards, "guards", reader: &reader)
+            }
+            if let publish = reader.object(object["publish"], "publish", required: false) {
+                config.firestore = readPublish(publish, "publish", reader: &reader)
             }
         }
         guard reader.issues.isEmpty else { throw Invalid(file: file.path, issues: reader.issues) }

@@ -200,7 +200,7 @@ public final class HTTPFetcher: PageSource {
                                       status: raw.response?.statusCode, attempts: 0, temporary: false))
         }
         if raw.timedOut {
-            return .retry(FetchFailure(url: url, reason: "timed out: not over after \(settings.requestTimeoutSeconds) s (the request's wall-clock deadline)",
+            return .retry(FetchFailure(url: url, reason: "timed out after \(settings.requestTimeoutSeconds) s (the request's wall-clock deadline)",
                                        status: raw.response?.statusCode, attempts: 0, temporary: true), retryAfter: nil)
         }
         if let error = raw.error {

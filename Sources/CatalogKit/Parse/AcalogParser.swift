@@ -22,6 +22,12 @@ public struct AcalogParser: CatalogParser {
     static let courseLinkXPath = "//a[contains(@href, 'preview_course_nopop.php') or contains(@href, 'preview_course.php')]"
     static let pagerLinkXPath = "//a[contains(@href, 'filter[cpage]=') or contains(@href, 'filter%5Bcpage%5D=')]"
 
+    public var lookedFor: [String] {
+        ["\(Self.fullPageHeadingXPath) (a course page)",
+         "td.coursepadding with an \(Self.inlineHeadingNames.joined(separator: "/")) heading (inline blocks)",
+         "\(Self.courseLinkXPath) (a listing)"]
+    }
+
     public func recognizes(_ page: PageContext) -> Bool {
         let url = page.pageURLText
         if url.containsBytes("preview_course_nopop.php") || url.containsBytes("content.php?catoid=") { return true }

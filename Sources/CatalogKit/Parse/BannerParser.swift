@@ -27,6 +27,14 @@ public struct BannerParser: CatalogParser {
             || page.document.contains(Self.banner9XPath)
     }
 
+    public var lookedFor: [String] { ["\(Self.titleXPath) (Banner 8)", "\(Self.banner9DetailsXPath) (Banner 9 course details)"] }
+
+    public func courseLessPage(_ document: HTMLDocument) -> String? {
+        guard document.contains(Self.banner9XPath), !document.contains(Self.banner9DetailsXPath) else { return nil }
+        return "a Banner 9 fragment (course description or prerequisites), which does not name its course; "
+            + "its course comes from the getCatalogDetails fragment"
+    }
+
     public func courses(in page: PageContext) throws -> PageCourses {
         var found = PageCourses()
         for title in try page.document.select(Self.titleXPath) {

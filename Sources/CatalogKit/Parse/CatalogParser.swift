@@ -111,12 +111,17 @@ public protocol CatalogParser: Sendable {
     func pagerURL(_ template: String, page: Int) -> URL?
     /// What every page of one pager has in common: its URL without the page number.
     func pagerKey(_ url: URL) -> String
+    /// Where it looks for courses and listings, in words and XPaths, for "no course found" to name what matched nothing.
+    var lookedFor: [String] { get }
+    /// What the page is, when it is one of this system's pages that hold no course (an A–Z index, a fragment).
+    func courseLessPage(_ document: HTMLDocument) -> String?
 }
 
 extension CatalogParser {
     public func pagerPage(of url: String) -> Int? { nil }
     public func pagerURL(_ template: String, page: Int) -> URL? { nil }
     public func pagerKey(_ url: URL) -> String { url.absoluteString }
+    public func courseLessPage(_ document: HTMLDocument) -> String? { nil }
 }
 
 /// The parsers gvingest ships, by system.

@@ -28,6 +28,14 @@ public struct CourseLeafParser: CatalogParser {
             || page.document.contains(Self.scriptXPath)
     }
 
+    public var lookedFor: [String] { ["\(Self.blockXPath) (course blocks)"] }
+
+    public func courseLessPage(_ document: HTMLDocument) -> String? {
+        guard !document.contains(Self.blockXPath),
+              document.contains("//*[@id='atozindex' or @id='cl-menu' or contains(@class, 'az_sitemap')]") else { return nil }
+        return "a CourseLeaf A–Z index of subjects, which holds no course; parse the subject pages it links to"
+    }
+
     public func courses(in page: PageContext) throws -> PageCourses {
         var found = PageCourses()
         for block in try page.document.select(Self.blockXPath) {

@@ -35,6 +35,10 @@ public struct GVSUParser: CatalogParser {
         return nil
     }
 
+    public var lookedFor: [String] {
+        ["\(Self.headingXPath) holding a course code (a course page)", "\(Self.courseLinkXPath) (a listing)"]
+    }
+
     public func courses(in page: PageContext) throws -> PageCourses {
         guard let (heading, parsed) = courseHeading(in: page) else { return PageCourses() }
         let where_ = "<\(heading.name)> at \(heading.path)"

@@ -5,35 +5,14 @@ import SafeLibXML
 /// the nearest candidate on the page, a known page type that holds no course, an unmapped label that looks like
 /// the missing field. Pure: a page's bytes or a parsed course in, a sentence out.
 public enum ParseDiagnosis {
-    /// The XPaths each system looks for a course (or a listing) with.
-    static func rules(for system: CatalogSystem) -> [String] {
-        switch system {
-        case .acalog:
-            return ["\(AcalogParser.fullPageHeadingXPath) (a course page)",
-                    "td.coursepadding with an \(AcalogParser.inlineHeadingNames.joined(separator: "/")) heading (inline blocks)",
-                    "\(AcalogParser.courseLinkXPath) (a listing)"]
-        case .courseleaf:
-            return ["\(CourseLeafParser.blockXPath) (course blocks)"]
-        case .banner:
-            return ["\(BannerParser.titleXPath) (Banner 8)", "\(BannerParser.banner9DetailsXPath) (Banner 9 course details)"]
-        case .gvsu:
-            return ["\(GVSUParser.headingXPath) holding a course code (a course page)", "\(GVSUParser.courseLinkXPath) (a listing)"]
-        }
-    }
-
     /// Why `bytes`, read as `system`, gave no course: a known course-less page type, or the rules that matched
     /// nothing and the nearest candidate.
     public static func noCourse(bytes: [UInt8], url: URL?, system: CatalogSystem?) -> String {
         guard let document = try? HTMLDocument(bytes: bytes, url: url) else { return "the page could not be read as HTML" }
-        if document.contains(BannerParser.banner9XPath), !document.contains(BannerParser.banner9DetailsXPath) {
-            return "a Banner 9 fragment (course description or prerequisites), which does not name its course; "
-                + "its course comes from the getCatalogDetails fragment"
-        }
-        if system == .courseleaf || document.contains(CourseLeafParser.scriptXPath), !document.contains(CourseLeafParser.blockXPath),
-           document.contains("//*[@id='atozindex' or @id='cl-menu' or contains(@class, 'az_sitemap')]") {
-            return "a CourseLeaf A–Z index of subjects, which holds no course; parse the subject pages it links to"
-        }
-        var sentence = system.map { "matched nothing: " + rules(for: $0).joined(separator: "; ") } ?? "no parser recognized the page"
+        // A page that holds no course by nature, whichever system was asked to read it.
+        if let known = CatalogParsers.all.lazy.compactMap({ $0.courseLessPage(document) }).first { return known }
+        var sentence = system.map { "matched nothing: " + CatalogParsers.parser(for: $0).lookedFor.joined(separator: "; ") }
+            ?? "no parser recognized the page"
         if let candidate = nearestCandidate(in: document) { sentence += "; nearest candidate: \(candidate)" }
         return sentence
     }
@@ -42,11 +21,10 @@ public enum ParseDiagnosis {
     /// the heading itself rather than the block around it.
     static func nearestCandidate(in document: HTMLDocument) -> String? {
         let names = ["h1", "h2", "h3", "h4", "h5", "h6", "strong", "b", "dt", "th", "td", "a", "p", "span", "div", "li"]
-        let code = /^[A-Z]{2,5}[ \u{A0}]?[0-9]{3,4}[A-Z]?\b/
         var best: (name: String, path: String, text: String)?
         for element in document.elements(named: names, limit: 5_000) {
             let text = element.text
-            guard text.count <= 160, text.count < best?.text.count ?? .max, (try? code.prefixMatch(in: text)) != nil else { continue }
+            guard text.count <= 160, text.count < best?.text.count ?? .max, CourseCode.leading(in: text) != nil else { continue }
             best = (element.name, element.path, text)
         }
         return best.map { "<\($0.name)> at \($0.path): \"\($0.text)\"" }

@@ -125,6 +125,8 @@ public struct RuleParser: CatalogParser {
         self.system = system
     }
 
+    public var lookedFor: [String] { ["rules.course \(rules.course)"] + (rules.listingCourses.map { ["rules.listing.courses \($0)"] } ?? []) }
+
     public func recognizes(_ page: PageContext) -> Bool {
         page.document.contains(rules.course)
     }

@@ -17,4 +17,6 @@ public enum ExitStatus: Int32, Sendable {
     case cannotCreate = 73
     /// A temporary failure: running again later may succeed.
     case temporaryFailure = 75
+    /// No credentials, or credentials refused (`gvingest publish` without an access token).
+    case noPermission = 77
 }

@@ -1,0 +1,182 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Where a publish goes: a project's database over the REST API v1, the real service or an emulator.
+public struct FirestoreTarget: Sendable, Equatable {
+    public var project: String
+    public var database: String
+    /// `https://firestore.googleapis.com/v1`, or `http://HOST:PORT/v1` for an emulator.
+    public var apiBase: URL
+    public var token: String
+
+    public init(project: String, database: String = "(default)", apiBase: URL, token: String) {
+        self.project = project
+        self.database = database
+        self.apiBase = apiBase
+        self.token = token
+    }
+
+    /// `projects/P/databases/D/documents`: the prefix of every document name.
+    public var documentsRoot: String { "projects/\(project)/databases/\(database)/documents" }
+
+    public func documentName(collection: String, id: String) -> String { "\(documentsRoot)/\(collection)/\(id)" }
+}
+
+/// A publish that could not finish: why, and the exit status that says so.
+public struct FirestoreError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable {
+        /// No credentials, or Firestore refused them (401, 403).
+        case credentials
+        /// Still failing for passing reasons (429, 503, ABORTED, UNAVAILABLE, no connection) when the deadline came.
+        case temporary
+        /// Firestore refused the request for good (400, 404, …).
+        case refused
+    }
+    public var kind: Kind
+    public var message: String
+    public var description: String { message }
+
+    public var exitStatus: ExitStatus {
+        switch kind {
+        case .credentials: return .noPermission
+        case .temporary: return .temporaryFailure
+        case .refused: return .unavailable
+        }
+    }
+}
+
+/// Firestore's REST API over one long-lived URLSession (the fetch stage's `SessionDelegate`): lists a collection's
+/// documents and commits writes, retrying what Firestore says is worth retrying with backoff and full jitter, within
+/// one total deadline for the whole publish.
+final class FirestoreClient: Sendable {
+    let target: FirestoreTarget
+    private let session: URLSession
+    private let delegate: SessionDelegate
+    private let deadline: Double
+    /// Retries made so far (not counting first attempts).
+    var retries: Int { counters.retries }
+    private let counters = Counters()
+
+    /// A listing page of 1,000 documents is a few MiB; more than this is no Firestore answer.
+    static let maximumBodyBytes = 256 << 20
+    /// Each request's own wall-clock limit: URLSession's timeout only notices a silent connection.
+    static let requestSeconds = 60
+
+    /// - Parameter deadlineSeconds: from now, the latest moment a request may still be retried.
+    init(target: FirestoreTarget, deadlineSeconds: Int, connections: Int) {
+        self.target = target
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.timeoutIntervalForRequest = 60
+        configuration.httpMaximumConnectionsPerHost = max(1, connections)
+        delegate = SessionDelegate(maximumRedirects: 0)
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: ImmediateQueue())
+        deadline = ProcessInfo.processInfo.systemUptime + Double(max(1, deadlineSeconds))
+    }
+
+    deinit {
+        session.finishTasksAndInvalidate()
+    }
+
+    /// Every document of a collection: id → fields. Documents with a field gvingest cannot read map to nil
+    /// fields, which compare unequal to anything and so are rewritten.
+    func list(collection: String) async throws(FirestoreError) -> [String: [String: FirestoreValue]?] {
+        var documents: [String: [String: FirestoreValue]?] = [:]
+        var pageToken: String?
+        let prefix = "\(target.documentsRoot)/\(collection)/"
+        repeat {
+            var components = URLComponents(url: url("\(target.documentsRoot)/\(collection)"), resolvingAgainstBaseURL: false)
+            components?.queryItems = [URLQueryItem(name: "pageSize", value: "1000")] + (pageToken.map { [URLQueryItem(name: "pageToken", value: $0)] } ?? [])
+            guard let pageURL = components?.url else { throw FirestoreError(kind: .refused, message: "cannot make a URL for collection \(collection)") }
+            let page = try await send(method: "GET", url: pageURL, body: nil)
+            if case let .array(list)? = page["documents"] {
+                for document in list {
+                    guard case let .string(name)? = document["name"], name.hasPrefix(prefix) else { continue }
+                    documents[String(name.dropFirst(prefix.count))] = FirestoreValue.fields(rest: document["fields"])
+                }
+            }
+            if case let .string(token)? = page["nextPageToken"], !token.isEmpty { pageToken = token } else { pageToken = nil }
+        } while pageToken != nil
+        return documents
+    }
+
+    /// One atomic commit. Every write replaces a whole document or deletes one, so a commit repeated after a lost
+    /// answer leaves the same state: that is what makes retrying it safe.
+    func commit(_ writes: [JSONValue]) async throws(FirestoreError) {
+        let body = JSONValue.object(["writes": .array(writes)]).serializedBytes(indentingLevels: 0)
+        _ = try await send(method: "POST", url: url("\(target.documentsRoot):commit"), body: Data(body))
+    }
+
+    private func url(_ path: String) -> URL {
+        // The path's characters ("(default)", ":commit") are all allowed in a URL path, so appending keeps them as they are.
+        URL(string: target.apiBase.absoluteString + "/" + path) ?? target.apiBase
+    }
+
+    private func send(method: String, url: URL, body: Data?) async throws(FirestoreError) -> JSONValue {
+        var attempt = 0
+        while true {
+            attempt += 1
+            var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: 60)
+            request.httpMethod = method
+            request.httpBody = body
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.setValue("Bearer \(target.token)", forHTTPHeaderField: "Authorization")
+            let limits = RequestLimits(maximumBodyBytes: Self.maximumBodyBytes, deadline: .now() + .seconds(Self.requestSeconds),
+                                       allowedOrigin: { _ in false })
+            let raw = await delegate.run(request, in: session, limits: limits)
+            let verdict = Self.judge(raw, url: url)
+            switch verdict {
+            case let .success(json):
+                return json
+            case let .failure(failure) where failure.kind != .temporary:
+                throw failure
+            case let .failure(failure):
+                let wait = backoff(attempt: attempt, retryAfter: raw.response?.value(forHTTPHeaderField: "Retry-After").flatMap { RetryAfter.seconds(from: $0) })
+                guard !Task.isCancelled, ProcessInfo.processInfo.systemUptime + wait < deadline else {
+                    throw FirestoreError(kind: .temporary, message: "\(method) \(url.path): \(failure.message) (gave up after \(attempt) attempt\(attempt == 1 ? "" : "s"), at the deadline)")
+                }
+                counters.addRetry()
+                try? await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
+            }
+        }
+    }
+
+    /// Full jitter below a cap that doubles from 0.1 s to 5 s; a server's Retry-After (at most 30 s) is a floor.
+    private func backoff(attempt: Int, retryAfter: Double?) -> Double {
+        let jitter = Double.random(in: 0...min(5, 0.1 * pow(2, Double(min(attempt, 20) - 1))))
+        return retryAfter.map { min(30, $0) + jitter / 10 } ?? jitter
+    }
+
+    /// What an answer means: its JSON, a failure worth retrying, or one that is not.
+    static func judge(_ raw: RawResponse, url: URL? = nil) -> Result<JSONValue, FirestoreError> {
+        if raw.timedOut {
+            return .failure(FirestoreError(kind: .temporary, message: "no whole answer within \(requestSeconds) s"))
+        }
+        if raw.overLimit {
+            return .failure(FirestoreError(kind: .refused, message: "an answer larger than \(maximumBodyBytes >> 20) MiB, which no Firestore answer is"))
+        }
+        if let error = raw.error {
+            let cause = url.map { ConnectionFailure.describe(error, url: $0, timeoutSeconds: requestSeconds) } ?? error.localizedDescription
+            return .failure(FirestoreError(kind: .temporary, message: "no answer: \(cause)"))
+        }
+        guard let response = raw.response else { return .failure(FirestoreError(kind: .temporary, message: "no answer")) }
+        let json = (try? JSONValue.parse(raw.body)) ?? .null
+        if (200..<300).contains(response.statusCode) {
+            return .success(json)
+        }
+        let status = json["error"]?["status"].flatMap { if case let .string(text) = $0 { text } else { nil } }
+        let message = json["error"]?["message"].flatMap { if case let .string(text) = $0 { text } else { nil } }
+            ?? String(decoding: raw.body.prefix(200), as: UTF8.self)
+        let described = "HTTP \(response.statusCode)\(status.map { " \($0)" } ?? ""): \(message)"
+        if [408, 429, 500, 502, 503, 504].contains(response.statusCode) || ["ABORTED", "UNAVAILABLE", "RESOURCE_EXHAUSTED"].contains(status ?? "") {
+            return .failure(FirestoreError(kind: .temporary, message: described))
+        }
+        if response.statusCode == 401 || response.statusCode == 403 {
+            return .failure(FirestoreError(kind: .credentials, message: "\(described) (the access token was refused)"))
+        }
+        return .failure(FirestoreError(kind: .refused, message: described))
+    }
+}

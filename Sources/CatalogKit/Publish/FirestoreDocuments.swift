@@ -1,0 +1,171 @@
+import Foundation
+
+/// One Firestore document: its id in its collection and its fields.
+public struct FirestoreDocument: Sendable, Equatable {
+    public var id: String
+    public var fields: [String: FirestoreValue]
+
+    public init(id: String, fields: [String: FirestoreValue]) {
+        self.id = id
+        self.fields = fields
+    }
+}
+
+/// Why the outputs cannot be published: names the file and the JSON path.
+public struct PublishInputError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable { case missing, invalid, notFromSuccessfulRun }
+    public var kind: Kind
+    public var message: String
+    public var description: String { message }
+
+    public var exitStatus: ExitStatus { kind == .missing ? .noInput : .dataError }
+}
+
+/// The documents the GVCourse app reads, made from a run's outputs.
+///
+/// A course document carries the app's fields with the app's types, always present (`""` where the catalog has
+/// nothing), because `CourseStore.parseCourseDocument` drops a course whose field is missing or null; the richer
+/// fields follow under the catalog's names.
+public enum FirestoreDocuments {
+    /// The app's course fields that are strings: null in the catalog becomes "".
+    public static let appStringFields = ["subject", "name", "title", "description", "rubricsUrl", "level", "transitionPlanUrl",
+                                         "prerequisiteString"]
+    /// The app's course fields that are integers: catalog.json's own integers (see README, "Course documents").
+    public static let appIntegerFields = ["number", "credits"]
+    /// Copied as they are (null stays null): for readers other than the app's guard. Left out: what changes while the
+    /// course does not (the local file, the Markdown's links into one edition, links filled in from other courses).
+    public static let richerCourseFields = ["id", "numberText", "creditsText", "creditRange", "url", "prerequisiteCourses",
+                                            "corequisiteString", "corequisiteCourses", "offered", "catalog", "system", "suffix"]
+    /// Fields that name the catalog's edition, so every course's differ from one edition to the next: like the diff,
+    /// a publish does not count them as a change. They are written with the document whenever it is written for a
+    /// real change (or is new), so they always name the edition the course's content was last read from.
+    public static let editionFields: Set<String> = ["url", "catalog"]
+
+    /// A course document from one of catalog.json's `courses[index]`.
+    public static func course(_ record: JSONValue, path: String) throws(PublishInputError) -> FirestoreDocument {
+        func invalid(_ key: String, _ expected: String) -> PublishInputError {
+            PublishInputError(kind: .invalid, message: "\(path).\(key): expected \(expected), got \(record[key]?.shortDescription ?? "nothing")")
+        }
+        guard case let .string(id)? = record["id"], Self.isDocumentID(id) else { throw invalid("id", "a document id (no \"/\", not empty)") }
+        var fields: [String: FirestoreValue] = [:]
+        for key in appStringFields {
+            switch record[key] {
+            case let .string(text)?: fields[key] = .string(text)
+            case .null?, nil: fields[key] = .string("")
+            default: throw invalid(key, "a string or null")
+            }
+        }
+        for key in appIntegerFields {
+            guard case let .int(number)? = record[key] else { throw invalid(key, "an integer") }
+            fields[key] = .integer(number)
+        }
+        for key in ["createdAt", "updatedAt"] {
+            guard case let .string(text)? = record[key], let stamp = FirestoreValue.timestamp(rfc3339: text) else {
+                throw invalid(key, "an RFC 3339 UTC timestamp")
+            }
+            fields[key] = stamp
+        }
+        for key in richerCourseFields {
+            if let value = record[key] { fields[key] = FirestoreValue(plain: value) }
+        }
+        return FirestoreDocument(id: id, fields: fields)
+    }
+
+    /// A news document: id = the news id; `thumbnail` and `link` are strings or null.
+    public static func news(_ item: NewsItem, path: String) throws(PublishInputError) -> FirestoreDocument {
+        guard isDocumentID(item.id) else {
+            throw PublishInputError(kind: .invalid, message: "\(path).id: expected a document id (no \"/\", not empty), got \"\(item.id)\"")
+        }
+        guard let createdAt = FirestoreValue.timestamp(rfc3339: item.createdAt) else {
+            throw PublishInputError(kind: .invalid, message: "\(path).createdAt: expected an RFC 3339 UTC timestamp, got \"\(item.createdAt)\"")
+        }
+        return FirestoreDocument(id: item.id, fields: [
+            "title": .string(item.title), "description": .string(item.description), "content": .string(item.content),
+            "featured": .bool(item.featured), "thumbnail": item.thumbnail.map(FirestoreValue.string) ?? .null, "createdAt": createdAt,
+            "courseId": .string(item.courseID), "kind": .string(item.kind.rawValue), "link": item.link.map(FirestoreValue.string) ?? .null,
+        ])
+    }
+
+    /// Firestore's rules for a document id: not empty, no "/", not "." or "..", not `__…__`, at most 1,500 bytes.
+    static func isDocumentID(_ id: String) -> Bool {
+        !id.isEmpty && !id.contains("/") && id != "." && id != ".." && !(id.hasPrefix("__") && id.hasSuffix("__")) && id.utf8.count <= 1500
+    }
+}
+
+/// A complete successful run's outputs, as documents: read from `catalog.json`, `news.json` and `run-report.json`.
+public struct PublishInputs: Sendable {
+    public var catalogID: String
+    public var courses: [FirestoreDocument]
+    public var news: [FirestoreDocument]
+
+    /// The name of the stage that writes the outputs; a run report without it belongs to a run that wrote nothing.
+    public static let committedStage = "diff+announce+publish"
+
+    /// Reads the outputs in `directory`. `checkReport`: refuse unless `run-report.json` shows the run that wrote
+    /// them finished its outputs (a run that guards refused writes a report but no outputs, and must not publish).
+    public static func load(directory: URL, checkReport: Bool = true) throws(PublishInputError) -> PublishInputs {
+        let reportFile = directory.appendingPathComponent("run-report.json")
+        let catalogFile = directory.appendingPathComponent("catalog.json")
+        let newsFile = directory.appendingPathComponent("news.json")
+        var reportedCatalog: String?
+        if checkReport {
+            let report = try read(reportFile)
+            guard case let .array(stages)? = report["stages"], case let .string(catalog)? = report["catalog"] else {
+                throw PublishInputError(kind: .invalid, message: "\(reportFile.path): expected a run report with \"catalog\" and \"stages\"")
+            }
+            guard stages.contains(where: { $0["name"] == .string(committedStage) }) else {
+                let outcome = report["outcome"].flatMap { if case let .string(text) = $0 { text } else { nil } } ?? "unknown"
+                throw PublishInputError(kind: .notFromSuccessfulRun, message:
+                    "\(reportFile.path): the last run did not write its outputs (outcome: \(outcome)); nothing published")
+            }
+            reportedCatalog = catalog
+        }
+        let catalog = try read(catalogFile)
+        guard case let .string(catalogID)? = catalog["catalog"]?["id"] else {
+            throw PublishInputError(kind: .invalid, message: "\(catalogFile.path): catalog.id: expected a string")
+        }
+        if let reportedCatalog, reportedCatalog != catalogID {
+            throw PublishInputError(kind: .notFromSuccessfulRun, message:
+                "\(catalogFile.path) is catalog \"\(catalogID)\" but the last run (\(reportFile.lastPathComponent)) was \"\(reportedCatalog)\"; nothing published")
+        }
+        guard case let .array(records)? = catalog["courses"] else {
+            throw PublishInputError(kind: .invalid, message: "\(catalogFile.path): courses: expected an array")
+        }
+        var courses: [FirestoreDocument] = []
+        courses.reserveCapacity(records.count)
+        for (index, record) in records.enumerated() {
+            courses.append(try FirestoreDocuments.course(record, path: "\(catalogFile.path): courses[\(index)]"))
+        }
+        let items: [NewsItem]
+        do {
+            items = try NewsFile.decode(try bytes(newsFile))
+        } catch let error as PublishInputError {
+            throw error
+        } catch {
+            throw PublishInputError(kind: .invalid, message: "\(newsFile.path): \(error)")
+        }
+        var news: [FirestoreDocument] = []
+        for (index, item) in items.enumerated() {
+            news.append(try FirestoreDocuments.news(item, path: "\(newsFile.path): news[\(index)]"))
+        }
+        return PublishInputs(catalogID: catalogID, courses: courses, news: news)
+    }
+
+    private static func bytes(_ file: URL) throws(PublishInputError) -> [UInt8] {
+        do {
+            return Array(try Data(contentsOf: file))
+        } catch {
+            throw PublishInputError(kind: .missing, message: "\(file.path): cannot read (\((error as NSError).localizedDescription)); "
+                + "publish reads the outputs of a complete `gvingest run`")
+        }
+    }
+
+    private static func read(_ file: URL) throws(PublishInputError) -> JSONValue {
+        let data = try bytes(file)
+        do {
+            return try JSONValue.parse(data)
+        } catch {
+            throw PublishInputError(kind: .invalid, message: "\(file.path): not valid JSON: \(error)")
+        }
+    }
+}

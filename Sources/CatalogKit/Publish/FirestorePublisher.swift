@@ -1,0 +1,186 @@
+import Foundation
+
+/// What one collection needs so that Firestore holds exactly the outputs: a pure function of both sides.
+public struct FirestoreCollectionPlan: Sendable, Equatable {
+    public var writes: [FirestoreDocument]
+    /// Ids to delete, sorted.
+    public var deletes: [String]
+    public var unchanged: Int
+
+    /// Compares the documents wanted with what Firestore holds (`existing`: id → fields; nil fields mean a document
+    /// gvingest cannot read, which is rewritten). With `deleteMissing`, documents not wanted are deleted. Fields in
+    /// `ignoring` do not count as a difference, but a document missing one is rewritten.
+    public static func make(desired: [FirestoreDocument], existing: [String: [String: FirestoreValue]?], deleteMissing: Bool,
+                            ignoring: Set<String> = []) -> FirestoreCollectionPlan {
+        func same(_ held: [String: FirestoreValue], _ wanted: [String: FirestoreValue]) -> Bool {
+            guard !ignoring.isEmpty else { return held == wanted }
+            return held.count == wanted.count && wanted.allSatisfy { key, value in ignoring.contains(key) ? held[key] != nil : held[key] == value }
+        }
+        var writes: [FirestoreDocument] = []
+        var unchanged = 0
+        var wanted = Set<String>()
+        for document in desired where wanted.insert(document.id).inserted {
+            if case let held?? = existing[document.id], same(held, document.fields) {
+                unchanged += 1
+            } else {
+                writes.append(document)
+            }
+        }
+        let deletes = deleteMissing ? existing.keys.filter { !wanted.contains($0) }.sorted() : []
+        return FirestoreCollectionPlan(writes: writes, deletes: deletes, unchanged: unchanged)
+    }
+
+    public var json: JSONValue {
+        .object(["written": .int(writes.count), "deleted": .int(deletes.count), "unchanged": .int(unchanged)])
+    }
+}
+
+/// How a publish behaves: where, which collections, how many deletions it may make, how long it may take.
+public struct FirestorePublishOptions: Sendable, Equatable {
+    public var coursesCollection = "courses"
+    public var newsCollection = "news"
+    /// Deleting more than this fraction of the course documents Firestore holds means something went wrong upstream
+    /// (the run's `guards.maximumRemovalFraction`), unless `acceptRemovals`.
+    public var maximumRemovalFraction = GuardSettings().maximumRemovalFraction
+    public var acceptRemovals = false
+    public var deadlineSeconds = 300
+    /// Commits in flight at once. Each touches documents no other commit touches, so their order does not matter.
+    public var parallelCommits = 8
+    /// Firestore allows 500 writes and 10 MiB a commit; a little under the size keeps the estimate safe.
+    public var writesPerCommit = 500
+    public var bytesPerCommit = 8 << 20
+    public var dryRun = false
+
+    public init() {}
+}
+
+/// What a publish did (or, in a dry run, would do).
+public struct FirestorePublishSummary: Sendable, Equatable {
+    public var courses: FirestoreCollectionPlan
+    public var news: FirestoreCollectionPlan
+    public var retries: Int
+
+    /// `{"courses": {"written": N, "deleted": N, "unchanged": N}, "news": {…}}`.
+    public var json: JSONValue { .object(["courses": courses.json, "news": news.json]) }
+
+    public var line: String {
+        func counts(_ plan: FirestoreCollectionPlan) -> String { "\(plan.writes.count) written, \(plan.deletes.count) deleted, \(plan.unchanged) unchanged" }
+        return "courses: \(counts(courses)); news: \(counts(news))"
+    }
+}
+
+/// Why a publish refused to write: the removal guard.
+public struct FirestoreRemovalRefused: Error, Sendable, CustomStringConvertible {
+    public var deletes: Int
+    public var held: Int
+    public var fraction: Double
+    public var description: String {
+        "\(deletes) of the \(held) course documents in Firestore would be deleted, more than guards.maximumRemovalFraction "
+            + "(\(fraction)) allows; nothing written (--accept-removals publishes anyway)"
+    }
+}
+
+/// Syncs a run's outputs into Firestore: reads both collections, writes only what differs, deletes course documents
+/// no longer in the catalog (never news), in commits within Firestore's limits, several at once.
+public struct FirestorePublisher: Sendable {
+    public var target: FirestoreTarget
+    public var options: FirestorePublishOptions
+
+    public init(target: FirestoreTarget, options: FirestorePublishOptions) {
+        self.target = target
+        self.options = options
+    }
+
+    public enum Failure: Error, Sendable, CustomStringConvertible {
+        case firestore(FirestoreError)
+        case removals(FirestoreRemovalRefused)
+        public var description: String {
+            switch self {
+            case let .firestore(error): return "\(error)"
+            case let .removals(refusal): return "\(refusal)"
+            }
+        }
+        public var exitStatus: ExitStatus {
+            switch self {
+            case let .firestore(error): return error.exitStatus
+            case .removals: return .dataError
+            }
+        }
+    }
+
+    public func publish(_ inputs: PublishInputs) async throws(Failure) -> FirestorePublishSummary {
+        let client = FirestoreClient(target: target, deadlineSeconds: options.deadlineSeconds, connections: options.parallelCommits)
+        do {
+            async let heldCourses = client.list(collection: options.coursesCollection)
+            let heldNews = try await client.list(collection: options.newsCollection)
+            let held = try await heldCourses
+            let courses = FirestoreCollectionPlan.make(desired: inputs.courses, existing: held, deleteMissing: true,
+                                                      ignoring: FirestoreDocuments.editionFields)
+            let news = FirestoreCollectionPlan.make(desired: inputs.news, existing: heldNews, deleteMissing: false)
+            if !options.acceptRemovals, !courses.deletes.isEmpty,
+               Double(courses.deletes.count) > options.maximumRemovalFraction * Double(held.count) {
+                throw Failure.removals(FirestoreRemovalRefused(deletes: courses.deletes.count, held: held.count, fraction: options.maximumRemovalFraction))
+            }
+            if !options.dryRun {
+                // Writes before deletions: a publish cut short leaves the app extra courses rather than missing ones.
+                try await commitAll(updates(courses.writes, options.coursesCollection) + updates(news.writes, options.newsCollection), client)
+                try await commitAll(courses.deletes.map { (JSONValue.object(["delete": .string(target.documentName(collection: options.coursesCollection, id: $0))]), 64) }, client)
+            }
+            return FirestorePublishSummary(courses: courses, news: news, retries: client.retries)
+        } catch let failure as Failure {
+            throw failure
+        } catch let error as FirestoreError {
+            throw .firestore(error)
+        } catch {
+            throw .firestore(FirestoreError(kind: .temporary, message: "\(error)"))
+        }
+    }
+
+    /// Each write's JSON with its estimated size.
+    private func updates(_ documents: [FirestoreDocument], _ collection: String) -> [(JSONValue, Int)] {
+        documents.map { document in
+            let name = target.documentName(collection: collection, id: document.id)
+            let write = JSONValue.object(["update": .object(["name": .string(name), "fields": .object(document.fields.mapValues(\.rest))])])
+            return (write, name.utf8.count + 64 + document.fields.reduce(0) { $0 + $1.key.utf8.count + $1.value.restSize })
+        }
+    }
+
+    /// Splits writes into commits of at most `writesPerCommit` writes and `bytesPerCommit` bytes, and sends them with
+    /// at most `parallelCommits` in flight; the first failure (after the client's retries) stops the rest.
+    private func commitAll(_ writes: [(JSONValue, Int)], _ client: FirestoreClient) async throws(FirestoreError) {
+        var batches: [[JSONValue]] = []
+        var current: [JSONValue] = []
+        var bytes = 0
+        for (write, size) in writes {
+            if !current.isEmpty, current.count >= options.writesPerCommit || bytes + size > options.bytesPerCommit {
+                batches.append(current)
+                current = []
+                bytes = 0
+            }
+            current.append(write)
+            bytes += size
+        }
+        if !current.isEmpty { batches.append(current) }
+        do {
+            // Throwing out of the group cancels the commits still in flight.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                var next = 0
+                while next < min(batches.count, max(1, options.parallelCommits)) {
+                    let batch = batches[next]
+                    group.addTask { try await client.commit(batch) }
+                    next += 1
+                }
+                while try await group.next() != nil, next < batches.count {
+                    let batch = batches[next]
+                    group.addTask { try await client.commit(batch) }
+                    next += 1
+                }
+                try await group.waitForAll()
+            }
+        } catch let error as FirestoreError {
+            throw error
+        } catch {
+            throw FirestoreError(kind: .temporary, message: "\(error)")
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+
+/// `publish.firestore` in pipeline.json: after a successful run, `gvingest run` publishes into this Firestore.
+public struct FirestoreSettings: Sendable, Equatable {
+    public var project: String
+    public var database = "(default)"
+    public var coursesCollection = "courses"
+    public var newsCollection = "news"
+    /// A command (argv, no shell) printing an OAuth access token, used when neither `FIRESTORE_EMULATOR_HOST` nor
+    /// `GOOGLE_OAUTH_ACCESS_TOKEN` is set: `["gcloud", "auth", "print-access-token"]`.
+    public var tokenCommand: [String]?
+    public var deadlineSeconds = 300
+
+    public init(project: String) {
+        self.project = project
+    }
+
+    /// The publish options these settings give, with the run's removal guard.
+    public func options(guards: GuardSettings, acceptRemovals: Bool) -> FirestorePublishOptions {
+        var options = FirestorePublishOptions()
+        options.coursesCollection = coursesCollection
+        options.newsCollection = newsCollection
+        options.deadlineSeconds = deadlineSeconds
+        options.maximumRemovalFraction = guards.maximumRemovalFraction
+        options.acceptRemovals = acceptRemovals
+        return options
+    }
+
+    /// Firestore's naming rules, for the configuration and the command line alike: nil when `text` may name it.
+    public static func problem(project text: String) -> String? {
+        text.range(of: "^[a-z][a-z0-9-]{4,28}[a-z0-9]$", options: .regularExpression) == nil
+            ? "expected a project id (6 to 30 lower-case letters, digits and -), got \"\(text)\"" : nil
+    }
+
+    public static func problem(database text: String) -> String? {
+        text == "(default)" || text.range(of: "^[a-z][a-z0-9-]{2,62}$", options: .regularExpression) != nil
+            ? nil : "expected \"(default)\" or a database id (lower-case letters, digits and -), got \"\(text)\""
+    }
+
+    public static func problem(collection text: String) -> String? {
+        FirestoreDocuments.isDocumentID(text) ? nil : "expected a collection id (no \"/\", not empty, not __…__), got \"\(text)\""
+    }
+}
+
+extension PipelineConfig {
+    /// Reads `publish` (`{"firestore": {…}}`), every problem with its JSON path.
+    static func readPublish(_ object: [String: JSONValue], _ path: String, reader: inout ConfigReader) -> FirestoreSettings? {
+        reader.rejectUnknownKeys(object, path, allowed: ["firestore"])
+        guard let firestore = reader.object(object["firestore"], "\(path).firestore", required: false) else { return nil }
+        let at = "\(path).firestore"
+        reader.rejectUnknownKeys(firestore, at, allowed: ["project", "database", "coursesCollection", "newsCollection", "tokenCommand", "deadlineSeconds"])
+        func checked(_ key: String, _ problem: (String) -> String?) -> String? {
+            guard let text = reader.string(firestore[key], "\(at).\(key)", required: key == "project") else { return nil }
+            if let message = problem(text) {
+                reader.fail("\(at).\(key)", message)
+                return nil
+            }
+            return text
+        }
+        let project = checked("project", FirestoreSettings.problem(project:))
+        var settings = FirestoreSettings(project: project ?? "")
+        if let database = checked("database", FirestoreSettings.problem(database:)) { settings.database = database }
+        if let courses = checked("coursesCollection", FirestoreSettings.problem(collection:)) { settings.coursesCollection = courses }
+        if let news = checked("newsCollection", FirestoreSettings.problem(collection:)) { settings.newsCollection = news }
+        if let command = reader.array(firestore["tokenCommand"], "\(at).tokenCommand", required: false) {
+            if command.isEmpty { reader.fail("\(at).tokenCommand", "expected a command and its arguments, e.g. [\"gcloud\", \"auth\", \"print-access-token\"], got []") }
+            settings.tokenCommand = command.enumerated().compactMap { reader.string($1, "\(at).tokenCommand[\($0)]") }
+        }
+        if let deadline = reader.integer(firestore["deadlineSeconds"], "\(at).deadlineSeconds", minimum: 1, required: false) {
+            settings.deadlineSeconds = deadline
+        }
+        if settings.coursesCollection == settings.newsCollection {
+            reader.fail("\(at).newsCollection", "expected a collection other than coursesCollection (\"\(settings.coursesCollection)\")")
+        }
+        return project == nil ? nil : settings
+    }
+}
+
+/// Where the access token comes from, in order: `FIRESTORE_EMULATOR_HOST` (an emulator, no credentials),
+/// `GOOGLE_OAUTH_ACCESS_TOKEN`, then the configured token command. Never a file in the repository.
+public enum FirestoreCredentials {
+    public static let productionAPI = URL(string: "https://firestore.googleapis.com/v1")!
+
+    public static func target(project: String, database: String, environment: [String: String], tokenCommand: [String]?)
+        throws(FirestoreError) -> FirestoreTarget {
+        if let host = environment["FIRESTORE_EMULATOR_HOST"], !host.isEmpty {
+            guard let base = URL(string: "http://\(host)/v1"), base.host != nil else {
+                throw FirestoreError(kind: .refused, message: "FIRESTORE_EMULATOR_HOST: expected HOST:PORT, got \"\(host)\"")
+            }
+            // The emulator accepts this token as the owner's, past any security rules.
+            return FirestoreTarget(project: project, database: database, apiBase: base, token: "owner")
+        }
+        if let token = environment["GOOGLE_OAUTH_ACCESS_TOKEN"]?.trimmingCharacters(in: .whitespacesAndNewlines), !token.isEmpty {
+            return FirestoreTarget(project: project, database: database, apiBase: productionAPI, token: token)
+        }
+        guard let tokenCommand, let program = tokenCommand.first else {
+            throw FirestoreError(kind: .credentials, message: "no credentials: set FIRESTORE_EMULATOR_HOST (an emulator), GOOGLE_OAUTH_ACCESS_TOKEN, "
+                + "or a token command (publish.firestore.tokenCommand, --token-command)")
+        }
+        let token = try run(program: program, arguments: Array(tokenCommand.dropFirst()))
+        return FirestoreTarget(project: project, database: database, apiBase: productionAPI, token: token)
+    }
+
+    /// Runs the token command (found on PATH), its stdout trimmed the token; it gets 60 seconds.
+    private static func run(program: String, arguments: [String]) throws(FirestoreError) -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [program] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        let described = ([program] + arguments).joined(separator: " ")
+        do {
+            try process.run()
+        } catch {
+            throw FirestoreError(kind: .credentials, message: "token command \(described): cannot start: \(error.localizedDescription)")
+        }
+        let timer = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: timer)
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        timer.cancel()
+        let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard process.terminationStatus == 0, process.terminationReason == .exit, !token.isEmpty, !token.contains(where: \.isWhitespace) else {
+            throw FirestoreError(kind: .credentials, message: "token command \(described) failed (status \(process.terminationStatus)) "
+                + "or printed no token")
+        }
+        return token
+    }
+}

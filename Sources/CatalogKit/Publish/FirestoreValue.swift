@@ -1,0 +1,111 @@
+/// A Firestore field value as the REST API v1 carries it (`{"integerValue": "3"}`, `{"timestampValue": "…Z"}`, …),
+/// in a canonical form: two values are equal exactly when Firestore holds the same thing, whatever the spelling
+/// (map order, integers as strings, a timestamp's trailing zeros). That equality is what makes a publish incremental.
+public indirect enum FirestoreValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case integer(Int)
+    case double(Double)
+    /// RFC 3339 in UTC, normalized by `canonicalTimestamp`.
+    case timestamp(String)
+    case string(String)
+    case array([FirestoreValue])
+    case map([String: FirestoreValue])
+
+    /// A timestamp from RFC 3339 text (`2026-12-01T12:11:55Z`, `…55.500000Z`); nil unless it is UTC ("Z").
+    public static func timestamp(rfc3339 text: String) -> FirestoreValue? {
+        canonicalTimestamp(text).map(FirestoreValue.timestamp)
+    }
+
+    /// Firestore answers `…55.000000Z` for what was written as `…55Z`: the fraction loses its trailing zeros
+    /// (and its dot when nothing is left), so both spellings compare equal.
+    static func canonicalTimestamp(_ text: String) -> String? {
+        guard text.hasSuffix("Z"), text.count >= 20 else { return nil }
+        let body = text.dropLast()
+        guard let dot = body.firstIndex(of: ".") else { return text }
+        var fraction = body[body.index(after: dot)...]
+        guard fraction.allSatisfy(\.isASCII), fraction.allSatisfy(\.isNumber) else { return nil }
+        while fraction.last == "0" { fraction = fraction.dropLast() }
+        return String(body[..<dot]) + (fraction.isEmpty ? "" : "." + fraction) + "Z"
+    }
+
+    /// The REST API's JSON for this value.
+    public var rest: JSONValue {
+        switch self {
+        case .null: return .object(["nullValue": .null])
+        case let .bool(flag): return .object(["booleanValue": .bool(flag)])
+        case let .integer(number): return .object(["integerValue": .string(String(number))])
+        case let .double(number): return .object(["doubleValue": .double(number)])
+        case let .timestamp(text): return .object(["timestampValue": .string(text)])
+        case let .string(text): return .object(["stringValue": .string(text)])
+        case let .array(values):
+            return .object(["arrayValue": values.isEmpty ? .object([:]) : .object(["values": .array(values.map(\.rest))])])
+        case let .map(fields):
+            return .object(["mapValue": fields.isEmpty ? .object([:]) : .object(["fields": .object(fields.mapValues(\.rest))])])
+        }
+    }
+
+    /// Reads a value as the REST API returns it; nil for a kind gvingest never writes (references, geo points, bytes),
+    /// which then compares unequal and is overwritten.
+    public init?(rest json: JSONValue) {
+        guard case let .object(members) = json, members.count == 1, let (kind, payload) = members.first else { return nil }
+        switch (kind, payload) {
+        case ("nullValue", _): self = .null
+        case let ("booleanValue", .bool(flag)): self = .bool(flag)
+        case let ("integerValue", .string(text)): guard let number = Int(text) else { return nil }; self = .integer(number)
+        case let ("integerValue", .int(number)): self = .integer(number)
+        case let ("doubleValue", .double(number)): self = .double(number)
+        case let ("doubleValue", .int(number)): self = .double(Double(number))
+        case let ("timestampValue", .string(text)): guard let value = Self.timestamp(rfc3339: text) else { return nil }; self = value
+        case let ("stringValue", .string(text)): self = .string(text)
+        case let ("arrayValue", .object(array)):
+            guard case let .array(values)? = array["values"] else { self = .array([]); return }
+            var decoded: [FirestoreValue] = []
+            for value in values {
+                guard let item = FirestoreValue(rest: value) else { return nil }
+                decoded.append(item)
+            }
+            self = .array(decoded)
+        case let ("mapValue", .object(map)):
+            guard let fields = FirestoreValue.fields(rest: map["fields"]) else { return nil }
+            self = .map(fields)
+        default: return nil
+        }
+    }
+
+    /// A document's `fields` object; nil when any field is not readable. A missing object is an empty document.
+    public static func fields(rest json: JSONValue?) -> [String: FirestoreValue]? {
+        guard let json else { return [:] }
+        guard case let .object(members) = json else { return nil }
+        var fields: [String: FirestoreValue] = [:]
+        for (name, value) in members {
+            guard let decoded = FirestoreValue(rest: value) else { return nil }
+            fields[name] = decoded
+        }
+        return fields
+    }
+
+    /// Plain catalog JSON as a Firestore value: numbers stay integers or doubles, objects become maps.
+    public init(plain json: JSONValue) {
+        switch json {
+        case .null: self = .null
+        case let .bool(flag): self = .bool(flag)
+        case let .int(number): self = .integer(number)
+        case let .double(number): self = .double(number)
+        case let .string(text): self = .string(text)
+        case let .array(values): self = .array(values.map(FirestoreValue.init(plain:)))
+        case let .object(members): self = .map(members.mapValues(FirestoreValue.init(plain:)))
+        }
+    }
+
+    /// Approximately how many bytes the value adds to a request, for keeping commits under Firestore's size limit.
+    var restSize: Int {
+        switch self {
+        case .null, .bool: return 24
+        case .integer, .double: return 40
+        case let .timestamp(text), let .string(text): return 24 + text.utf8.count * 2
+        case let .array(values): return 32 + values.reduce(0) { $0 + $1.restSize }
+        case let .map(fields): return 32 + fields.reduce(0) { $0 + $1.key.utf8.count + 4 + $1.value.restSize }
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import CatalogKit
+import Foundation
+
+/// `gvingest publish --firestore PROJECT --out DIR`: syncs a run's outputs into the GVCourse app's Firestore.
+enum PublishCommand: Command {
+    static let name = "publish"
+    static let summary = "Sync a run's outputs into the GVCourse app's Firestore (incremental)."
+    static let flags = ["--dry-run", "--json", "--accept-removals", "--reconcile"]
+    static let options = ["--firestore", "--out", "--database", "--courses-collection", "--news-collection", "--token-command",
+                          "--deadline", "--parallel"]
+    static let help = """
+    Usage: gvingest publish --firestore PROJECT --out DIR [--database ID] [--courses-collection NAME]
+                            [--news-collection NAME] [--token-command CMD] [--deadline SECONDS]
+                            [--parallel N] [--accept-removals] [--reconcile] [--dry-run] [--json]
+
+    Syncs DIR/catalog.json and DIR/news.json, the outputs of a complete successful `gvingest run`
+    (DIR/run-report.json says so), into Firestore over its REST API: one document per course
+    (id = course id) in the courses collection, one per news item (id = news id) in the news
+    collection. Only documents whose content differs from what Firestore holds are written; course
+    documents no longer in the catalog are deleted (at most guards.maximumRemovalFraction, 10 %, of
+    those held, unless --accept-removals); news documents are never deleted. A second publish of the
+    same outputs writes nothing. `gvingest run` publishes by itself when pipeline.json has a
+    publish.firestore section.
+
+    Credentials: FIRESTORE_EMULATOR_HOST=HOST:PORT points at an emulator (no credentials);
+    otherwise GOOGLE_OAUTH_ACCESS_TOKEN, or the output of --token-command (run with /bin/sh -c,
+    e.g. 'gcloud auth print-access-token').
+
+    Options:
+      --firestore PROJECT        The Google Cloud project.
+      --out DIR                  The run's output directory.
+      --database ID              The database (default: (default)).
+      --courses-collection NAME  Default: courses.
+      --news-collection NAME     Default: news.
+      --token-command CMD        A shell command printing an OAuth access token.
+      --deadline SECONDS         Give up retrying after this long in all (default 300).
+      --parallel N               Commits in flight at once (default 8; each holds up to 500 writes).
+      --accept-removals          Delete more course documents than the removal guard allows.
+      --reconcile                Compare with what Firestore holds and repair drift: what every publish
+                                 does (no local record is kept to trust instead), so this only says so.
+      --dry-run                  Compare with Firestore and report; write nothing.
+      --json                     Print {"courses": {"written": N, "deleted": N, "unchanged": N}, "news": {…}}.
+
+    Exit status: 0 ok, 64 bad usage, 65 the outputs are not from a complete successful run or
+    are invalid, or the removal guard refused, 66 an output can't be read, 69 Firestore refused a
+    request, 75 Firestore still failing for passing reasons (429, 503, ABORTED, UNAVAILABLE, no
+    connection) at the deadline, or a run holds the outputs' lock, 77 no credentials, or refused.
+    """
+
+    static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
+        let arguments = try parseArguments(words)
+        guard arguments.positional.isEmpty else { throw UsageError(message: "unexpected argument '\(arguments.positional[0])'") }
+        guard let project = arguments.value("--firestore") else { throw UsageError(message: "--firestore PROJECT is needed") }
+        guard let out = arguments.value("--out") else { throw UsageError(message: "--out DIR is needed") }
+        var settings = FirestoreSettings(project: project)
+        settings.database = arguments.value("--database") ?? settings.database
+        settings.coursesCollection = arguments.value("--courses-collection") ?? settings.coursesCollection
+        settings.newsCollection = arguments.value("--news-collection") ?? settings.newsCollection
+        let problems = [("--firestore", FirestoreSettings.problem(project: settings.project)),
+                        ("--database", FirestoreSettings.problem(database: settings.database)),
+                        ("--courses-collection", FirestoreSettings.problem(collection: settings.coursesCollection)),
+                        ("--news-collection", FirestoreSettings.problem(collection: settings.newsCollection))]
+        for case let (option, problem?) in problems { throw UsageError(message: "\(option): \(problem)") }
+        guard settings.coursesCollection != settings.newsCollection else { throw UsageError(message: "--courses-collection and --news-collection must differ") }
+        if let deadline = arguments.value("--deadline") {
+            guard let seconds = Int(deadline), seconds >= 1 else { throw UsageError(message: "--deadline must be a whole number of seconds ≥ 1, not '\(deadline)'") }
+            settings.deadlineSeconds = seconds
+        }
+        settings.tokenCommand = arguments.value("--token-command").map { ["/bin/sh", "-c", $0] }
+        var options = settings.options(guards: GuardSettings(), acceptRemovals: arguments.has("--accept-removals"))
+        if let parallel = arguments.value("--parallel") {
+            guard let count = Int(parallel), (1...64).contains(count) else { throw UsageError(message: "--parallel must be a whole number from 1 to 64, not '\(parallel)'") }
+            options.parallelCommits = count
+        }
+
+        let directory = URL(fileURLWithPath: out).standardizedFileURL
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            printError("gvingest publish: \(directory.path): no such directory; publish reads the outputs of a complete `gvingest run`")
+            return .noInput
+        }
+        // A run must not rewrite the outputs while they are read.
+        let lock: RunLock
+        do {
+            lock = try RunLock(directory: directory)
+        } catch let busy as RunLock.Busy {
+            printError("gvingest publish: \(busy)")
+            return .temporaryFailure
+        } catch {
+            printError("gvingest publish: \(error)")
+            return .cannotCreate
+        }
+        defer { withExtendedLifetime(lock) {} }
+        let outcome = await publish(directory: directory, settings: settings, options: options, dryRun: arguments.has("--dry-run"), checkReport: true)
+        switch outcome {
+        case let .success(summary):
+            if arguments.has("--json") {
+                print(summary.json.serialized())
+            } else {
+                print("\(arguments.has("--dry-run") ? "dry run, would write: " : "")\(summary.line)")
+            }
+            return .ok
+        case let .failure(failure):
+            printError("gvingest publish: \(failure.message)")
+            return failure.status
+        }
+    }
+
+    struct Failure: Error {
+        var message: String
+        var status: ExitStatus
+    }
+
+    /// Reads the outputs, resolves the credentials and publishes: shared by `publish` and `run`.
+    static func publish(directory: URL, settings: FirestoreSettings, options: FirestorePublishOptions, dryRun: Bool,
+                        checkReport: Bool) async -> Result<FirestorePublishSummary, Failure> {
+        let inputs: PublishInputs
+        do {
+            inputs = try PublishInputs.load(directory: directory, checkReport: checkReport)
+        } catch {
+            return .failure(Failure(message: error.message, status: error.exitStatus))
+        }
+        let target: FirestoreTarget
+        do {
+            target = try FirestoreCredentials.target(project: settings.project, database: settings.database,
+                                                     environment: ProcessInfo.processInfo.environment, tokenCommand: settings.tokenCommand)
+        } catch {
+            return .failure(Failure(message: error.message, status: error.exitStatus))
+        }
+        var options = options
+        options.dryRun = dryRun
+        do {
+            return .success(try await FirestorePublisher(target: target, options: options).publish(inputs))
+        } catch {
+            return .failure(Failure(message: "\(error)", status: error.exitStatus))
+        }
+    }
+}
+
+extension PublishCommand {
+    /// `gvingest run`'s last step when pipeline.json has `publish.firestore`: the outputs just written go to Firestore.
+    /// A failure here leaves the outputs and the snapshot as they are; `gvingest publish` can be run again.
+    static func afterRun(config: PipelineConfig, acceptRemovals: Bool, log: RunLog, report: inout RunReport) async -> ExitStatus {
+        guard let settings = config.firestore else { return .ok }
+        let options = settings.options(guards: config.guards, acceptRemovals: acceptRemovals)
+        let outcome = await report.stage("publish.firestore") { () async -> (Result<FirestorePublishSummary, Failure>, [String: Int]) in
+            let outcome = await publish(directory: config.outputs.directory, settings: settings, options: options, dryRun: false, checkReport: false)
+            guard case let .success(summary) = outcome else { return (outcome, [:]) }
+            return (outcome, ["coursesWritten": summary.courses.writes.count, "coursesDeleted": summary.courses.deletes.count,
+                              "coursesUnchanged": summary.courses.unchanged, "newsWritten": summary.news.writes.count,
+                              "newsUnchanged": summary.news.unchanged, "retries": summary.retries])
+        }
+        switch outcome {
+        case let .success(summary):
+            log.info("firestore", "published into \(settings.project): \(summary.line)")
+            return .ok
+        case let .failure(failure):
+            log.error("firestore", "\(failure.message); the outputs stand, `gvingest publish` can be run again")
+            report.outcome = "outputs written; Firestore publish failed: \(failure.message)"
+            return failure.status
+        }
+    }
+}

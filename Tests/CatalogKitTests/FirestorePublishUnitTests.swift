@@ -1,0 +1,150 @@
+@testable import CatalogKit
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// The publisher's pure parts with plain values: the REST value form, the documents, the plan, the configuration,
+/// the credentials and how answers are judged. Against the real emulator: EndToEndTests.FirestorePublishTests.
+struct FirestorePublishUnitTests {
+    @Test func valuesSurviveTheRESTFormAndTimestampsCompareByInstant() throws {
+        let value = FirestoreValue.map(["n": .integer(-3), "d": .double(1.5), "s": .string("x"), "b": .bool(true), "z": .null,
+                                        "a": .array([]), "m": .map([:]), "t": .timestamp("2026-12-01T12:11:55Z"),
+                                        "nested": .array([.map(["k": .array([.integer(1)])])])])
+        #expect(FirestoreValue(rest: value.rest) == value)
+        #expect(FirestoreValue(rest: try JSONValue.parse(#"{"timestampValue": "2026-12-01T12:11:55.000000Z"}"#)) == .timestamp("2026-12-01T12:11:55Z"))
+        #expect(FirestoreValue(rest: try JSONValue.parse(#"{"timestampValue": "2026-12-01T12:11:55.250000Z"}"#))
+                == FirestoreValue.timestamp(rfc3339: "2026-12-01T12:11:55.25Z"))
+        #expect(FirestoreValue(rest: try JSONValue.parse(#"{"integerValue": "12"}"#)) == .integer(12))
+        #expect(FirestoreValue(rest: try JSONValue.parse(#"{"integerValue": "12"}"#)) != .double(12))
+        #expect(FirestoreValue(rest: try JSONValue.parse(#"{"geoPointValue": {"latitude": 1}}"#)) == nil)
+        #expect(FirestoreValue.timestamp(rfc3339: "2026-12-01T12:11:55+01:00") == nil)
+    }
+
+    static let course: JSONValue = .object([
+        "id": .string("cis-162"), "number": .int(162), "subject": .string("CIS"), "name": .string("CIS 162"),
+        "title": .string("Computer Science I"), "description": .null, "credits": .int(4), "rubricsUrl": .null, "level": .null,
+        "transitionPlanUrl": .null, "prerequisiteString": .string("MTH 110."), "createdAt": .string("2026-01-02T03:04:05Z"),
+        "updatedAt": .string("2026-02-02T03:04:05Z"), "creditRange": .object(["min": .int(4), "max": .int(4)]),
+        "url": .string("https://example.edu/cis-162"), "prerequisiteCourses": .array([.string("MTH 110")]), "fields": .object(["Fee": .string("Y")]),
+    ])
+
+    @Test func aCourseDocumentHasEveryAppFieldWithTheAppsType() throws {
+        let document = try FirestoreDocuments.course(Self.course, path: "catalog.json: courses[0]")
+        #expect(document.id == "cis-162")
+        for key in FirestoreDocuments.appStringFields {
+            guard case .string? = document.fields[key] else { Issue.record("\(key) is not a string"); continue }
+        }
+        #expect(document.fields["description"] == .string("") && document.fields["rubricsUrl"] == .string(""))
+        #expect(document.fields["number"] == .integer(162) && document.fields["credits"] == .integer(4))
+        #expect(document.fields["createdAt"] == .timestamp("2026-01-02T03:04:05Z"))
+        #expect(document.fields["creditRange"] == .map(["min": .integer(4), "max": .integer(4)]))
+        #expect(document.fields["prerequisiteCourses"] == .array([.string("MTH 110")]))
+        #expect(document.fields["fields"] == nil)
+
+        guard case var record = Self.course, case var .object(members) = record else { return }
+        members["credits"] = .object(["min": .int(1), "max": .int(3)])
+        record = .object(members)
+        #expect(throws: PublishInputError.self) { try FirestoreDocuments.course(record, path: "catalog.json: courses[7]") }
+        do {
+            _ = try FirestoreDocuments.course(record, path: "catalog.json: courses[7]")
+        } catch {
+            #expect(error.message.hasPrefix("catalog.json: courses[7].credits: expected an integer"))
+        }
+    }
+
+    @Test func aNewsDocumentCarriesTheAppsNewsFields() throws {
+        let item = NewsItem(id: "gvsu:added:cis-380:20260101T000000Z", title: "New course: CIS 380", description: "Learning.", content: "**x**",
+                            featured: true, createdAt: "2026-01-01T00:00:00Z", kind: .added, courseID: "cis-380", link: nil)
+        let document = try FirestoreDocuments.news(item, path: "news.json: news[0]")
+        #expect(document.id == item.id)
+        #expect(document.fields["featured"] == .bool(true) && document.fields["thumbnail"] == .null && document.fields["link"] == .null)
+        #expect(document.fields["createdAt"] == .timestamp("2026-01-01T00:00:00Z") && document.fields["kind"] == .string("added"))
+        var slashed = item
+        slashed.id = "a/b"
+        #expect(throws: PublishInputError.self) { try FirestoreDocuments.news(slashed, path: "news.json: news[0]") }
+    }
+
+    @Test func thePlanWritesOnlyWhatDiffersAndDeletesOnlyWhenAsked() {
+        let a = FirestoreDocument(id: "a", fields: ["title": .string("A"), "url": .string("https://x/41/a")])
+        let b = FirestoreDocument(id: "b", fields: ["title": .string("B"), "url": .string("https://x/41/b")])
+        let held: [String: [String: FirestoreValue]?] = [
+            "a": ["title": .string("A"), "url": .string("https://x/40/a")],
+            "b": ["title": .string("old B"), "url": .string("https://x/41/b")],
+            "gone": ["title": .string("G")], "unreadable": nil,
+        ]
+        let plan = FirestoreCollectionPlan.make(desired: [a, b], existing: held, deleteMissing: true, ignoring: ["url"])
+        #expect(plan.writes == [b] && plan.unchanged == 1 && plan.deletes == ["gone", "unreadable"])
+        let strict = FirestoreCollectionPlan.make(desired: [a, b], existing: held, deleteMissing: false)
+        #expect(strict.writes == [a, b] && strict.deletes.isEmpty)
+        // A document that lacks an ignored field is still rewritten.
+        let missing = FirestoreCollectionPlan.make(desired: [a], existing: ["a": ["title": .string("A")]], deleteMissing: true, ignoring: ["url"])
+        #expect(missing.writes == [a])
+    }
+
+    @Test func thePublishSectionIsValidatedWithJSONPaths() throws {
+        let base = URL(fileURLWithPath: "/tmp/gvingest-config/pipeline.json")
+        func config(_ publish: String) throws(PipelineConfig.Invalid) -> PipelineConfig {
+            try PipelineConfig.parse(Data("""
+            {"schemaVersion": 1, "catalogs": [{"id": "gvsu", "name": "GVSU", "system": "gvsu", "source": {"directory": "pages"}}],
+             "publish": \(publish)}
+            """.utf8), file: base)
+        }
+        let good = try config(#"{"firestore": {"project": "gvcourse-app", "tokenCommand": ["gcloud", "auth", "print-access-token"], "deadlineSeconds": 60}}"#)
+        #expect(good.firestore?.project == "gvcourse-app" && good.firestore?.database == "(default)")
+        #expect(good.firestore?.coursesCollection == "courses" && good.firestore?.tokenCommand == ["gcloud", "auth", "print-access-token"])
+        do {
+            _ = try config(#"{"firestore": {"project": "Bad Project", "database": "x", "newsCollection": "courses", "tokenCommand": [], "deadline": 3}}"#)
+            Issue.record("an invalid publish section was accepted")
+        } catch {
+            let paths = Set(error.issues.map(\.path))
+            #expect(paths == ["publish.firestore.project", "publish.firestore.database", "publish.firestore.newsCollection",
+                              "publish.firestore.tokenCommand", "publish.firestore.deadline"])
+        }
+        do {
+            _ = try config(#"{"firestore": {}, "s3": {}}"#)
+            Issue.record("a publish section without a project was accepted")
+        } catch {
+            #expect(Set(error.issues.map(\.path)) == ["publish.firestore.project", "publish.s3"])
+        }
+    }
+
+    @Test func credentialsComeFromTheEmulatorTheEnvironmentOrTheCommand() throws {
+        let emulator = try FirestoreCredentials.target(project: "demo-x", database: "(default)",
+                                                       environment: ["FIRESTORE_EMULATOR_HOST": "127.0.0.1:8080", "GOOGLE_OAUTH_ACCESS_TOKEN": "t"], tokenCommand: nil)
+        #expect(emulator.apiBase.absoluteString == "http://127.0.0.1:8080/v1" && emulator.token == "owner")
+        #expect(emulator.documentName(collection: "courses", id: "cis-162") == "projects/demo-x/databases/(default)/documents/courses/cis-162")
+        let token = try FirestoreCredentials.target(project: "demo-x", database: "(default)", environment: ["GOOGLE_OAUTH_ACCESS_TOKEN": " ya29.t \n"], tokenCommand: nil)
+        #expect(token.apiBase == FirestoreCredentials.productionAPI && token.token == "ya29.t")
+        let command = try FirestoreCredentials.target(project: "demo-x", database: "(default)", environment: [:], tokenCommand: ["/bin/sh", "-c", "echo ya29.cmd"])
+        #expect(command.token == "ya29.cmd")
+        for tokenCommand in [nil, ["/bin/sh", "-c", "exit 3"]] {
+            do {
+                _ = try FirestoreCredentials.target(project: "demo-x", database: "(default)", environment: [:], tokenCommand: tokenCommand)
+                Issue.record("credentials out of nothing")
+            } catch {
+                #expect(error.kind == .credentials && error.exitStatus == .noPermission)
+            }
+        }
+    }
+
+    @Test func answersAreJudgedRetryableOrNot() throws {
+        func judge(_ status: Int, _ body: String) -> FirestoreError.Kind? {
+            let response = HTTPURLResponse(url: URL(string: "http://127.0.0.1/v1")!, statusCode: status, httpVersion: "HTTP/1.1", headerFields: [:])
+            switch FirestoreClient.judge(RawResponse(response: response, body: Array(body.utf8), error: nil, overLimit: false, refusedRedirect: nil, timedOut: false)) {
+            case .success: return nil
+            case let .failure(error): return error.kind
+            }
+        }
+        #expect(judge(200, "{}") == nil)
+        #expect(judge(429, "") == .temporary && judge(503, "") == .temporary)
+        #expect(judge(409, #"{"error": {"code": 409, "status": "ABORTED", "message": "contention"}}"#) == .temporary)
+        #expect(judge(400, #"{"error": {"code": 400, "status": "UNAVAILABLE"}}"#) == .temporary)
+        #expect(judge(403, #"{"error": {"code": 403, "status": "PERMISSION_DENIED"}}"#) == .credentials)
+        #expect(judge(400, #"{"error": {"code": 400, "status": "INVALID_ARGUMENT"}}"#) == .refused)
+        let dropped = FirestoreClient.judge(RawResponse(response: nil, body: [], error: URLError(.networkConnectionLost), overLimit: false, refusedRedirect: nil, timedOut: false))
+        guard case let .failure(error) = dropped else { Issue.record("a dropped connection succeeded"); return }
+        #expect(error.kind == .temporary)
+    }
+}
