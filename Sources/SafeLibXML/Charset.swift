@@ -258,13 +258,7 @@ enum Transcoder {
         var index = 0
         var copiedUpTo = 0
         let count = input.count
-        let raw = UnsafeRawBufferPointer(input)
         while index < count {
-            // ASCII, most of any page, eight bytes at a time.
-            if index + 8 <= count, !ByteLanes.containsNonASCII(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
-                index += 8
-                continue
-            }
             let lead = input[index]
             if lead < 0x80 {
                 index += 1

@@ -26,7 +26,6 @@ struct GVIngest {
     """
 
     static func main() async {
-        MemoryTuning.apply()
         var words = Array(CommandLine.arguments.dropFirst())
         guard let command = words.first else {
             printError(usage)

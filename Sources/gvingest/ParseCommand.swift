@@ -70,7 +70,6 @@ enum ParseCommand: Command {
         let (inputs, inputErrors) = PageInputs.expand(arguments.positional)
         for error in inputErrors { printError("gvingest parse: \(error)") }
         let results = await ParseRunner.run(inputs, parser: PageParser(system: system))
-        KeptUntilExit.keep(results)
 
         var unreadable = !inputErrors.isEmpty
         var empty = 0
@@ -90,9 +89,6 @@ enum ParseCommand: Command {
         if !messages.isEmpty { FileHandle.standardError.write(Data(messages.utf8)) }
         if arguments.has("--json") {
             let courses = Normalizer(rules: rules).normalize(catalog: results.flatMap(\.courses))
-            // Thousands of courses, each dozens of strings and arrays: freeing them one by one takes longer than
-            // writing them, and the process ends right after.
-            KeptUntilExit.keep(courses)
             do {
                 try ParseOutput.writeJSON(courses: courses) { part throws in try FileHandle.standardOutput.write(contentsOf: part) }
                 try FileHandle.standardOutput.write(contentsOf: [UInt8(ascii: "\n")])

@@ -51,12 +51,19 @@ public enum JSONValue: Sendable, Equatable {
                 values[index].write(into: &out, indentingLevels: levels, depth: depth + 1)
             }
         case let .object(members):
-            // Sorting the pairs, not the keys, spares looking every value up again. Laid out by the writer records
-            // use (`JSONObjectWriter`), so every object comes out alike.
+            // Sorting the pairs, not the keys, spares looking every value up again.
             let sorted = members.sorted { $0.key < $1.key }
-            JSONObjectWriter.write(into: &out, indentingLevels: levels, depth: depth) { writer in
-                for member in sorted { writer.value(member.key) { member.value } }
+            guard !sorted.isEmpty else { out.append(contentsOf: "{}".utf8); return }
+            out.append(UInt8(ascii: "{"))
+            for (index, member) in sorted.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                Self.newline(&out, pretty: pretty, depth: depth + 1)
+                Self.writeString(member.key, into: &out)
+                Self.append(pretty ? " : " : ":", to: &out)
+                member.value.write(into: &out, indentingLevels: levels, depth: depth + 1)
             }
+            Self.newline(&out, pretty: pretty, depth: depth)
+            out.append(UInt8(ascii: "}"))
         }
     }
 
@@ -125,13 +132,6 @@ public enum JSONValue: Sendable, Equatable {
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
-    /// Whether any of the eight bytes in `word` is a control character, `"` or `\\`: a yes only sends those bytes
-    /// down the byte-by-byte path.
-    private static func needsEscape(_ word: UInt64) -> Bool {
-        ByteLanes.containsByte(below: 0x20, in: word) || ByteLanes.contains(UInt8(ascii: "\""), in: word)
-            || ByteLanes.contains(UInt8(ascii: "\\"), in: word)
-    }
-
     static func writeString(_ value: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         writeEscaped(value, into: &out)
@@ -142,16 +142,10 @@ public enum JSONValue: Sendable, Equatable {
     static func writeEscaped(_ value: String, into out: inout [UInt8]) {
         var value = value
         value.withUTF8 { bytes in
-            let raw = UnsafeRawBufferPointer(bytes)
             // Copy the runs that need no escape in one go; most strings are one run.
             var runStart = 0
             var position = 0
             while position < bytes.count {
-                // Eight bytes at a time while none of them needs an escape.
-                if position + 8 <= bytes.count, !needsEscape(raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)) {
-                    position += 8
-                    continue
-                }
                 let byte = bytes[position]
                 guard byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 else {
                     position += 1
