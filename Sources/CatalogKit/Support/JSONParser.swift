@@ -222,12 +222,15 @@ private struct JSONTextParser {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { throw error("expected an object") }
         index += 1
         var values = [JSONValue?](repeating: nil, count: keys.count)
+        var skipped = SeenKeys()
         skipSpace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return values }
         while true {
             skipSpace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a quoted key") }
-            let slot = try keySlot(keys, lengths: lengths)
+            let key = try keyText()
+            let slot = Self.slot(of: key, in: keys, lengths: lengths, text: bytes)
+            if slot == nil, !skipped.insert(key, text: bytes) { throw error("the key \"\(key.string(text: bytes))\" appears twice") }
             skipSpace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after a key") }
             index += 1
@@ -246,25 +249,29 @@ private struct JSONTextParser {
         }
     }
 
-    /// Reads a key and returns its position in `keys`, comparing bytes: no string is made for a key
-    /// that is not wanted.
-    mutating func keySlot(_ keys: [[UInt8]], lengths: UInt64) throws(JSONSyntaxError) -> Int? {
+    /// Reads a key without making a String of it when it is plain ASCII without escapes (most keys).
+    mutating func keyText() throws(JSONSyntaxError) -> KeyText {
         let start = index + 1
         var end = start
-        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end += 1 }
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20, bytes[end] < 0x80 {
+            end += 1
+        }
         guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else {
-            // An escape (or a control character) in the key: read it properly.
-            let name = Array(try string().utf8)
-            return keys.firstIndex(of: name)
+            // An escape, a control character or a byte outside ASCII: read and checked as any string is.
+            return .decoded(Array(try string().utf8))
         }
         index = end + 1
-        let length = end - start
-        // Most keys of a record are not wanted and differ in length from every wanted one.
-        guard lengths & (1 << UInt64(min(length, 63))) != 0 else { return nil }
-        return keys.firstIndex { key in
-            guard key.count == length else { return false }
-            for offset in 0..<length where key[offset] != bytes[start + offset] { return false }
-            return true
+        return .span(start..<end)
+    }
+
+    /// A key's position in `keys`, comparing bytes.
+    static func slot(of key: KeyText, in keys: [[UInt8]], lengths: UInt64, text: UnsafeBufferPointer<UInt8>) -> Int? {
+        switch key {
+        case let .decoded(name): return keys.firstIndex(of: name)
+        case let .span(span):
+            // Most keys of a record are not wanted and differ in length from every wanted one.
+            guard lengths & (1 << UInt64(min(span.count, 63))) != 0 else { return nil }
+            return keys.firstIndex { $0.elementsEqual(text[span]) }
         }
     }
 
@@ -277,21 +284,14 @@ private struct JSONTextParser {
         case UInt8(ascii: "{"): close = UInt8(ascii: "}")
         case UInt8(ascii: "["): close = UInt8(ascii: "]")
         case UInt8(ascii: "\""):
-            index += 1
-            while index < bytes.count {
-                switch bytes[index] {
-                case UInt8(ascii: "\""): index += 1; return
-                case UInt8(ascii: "\\"): index += 2
-                case 0..<0x20: throw error("a control character inside a string")
-                default: index += 1
-                }
-            }
-            throw error("unexpected end of the text inside a string")
+            _ = try keyText()
+            return
         default:
             _ = try value(depth: depth)
             return
         }
         let isObject = close == UInt8(ascii: "}")
+        var seen = SeenKeys()
         index += 1
         skipSpace()
         if index < bytes.count, bytes[index] == close { index += 1; return }
@@ -299,7 +299,8 @@ private struct JSONTextParser {
             skipSpace()
             if isObject {
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a quoted key") }
-                try skipValue(depth: depth + 1)
+                let key = try keyText()
+                guard seen.insert(key, text: bytes) else { throw error("the key \"\(key.string(text: bytes))\" appears twice") }
                 skipSpace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after a key") }
                 index += 1
@@ -420,5 +421,39 @@ private struct JSONTextParser {
         if integral, let value = Int(text) { return .int(value) }
         guard let value = Double(text) else { throw error("a number out of range") }
         return .double(value)
+    }
+}
+
+/// A key as read by the skipping path: its span of the text, or its bytes once unescaped (and checked).
+private enum KeyText {
+    case span(Range<Int>)
+    case decoded([UInt8])
+
+    func string(text: UnsafeBufferPointer<UInt8>) -> String {
+        switch self {
+        case let .span(span): return String(decoding: text[span], as: UTF8.self)
+        case let .decoded(name): return String(decoding: name, as: UTF8.self)
+        }
+    }
+
+    func equals(_ other: KeyText, text: UnsafeBufferPointer<UInt8>) -> Bool {
+        switch (self, other) {
+        case let (.span(a), .span(b)): return a.count == b.count && text[a].elementsEqual(text[b])
+        case let (.span(a), .decoded(b)), let (.decoded(b), .span(a)): return a.count == b.count && text[a].elementsEqual(b)
+        case let (.decoded(a), .decoded(b)): return a == b
+        }
+    }
+}
+
+/// The keys of one object read by the skipping path, so that one appearing twice is refused there as it is
+/// when the object is built.
+private struct SeenKeys {
+    private var keys: [KeyText] = []
+
+    /// Adds `key`; false when the object already had it.
+    mutating func insert(_ key: KeyText, text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !keys.contains(where: { $0.equals(key, text: text) }) else { return false }
+        keys.append(key)
+        return true
     }
 }
