@@ -11,6 +11,9 @@ struct ParseOutputTests {
         let courses = Normalizer().normalize(catalog: results.flatMap(\.courses))
         // Over ParallelMap's threshold, so the parallel path is the one compared.
         #expect(courses.count > ParallelMap.minimumItems)
+        // Records are written from `members` as listed; the serial writer sorts a dictionary's keys.
+        let keys = courses[0].members.map(\.key)
+        #expect(keys == keys.sorted() && Set(keys).count == keys.count)
         let serial = JSONValue.array(courses.map(\.json)).serialized()
         #expect(String(decoding: ParseOutput.jsonBytes(results), as: UTF8.self) == serial)
         #expect(ParseOutput.jsonBytes([]) == Array(JSONValue.array([]).serialized().utf8))

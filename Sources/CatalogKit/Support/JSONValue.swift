@@ -52,19 +52,25 @@ public enum JSONValue: Sendable, Equatable {
             }
         case let .object(members):
             // Sorting the pairs, not the keys, spares looking every value up again.
-            let sorted = members.sorted { $0.key < $1.key }
-            guard !sorted.isEmpty else { out.append(contentsOf: "{}".utf8); return }
-            out.append(UInt8(ascii: "{"))
-            for (index, member) in sorted.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                Self.newline(&out, pretty: pretty, depth: depth + 1)
-                Self.writeString(member.key, into: &out)
-                Self.append(pretty ? " : " : ":", to: &out)
-                member.value.write(into: &out, indentingLevels: levels, depth: depth + 1)
-            }
-            Self.newline(&out, pretty: pretty, depth: depth)
-            out.append(UInt8(ascii: "}"))
+            Self.writeObject(sortedMembers: members.sorted { $0.key < $1.key }, into: &out, indentingLevels: levels, depth: depth)
         }
+    }
+
+    /// An object of `members`, already sorted by key, standing at `depth`.
+    static func writeObject(sortedMembers members: [(key: String, value: JSONValue)], into out: inout [UInt8],
+                            indentingLevels levels: Int, depth: Int) {
+        guard !members.isEmpty else { out.append(contentsOf: "{}".utf8); return }
+        let pretty = depth < levels
+        out.append(UInt8(ascii: "{"))
+        for (index, member) in members.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            newline(&out, pretty: pretty, depth: depth + 1)
+            writeString(member.key, into: &out)
+            append(pretty ? " : " : ":", to: &out)
+            member.value.write(into: &out, indentingLevels: levels, depth: depth + 1)
+        }
+        newline(&out, pretty: pretty, depth: depth)
+        out.append(UInt8(ascii: "}"))
     }
 
     /// An array's brackets, commas and line breaks around `count` elements that `element` writes, each at
