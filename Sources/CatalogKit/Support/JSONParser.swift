@@ -122,6 +122,8 @@ private struct JSONTextParser {
     var index = 0
     /// The top-level member whose array elements go to a handler instead of into the tree.
     var streamed: (key: String, elements: StreamedElements)?
+    /// The keys of the objects the skipping path is inside, innermost last, so a key twice is refused there too.
+    var skippedKeys: [KeyText] = []
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -222,7 +224,9 @@ private struct JSONTextParser {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { throw error("expected an object") }
         index += 1
         var values = [JSONValue?](repeating: nil, count: keys.count)
-        var skipped = SeenKeys()
+        let base = skippedKeys.count
+        var seen: UInt64 = 0
+        defer { skippedKeys.removeSubrange(base...) }
         skipSpace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return values }
         while true {
@@ -230,7 +234,7 @@ private struct JSONTextParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a quoted key") }
             let key = try keyText()
             let slot = Self.slot(of: key, in: keys, lengths: lengths, text: bytes)
-            if slot == nil, !skipped.insert(key, text: bytes) { throw error("the key \"\(key.string(text: bytes))\" appears twice") }
+            if slot == nil { try noteSkippedKey(key, since: base, seen: &seen) }
             skipSpace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after a key") }
             index += 1
@@ -275,6 +279,18 @@ private struct JSONTextParser {
         }
     }
 
+    /// Refuses a key its object (whose keys are `skippedKeys[base...]`) already had. `seen` has a bit set for each
+    /// key's length and end bytes: only a key whose bit is set already is compared with the others.
+    mutating func noteSkippedKey(_ key: KeyText, since base: Int, seen: inout UInt64) throws(JSONSyntaxError) {
+        let text = bytes
+        let bit = UInt64(1) << UInt64(key.sketch(text: text) & 63)
+        if seen & bit != 0, skippedKeys[base...].contains(where: { $0.equals(key, text: text) }) {
+            throw error("the key \"\(key.string(text: text))\" appears twice")
+        }
+        seen |= bit
+        skippedKeys.append(key)
+    }
+
     /// Checks a value's syntax and moves past it without building it.
     mutating func skipValue(depth: Int) throws(JSONSyntaxError) {
         guard depth < JSONValue.maximumDepth else { throw error("nested more than \(JSONValue.maximumDepth) deep") }
@@ -291,7 +307,9 @@ private struct JSONTextParser {
             return
         }
         let isObject = close == UInt8(ascii: "}")
-        var seen = SeenKeys()
+        let base = skippedKeys.count
+        var seen: UInt64 = 0
+        defer { skippedKeys.removeSubrange(base...) }
         index += 1
         skipSpace()
         if index < bytes.count, bytes[index] == close { index += 1; return }
@@ -299,8 +317,7 @@ private struct JSONTextParser {
             skipSpace()
             if isObject {
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a quoted key") }
-                let key = try keyText()
-                guard seen.insert(key, text: bytes) else { throw error("the key \"\(key.string(text: bytes))\" appears twice") }
+                try noteSkippedKey(try keyText(), since: base, seen: &seen)
                 skipSpace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after a key") }
                 index += 1
@@ -436,24 +453,19 @@ private enum KeyText {
         }
     }
 
+    /// A number equal keys share: from the length and the first and last bytes.
+    func sketch(text: UnsafeBufferPointer<UInt8>) -> Int {
+        switch self {
+        case let .span(span): return span.isEmpty ? 0 : span.count &* 7 &+ Int(text[span.lowerBound]) &+ Int(text[span.upperBound - 1]) &* 3
+        case let .decoded(name): return name.isEmpty ? 0 : name.count &* 7 &+ Int(name[0]) &+ Int(name[name.count - 1]) &* 3
+        }
+    }
+
     func equals(_ other: KeyText, text: UnsafeBufferPointer<UInt8>) -> Bool {
         switch (self, other) {
         case let (.span(a), .span(b)): return a.count == b.count && text[a].elementsEqual(text[b])
         case let (.span(a), .decoded(b)), let (.decoded(b), .span(a)): return a.count == b.count && text[a].elementsEqual(b)
         case let (.decoded(a), .decoded(b)): return a == b
         }
-    }
-}
-
-/// The keys of one object read by the skipping path, so that one appearing twice is refused there as it is
-/// when the object is built.
-private struct SeenKeys {
-    private var keys: [KeyText] = []
-
-    /// Adds `key`; false when the object already had it.
-    mutating func insert(_ key: KeyText, text: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard !keys.contains(where: { $0.equals(key, text: text) }) else { return false }
-        keys.append(key)
-        return true
     }
 }
