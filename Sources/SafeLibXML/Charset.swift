@@ -253,6 +253,8 @@ enum Transcoder {
     /// Done by hand: the standard library's repairing decoder throws internally once per bad sequence,
     /// which is slow on garbage and slower still under a debugger or test harness that records throws.
     static func repairUTF8(_ input: UnsafeBufferPointer<UInt8>) -> (bytes: [UInt8]?, replaced: Int) {
+        // Valid pages, nearly all of them, are told by the standard library's own check.
+        guard String(validating: input, as: UTF8.self) == nil else { return (nil, 0) }
         var output: [UInt8]?
         var replaced = 0
         var index = 0
