@@ -14,15 +14,12 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
-        // The only module that touches libxml2: copies everything out into Swift values (and gives libxml2 its
-        // allocation hooks, hence CMalloc).
-        .target(name: "SafeLibXML", dependencies: ["CLibXML2", "CMalloc"]),
+        // The only module that touches libxml2: copies everything out into Swift values.
+        .target(name: "SafeLibXML", dependencies: ["CLibXML2"]),
         // Model and pipeline stages.
         .target(name: "CatalogKit", dependencies: ["SafeLibXML"]),
-        // glibc's <malloc.h> (mallopt, malloc_usable_size), for allocator tuning; the module map and shim only.
-        .systemLibrary(name: "CMalloc"),
         // Thin command-line front end.
-        .executableTarget(name: "gvingest", dependencies: ["CatalogKit", "SafeLibXML", "CMalloc"]),
+        .executableTarget(name: "gvingest", dependencies: ["CatalogKit", "SafeLibXML"]),
         // A real HTTP/1.1 server on 127.0.0.1 with injectable faults, for tests and benchmarks only.
         .target(name: "LoopbackServer", path: "Tests/LoopbackServer"),
         // Benchmarks and test support: run with `swift run -c release <name>`; never part of the product.

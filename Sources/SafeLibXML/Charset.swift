@@ -253,18 +253,14 @@ enum Transcoder {
     /// Done by hand: the standard library's repairing decoder throws internally once per bad sequence,
     /// which is slow on garbage and slower still under a debugger or test harness that records throws.
     static func repairUTF8(_ input: UnsafeBufferPointer<UInt8>) -> (bytes: [UInt8]?, replaced: Int) {
+        // Valid pages, nearly all of them, are told by the standard library's own check.
+        guard String(validating: input, as: UTF8.self) == nil else { return (nil, 0) }
         var output: [UInt8]?
         var replaced = 0
         var index = 0
         var copiedUpTo = 0
         let count = input.count
-        let raw = UnsafeRawBufferPointer(input)
         while index < count {
-            // ASCII, most of any page, eight bytes at a time.
-            if index + 8 <= count, !ByteLanes.containsNonASCII(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
-                index += 8
-                continue
-            }
             let lead = input[index]
             if lead < 0x80 {
                 index += 1

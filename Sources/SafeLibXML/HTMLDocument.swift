@@ -237,7 +237,6 @@ public final class HTMLDocument {
 /// libxml2's process-wide set-up, done once.
 enum LibXML {
     private static let initialized: Bool = {
-        LibXMLAllocator.install()
         xmlInitParser()
         return true
     }()

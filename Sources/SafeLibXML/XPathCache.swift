@@ -1,5 +1,6 @@
 import CLibXML2
 import Foundation
+import Synchronization
 
 /// Compiled XPath expressions and XPath contexts, kept for the life of the process and lent out one user
 /// at a time.
@@ -10,7 +11,7 @@ import Foundation
 /// between threads while in use (libxml2 caches function lookups inside a compiled expression on first
 /// use), so each is checked out for one evaluation and returned; a second thread asking meanwhile gets
 /// its own copy.
-final class XPathCache: @unchecked Sendable {
+final class XPathCache: Sendable {
     static let shared = XPathCache()
 
     /// Distinct expressions kept; past this (expressions built at run time), each is compiled and freed per use.
@@ -18,7 +19,8 @@ final class XPathCache: @unchecked Sendable {
     /// Idle contexts kept: one per thread that evaluates at once is all that is ever needed.
     static let idleContexts = 64
 
-    /// A libxml2 object that only its current borrower touches.
+    /// A libxml2 object that only its current borrower touches. Sound to send: a `Lent` is either in the cache
+    /// (under its lock) or with the one thread that took it out, never in two places at once.
     struct Lent<Pointer>: @unchecked Sendable {
         let pointer: Pointer
     }
@@ -29,10 +31,12 @@ final class XPathCache: @unchecked Sendable {
         var code: Int
     }
 
-    // Guarded by `lock`; @unchecked is sound because nothing is touched outside it.
-    private let lock = NSLock()
-    private var idle: [String: [Lent<xmlXPathCompExprPtr>]] = [:]
-    private var contexts: [Lent<xmlXPathContextPtr>] = []
+    private struct Idle {
+        var expressions: [String: [Lent<xmlXPathCompExprPtr>]] = [:]
+        var contexts: [Lent<xmlXPathContextPtr>] = []
+    }
+
+    private let idle = Mutex(Idle())
 
     /// Evaluates `expression` in `document`, from `node` (nil: the document). The caller frees the result.
     func evaluate(_ expression: String, document: xmlDocPtr, node: xmlNodePtr?) -> Result<xmlXPathObjectPtr, Failure> {
@@ -41,12 +45,12 @@ final class XPathCache: @unchecked Sendable {
         context.pointee.doc = document
         context.pointee.node = node
         xmlResetError(&context.pointee.lastError)
-        let borrowed: Lent<xmlXPathCompExprPtr>? = lock.withLock { idle[expression]?.popLast() }
+        let borrowed: Lent<xmlXPathCompExprPtr>? = idle.withLock { $0.expressions[expression]?.popLast() }
         guard let compiled = borrowed ?? compile(expression, in: context) else { return .failure(Self.failure(of: context)) }
         let result = xmlXPathCompiledEval(compiled.pointer, context)
-        let kept: Bool = lock.withLock {
-            guard idle[expression] != nil || idle.count < Self.capacity else { return false }
-            idle[expression, default: []].append(compiled)
+        let kept: Bool = idle.withLock { idle in
+            guard idle.expressions[expression] != nil || idle.expressions.count < Self.capacity else { return false }
+            idle.expressions[expression, default: []].append(compiled)
             return true
         }
         if !kept { xmlXPathFreeCompExpr(compiled.pointer) }
@@ -66,7 +70,7 @@ final class XPathCache: @unchecked Sendable {
     }
 
     private func borrowContext() -> xmlXPathContextPtr? {
-        if let context = lock.withLock({ contexts.popLast() }) { return context.pointer }
+        if let context = idle.withLock({ $0.contexts.popLast() }) { return context.pointer }
         guard let context = xmlXPathNewContext(nil) else { return nil }
         // A handler of our own keeps libxml2 from printing; the error itself is read from the context.
         context.pointee.error = { _, _ in }
@@ -77,9 +81,9 @@ final class XPathCache: @unchecked Sendable {
     private func giveBack(_ context: xmlXPathContextPtr) {
         context.pointee.doc = nil
         context.pointee.node = nil
-        let kept: Bool = lock.withLock {
-            guard contexts.count < Self.idleContexts else { return false }
-            contexts.append(Lent(pointer: context))
+        let kept: Bool = idle.withLock { idle in
+            guard idle.contexts.count < Self.idleContexts else { return false }
+            idle.contexts.append(Lent(pointer: context))
             return true
         }
         if !kept { xmlXPathFreeContext(context) }

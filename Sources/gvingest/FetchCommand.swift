@@ -1,5 +1,6 @@
 import CatalogKit
 import Foundation
+import Synchronization
 
 /// `gvingest fetch`: crawls a catalog politely, optionally recording it as a mirror or replaying one.
 enum FetchCommand: Command {
@@ -128,10 +129,9 @@ enum FetchCommand: Command {
 }
 
 /// A live progress line on a terminal: pages done of those known, rate, retries, errors.
-final class ProgressLine: @unchecked Sendable {
+final class ProgressLine: Sendable {
     private let enabled: Bool
-    private let lock = NSLock()
-    private var lastDraw = 0.0
+    private let lastDraw = Mutex(0.0)
 
     init(enabled: Bool) {
         self.enabled = enabled
@@ -139,7 +139,7 @@ final class ProgressLine: @unchecked Sendable {
 
     func show(_ progress: CrawlProgress) {
         guard enabled else { return }
-        lock.withLock {
+        lastDraw.withLock { lastDraw in
             let now = ProcessInfo.processInfo.systemUptime
             guard now - lastDraw > 0.1 || progress.done == progress.known else { return }
             lastDraw = now

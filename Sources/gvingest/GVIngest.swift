@@ -34,7 +34,6 @@ struct GVIngest {
     }
 
     static func main() async {
-        MemoryTuning.apply()
         var words = Array(CommandLine.arguments.dropFirst())
         guard let word = words.first else {
             printError(usage)

@@ -85,7 +85,6 @@ enum ParseCommand: Command {
         }
         for error in inputErrors { printError("gvingest parse: \(error)\(SourceRun.schemeHint(error.name))") }
         let results = await ParseRunner.run(inputs, parser: PageParser(system: system))
-        KeptUntilExit.keep(results)
 
         var unreadable = !inputErrors.isEmpty
         var empty = 0
@@ -124,9 +123,6 @@ enum ParseCommand: Command {
             }
         } else if format == .json {
             let courses = Normalizer(rules: rules).normalize(catalog: results.flatMap(\.courses))
-            // Thousands of courses, each dozens of strings and arrays: freeing them one by one takes longer than
-            // writing them, and the process ends right after.
-            KeptUntilExit.keep(courses)
             do {
                 try ParseOutput.writeJSON(courses: courses) { part throws in try FileHandle.standardOutput.write(contentsOf: part) }
                 try FileHandle.standardOutput.write(contentsOf: [UInt8(ascii: "\n")])

@@ -11,9 +11,8 @@ import Testing
         #expect(try JSONValue.parse(text) == value)
     }
 
-    /// Requisite trees are written straight from their members: the bytes must be those of the `JSONValue` (whose
-    /// writer sorts keys itself) at every indentation, and the value must be what `Codable` makes of the tree.
-    @Test func requisiteTreesAreWrittenAsTheirValuesAndAsCodableHasThem() throws {
+    /// A requisite tree's JSON value must be what `Codable` makes of the tree.
+    @Test func requisiteTreesAreWrittenAsCodableHasThem() throws {
         func code(_ text: String) throws -> CourseCode { try #require(CourseCode(parsing: text)) }
         let tree = Requisite.all([
             .any([.course(CourseRequirement(code: try code("CIS 162"), minGrade: "C", concurrent: true, source: "CIS 162 (C)")),
@@ -22,11 +21,6 @@ import Testing
                      connective: "two of"),
             .exam("ACT Math", score: "24", source: "ACT 24"), .exam("SAT"), .text("a \"quoted\" note\n"),
         ], connective: "and")
-        for levels in [0, 1, 2, 3, Int.max] {
-            var direct: [UInt8] = []
-            tree.writeObject(into: &direct, indentingLevels: levels, depth: 0)
-            #expect(direct == tree.json.serializedBytes(indentingLevels: levels))
-        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let codable = try JSONSerialization.jsonObject(with: try encoder.encode(tree)) as? NSDictionary
@@ -39,8 +33,8 @@ import Testing
         #expect(JSONValue.int(value).serialized() == String(value))
     }
 
-    /// Strings are scanned eight bytes at a time: a character that needs an escape must be caught at every
-    /// offset in the word, and nothing else (multi-byte UTF-8, DEL) may be escaped.
+    /// A character that needs an escape must be caught wherever it stands, and nothing else (multi-byte UTF-8,
+    /// DEL) may be escaped.
     @Test(arguments: ["\"", "\\", "\n", "\r", "\t", "\u{01}", "\u{1F}", "\u{7F}", "é", "\u{2028}"])
     func everyCharacterIsEscapedAtEveryOffset(_ special: String) throws {
         for length in [1, 7, 8, 9, 16, 23] {
@@ -87,6 +81,48 @@ import Testing
                 _ = try JSONValue.parse(Array(broken.utf8), streaming: "courses", selecting: ["a"]) { _ in }
             }
         }
+    }
+
+    /// What the whole-tree read refuses in a string, the selective read refuses too wherever the string stands in
+    /// a member it skips: a value, a value nested deeper, a key, a nested object's key.
+    @Test(arguments: [
+        Array(#""\q""#.utf8), [0x22, 0xFF, 0x22], [0x22, 0x61, 0xC3, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22],
+        Array(#""\u12""#.utf8), Array(#""\ud800""#.utf8), Array(#""\udc00""#.utf8), [0x22, 0x61, 0x09, 0x22],
+    ] as [[UInt8]])
+    func theSkippingReadRefusesWhatTheWholeReadRefuses(_ badString: [UInt8]) {
+        let places: [[UInt8]] = [
+            Array(#"{"courses": [{"a": 1, "skip": "#.utf8) + badString + Array("}]}".utf8),
+            Array(#"{"courses": [{"a": 1, "skip": {"deep": [true, "#.utf8) + badString + Array("]}}]}".utf8),
+            Array(#"{"courses": [{"a": 1, "#.utf8) + badString + Array(": 0}]}".utf8),
+            Array(#"{"courses": [{"a": 1, "skip": {"#.utf8) + badString + Array(": 0}}]}".utf8),
+        ]
+        for text in places {
+            #expect(throws: JSONSyntaxError.self, "\(text)") { _ = try JSONValue.parse(text) }
+            #expect(throws: JSONSyntaxError.self, "\(text)") {
+                _ = try JSONValue.parse(text, streaming: "courses", selecting: ["a"]) { _ in }
+            }
+        }
+    }
+
+    /// A key twice in one object is refused by both reads, also when it is skipped, and also when the two are
+    /// written differently (an escape, a character outside ASCII); what both reads accept reads the same.
+    @Test func aKeyTwiceIsRefusedWhereverItStands() throws {
+        let twice = [#"{"courses": [{"a": 1, "x": 1, "x": 2}]}"#, #"{"courses": [{"a": 1, "s": {"x": 1, "x": 2}}]}"#,
+                     #"{"courses": [{"x": 1, "\u0078": 2}]}"#, #"{"courses": [{"s": [{"é": 1, "\u00e9": 2}]}]}"#]
+        for text in twice {
+            #expect(throws: JSONSyntaxError.self, "\(text)") { _ = try JSONValue.parse(text) }
+            let error = #expect(throws: JSONSyntaxError.self, "\(text)") {
+                _ = try JSONValue.parse(Array(text.utf8), streaming: "courses", selecting: ["a"]) { _ in }
+            }
+            #expect(error?.message.hasSuffix("appears twice") == true)
+        }
+        let valid = #"{"courses": [{"\u0061": "é\n", "skip": {"é": "\u00e9", "x\\y": [1, "\ud83d\ude00"], "\u00e9x": {}}, "é": 2}]}"#
+        var seen: [[JSONValue?]] = []
+        _ = try JSONValue.parse(Array(valid.utf8), streaming: "courses", selecting: ["a", "é"]) { seen.append($0) }
+        let whole = try JSONValue.parse(valid)
+        guard case let .array(records)? = whole["courses"] else { Issue.record("no courses"); return }
+        #expect(seen == [[records[0]["a"], records[0]["é"]]])
+        #expect(seen == [[.string("é\n"), .int(2)]])
     }
 
     @Test func aFileIsReadWhole() throws {

@@ -76,7 +76,7 @@ import Testing
         #expect(replaced == count)
         // The standard library's repair agrees.
         #expect(text == String(decoding: bytes, as: UTF8.self))
-        // ASCII is skipped eight bytes at a time: the bad bytes are caught wherever they fall in a word.
+        // The bad bytes are caught wherever they fall, after any run of ASCII.
         for lead in 0..<17 {
             let padded = Array(repeating: UInt8(ascii: "x"), count: lead) + bytes + Array("é tail..".utf8)
             let (paddedText, paddedCount) = Self.repair(padded)

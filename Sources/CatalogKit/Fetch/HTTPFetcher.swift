@@ -270,13 +270,12 @@ public enum RetryAfter {
 }
 
 /// Counts shared by concurrent fetches.
-final class Counters: @unchecked Sendable {
-    private let lock = NSLock()
-    private var retryCount = 0
+final class Counters: Sendable {
+    private let retryCount = Mutex(0)
 
-    var retries: Int { lock.withLock { retryCount } }
+    var retries: Int { retryCount.withLock { $0 } }
 
-    func addRetry() { lock.withLock { retryCount += 1 } }
+    func addRetry() { retryCount.withLock { $0 += 1 } }
 }
 
 /// Bounds requests in flight, in total and per host. Waiters are served in arrival order.

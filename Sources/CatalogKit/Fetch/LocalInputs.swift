@@ -98,8 +98,7 @@ public enum PageInputs {
     /// Every entry below `directory`, as paths relative to it, in no particular order, read with `readdir`
     /// (whose entries say whether they are folders): hidden entries too, symbolic links below `directory` listed
     /// but not followed, a folder reached twice (a bind mount of its own parent) read once. `directory` itself is
-    /// followed when it is a link, as the user named it. (FileManager's enumerators were most of the time of listing
-    /// the 4,000 UH pages: docs/BENCHMARKS.md.) Nil when `directory` cannot be opened; a folder below
+    /// followed when it is a link, as the user named it. Nil when `directory` cannot be opened; a folder below
     /// it that cannot be is passed over, as the enumerators pass it over.
     static func entries(under directory: String) -> [String]? {
         var found: [String] = []

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Puts URLs in one form so that the same page is fetched once: scheme and host lower-cased, default
 /// port and fragment dropped, dot segments resolved, an empty path made "/".
@@ -169,17 +170,17 @@ extension MirrorSource {
 }
 
 /// Records every page another source yields into a mirror directory.
-public final class MirrorRecorder: PageSource, @unchecked Sendable {
+public final class MirrorRecorder: PageSource, Sendable {
     private let source: any PageSource
     public let directory: URL
-    private let lock = NSLock()
-    private var index = MirrorIndex()
-    private var failures: [String] = []
+    private let recorded: Mutex<(index: MirrorIndex, failures: [String])>
 
     public init(wrapping source: any PageSource, into directory: URL, startURLs: [URL]) {
         self.source = source
         self.directory = directory
+        var index = MirrorIndex()
         index.startURLs = startURLs.map { URLNormalizer.normalize($0).absoluteString }
+        recorded = Mutex((index, []))
     }
 
     public func refusal(for url: URL) -> String? { source.refusal(for: url) }
@@ -194,19 +195,19 @@ public final class MirrorRecorder: PageSource, @unchecked Sendable {
         let file = "pages/\(ResponseCache(directory: directory).file(for: key).deletingPathExtension().lastPathComponent).html"
         do {
             try AtomicFile.write(Data(page.body), to: directory.appendingPathComponent(file), durable: false)
-            lock.withLock {
-                index.pages[key] = MirrorIndex.Entry(file: file, status: page.status, contentType: page.contentType, etag: page.etag,
+            recorded.withLock {
+                $0.index.pages[key] = MirrorIndex.Entry(file: file, status: page.status, contentType: page.contentType, etag: page.etag,
                                                      lastModified: page.lastModified)
             }
         } catch {
-            lock.withLock { failures.append("\(error)") }
+            recorded.withLock { $0.failures.append("\(error)") }
         }
         return result
     }
 
     /// Writes `index.json`; call once the crawl is over. Throws when a page or the index could not be written.
     public func finish() throws {
-        let (snapshot, problems) = lock.withLock { (index, failures) }
+        let (snapshot, problems) = recorded.withLock { ($0.index, $0.failures) }
         if !problems.isEmpty { throw MirrorError(message: "could not record: " + problems.joined(separator: "; ")) }
         try snapshot.write(to: directory)
     }

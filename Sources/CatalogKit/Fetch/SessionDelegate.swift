@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -29,10 +30,10 @@ struct RequestLimits: Sendable {
 /// Streams response bodies (so an oversized one is cut off early), vets every redirect, and holds each
 /// request to a wall-clock deadline: URLSession's own timeout is an idle timer that every byte resets.
 ///
-/// URLSession calls it on its own queue; per-task state sits behind a lock. Each task's state is an object,
-/// so appending a chunk never copies the body received so far.
-final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private final class TaskState {
+/// URLSession calls it on its own queue; per-task state sits behind a lock, changed in place (appending a chunk
+/// never copies the body received so far).
+final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    private struct TaskState: Sendable {
         let continuation: CheckedContinuation<RawResponse, Never>
         let limits: RequestLimits
         var response: HTTPURLResponse?
@@ -49,8 +50,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         }
     }
 
-    private let lock = NSLock()
-    private var tasks: [Int: TaskState] = [:]
+    private let tasks = Mutex<[Int: TaskState]>([:])
     private let maximumRedirects: Int
 
     init(maximumRedirects: Int) {
@@ -62,13 +62,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         let identifier = task.taskIdentifier
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                lock.withLock {
-                    tasks[identifier] = TaskState(continuation: continuation, limits: limits)
-                }
+                tasks.withLock { $0[identifier] = TaskState(continuation: continuation, limits: limits) }
                 DispatchQueue.global().asyncAfter(deadline: limits.deadline) { [weak self, weak task] in
-                    let running = self?.lock.withLock { () -> Bool in
-                        guard let state = self?.tasks[identifier] else { return false }
-                        state.timedOut = true
+                    let running = self?.tasks.withLock { tasks -> Bool in
+                        guard tasks[identifier] != nil else { return false }
+                        tasks[identifier]?.timedOut = true
                         return true
                     }
                     if running == true { task?.cancel() }
@@ -82,23 +80,22 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        let refuse = lock.withLock { () -> Bool in
-            guard let state = tasks[dataTask.taskIdentifier] else { return false }
+        let refuse = withState(of: dataTask) { state in
             state.response = response as? HTTPURLResponse
             if response.expectedContentLength > Int64(state.limits.maximumBodyBytes) {
                 state.overLimit = true
                 return true
             }
             return false
-        }
+        } ?? false
         completionHandler(refuse ? .cancel : .allow)
         // FoundationNetworking ignores the disposition: only cancelling the task stops the transfer.
         if refuse { Self.cancel(dataTask) }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let cut = lock.withLock { () -> Bool in
-            guard let state = tasks[dataTask.taskIdentifier], !state.overLimit, !state.timedOut else { return false }
+        let cut = withState(of: dataTask) { state in
+            guard !state.overLimit, !state.timedOut else { return false }
             // This runs for every chunk, while URLSession goes on receiving: the faster it is, the sooner a body
             // over the cap is cancelled, and the fewer chunks wait in the queue meanwhile. So: one copy of the
             // bytes, and the cap reserved in advance when the body is known to grow.
@@ -111,8 +108,18 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
                 return true
             }
             return false
-        }
+        } ?? false
         if cut { Self.cancel(dataTask) }
+    }
+
+    /// Runs `change` on a task's state under the lock (nil when the task is not known); the state is taken out
+    /// and put back, so its body is changed in place, not copied.
+    private func withState<Result: Sendable>(of task: URLSessionTask, _ change: (inout TaskState) -> Result) -> Result? {
+        tasks.withLock { tasks in
+            guard var state = tasks.removeValue(forKey: task.taskIdentifier) else { return nil }
+            defer { tasks[task.taskIdentifier] = state }
+            return change(&state)
+        }
     }
 
     /// Cancels a task from a delegate call. The calls run on URLSession's own queue (`ImmediateQueue`), where
@@ -128,8 +135,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         let location = response.value(forHTTPHeaderField: "Location")
         let target = location.flatMap { URL(string: $0, relativeTo: response.url)?.absoluteURL } ?? request.url
         let from = (response.url ?? task.currentRequest?.url).flatMap(Origin.init)
-        let verdict = lock.withLock { () -> URLRequest? in
-            guard let state = tasks[task.taskIdentifier] else { return nil }
+        let verdict = withState(of: task) { state -> URLRequest? in
             state.redirects += 1
             guard let target else {
                 state.refusedRedirect = "redirect without a target"
@@ -152,12 +158,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
                 return nil
             }
             return request
-        }
+        } ?? nil
         completionHandler(verdict)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard let state = lock.withLock({ tasks.removeValue(forKey: task.taskIdentifier) }) else { return }
+        guard let state = tasks.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
         let response = state.response ?? (task.response as? HTTPURLResponse)
         let judged = state.overLimit || state.refusedRedirect != nil || state.redirectToOrigin != nil || state.timedOut
         let raw = RawResponse(response: response, body: state.body, error: judged ? nil : error, overLimit: state.overLimit,
@@ -172,6 +178,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
 /// slow down: behind a queue of its own, chunks from a fast sender piled up by the hundred megabytes before the
 /// delegate saw the body cap and the cancellation landed. Run at once, a chunk over the cap is dropped as it
 /// arrives. The delegate's calls only take a lock briefly and never wait for URLSession.
+///
+/// Unchecked because OperationQueue is an open class the compiler cannot check; sound because this subclass adds
+/// no state of its own.
 final class ImmediateQueue: OperationQueue, @unchecked Sendable {
     override func addOperation(_ block: @escaping @Sendable () -> Void) {
         block()

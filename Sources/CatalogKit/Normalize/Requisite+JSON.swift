@@ -1,42 +1,41 @@
-extension Requisite: JSONRecord {
-    /// The tree in the JSON shapes of `Codable`, for the project's own writer (sorted keys, fast).
-    public var json: JSONValue { jsonObject }
-
-    /// The node's members, sorted by key (`atLeast` < `connective` < `of`; `concurrent` < `course`; …); absent
-    /// ones are left out, as `Codable` leaves out nil.
-    func visitMembers<Visitor: JSONMemberVisitor>(_ visitor: inout Visitor) {
+extension Requisite {
+    /// The tree in the JSON shapes of `Codable`, for the project's own writer (sorted keys, fast); absent members
+    /// are left out, as `Codable` leaves out nil.
+    public var json: JSONValue {
+        var members: [String: JSONValue] = [:]
         switch self {
         case let .all(children, connective):
-            visitor.objects("all", children)
-            visitor.string("connective", ifPresent: connective)
+            members["all"] = .array(children.map(\.json))
+            members["connective"] = connective.map(JSONValue.string)
         case let .any(children, connective):
-            visitor.objects("any", children)
-            visitor.string("connective", ifPresent: connective)
+            members["any"] = .array(children.map(\.json))
+            members["connective"] = connective.map(JSONValue.string)
         case let .atLeast(count, children, connective):
-            visitor.int("atLeast", count)
-            visitor.string("connective", ifPresent: connective)
-            visitor.objects("of", children)
+            members["atLeast"] = .int(count)
+            members["connective"] = connective.map(JSONValue.string)
+            members["of"] = .array(children.map(\.json))
         case let .course(course):
-            if course.concurrent { visitor.bool("concurrent", true) }
-            visitor.string("course", course.code.description)
-            visitor.string("minGrade", ifPresent: course.minGrade)
-            visitor.string("source", ifPresent: course.source)
+            if course.concurrent { members["concurrent"] = .bool(true) }
+            members["course"] = .string(course.code.description)
+            members["minGrade"] = course.minGrade.map(JSONValue.string)
+            members["source"] = course.source.map(JSONValue.string)
         case let .standing(value, source):
-            visitor.string("source", ifPresent: source)
-            visitor.string("standing", value)
+            members["source"] = source.map(JSONValue.string)
+            members["standing"] = .string(value)
         case let .program(value, source):
-            visitor.string("program", value)
-            visitor.string("source", ifPresent: source)
+            members["program"] = .string(value)
+            members["source"] = source.map(JSONValue.string)
         case let .permission(value, source):
-            visitor.string("permission", value)
-            visitor.string("source", ifPresent: source)
+            members["permission"] = .string(value)
+            members["source"] = source.map(JSONValue.string)
         case let .exam(name, score, source):
-            visitor.string("exam", name)
-            visitor.string("score", ifPresent: score)
-            visitor.string("source", ifPresent: source)
+            members["exam"] = .string(name)
+            members["score"] = score.map(JSONValue.string)
+            members["source"] = source.map(JSONValue.string)
         case let .text(value):
-            visitor.string("text", value)
+            members["text"] = .string(value)
         }
+        return .object(members)
     }
 
     /// The same tree with every course code passed through `transform` (subject aliases).
@@ -55,59 +54,62 @@ extension Requisite: JSONRecord {
     }
 }
 
-extension Course: JSONRecord {
+extension Course {
     /// The course as a record: the app's fields (`id`, `number`, `subject`, `name`, `title`, `description`,
     /// `credits`, `rubricsUrl`, `level`, `transitionPlanUrl`, `prerequisite`, `prerequisiteString`) and the
     /// richer ones beside them. Every key is present; `null` where nothing is known.
-    public var json: JSONValue { jsonObject }
+    public var json: JSONValue { .object(record) }
 
     /// The same record as the members of its object.
     public var record: [String: JSONValue] { Dictionary(uniqueKeysWithValues: members) }
 
-    /// Writes `json` (the same bytes as `json.write`) straight into `out`.
+    /// Writes `json` (the same bytes) into `out`, from `members` as listed: no dictionary to sort per record.
     public func writeJSON(into out: inout [UInt8], indentingLevels levels: Int, depth: Int) {
-        writeObject(into: &out, indentingLevels: levels, depth: depth)
+        JSONValue.writeObject(sortedMembers: members, into: &out, indentingLevels: levels, depth: depth)
     }
 
-    /// The record's one list of members, sorted by key, handed to `visitor` one by one: `members` collects
-    /// them as values, `writeJSON` writes them as they come.
-    func visitMembers<Visitor: JSONMemberVisitor>(_ visitor: inout Visitor) {
-        visitor.string("catalog", catalogName)
-        visitor.string("contactHours", contactHours)
-        visitor.object("corequisite", corequisite)
-        visitor.strings("corequisiteCourses", corequisiteCourses)
-        visitor.string("corequisiteMarkdown", corequisiteMarkdown)
-        visitor.string("corequisiteString", corequisiteString)
-        visitor.value("creditRange") { .from(credits) { .object(["min": .double($0.min), "max": .double($0.max)]) } }
-        visitor.int("credits", appCredits)
-        visitor.string("creditsText", creditsText)
-        visitor.string("description", description)
+    /// The record's one list of members, sorted by key.
+    var members: [(key: String, value: JSONValue)] {
+        func string(_ value: String?) -> JSONValue { .from(value, JSONValue.string) }
+        func strings(_ values: [String]) -> JSONValue { .array(values.map(JSONValue.string)) }
         var fieldTable: [String: String] = [:]
         for field in fields { fieldTable[field.label] = fieldTable[field.label].map { "\($0)\n\(field.value)" } ?? field.value }
-        visitor.stringTable("fields", fieldTable)
-        visitor.string("id", id)
-        visitor.string("level", level?.displayName)
-        visitor.string("levelSource", levelSource)
-        visitor.strings("missingReferences", missingReferences)
-        visitor.string("name", code.description)
-        visitor.strings("notes", notes)
-        visitor.int("number", code.numericValue)
-        visitor.string("numberText", code.number)
-        visitor.string("offered", offered)
-        visitor.string("pageUrl", pageURL)
-        visitor.object("prerequisite", prerequisite)
-        visitor.strings("prerequisiteCourses", prerequisiteCourses)
-        visitor.strings("prerequisiteFor", prerequisiteFor)
-        visitor.string("prerequisiteMarkdown", prerequisiteMarkdown)
-        visitor.string("prerequisiteString", prerequisiteString)
-        visitor.string("rubricsUrl", nil)
-        visitor.stringTable("sources", provenance)
-        visitor.string("subject", code.subject)
-        visitor.string("suffix", code.suffix)
-        visitor.string("system", system.rawValue)
-        visitor.string("title", title)
-        visitor.string("transitionPlanUrl", nil)
-        visitor.string("url", sourceURL)
-        visitor.strings("warnings", warnings)
+        return [
+            ("catalog", string(catalogName)),
+            ("contactHours", string(contactHours)),
+            ("corequisite", .from(corequisite, \.json)),
+            ("corequisiteCourses", strings(corequisiteCourses)),
+            ("corequisiteMarkdown", string(corequisiteMarkdown)),
+            ("corequisiteString", string(corequisiteString)),
+            ("creditRange", .from(credits) { .object(["min": .double($0.min), "max": .double($0.max)]) }),
+            ("credits", .int(appCredits)),
+            ("creditsText", string(creditsText)),
+            ("description", string(description)),
+            ("fields", .object(fieldTable.mapValues(JSONValue.string))),
+            ("id", string(id)),
+            ("level", string(level?.displayName)),
+            ("levelSource", string(levelSource)),
+            ("missingReferences", strings(missingReferences)),
+            ("name", string(code.description)),
+            ("notes", strings(notes)),
+            ("number", .int(code.numericValue)),
+            ("numberText", string(code.number)),
+            ("offered", string(offered)),
+            ("pageUrl", string(pageURL)),
+            ("prerequisite", .from(prerequisite, \.json)),
+            ("prerequisiteCourses", strings(prerequisiteCourses)),
+            ("prerequisiteFor", strings(prerequisiteFor)),
+            ("prerequisiteMarkdown", string(prerequisiteMarkdown)),
+            ("prerequisiteString", string(prerequisiteString)),
+            ("rubricsUrl", .null),
+            ("sources", .object(provenance.mapValues(JSONValue.string))),
+            ("subject", string(code.subject)),
+            ("suffix", string(code.suffix)),
+            ("system", .string(system.rawValue)),
+            ("title", string(title)),
+            ("transitionPlanUrl", .null),
+            ("url", string(sourceURL)),
+            ("warnings", strings(warnings)),
+        ]
     }
 }

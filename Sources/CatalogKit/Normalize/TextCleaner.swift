@@ -34,23 +34,9 @@ public enum TextCleaner {
         return paragraphs.filter { !$0.isEmpty }.joined(separator: "\n\n")
     }
 
-    /// Whether every byte is ASCII and none a line feed, eight bytes at a time.
+    /// Whether every byte is ASCII and none a line feed.
     static func isASCIIWithoutLineFeed(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in
-            let raw = UnsafeRawBufferPointer(bytes)
-            var index = 0
-            while index + 8 <= bytes.count {
-                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                if ByteLanes.containsNonASCII(word) || ByteLanes.contains(0x0A, in: word) { return false }
-                index += 8
-            }
-            while index < bytes.count {
-                if bytes[index] >= 0x80 || bytes[index] == 0x0A { return false }
-                index += 1
-            }
-            return true
-        }
+        text.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0A }
     }
 
     /// One line: every break folded into a space (titles, requisite strings).

@@ -27,8 +27,7 @@ public enum ParseOutput {
     /// Hands `write` the JSON array of `jsonBytes` in consecutive pieces, in order: the records of each batch
     /// are written on the cores in parallel, a range of them into each piece (the same bytes as
     /// `JSONValue.array(records).serialized()`, which would write thousands of records on one core), and a
-    /// batch is handed out before the next is made. So the output never sits in memory whole: for the UH
-    /// catalog that was 12 MB of fresh pages to fault in, and for the kernel to take back at exit.
+    /// batch is handed out before the next is made. So the output never sits in memory whole.
     public static func writeJSON<Failure: Error>(courses: [Course], batch: Int = defaultBatch,
                                                  to write: ([UInt8]) throws(Failure) -> Void) throws(Failure) {
         guard !courses.isEmpty else { return try write(Array("[]".utf8)) }

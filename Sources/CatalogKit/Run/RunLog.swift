@@ -1,14 +1,17 @@
 import Foundation
+import Synchronization
 
 /// The run's log on stderr: lines for people, or one JSON object per line (`--log-format json`).
-public final class RunLog: @unchecked Sendable {
+public final class RunLog: Sendable {
     public enum Format: String, Sendable { case human, json }
     public enum Level: String, Sendable { case info, warning, error }
 
     public let format: Format
-    private let lock = NSLock()
     private let write: @Sendable (String) -> Void
-    private(set) public var warnings: [String] = []
+    /// The warnings so far; its lock also keeps lines from different threads whole.
+    private let warningsSoFar = Mutex<[String]>([])
+
+    public var warnings: [String] { warningsSoFar.withLock { $0 } }
 
     public init(format: Format, write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) {
         self.format = format
@@ -18,7 +21,7 @@ public final class RunLog: @unchecked Sendable {
     public func info(_ stage: String, _ message: String, _ fields: [String: JSONValue] = [:]) { log(.info, stage, message, fields) }
 
     public func warning(_ stage: String, _ message: String, _ fields: [String: JSONValue] = [:]) {
-        lock.withLock { warnings.append("\(stage): \(message)") }
+        warningsSoFar.withLock { $0.append("\(stage): \(message)") }
         log(.warning, stage, message, fields)
     }
 
@@ -38,6 +41,6 @@ public final class RunLog: @unchecked Sendable {
             object["message"] = .string(message)
             line = JSONValue.object(object).serialized(pretty: false)
         }
-        lock.withLock { write(line) }
+        warningsSoFar.withLock { _ in write(line) }
     }
 }

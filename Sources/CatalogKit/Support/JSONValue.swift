@@ -51,13 +51,26 @@ public enum JSONValue: Sendable, Equatable {
                 values[index].write(into: &out, indentingLevels: levels, depth: depth + 1)
             }
         case let .object(members):
-            // Sorting the pairs, not the keys, spares looking every value up again. Laid out by the writer records
-            // use (`JSONObjectWriter`), so every object comes out alike.
-            let sorted = members.sorted { $0.key < $1.key }
-            JSONObjectWriter.write(into: &out, indentingLevels: levels, depth: depth) { writer in
-                for member in sorted { writer.value(member.key) { member.value } }
-            }
+            // Sorting the pairs, not the keys, spares looking every value up again.
+            Self.writeObject(sortedMembers: members.sorted { $0.key < $1.key }, into: &out, indentingLevels: levels, depth: depth)
         }
+    }
+
+    /// An object of `members`, already sorted by key, standing at `depth`.
+    static func writeObject(sortedMembers members: [(key: String, value: JSONValue)], into out: inout [UInt8],
+                            indentingLevels levels: Int, depth: Int) {
+        guard !members.isEmpty else { out.append(contentsOf: "{}".utf8); return }
+        let pretty = depth < levels
+        out.append(UInt8(ascii: "{"))
+        for (index, member) in members.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            newline(&out, pretty: pretty, depth: depth + 1)
+            writeString(member.key, into: &out)
+            append(pretty ? " : " : ":", to: &out)
+            member.value.write(into: &out, indentingLevels: levels, depth: depth + 1)
+        }
+        newline(&out, pretty: pretty, depth: depth)
+        out.append(UInt8(ascii: "}"))
     }
 
     /// An array's brackets, commas and line breaks around `count` elements that `element` writes, each at
@@ -125,13 +138,6 @@ public enum JSONValue: Sendable, Equatable {
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
-    /// Whether any of the eight bytes in `word` is a control character, `"` or `\\`: a yes only sends those bytes
-    /// down the byte-by-byte path.
-    private static func needsEscape(_ word: UInt64) -> Bool {
-        ByteLanes.containsByte(below: 0x20, in: word) || ByteLanes.contains(UInt8(ascii: "\""), in: word)
-            || ByteLanes.contains(UInt8(ascii: "\\"), in: word)
-    }
-
     static func writeString(_ value: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         writeEscaped(value, into: &out)
@@ -142,16 +148,10 @@ public enum JSONValue: Sendable, Equatable {
     static func writeEscaped(_ value: String, into out: inout [UInt8]) {
         var value = value
         value.withUTF8 { bytes in
-            let raw = UnsafeRawBufferPointer(bytes)
             // Copy the runs that need no escape in one go; most strings are one run.
             var runStart = 0
             var position = 0
             while position < bytes.count {
-                // Eight bytes at a time while none of them needs an escape.
-                if position + 8 <= bytes.count, !needsEscape(raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)) {
-                    position += 8
-                    continue
-                }
                 let byte = bytes[position]
                 guard byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 else {
                     position += 1
