@@ -1,0 +1,88 @@
+import CLibXML2
+import Foundation
+
+/// One step of a node's content read in order, as a reader of the page meets it.
+public enum InlineEvent: Sendable, Equatable {
+    /// Text as the page has it (entities decoded, white space not yet collapsed).
+    case text(String)
+    /// `strong`, `b`, `em` or `i` begins.
+    case startEmphasis(String)
+    case endEmphasis
+    /// A link begins: its raw `href` and, when it resolves, the absolute URL.
+    case startLink(href: String, url: URL?)
+    case endLink
+    /// `<br>`.
+    case lineBreak
+    /// A block element (`p`, `div`, `hr`, `li`, headings, table cells…) begins or ends.
+    case blockBoundary
+
+    static let emphasis: Set<String> = ["strong", "b", "em", "i"]
+    static let skipped: Set<String> = ["script", "style", "noscript", "template", "head", "title"]
+    static let blocks: Set<String> = [
+        "p", "div", "hr", "li", "ul", "ol", "dl", "dt", "dd", "table", "tr", "td", "th", "tbody", "thead", "tfoot",
+        "h1", "h2", "h3", "h4", "h5", "h6", "section", "article", "header", "footer", "main", "nav", "aside",
+        "blockquote", "pre", "form", "fieldset", "address", "figure", "figcaption", "caption", "body", "html",
+    ]
+
+    static func isBlock(_ name: String) -> Bool { blocks.contains(name) }
+
+    /// What an element is to `flatten`, by name: one hash lookup per element instead of one per set asked.
+    enum ElementRole { case skipped, lineBreak, emphasis, link, block }
+
+    /// The role of an element, looked up by its name's bytes where libxml2 keeps them: a name of up to eight
+    /// lower-case ASCII letters or digits (every name with a role but two) is packed into one integer, whose
+    /// lookup is cheaper than making a Swift string of the name and hashing that. Other names go by `name`.
+    static func role(of node: xmlNodePtr) -> ElementRole? {
+        guard let name = node.pointee.name else { return nil }
+        var packed: UInt64 = 0
+        var length = 0
+        while name[length] != 0 {
+            let byte = name[length]
+            guard length < 8, (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+            else { return roles[HTMLNode.elementName(node)] }
+            packed |= UInt64(byte) << (8 * UInt64(length))
+            length += 1
+        }
+        return rolesByPackedName[packed]
+    }
+
+    /// `roles` for the names of up to eight bytes, by the bytes packed as in `role(of:)`.
+    private static let rolesByPackedName: [UInt64: ElementRole] = {
+        var table: [UInt64: ElementRole] = [:]
+        for (name, role) in roles where name.utf8.count <= 8 {
+            var packed: UInt64 = 0
+            for (index, byte) in name.utf8.enumerated() { packed |= UInt64(byte) << (8 * UInt64(index)) }
+            table[packed] = role
+        }
+        return table
+    }()
+
+    static let roles: [String: ElementRole] = {
+        var roles: [String: ElementRole] = [:]
+        for name in blocks { roles[name] = .block }
+        for name in emphasis { roles[name] = .emphasis }
+        for name in skipped { roles[name] = .skipped }
+        roles["br"] = .lineBreak
+        roles["a"] = .link
+        return roles
+    }()
+}
+
+/// Element names a tree walk looks for, kept as C strings so each element's name is compared where libxml2 keeps it.
+struct ElementNames {
+    private let names: [ContiguousArray<CChar>]
+
+    init(_ names: [String]) {
+        self.names = names.map { ContiguousArray($0.utf8CString) }
+    }
+
+    /// Whether `node` is an element named one of these: asked of libxml2's own copy of the name instead of a
+    /// Swift string made per node, since walks ask it of every node they pass.
+    func matches(_ node: xmlNodePtr) -> Bool {
+        guard node.pointee.type == XML_ELEMENT_NODE, let name = node.pointee.name else { return false }
+        let written = UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self)
+        return names.contains { candidate in
+            candidate.withUnsafeBufferPointer { wanted in wanted.baseAddress.map { strcmp(written, $0) == 0 } ?? false }
+        }
+    }
+}
