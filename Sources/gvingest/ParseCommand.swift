@@ -27,7 +27,8 @@ enum ParseCommand: Command {
       --json       Print one JSON array of normalized course records instead, sorted by id: id,
                    subject, number, name, title, credits, level, description, prerequisite (tree),
                    prerequisiteString, prerequisiteMarkdown, prerequisiteCourses, the same for
-                   corequisites, fields, url, and the rule behind each field under "sources".
+                   corequisites, fields, url (the course's page), sourceUrl (where it was read
+                   from), and the rule behind each field under "sources".
       --format F   json (the same as --json), jsonl (one record a line) or csv (a header, then
                    id, name, subject, number, title, credits, level, prerequisiteString,
                    corequisiteString, description, url).

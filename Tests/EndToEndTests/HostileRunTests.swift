@@ -47,8 +47,9 @@ import Testing
         let slow = try Binary.run(["run", "--config", config.path, "--quiet"])
         let took = Date().timeIntervalSince(began)
         #expect(slow.status == 75, "\(slow.stderr)")
-        // Generous: the deadline is 3 s and a request's own timeout 600 s; stopping takes a moment.
-        #expect(took < 30, "took \(took) s")
+        // Generous: the deadline is 3 s and a request's own timeout 600 s; stopping takes a moment, and every
+        // suite runs at once on two cores.
+        #expect(took < 120, "took \(took) s")
         let deadlineLines = slow.stderr.split(separator: "\n").filter { $0.contains("deadline") }
         #expect(deadlineLines.count == 1, "\(slow.stderr)")
         #expect(deadlineLines.first?.contains("15 page(s) not fetched") == true, "\(slow.stderr)")

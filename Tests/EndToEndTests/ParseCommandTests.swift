@@ -22,10 +22,13 @@ import Testing
         let records = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [[String: Any]])
         #expect(records.count >= 60)
         let keys = ["id", "subject", "number", "name", "title", "credits", "description", "prerequisiteString",
-                    "corequisiteString", "fields", "url"]
+                    "corequisiteString", "fields", "url", "sourceUrl"]
         for record in records {
             for key in keys { #expect(record[key] != nil, "\(record["name"] ?? "?") lacks \(key)") }
-            #expect((record["url"] as? String)?.hasPrefix("file://") == true)
+            // One meaning per key, as in catalog.json: the course's page, and where it was read from.
+            #expect((record["url"] as? String)?.hasPrefix("https://www.gvsu.edu/catalog/") == true)
+            #expect((record["sourceUrl"] as? String)?.hasPrefix("file://") == true)
+            #expect(record["pageUrl"] == nil)
         }
         let cis452 = try #require(records.first { $0["name"] as? String == "CIS 452" })
         #expect(cis452["id"] as? String == "cis-452")

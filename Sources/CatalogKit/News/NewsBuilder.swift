@@ -83,7 +83,8 @@ public enum NewsBuilder {
 
     /// The course's page on the catalog's web site; a local file is no link for readers.
     static func catalogLink(_ course: SnapshotCourse) -> String? {
-        guard let page = course.text("pageUrl"), page.hasPrefix("https://") || page.hasPrefix("http://") else { return nil }
+        // Snapshots written before `url` named the page everywhere kept it under `pageUrl`.
+        guard let page = course.text("pageUrl") ?? course.text("url"), page.hasPrefix("https://") || page.hasPrefix("http://") else { return nil }
         return page
     }
 

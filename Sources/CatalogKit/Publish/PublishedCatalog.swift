@@ -9,10 +9,6 @@ public enum PublishedCatalog {
     public static func json(catalog: CatalogConfig, snapshot: Snapshot) -> JSONValue {
         let records = snapshot.courses.map { course -> JSONValue in
             var record = course.record
-            // The app links to the course's page on the catalog's site; where it was read from stays beside it.
-            record["sourceUrl"] = record["url"]
-            if let page = record["pageUrl"], page != .null { record["url"] = page }
-            record["pageUrl"] = nil
             record["createdAt"] = .from(course.createdAt, JSONValue.string)
             record["updatedAt"] = .from(course.updatedAt, JSONValue.string)
             return .object(record)

@@ -15,8 +15,8 @@ public struct CourseRecordError: Error, Sendable, Equatable, CustomStringConvert
 /// `fields.<label>`. Text is compared with white space collapsed, and an empty value is the same as none.
 ///
 /// Not compared, because they change without the course changing: the code fields (a new code is another
-/// course, or a renumbering), the local file (`url`), the catalog site's page and the edition's name
-/// (`pageUrl`, `catalog`: both change with every edition), how fields were read (`sources`, `levelSource`,
+/// course, or a renumbering), where the page was read from (`sourceUrl`), the catalog site's page and the
+/// edition's name (`url`, `catalog`: both change with every edition), how fields were read (`sources`, `levelSource`,
 /// `warnings`), renderings of the requisite strings (the trees, the Markdown, the course lists), links
 /// filled in across the catalog (`prerequisiteFor`, `missingReferences`), timestamps and fingerprints.
 public struct ComparableCourse: Sendable, Equatable {
