@@ -12,7 +12,7 @@ enum ConfigCommand: Command {
 
     Validates a pipeline configuration (default: pipeline.json in the current directory) and lists
     every problem with its JSON path and the form expected there, e.g.
-      catalogs[0].system: expected one of gvsu, acalog, courseleaf, banner, got "peoplesoft"
+      catalogs[0].system: expected one of \(CatalogSystem.allCases.map(\.rawValue).joined(separator: ", ")), got "peoplesoft"
     Unknown keys are rejected with a did-you-mean suggestion; paths must stay inside the
     configuration's directory; every integer setting must be within its range, e.g.
       fetch.concurrency: expected an integer from 1 to 256, got 9223372036854775807

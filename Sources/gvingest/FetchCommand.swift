@@ -9,7 +9,7 @@ enum FetchCommand: Command {
     static let flags = ["--json", "--quiet", "--ignore-robots"]
     static let options = ["--start", "--system", "--record", "--replay", "--cache", "--config", "--catalog"]
     static let help = """
-    Usage: gvingest fetch --start URL... [--system auto|gvsu|acalog|courseleaf|banner] [--record DIR] [--cache DIR]
+    Usage: gvingest fetch --start URL... [--system \(SystemChoice.synopsis)] [--record DIR] [--cache DIR]
                           [--ignore-robots] [--json] [--quiet]
            gvingest fetch --config FILE [--catalog ID] [--system S] [--record DIR] [--cache DIR] [--ignore-robots] [--json] [--quiet]
            gvingest fetch --replay DIR [--start URL...] [--system S] [--json] [--quiet]
@@ -21,7 +21,7 @@ enum FetchCommand: Command {
 
     Options:
       --start URL      A start URL (GVSU subject page, Acalog listing); repeatable.
-      --system S       Parser for the pages: auto (default), gvsu, acalog, courseleaf or banner.
+      --system S       Parser for the pages: auto (default), \(SystemChoice.systemList).
       --config FILE    Take catalogs and fetch settings from a pipeline configuration.
       --catalog ID     With --config: the catalog to crawl (needed when it has several).
       --record DIR     Store everything fetched as a mirror: one file per URL and DIR/index.json.

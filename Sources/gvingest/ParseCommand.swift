@@ -8,7 +8,7 @@ enum ParseCommand: Command {
     static let flags = ["--json"]
     static let options = ["--system", "--config", "--rules", "--catalog", "--format"]
     static let help = """
-    Usage: gvingest parse PATH|URL|-... [--system auto|gvsu|acalog|courseleaf|banner] [--config FILE]
+    Usage: gvingest parse PATH|URL|-... [--system \(SystemChoice.synopsis)] [--config FILE]
                           [--json | --format json|jsonl|csv]
            gvingest parse --rules FILE [--catalog ID] PATH|URL|-... [--json | --format json|jsonl|csv]
 
@@ -17,8 +17,8 @@ enum ParseCommand: Command {
     links inside it are not followed. - reads one page from standard input.
 
     Options:
-      --system S   Which parser reads the pages: auto (default; recognizes Acalog, CourseLeaf,
-                   Banner and GVSU pages), gvsu, acalog, courseleaf or banner.
+      --system S   Which parser reads the pages: auto (default; whichever system recognizes the
+                   page), \(SystemChoice.systemList).
       --config F   Normalize with the subject aliases and level ranges of a pipeline configuration
                    (default: no aliases, levels from the pages' own numbering scheme).
       --rules F    Read the pages by the declarative rules of a catalog of configuration F

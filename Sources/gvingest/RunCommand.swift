@@ -10,7 +10,7 @@ enum RunCommand: Command {
     static let help = """
     Usage: gvingest run [--config FILE] [--catalog ID] [--replay DIR] [--dry-run] [--accept-removals]
                         [--log-format human|json] [--report FILE] [--quiet] [--color WHEN]
-           gvingest run --source PATH|URL [--system auto|gvsu|acalog|courseleaf|banner] [--out DIR]
+           gvingest run --source PATH|URL [--system \(SystemChoice.synopsis)] [--out DIR]
                         [--config FILE] [--catalog ID] [--dry-run] [--accept-removals] [--log-format F]
                         [--report FILE] [--quiet] [--color WHEN]
 
@@ -41,7 +41,7 @@ enum RunCommand: Command {
       --replay DIR       Read the catalog from a recorded mirror instead of its source.
       --source PATH|URL  Run one source instead of a configuration's catalogs.
       --system S         With --source: auto (default: recognized from the pages; the catalog is labelled
-                         with the system most courses came from), gvsu, acalog, courseleaf or banner.
+                         with the system most courses came from), \(SystemChoice.systemList).
       --out DIR          With --source: the output directory (needed without --config). A warning says
                          when it holds snapshots of other catalogs but none of this one (a new baseline).
       --dry-run          Fetch, parse, normalize and print the diff against the last snapshot; write nothing.

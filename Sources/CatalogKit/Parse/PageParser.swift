@@ -20,9 +20,16 @@ public enum SystemChoice: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The words `init(argument:)` accepts, for usage messages: "auto, gvsu, acalog, courseleaf or banner".
-    public static var argumentList: String {
-        let names = ["auto"] + CatalogSystem.allCases.map(\.rawValue)
-        return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+    public static var argumentList: String { spelledOut(["auto"] + CatalogSystem.allCases.map(\.rawValue)) }
+
+    /// The systems alone, for help texts: "gvsu, acalog, courseleaf or banner".
+    public static var systemList: String { spelledOut(CatalogSystem.allCases.map(\.rawValue)) }
+
+    /// The words for a synopsis: "auto|gvsu|acalog|courseleaf|banner".
+    public static var synopsis: String { (["auto"] + CatalogSystem.allCases.map(\.rawValue)).joined(separator: "|") }
+
+    private static func spelledOut(_ names: [String]) -> String {
+        names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
     }
 
     public var description: String {
