@@ -132,11 +132,19 @@ enum RunCommand: Command {
 
         var report = RunReport(catalog: catalog.id, startedAt: Timestamp.string(now))
         if let baseline { log.warning("snapshots", baseline) }
-        var status = await execute(catalog: catalog, config: config, now: now, detectSystem: detectSystem, dryRun: dryRun,
-                                   acceptRemovals: arguments.has("--accept-removals"), quiet: arguments.has("--quiet"), colors: colors,
-                                   log: log, report: &report)
+        var run = CatalogRun(catalog: catalog, config: config, now: now)
+        run.detectSystem = detectSystem
+        run.dryRun = dryRun
+        run.acceptRemovals = arguments.has("--accept-removals")
+        let line = ProgressLine(enabled: !arguments.has("--quiet") && log.format == .human && ColorChoice.isCapableTerminal(STDERR_FILENO))
+        let outcome = await run.execute(log: log, progress: { line.show($0) }, report: &report)
+        line.finish()
+        if case let .dryRun(diff, comparedWith) = outcome {
+            print(DiffReport.human(diff, old: comparedWith ?? "(no snapshot yet)", new: "this run (not written)", colors: colors))
+        }
+        var status = outcome.exitStatus
         if status == .ok, !dryRun {
-            status = await PublishCommand.afterRun(config: config, acceptRemovals: arguments.has("--accept-removals"), log: log, report: &report)
+            status = await PublishCommand.afterRun(config: config, acceptRemovals: run.acceptRemovals, log: log, report: &report)
         }
         report.exitStatus = status.rawValue
         report.warnings = log.warnings
@@ -150,119 +158,5 @@ enum RunCommand: Command {
             }
         }
         return status
-    }
-
-    static func execute(catalog: CatalogConfig, config: PipelineConfig, now: Date, detectSystem: Bool, dryRun: Bool, acceptRemovals: Bool,
-                        quiet: Bool, colors: Bool, log: RunLog, report: inout RunReport) async -> ExitStatus {
-        var catalog = catalog
-        log.info("start", "catalog \(catalog.id) (\(detectSystem ? "auto" : catalog.system.rawValue)) from \(catalog.source)\(dryRun ? ", dry run" : "")")
-        let line = ProgressLine(enabled: !quiet && log.format == .human && ColorChoice.isCapableTerminal(STDERR_FILENO))
-        let loaded: LoadedCatalog
-        do {
-            loaded = try await report.stage("fetch+parse") { () async throws(SourceUnavailable) -> (LoadedCatalog, [String: Int]) in
-                let result = try await CatalogLoader.load(catalog, settings: config.fetch, system: detectSystem ? .auto : nil,
-                                                          progress: { line.show($0) })
-                return (result, ["pagesExpected": result.pagesExpected, "pagesFetched": result.pagesFetched, "pagesFailed": result.pagesFailed,
-                                 "notModified": result.notModified, "retries": result.retries, "courses": result.courses.count])
-            }
-        } catch {
-            line.finish()
-            log.error("fetch", "source unavailable: \(error)")
-            report.outcome = "source unavailable: \(error)"
-            return .unavailable
-        }
-        line.finish()
-        log.info("fetch", "\(loaded.pagesFetched)/\(loaded.pagesExpected) pages, \(loaded.pagesFailed) failed, "
-                 + "\(loaded.parseGaps.count) not read (parse gaps), \(loaded.courses.count) courses parsed",
-                 ["pagesExpected": .int(loaded.pagesExpected), "pagesFetched": .int(loaded.pagesFetched), "pagesFailed": .int(loaded.pagesFailed)])
-        if let outage = Outage.cause(of: loaded, allowFailedPages: config.guards.allowFailedPages), !loaded.deadlineReached {
-            log.error("fetch", outage, ["failures": .array(loaded.failures.map { .string("\($0.url): \($0.reason)") })])
-            report.outcome = outage
-            return .temporaryFailure
-        }
-        for failure in loaded.failures where !failure.atDeadline {
-            log.warning("fetch", "\(failure.url): \(failure.reason)", ["url": .string(failure.url)])
-        }
-        for warning in loaded.unreadableCourses { log.warning("parse", warning) }
-        for gap in loaded.parseGaps { log.warning("parse", "parse gap: \(gap.url): \(gap.reason)", ["url": .string(gap.url)]) }
-        report.parseGaps = loaded.parseGaps
-        if loaded.deadlineReached {
-            // One line however many pages were left: the run report lists them.
-            report.unfetchedAtDeadline = loaded.failures.filter(\.atDeadline).map(\.url)
-            let summary = "the crawl deadline of \(config.fetch.deadlineSeconds) s was reached: \(report.unfetchedAtDeadline.count) page(s) "
-                + "not fetched (listed in the run report); nothing was published and the previous outputs are untouched"
-            log.error("fetch", summary, ["unfetched": .int(report.unfetchedAtDeadline.count)])
-            report.outcome = "deadline reached: \(summary)"
-            return .temporaryFailure
-        }
-        if detectSystem, let system = SourceRun.commonestSystem(loaded.courses) {
-            catalog.system = system
-            log.info("fetch", "recognized as \(system.rawValue)")
-        }
-
-        let courses = await report.stage("normalize") { () async -> ([Course], [String: Int]) in
-            let courses = Normalizer(rules: config.normalize).normalize(catalog: loaded.courses)
-            return (courses, ["courses": courses.count, "withPrerequisite": courses.filter { $0.prerequisite != nil }.count])
-        }
-        for course in courses {
-            for warning in course.warnings { log.warning("normalize", "\(course.code): \(warning)", ["course": .string(course.id)]) }
-        }
-        let pages = PageCounts(expected: loaded.pagesExpected, fetched: loaded.pagesFetched, failed: loaded.pagesFailed,
-                               unparsed: loaded.parseGaps)
-        let pipeline = NewsPipeline(config: config, catalogID: catalog.id)
-
-        if dryRun {
-            return dryRunDiff(catalog: catalog, pipeline: pipeline, pages: pages, courses: courses, now: now, acceptRemovals: acceptRemovals,
-                              colors: colors, log: log, report: &report)
-        }
-        do {
-            let committed = try await report.stage("diff+announce+publish") { () async throws(CommitError) -> (CommitReport, [String: Int]) in
-                let committed = try pipeline.commit(catalog: catalog, pages: pages, courses: courses, acceptRemovals: acceptRemovals, now: now)
-                return (committed, ["added": committed.diff.added.count, "removed": committed.diff.removed.count,
-                                    "changed": committed.diff.changed.count, "renumbered": committed.diff.renumbered.count,
-                                    "news": committed.news.count])
-            }
-            for warning in committed.warnings { log.warning("publish", warning) }
-            let change = committed.previous == nil ? "first snapshot" : DiffReport.summary(committed.diff)
-            log.info("publish", "\(change); \(committed.news.count) news item(s); wrote \(pipeline.catalogFile.path) and \(committed.snapshotFile.lastPathComponent)",
-                     ["snapshot": .string(committed.snapshotFile.path), "news": .int(committed.news.count)])
-            report.outcome = committed.diff.isEmpty && committed.previous != nil ? "no changes" : "ok"
-            return .ok
-        } catch let error as CommitError {
-            log.error("publish", "\(error)")
-            report.outcome = "\(error)"
-            // Pages that failed for passing reasons (5xx, timeouts) explain the other refusals too: a
-            // catalog with its listing missing has "too few courses". Running again later is the remedy.
-            if case let .refused(violations) = error, violations.contains(where: { if case .failedPages = $0 { return true } else { return false } }),
-               !loaded.failures.isEmpty, loaded.failures.allSatisfy(\.temporary) {
-                return .temporaryFailure
-            }
-            return error.exitStatus
-        } catch {
-            log.error("publish", "\(error)")
-            report.outcome = "\(error)"
-            return .dataError
-        }
-    }
-
-    static func dryRunDiff(catalog: CatalogConfig, pipeline: NewsPipeline, pages: PageCounts, courses: [Course], now: Date, acceptRemovals: Bool,
-                           colors: Bool, log: RunLog, report: inout RunReport) -> ExitStatus {
-        let previous: Snapshot?
-        do {
-            previous = try pipeline.store.latest()?.snapshot
-        } catch {
-            log.error("diff", "\(error)")
-            return .dataError
-        }
-        let (snapshot, diff) = Snapshot.capture(catalogID: catalog.id, source: catalog.source.json, pages: pages, courses: courses,
-                                                previous: previous, at: now)
-        print(DiffReport.human(diff, old: previous?.capturedAt ?? "(no snapshot yet)", new: "this run (not written)",
-                               colors: colors))
-        let violations = RunGuards.check(pages: pages, courseCount: snapshot.courses.count, previousCourseCount: previous?.courses.count,
-                                         removedCount: diff.removed.count, settings: pipeline.guards, acceptRemovals: acceptRemovals)
-        for violation in violations { log.warning("guards", "a real run would refuse: \(violation)") }
-        report.outcome = "dry run: \(DiffReport.summary(diff))"
-        log.info("diff", "dry run: \(DiffReport.summary(diff)); nothing written")
-        return .ok
     }
 }

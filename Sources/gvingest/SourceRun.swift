@@ -61,13 +61,6 @@ struct SourceRun {
         return " (a URL needs its scheme: did you mean https://\(text)?)"
     }
 
-    /// The system most of the catalog's courses were recognized as.
-    static func commonestSystem(_ courses: [ParsedCourse]) -> CatalogSystem? {
-        var counts: [CatalogSystem: Int] = [:]
-        for course in courses { counts[course.system, default: 0] += 1 }
-        return counts.max { $0.value < $1.value || ($0.value == $1.value && $0.key.rawValue > $1.key.rawValue) }?.key
-    }
-
     /// A warning when `--out` holds snapshots of other catalogs but none of this one: the run starts a new baseline
     /// (and announces nothing) where the operator probably meant to continue one.
     static func baselineWarning(outputs: OutputSettings, catalogID: String) -> String? {

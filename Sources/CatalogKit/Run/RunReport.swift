@@ -26,7 +26,7 @@ public struct RunReport: Sendable {
     }
 
     /// Times a stage and records its counts.
-    public mutating func stage<T>(_ name: String, _ work: () async throws -> (T, [String: Int])) async rethrows -> T {
+    public mutating func stage<T, Failure: Error>(_ name: String, _ work: () async throws(Failure) -> (T, [String: Int])) async throws(Failure) -> T {
         let began = ProcessInfo.processInfo.systemUptime
         let (value, counts) = try await work()
         stages.append(Stage(name: name, seconds: ProcessInfo.processInfo.systemUptime - began, counts: counts))

@@ -1,0 +1,158 @@
+import Foundation
+
+/// One run of the pipeline for one catalog: fetch → parse → normalize → diff → announce → commit. It logs as it
+/// goes and fills the run report; how it ended is its outcome, which the command line maps to an exit status.
+public struct CatalogRun: Sendable {
+    public var catalog: CatalogConfig
+    public var config: PipelineConfig
+    /// The run's clock (`RunClock.now`): capture times, `createdAt` and `updatedAt` come from it.
+    public var now: Date
+    /// Recognize the pages' system and label the catalog with the one most courses came from.
+    public var detectSystem = false
+    /// Fetch, parse, normalize and diff, but write nothing.
+    public var dryRun = false
+    public var acceptRemovals = false
+
+    public init(catalog: CatalogConfig, config: PipelineConfig, now: Date) {
+        self.catalog = catalog
+        self.config = config
+        self.now = now
+    }
+
+    /// How a run ended.
+    public enum Outcome: Sendable {
+        /// The outputs and the snapshot were written.
+        case committed(CommitReport)
+        /// A dry run: the diff a real run would publish, against the snapshot of `comparedWith` (nil: none yet).
+        case dryRun(diff: CatalogDiff, comparedWith: String?)
+        /// The source could not be read at all (no such directory, an unreadable mirror).
+        case sourceUnavailable(String)
+        /// The source is down for now (DNS, refused or reset connections, TLS, timeouts), or the crawl reached its deadline.
+        case temporaryFailure(String)
+        /// Nothing was written: a guard refused, or the previous snapshot, the news or an output stood in the way.
+        case notCommitted(CommitError, temporary: Bool)
+
+        public var exitStatus: ExitStatus {
+            switch self {
+            case .committed, .dryRun: return .ok
+            case .sourceUnavailable: return .unavailable
+            case .temporaryFailure: return .temporaryFailure
+            case let .notCommitted(error, temporary): return temporary ? .temporaryFailure : error.exitStatus
+            }
+        }
+    }
+
+    public func execute(log: RunLog, progress: (@Sendable (CrawlProgress) -> Void)? = nil,
+                        report: inout RunReport) async -> Outcome {
+        var catalog = catalog
+        log.info("start", "catalog \(catalog.id) (\(detectSystem ? "auto" : catalog.system.rawValue)) from \(catalog.source)\(dryRun ? ", dry run" : "")")
+        let loaded: LoadedCatalog
+        do {
+            loaded = try await report.stage("fetch+parse") { [config, detectSystem] () async throws(SourceUnavailable) -> (LoadedCatalog, [String: Int]) in
+                let result = try await CatalogLoader.load(catalog, settings: config.fetch, system: detectSystem ? .auto : nil, progress: progress)
+                return (result, ["pagesExpected": result.pagesExpected, "pagesFetched": result.pagesFetched, "pagesFailed": result.pagesFailed,
+                                 "notModified": result.notModified, "retries": result.retries, "courses": result.courses.count])
+            }
+        } catch {
+            log.error("fetch", "source unavailable: \(error)")
+            report.outcome = "source unavailable: \(error)"
+            return .sourceUnavailable("\(error)")
+        }
+        if let stopped = reportFetch(loaded, log: log, report: &report) { return stopped }
+        if detectSystem, let system = Self.commonestSystem(loaded.courses) {
+            catalog.system = system
+            log.info("fetch", "recognized as \(system.rawValue)")
+        }
+
+        let courses = await report.stage("normalize") { [config] () async -> ([Course], [String: Int]) in
+            let courses = Normalizer(rules: config.normalize).normalize(catalog: loaded.courses)
+            return (courses, ["courses": courses.count, "withPrerequisite": courses.filter { $0.prerequisite != nil }.count])
+        }
+        for course in courses {
+            for warning in course.warnings { log.warning("normalize", "\(course.code): \(warning)", ["course": .string(course.id)]) }
+        }
+        let pages = PageCounts(expected: loaded.pagesExpected, fetched: loaded.pagesFetched, failed: loaded.pagesFailed,
+                               unparsed: loaded.parseGaps)
+        let pipeline = NewsPipeline(config: config, catalogID: catalog.id)
+        if dryRun { return diffOnly(catalog: catalog, pipeline: pipeline, pages: pages, courses: courses, log: log, report: &report) }
+        do {
+            let committed = try await report.stage("diff+announce+publish") { [now, acceptRemovals] () async throws(CommitError) -> (CommitReport, [String: Int]) in
+                let committed = try pipeline.commit(catalog: catalog, pages: pages, courses: courses, acceptRemovals: acceptRemovals, now: now)
+                return (committed, ["added": committed.diff.added.count, "removed": committed.diff.removed.count,
+                                    "changed": committed.diff.changed.count, "renumbered": committed.diff.renumbered.count,
+                                    "news": committed.news.count])
+            }
+            for warning in committed.warnings { log.warning("publish", warning) }
+            let change = committed.previous == nil ? "first snapshot" : DiffReport.summary(committed.diff)
+            log.info("publish", "\(change); \(committed.news.count) news item(s); wrote \(pipeline.catalogFile.path) and \(committed.snapshotFile.lastPathComponent)",
+                     ["snapshot": .string(committed.snapshotFile.path), "news": .int(committed.news.count)])
+            report.outcome = committed.diff.isEmpty && committed.previous != nil ? "no changes" : "ok"
+            return .committed(committed)
+        } catch {
+            log.error("publish", "\(error)")
+            report.outcome = "\(error)"
+            // Pages that failed for passing reasons (5xx, timeouts) explain the other refusals too: a
+            // catalog with its listing missing has "too few courses". Running again later is the remedy.
+            let failedPages = if case let .refused(violations) = error {
+                violations.contains { if case .failedPages = $0 { true } else { false } }
+            } else {
+                false
+            }
+            return .notCommitted(error, temporary: failedPages && !loaded.failures.isEmpty && loaded.failures.allSatisfy(\.temporary))
+        }
+    }
+
+    /// Logs what fetching found; an outage or a crawl deadline ends the run here.
+    private func reportFetch(_ loaded: LoadedCatalog, log: RunLog, report: inout RunReport) -> Outcome? {
+        log.info("fetch", "\(loaded.pagesFetched)/\(loaded.pagesExpected) pages, \(loaded.pagesFailed) failed, "
+                 + "\(loaded.parseGaps.count) not read (parse gaps), \(loaded.courses.count) courses parsed",
+                 ["pagesExpected": .int(loaded.pagesExpected), "pagesFetched": .int(loaded.pagesFetched), "pagesFailed": .int(loaded.pagesFailed)])
+        if let outage = Outage.cause(of: loaded, allowFailedPages: config.guards.allowFailedPages), !loaded.deadlineReached {
+            log.error("fetch", outage, ["failures": .array(loaded.failures.map { .string("\($0.url): \($0.reason)") })])
+            report.outcome = outage
+            return .temporaryFailure(outage)
+        }
+        for failure in loaded.failures where !failure.atDeadline {
+            log.warning("fetch", "\(failure.url): \(failure.reason)", ["url": .string(failure.url)])
+        }
+        for warning in loaded.unreadableCourses { log.warning("parse", warning) }
+        for gap in loaded.parseGaps { log.warning("parse", "parse gap: \(gap.url): \(gap.reason)", ["url": .string(gap.url)]) }
+        report.parseGaps = loaded.parseGaps
+        guard loaded.deadlineReached else { return nil }
+        // One line however many pages were left: the run report lists them.
+        report.unfetchedAtDeadline = loaded.failures.filter(\.atDeadline).map(\.url)
+        let summary = "the crawl deadline of \(config.fetch.deadlineSeconds) s was reached: \(report.unfetchedAtDeadline.count) page(s) "
+            + "not fetched (listed in the run report); nothing was published and the previous outputs are untouched"
+        log.error("fetch", summary, ["unfetched": .int(report.unfetchedAtDeadline.count)])
+        report.outcome = "deadline reached: \(summary)"
+        return .temporaryFailure(summary)
+    }
+
+    /// The diff a real run would publish, and the guards it would trip; nothing is written.
+    private func diffOnly(catalog: CatalogConfig, pipeline: NewsPipeline, pages: PageCounts, courses: [Course], log: RunLog,
+                          report: inout RunReport) -> Outcome {
+        let previous: Snapshot?
+        do {
+            previous = try pipeline.store.latest()?.snapshot
+        } catch {
+            log.error("diff", "\(error)")
+            report.outcome = "\(error)"
+            return .notCommitted(.snapshot(error), temporary: false)
+        }
+        let (snapshot, diff) = Snapshot.capture(catalogID: catalog.id, source: catalog.source.json, pages: pages, courses: courses,
+                                                previous: previous, at: now)
+        let violations = RunGuards.check(pages: pages, courseCount: snapshot.courses.count, previousCourseCount: previous?.courses.count,
+                                         removedCount: diff.removed.count, settings: pipeline.guards, acceptRemovals: acceptRemovals)
+        for violation in violations { log.warning("guards", "a real run would refuse: \(violation)") }
+        report.outcome = "dry run: \(DiffReport.summary(diff))"
+        log.info("diff", "dry run: \(DiffReport.summary(diff)); nothing written")
+        return .dryRun(diff: diff, comparedWith: previous?.capturedAt)
+    }
+
+    /// The system most of the catalog's courses were recognized as.
+    public static func commonestSystem(_ courses: [ParsedCourse]) -> CatalogSystem? {
+        var counts: [CatalogSystem: Int] = [:]
+        for course in courses { counts[course.system, default: 0] += 1 }
+        return counts.max { $0.value < $1.value || ($0.value == $1.value && $0.key.rawValue > $1.key.rawValue) }?.key
+    }
+}
