@@ -89,10 +89,10 @@ public struct PageCourses: Sendable {
         self.unreadable = unreadable
     }
 
-    /// Notes an element that stands for a course but whose code did not read as one.
+    /// Notes an element that stands for a course but whose code did not read as one; `text` is what it held, as
+    /// `HTMLNode.text` gives it (white space collapsed already).
     mutating func noteUnreadable(_ element: String, at node: HTMLNode, text: String) {
-        let shown = TextCollapsing.collapse(text)
-        unreadable.append("\(element) at \(node.path) holds no course code: \"\(shown.count > 80 ? shown.prefix(80) + "…" : shown)\"")
+        unreadable.append("\(element) at \(node.path) holds no course code: \"\(text.count > 80 ? text.prefix(80) + "…" : text)\"")
     }
 }
 
