@@ -24,4 +24,9 @@ extension Dictionary where Key == String {
 extension JSONValue {
     /// A member of an object under a record key, or nil.
     public subscript(key: RecordKey) -> JSONValue? { self[key.rawValue] }
+
+    /// The text of a string, or nil.
+    public var stringValue: String? { if case let .string(text) = self { text } else { nil } }
+    /// A number as a `Double` (a record's whole numbers are integers), or nil.
+    public var doubleValue: Double? { if case let .int(value) = self { Double(value) } else if case let .double(value) = self { value } else { nil } }
 }
