@@ -17,8 +17,8 @@ enum RecordFormat: String, CaseIterable {
     }
 
     /// The columns of the CSV form: the app's fields a spreadsheet is read for.
-    static let csvColumns = ["id", "name", "subject", "number", "title", "credits", "level", "prerequisiteString",
-                             "corequisiteString", "description", "url"]
+    static let csvColumns = [RecordKey.id, .name, .subject, .number, .title, .credits, .level, .prerequisiteString,
+                             .corequisiteString, .description, .url].map(\.rawValue)
 
     /// `records` as JSON Lines or CSV (`extraColumns` after the usual ones).
     func text(_ records: [[String: JSONValue]], extraColumns: [String] = []) -> String {

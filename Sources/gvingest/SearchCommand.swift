@@ -97,7 +97,7 @@ enum SearchCommand: Command {
     static func line(_ hit: SearchHit) -> String {
         let course = hit.course
         var facts: [String] = []
-        if let credits = course.record["creditsText"], case let .string(text) = credits, !text.isEmpty {
+        if let text = course.record[.creditsText]?.stringValue, !text.isEmpty {
             facts.append("\(text) credits")
         }
         if let level = course.level { facts.append(level) }

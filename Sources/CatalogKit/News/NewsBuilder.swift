@@ -18,10 +18,10 @@ public enum NewsBuilder {
         var items: [NewsItem] = []
         for added in diff.added {
             guard let course = now[added.id] else { continue }
-            let level = course.text("level").flatMap { CourseLevel(rawValue: $0.lowercased()) }
+            let level = course.text(.level).flatMap { CourseLevel(rawValue: $0.lowercased()) }
             items.append(item(.added, course, title: "New course: \(heading(added))",
-                              description: firstSentence(course.text("description") ?? "") ?? "\(heading(added)) is new in the catalog.",
-                              content: content(of: course), featured: settings.isFeatured(subject: course.text("subject"), level: level)))
+                              description: firstSentence(course.text(.description) ?? "") ?? "\(heading(added)) is new in the catalog.",
+                              content: content(of: course), featured: settings.isFeatured(subject: course.text(.subject), level: level)))
         }
         guard settings.announceChanged || settings.announceRemoved else { return items }
         if settings.announceChanged {
@@ -56,18 +56,18 @@ public enum NewsBuilder {
     /// and when it is offered, then a link to its catalog page.
     static func content(of course: SnapshotCourse) -> String {
         var blocks: [String] = []
-        let paragraphs = (course.text("description") ?? "").components(separatedBy: "\n\n")
+        let paragraphs = (course.text(.description) ?? "").components(separatedBy: "\n\n")
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
         blocks += paragraphs.map { MarkupEscaping.markdown($0, inline: false) }
         var facts: [String] = []
-        func fact(_ label: String, _ markdown: String?) {
-            if let markdown, !markdown.isEmpty { facts.append("- **\(label):** \(markdown)") }
+        func fact(_ key: RecordKey, _ markdown: String?) {
+            if let markdown, !markdown.isEmpty { facts.append("- **\(DiffReport.label(key.rawValue)):** \(markdown)") }
         }
-        fact("Credits", ComparableCourse.creditsText { course.record[$0.key] }.map { MarkupEscaping.markdown($0) })
-        fact("Level", course.text("level").map { MarkupEscaping.markdown($0) })
-        fact("Prerequisites", course.text("prerequisiteMarkdown") ?? course.text("prerequisiteString").map { MarkupEscaping.markdown($0) })
-        fact("Corequisites", course.text("corequisiteMarkdown") ?? course.text("corequisiteString").map { MarkupEscaping.markdown($0) })
-        fact("Offered", course.text("offered").map { MarkupEscaping.markdown($0) })
+        fact(.credits, ComparableCourse.creditsText { course.record[$0] }.map { MarkupEscaping.markdown($0) })
+        fact(.level, course.text(.level).map { MarkupEscaping.markdown($0) })
+        fact(.prerequisiteString, course.text(.prerequisiteMarkdown) ?? course.text(.prerequisiteString).map { MarkupEscaping.markdown($0) })
+        fact(.corequisiteString, course.text(.corequisiteMarkdown) ?? course.text(.corequisiteString).map { MarkupEscaping.markdown($0) })
+        fact(.offered, course.text(.offered).map { MarkupEscaping.markdown($0) })
         if !facts.isEmpty { blocks.append(facts.joined(separator: "\n")) }
         if let link = catalogLink(course) { blocks.append("[\(MarkupEscaping.markdown(course.name)) in the catalog](\(MarkupEscaping.markdownLinkTarget(link)))") }
         return blocks.joined(separator: "\n\n")
@@ -84,7 +84,7 @@ public enum NewsBuilder {
     /// The course's page on the catalog's web site; a local file is no link for readers.
     static func catalogLink(_ course: SnapshotCourse) -> String? {
         // Snapshots written before `url` named the page everywhere kept it under `pageUrl`.
-        guard let page = course.text("pageUrl") ?? course.text("url"), page.hasPrefix("https://") || page.hasPrefix("http://") else { return nil }
+        guard let page = course.text("pageUrl") ?? course.text(.url), page.hasPrefix("https://") || page.hasPrefix("http://") else { return nil }
         return page
     }
 

@@ -14,46 +14,52 @@ extension Course {
 
     /// The record's one list of members, sorted by key.
     var members: [(key: String, value: JSONValue)] {
+        RecordKey.sorted.compactMap { key in value(key).map { (key.rawValue, $0) } }
+    }
+
+    /// The record's value under `key`; nil for the stamps, which are a snapshot's to add.
+    func value(_ key: RecordKey) -> JSONValue? {
         func string(_ value: String?) -> JSONValue { .from(value, JSONValue.string) }
         func strings(_ values: [String]) -> JSONValue { .array(values.map(JSONValue.string)) }
-        var fieldTable: [String: String] = [:]
-        for field in fields { fieldTable[field.label] = fieldTable[field.label].map { "\($0)\n\(field.value)" } ?? field.value }
-        return [
-            ("catalog", string(catalogName)),
-            ("contactHours", string(contactHours)),
-            ("corequisite", .from(corequisite, \.json)),
-            ("corequisiteCourses", strings(corequisiteCourses)),
-            ("corequisiteMarkdown", string(corequisiteMarkdown)),
-            ("corequisiteString", string(corequisiteString)),
-            ("creditRange", .from(credits) { .object(["min": .double($0.min), "max": .double($0.max)]) }),
-            ("credits", .int(appCredits)),
-            ("creditsText", string(creditsText)),
-            ("description", string(description)),
-            ("fields", .object(fieldTable.mapValues(JSONValue.string))),
-            ("id", string(id)),
-            ("level", string(level?.displayName)),
-            ("levelSource", string(levelSource)),
-            ("missingReferences", strings(missingReferences)),
-            ("name", string(code.description)),
-            ("notes", strings(notes)),
-            ("number", .int(code.numericValue)),
-            ("numberText", string(code.number)),
-            ("offered", string(offered)),
-            ("prerequisite", .from(prerequisite, \.json)),
-            ("prerequisiteCourses", strings(prerequisiteCourses)),
-            ("prerequisiteFor", strings(prerequisiteFor)),
-            ("prerequisiteMarkdown", string(prerequisiteMarkdown)),
-            ("prerequisiteString", string(prerequisiteString)),
-            ("rubricsUrl", .null),
-            ("sourceUrl", string(sourceURL)),
-            ("sources", .object(provenance.mapValues(JSONValue.string))),
-            ("subject", string(code.subject)),
-            ("suffix", string(code.suffix)),
-            ("system", .string(system.rawValue)),
-            ("title", string(title)),
-            ("transitionPlanUrl", .null),
-            ("url", string(pageURL ?? sourceURL)),
-            ("warnings", strings(warnings)),
-        ]
+        switch key {
+        case .catalog: return string(catalogName)
+        case .contactHours: return string(contactHours)
+        case .corequisite: return .from(corequisite, \.json)
+        case .corequisiteCourses: return strings(corequisiteCourses)
+        case .corequisiteMarkdown: return string(corequisiteMarkdown)
+        case .corequisiteString: return string(corequisiteString)
+        case .creditRange: return .from(credits) { .object(["min": .double($0.min), "max": .double($0.max)]) }
+        case .credits: return .int(appCredits)
+        case .creditsText: return string(creditsText)
+        case .description: return string(description)
+        case .fields:
+            var fieldTable: [String: String] = [:]
+            for field in fields { fieldTable[field.label] = fieldTable[field.label].map { "\($0)\n\(field.value)" } ?? field.value }
+            return .object(fieldTable.mapValues(JSONValue.string))
+        case .id: return string(id)
+        case .level: return string(level?.displayName)
+        case .levelSource: return string(levelSource)
+        case .missingReferences: return strings(missingReferences)
+        case .name: return string(code.description)
+        case .notes: return strings(notes)
+        case .number: return .int(code.numericValue)
+        case .numberText: return string(code.number)
+        case .offered: return string(offered)
+        case .prerequisite: return .from(prerequisite, \.json)
+        case .prerequisiteCourses: return strings(prerequisiteCourses)
+        case .prerequisiteFor: return strings(prerequisiteFor)
+        case .prerequisiteMarkdown: return string(prerequisiteMarkdown)
+        case .prerequisiteString: return string(prerequisiteString)
+        case .rubricsUrl, .transitionPlanUrl: return .null
+        case .sourceUrl: return string(sourceURL)
+        case .sources: return .object(provenance.mapValues(JSONValue.string))
+        case .subject: return string(code.subject)
+        case .suffix: return string(code.suffix)
+        case .system: return .string(system.rawValue)
+        case .title: return string(title)
+        case .url: return string(pageURL ?? sourceURL)
+        case .warnings: return strings(warnings)
+        case .createdAt, .updatedAt, .fingerprint: return nil
+        }
     }
 }

@@ -167,8 +167,8 @@ final class FirestoreClient: Sendable {
         if (200..<300).contains(response.statusCode) {
             return .success(json)
         }
-        let status = json["error"]?["status"].flatMap { if case let .string(text) = $0 { text } else { nil } }
-        let message = json["error"]?["message"].flatMap { if case let .string(text) = $0 { text } else { nil } }
+        let status = json["error"]?["status"]?.stringValue
+        let message = json["error"]?["message"]?.stringValue
             ?? String(decoding: raw.body.prefix(200), as: UTF8.self)
         let described = "HTTP \(response.statusCode)\(status.map { " \($0)" } ?? ""): \(message)"
         if [408, 429, 500, 502, 503, 504].contains(response.statusCode) || ["ABORTED", "UNAVAILABLE", "RESOURCE_EXHAUSTED"].contains(status ?? "") {

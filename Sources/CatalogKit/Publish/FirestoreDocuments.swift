@@ -28,25 +28,25 @@ public struct PublishInputError: Error, Sendable, CustomStringConvertible {
 /// fields follow under the catalog's names.
 public enum FirestoreDocuments {
     /// The app's course fields that are strings: null in the catalog becomes "".
-    public static let appStringFields = ["subject", "name", "title", "description", "rubricsUrl", "level", "transitionPlanUrl",
-                                         "prerequisiteString"]
+    public static let appStringFields: [RecordKey] = [.subject, .name, .title, .description, .rubricsUrl, .level, .transitionPlanUrl,
+                                                      .prerequisiteString]
     /// The app's course fields that are integers: catalog.json's own integers (see README, "Course documents").
-    public static let appIntegerFields = ["number", "credits"]
+    public static let appIntegerFields: [RecordKey] = [.number, .credits]
     /// Copied as they are (null stays null): for readers other than the app's guard. Left out: what changes while the
     /// course does not (the local file, the Markdown's links into one edition, links filled in from other courses).
-    public static let richerCourseFields = ["id", "numberText", "creditsText", "creditRange", "url", "prerequisiteCourses",
-                                            "corequisiteString", "corequisiteCourses", "offered", "catalog", "system", "suffix"]
+    public static let richerCourseFields: [RecordKey] = [.id, .numberText, .creditsText, .creditRange, .url, .prerequisiteCourses,
+                                                         .corequisiteString, .corequisiteCourses, .offered, .catalog, .system, .suffix]
     /// Fields that name the catalog's edition, so every course's differ from one edition to the next: like the diff,
     /// a publish does not count them as a change. They are written with the document whenever it is written for a
     /// real change (or is new), so they always name the edition the course's content was last read from.
-    public static let editionFields: Set<String> = ["url", "catalog"]
+    public static let editionFields = Set([RecordKey.url, .catalog].map(\.rawValue))
 
     /// A course document from one of catalog.json's `courses[index]`.
     public static func course(_ record: JSONValue, path: String) throws(PublishInputError) -> FirestoreDocument {
-        func invalid(_ key: String, _ expected: String) -> PublishInputError {
-            PublishInputError(kind: .invalid, message: "\(path).\(key): expected \(expected), got \(record[key]?.shortDescription ?? "nothing")")
+        func invalid(_ key: RecordKey, _ expected: String) -> PublishInputError {
+            PublishInputError(kind: .invalid, message: "\(path).\(key.rawValue): expected \(expected), got \(record[key]?.shortDescription ?? "nothing")")
         }
-        guard case let .string(id)? = record["id"], Self.isDocumentID(id) else { throw invalid("id", "a document id (no \"/\", not empty)") }
+        guard case let .string(id)? = record[.id], Self.isDocumentID(id) else { throw invalid(.id, "a document id (no \"/\", not empty)") }
         var fields: [String: FirestoreValue] = [:]
         for key in appStringFields {
             switch record[key] {
@@ -59,7 +59,7 @@ public enum FirestoreDocuments {
             guard case let .int(number)? = record[key] else { throw invalid(key, "an integer") }
             fields[key] = .integer(number)
         }
-        for key in ["createdAt", "updatedAt"] {
+        for key: RecordKey in [.createdAt, .updatedAt] {
             guard case let .string(text)? = record[key], let stamp = FirestoreValue.timestamp(rfc3339: text) else {
                 throw invalid(key, "an RFC 3339 UTC timestamp")
             }
@@ -114,7 +114,7 @@ public struct PublishInputs: Sendable {
                 throw PublishInputError(kind: .invalid, message: "\(reportFile.path): expected a run report with \"catalog\" and \"stages\"")
             }
             guard stages.contains(where: { $0["name"] == .string(committedStage) }) else {
-                let outcome = report["outcome"].flatMap { if case let .string(text) = $0 { text } else { nil } } ?? "unknown"
+                let outcome = report["outcome"]?.stringValue ?? "unknown"
                 throw PublishInputError(kind: .notFromSuccessfulRun, message:
                     "\(reportFile.path): the last run did not write its outputs (outcome: \(outcome)); nothing published")
             }

@@ -9,8 +9,8 @@ public enum PublishedCatalog {
     public static func json(catalog: CatalogConfig, snapshot: Snapshot) -> JSONValue {
         let records = snapshot.courses.map { course -> JSONValue in
             var record = course.record
-            record["createdAt"] = .from(course.createdAt, JSONValue.string)
-            record["updatedAt"] = .from(course.updatedAt, JSONValue.string)
+            record[.createdAt] = .from(course.createdAt, JSONValue.string)
+            record[.updatedAt] = .from(course.updatedAt, JSONValue.string)
             return .object(record)
         }
         return .object([

@@ -24,38 +24,24 @@ public struct SearchableCourse: Sendable, Equatable {
         guard case let .object(record) = json else {
             throw CourseRecordError(message: "expected a course object, got \(json.shortDescription)")
         }
-        func text(_ key: String) -> String? {
-            if case let .string(value)? = record[key] { return value }
-            return nil
-        }
-        func number(_ value: JSONValue?) -> Double? {
-            switch value {
-            case let .int(number)?: return Double(number)
-            case let .double(number)?: return number
-            default: return nil
-            }
-        }
-        func codes(_ key: String) -> [String] {
+        func codes(_ key: RecordKey) -> [String] {
             guard case let .array(items)? = record[key] else { return [] }
-            return items.compactMap { item in
-                guard case let .string(code) = item else { return nil }
-                return CourseCode(parsing: code)?.description ?? code
-            }
+            return items.compactMap { $0.stringValue.map { CourseCode(parsing: $0)?.description ?? $0 } }
         }
-        guard let name = text("name") else {
-            throw CourseRecordError(message: "expected \"name\" as a course code string, got \(record["name"]?.shortDescription ?? "nothing")")
+        guard let name = record[.name]?.stringValue else {
+            throw CourseRecordError(message: "expected \"name\" as a course code string, got \(record[.name]?.shortDescription ?? "nothing")")
         }
         self.name = name
         code = CourseCode(parsing: name)
-        subject = text("subject") ?? code?.subject ?? ""
-        title = text("title") ?? ""
-        description = text("description") ?? ""
-        level = text("level")
-        credits = number(record["credits"])
-        if case let .object(range)? = record["creditRange"], let min = number(range["min"]), let max = number(range["max"]) {
+        subject = record[.subject]?.stringValue ?? code?.subject ?? ""
+        title = record[.title]?.stringValue ?? ""
+        description = record[.description]?.stringValue ?? ""
+        level = record[.level]?.stringValue
+        credits = record[.credits]?.doubleValue
+        if let min = record[.creditRange]?["min"]?.doubleValue, let max = record[.creditRange]?["max"]?.doubleValue {
             creditRange = CreditRange(min: min, max: max)
         }
-        requisiteCourses = Set(codes("prerequisiteCourses") + codes("corequisiteCourses"))
+        requisiteCourses = Set(codes(.prerequisiteCourses) + codes(.corequisiteCourses))
         self.record = record
     }
 }

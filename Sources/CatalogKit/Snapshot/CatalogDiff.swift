@@ -142,7 +142,7 @@ public struct CatalogDiff: Sendable, Equatable {
                 reidentified.insert(from.id)
                 reidentified.insert(course.id)
                 changed.append(ChangedCourse(course: CourseRef(course),
-                                             changes: [FieldChange(field: "id", old: .string(from.id), new: .string(course.id))]
+                                             changes: [FieldChange(field: RecordKey.id.rawValue, old: .string(from.id), new: .string(course.id))]
                                                  + fieldChanges(from, course),
                                              previousID: from.id))
             }
@@ -167,13 +167,12 @@ public struct CatalogDiff: Sendable, Equatable {
         }
     }
 
-    /// The compared fields whose values differ, in the order `ComparableCourse.textKeys` lists them, then labelled fields by label.
+    /// The compared fields whose values differ, in the order `ComparableCourse.compared` lists them, then labelled fields by label.
     static func fieldChanges(_ old: ComparableCourse, _ new: ComparableCourse) -> [FieldChange] {
         let before = old.fields, after = new.fields
+        func place(_ key: String) -> Int { ComparableCourse.compared.firstIndex { $0.key.rawValue == key } ?? Int.max }
         let keys = Set(before.keys).union(after.keys).sorted { lhs, rhs in
-            let left = ComparableCourse.textKeys.firstIndex(of: lhs) ?? Int.max
-            let right = ComparableCourse.textKeys.firstIndex(of: rhs) ?? Int.max
-            return left != right ? left < right : lhs < rhs
+            place(lhs) != place(rhs) ? place(lhs) < place(rhs) : lhs < rhs
         }
         return keys.compactMap { key in
             let was = before[key] ?? .null, now = after[key] ?? .null

@@ -9,10 +9,9 @@ public struct CourseRecordError: Error, Sendable, Equatable, CustomStringConvert
 /// A course reduced to what comparing catalogs needs: its identity and the fields that say something
 /// about the course itself, in a canonical form, so that only real changes differ.
 ///
-/// Compared: `title`, `description`, `credits` (the credit range as text, "3" or "1-3"; the written text
-/// when it is not understood), `level`, `prerequisiteString`, `corequisiteString`, `offered`,
-/// `contactHours`, `rubricsUrl`, `transitionPlanUrl`, `notes` (as a set) and each labelled field as
-/// `fields.<label>`. Text is compared with white space collapsed, and an empty value is the same as none.
+/// Compared: the fields `compared` lists (`credits` as the credit range in text, "3" or "1-3", or the written text
+/// when it is not understood; `notes` as a set) and each labelled field as `fields.<label>`. Text is compared with
+/// white space collapsed, and an empty value is the same as none.
 ///
 /// Not compared, because they change without the course changing: the code fields (a new code is another
 /// course, or a renumbering), where the page was read from (`sourceUrl`), the catalog site's page and the
@@ -29,50 +28,45 @@ public struct ComparableCourse: Sendable, Equatable {
     /// FNV-1a (64 bits) over `canonical`'s UTF-8.
     public let fingerprint: UInt64
 
-    /// The record members a comparable course is made from; a reader need not even build the others.
-    enum Member: Int, CaseIterable {
-        case id, name, title, description, credits, creditRange, creditsText, level, prerequisiteString, corequisiteString,
-             offered, contactHours, notes, rubricsUrl, transitionPlanUrl, fields
+    /// The compared fields in the order changes are listed (labelled fields follow, by label), each as people read it.
+    static let compared: [(key: RecordKey, label: String)] = [
+        (.title, "Title"), (.description, "Description"), (.credits, "Credits"), (.level, "Level"),
+        (.prerequisiteString, "Prerequisites"), (.corequisiteString, "Corequisites"), (.offered, "Offered"),
+        (.contactHours, "Contact hours"), (.notes, "Notes"), (.rubricsUrl, "Rubrics URL"), (.transitionPlanUrl, "Transition plan URL")]
+    /// The fields compared as they are (credits, notes and labelled fields have rules of their own).
+    static let plainKeys = compared.map(\.key).filter { $0 != .credits && $0 != .notes }
+    /// A labelled field's key prefix: its label follows (`fields.Fee`).
+    static let labelledPrefix = RecordKey.fields.rawValue + "."
 
-        /// The record key, which is the case's name.
-        var key: String { Self.keys[rawValue] }
-        static let keys = allCases.map { "\($0)" }
-    }
-
-    /// The keys of the members, for `init(selected:)`.
-    public static var recordKeys: [String] { Member.keys }
-
-    /// Compared fields in the order changes are listed (labelled fields follow, by label).
-    static let textKeys = ["title", "description", "credits", "level", "prerequisiteString", "corequisiteString", "offered",
-                           "contactHours", "notes", "rubricsUrl", "transitionPlanUrl"]
-    /// The members compared as they are (credits, notes and labelled fields have rules of their own).
-    static let plainMembers: [Member] = [.title, .description, .level, .prerequisiteString, .corequisiteString, .offered,
-                                         .contactHours, .rubricsUrl, .transitionPlanUrl]
+    /// The record keys a comparable course is made from, in the order `init(selected:)` takes their values; a
+    /// reader need not even build the others.
+    public static let recordKeys: [RecordKey] = [.id, .name, .creditRange, .creditsText, .fields] + compared.map(\.key)
 
     /// Reads a course record (as `Course.json`, a snapshot or a published catalog gives it).
     public init(record: [String: JSONValue]) throws(CourseRecordError) {
-        try self.init(selected: Member.keys.map { record[$0] })
+        try self.init(selected: Self.recordKeys.map { record[$0] })
     }
 
     /// Reads the values of `recordKeys`, by position, as a streaming reader selects them.
     public init(selected values: [JSONValue?]) throws(CourseRecordError) {
-        func required(_ member: Member) throws(CourseRecordError) -> String {
-            let value = values.indices.contains(member.rawValue) ? values[member.rawValue] : nil
-            guard case let .string(text)? = value, !text.isEmpty else {
-                throw CourseRecordError(message: "expected a non-empty string \"\(member.key)\", got \(value?.shortDescription ?? "nothing")")
+        func value(_ key: RecordKey) -> JSONValue? {
+            guard let index = Self.recordKeys.firstIndex(of: key), values.indices.contains(index) else { return nil }
+            return values[index]
+        }
+        func required(_ key: RecordKey) throws(CourseRecordError) -> String {
+            guard case let .string(text)? = value(key), !text.isEmpty else {
+                throw CourseRecordError(message: "expected a non-empty string \"\(key.rawValue)\", got \(value(key)?.shortDescription ?? "nothing")")
             }
             return text
         }
-        self.init(id: try required(.id), name: try required(.name), title: try required(.title)) { member in
-            values.indices.contains(member.rawValue) ? values[member.rawValue] : nil
-        }
+        self.init(id: try required(.id), name: try required(.name), title: try required(.title), member: value)
     }
 
     init(id: String, name: String, title: String, record: [String: JSONValue]) {
-        self.init(id: id, name: name, title: title) { record[$0.key] }
+        self.init(id: id, name: name, title: title) { record[$0] }
     }
 
-    init(id: String, name: String, title: String, member: (Member) -> JSONValue?) {
+    init(id: String, name: String, title: String, member: (RecordKey) -> JSONValue?) {
         self.id = id
         self.name = name
         self.title = title
@@ -101,21 +95,21 @@ public struct ComparableCourse: Sendable, Equatable {
     }
 
     /// The compared fields of a record, canonical.
-    static func comparedFields(_ record: (Member) -> JSONValue?) -> [(key: String, value: JSONValue)] {
+    static func comparedFields(_ record: (RecordKey) -> JSONValue?) -> [(key: String, value: JSONValue)] {
         var fields: [(key: String, value: JSONValue)] = []
-        for member in plainMembers {
-            if let text = canonicalText(record(member)) { fields.append((member.key, .string(text))) }
+        for key in plainKeys {
+            if let text = canonicalText(record(key)) { fields.append((key.rawValue, .string(text))) }
         }
-        if let credits = creditsText(record) { fields.append(("credits", .string(credits))) }
+        if let credits = creditsText(record) { fields.append((RecordKey.credits.rawValue, .string(credits))) }
         if case let .array(notes)? = record(.notes) {
             let texts = Set(notes.compactMap { canonicalText($0) }).sorted()
-            if !texts.isEmpty { fields.append(("notes", .array(texts.map(JSONValue.string)))) }
+            if !texts.isEmpty { fields.append((RecordKey.notes.rawValue, .array(texts.map(JSONValue.string)))) }
         }
         if case let .object(labelled)? = record(.fields) {
             // Labels that collapse to one keep the value of the first in label order.
             var seen = Set<String>()
             for (label, value) in labelled.sorted(by: { $0.key < $1.key }) {
-                let key = "fields.\(collapsed(label))"
+                let key = labelledPrefix + collapsed(label)
                 if let text = canonicalText(value), seen.insert(key).inserted { fields.append((key, .string(text))) }
             }
         }
@@ -153,18 +147,11 @@ public struct ComparableCourse: Sendable, Equatable {
     }
 
     /// The credits as "3" or "1-3" from `creditRange`; else as written (`creditsText`); else the app's integer when positive.
-    static func creditsText(_ record: (Member) -> JSONValue?) -> String? {
-        func number(_ value: JSONValue?) -> Double? {
-            switch value {
-            case let .int(integer)?: return Double(integer)
-            case let .double(double)?: return double
-            default: return nil
-            }
-        }
+    static func creditsText(_ record: (RecordKey) -> JSONValue?) -> String? {
         func format(_ value: Double) -> String {
             value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
         }
-        if case let .object(range)? = record(.creditRange), let low = number(range["min"]), let high = number(range["max"]) {
+        if let low = record(.creditRange)?["min"]?.doubleValue, let high = record(.creditRange)?["max"]?.doubleValue {
             return low == high ? format(low) : "\(format(low))-\(format(high))"
         }
         if let text = canonicalText(record(.creditsText)) { return text }
@@ -175,10 +162,6 @@ public struct ComparableCourse: Sendable, Equatable {
     /// What identifies a course across a renumbering: its title and description, canonical.
     var renumberingKey: String {
         let fields = self.fields
-        func text(_ key: String) -> String {
-            if case let .string(value)? = fields[key] { return value }
-            return ""
-        }
-        return text("title") + "\u{0}" + text("description")
+        return (fields[.title]?.stringValue ?? "") + "\u{0}" + (fields[.description]?.stringValue ?? "")
     }
 }

@@ -7,7 +7,7 @@ public enum DiffReport {
     /// renumbered ones `from` and `to` (the old and new codes) and `fromId`.
     public static func json(_ diff: CatalogDiff) -> JSONValue {
         func entry(_ course: CourseRef) -> [String: JSONValue] {
-            ["id": .string(course.id), "name": .string(course.name), "title": .string(course.title)]
+            [RecordKey.id.rawValue: .string(course.id), RecordKey.name.rawValue: .string(course.name), RecordKey.title.rawValue: .string(course.title)]
         }
         func changes(_ list: [FieldChange]) -> JSONValue {
             var object: [String: JSONValue] = [:]
@@ -117,12 +117,8 @@ public enum DiffReport {
 
     /// How a compared field is named for people: "Prerequisites", "Credits", a labelled field's own label.
     public static func label(_ field: String) -> String {
-        let names = ["title": "Title", "description": "Description", "credits": "Credits", "level": "Level",
-                     "prerequisiteString": "Prerequisites", "corequisiteString": "Corequisites", "offered": "Offered",
-                     "contactHours": "Contact hours", "notes": "Notes", "rubricsUrl": "Rubrics URL",
-                     "transitionPlanUrl": "Transition plan URL"]
-        if let name = names[field] { return name }
-        return field.hasPrefix("fields.") ? String(field.dropFirst("fields.".count)) : field
+        if let name = ComparableCourse.compared.first(where: { $0.key.rawValue == field })?.label { return name }
+        return field.hasPrefix(ComparableCourse.labelledPrefix) ? String(field.dropFirst(ComparableCourse.labelledPrefix.count)) : field
     }
 
     /// A compared value as text: a string as is, a list joined by "; ", none as "(none)".

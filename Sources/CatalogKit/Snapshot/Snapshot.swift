@@ -175,7 +175,7 @@ public enum CourseDocument {
     /// The same, handing each course to `each` as it is read.
     public static func comparableCourses(_ bytes: [UInt8], each: (ComparableCourse) -> Void) throws(SnapshotFormatError) -> [String: JSONValue] {
         try document { index in
-            try JSONValue.parse(bytes, streaming: "courses", selecting: ComparableCourse.recordKeys) { values in
+            try JSONValue.parse(bytes, streaming: "courses", selecting: ComparableCourse.recordKeys.map(\.rawValue)) { values in
                 each(try ComparableCourse(selected: values))
                 index += 1
             }

@@ -2,11 +2,9 @@
 /// every field round-trips exactly), when the course was first seen and last changed, and its
 /// comparable form.
 public struct SnapshotCourse: Sendable, Equatable {
-    /// Keys a snapshot adds to the record.
-    static let stampKeys: Set<String> = ["createdAt", "updatedAt", "fingerprint"]
     /// Keys of `Course.json` a snapshot leaves out: the run's diagnostics say how a page was read, not
     /// what the course is, and would make every snapshot several times larger.
-    public static let diagnosticKeys: Set<String> = ["sources", "warnings"]
+    public static let diagnosticKeys: [RecordKey] = [.sources, .warnings]
 
     /// The published fields, without the stamps.
     public private(set) var record: [String: JSONValue]
@@ -34,17 +32,17 @@ public struct SnapshotCourse: Sendable, Equatable {
         guard case var .object(record) = json else {
             throw CourseRecordError(message: "expected a course object, got \(json.shortDescription)")
         }
-        func stamp(_ key: String) throws(CourseRecordError) -> String? {
-            switch record.removeValue(forKey: key) {
+        func stamp(_ key: RecordKey) throws(CourseRecordError) -> String? {
+            switch record.removeValue(forKey: key.rawValue) {
             case nil, .null?: return nil
             case let .string(text)? where Timestamp.date(text) != nil: return text
-            case let other?: throw CourseRecordError(message: "expected \"\(key)\" as a time like 2024-05-01T12:00:00Z, got \(other.shortDescription)")
+            case let other?: throw CourseRecordError(message: "expected \"\(key.rawValue)\" as a time like 2024-05-01T12:00:00Z, got \(other.shortDescription)")
             }
         }
-        createdAt = try stamp("createdAt")
-        updatedAt = try stamp("updatedAt")
+        createdAt = try stamp(.createdAt)
+        updatedAt = try stamp(.updatedAt)
         // The fingerprint is recomputed from the fields, so a stale or edited one cannot hide a change.
-        record["fingerprint"] = nil
+        record[.fingerprint] = nil
         self.record = record
         comparable = try ComparableCourse(record: record)
     }
@@ -52,17 +50,17 @@ public struct SnapshotCourse: Sendable, Equatable {
     /// The record with its stamps and fingerprint.
     public var json: JSONValue {
         var object = record
-        object["createdAt"] = .from(createdAt, JSONValue.string)
-        object["updatedAt"] = .from(updatedAt, JSONValue.string)
-        object["fingerprint"] = .string(comparable.fingerprintText)
+        object[.createdAt] = .from(createdAt, JSONValue.string)
+        object[.updatedAt] = .from(updatedAt, JSONValue.string)
+        object[.fingerprint] = .string(comparable.fingerprintText)
         return .object(object)
     }
 
     /// A string field of the record; nil when absent, null or empty.
-    public func text(_ key: String) -> String? {
-        guard case let .string(value)? = record[key], !value.isEmpty else { return nil }
-        return value
-    }
+    public func text(_ key: RecordKey) -> String? { text(key.rawValue) }
+
+    /// The same under a key records no longer have (`pageUrl`, in snapshots from before `url` named the page everywhere).
+    func text(_ key: String) -> String? { record[key]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } }
 }
 
 extension JSONValue {
