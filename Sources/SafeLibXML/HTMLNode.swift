@@ -184,17 +184,20 @@ public struct HTMLNode {
     /// `preceding::text()[contains(., needle)][not(ancestor::e)]…[1]` does, but walks back from here and
     /// stops at the first match, where libxml2 gathers every preceding node before filtering them.
     public func nearestPrecedingText(containing needle: String, outside excluded: [String]) -> HTMLNode? {
-        var current = Self.previousInDocumentOrder(pointer)
-        while let node = current {
-            if node.pointee.type == XML_TEXT_NODE || node.pointee.type == XML_CDATA_SECTION_NODE,
-               let content = node.pointee.content,
-               content.withMemoryRebound(to: CChar.self, capacity: 1, { strstr($0, needle) != nil }),
-               !Self.hasAncestor(node, namedIn: excluded) {
-                return HTMLNode(document: document, pointer: node)
+        let excluded = ElementNames(excluded)
+        return needle.withCString { needle in
+            var current = Self.previousInDocumentOrder(pointer)
+            while let node = current {
+                if node.pointee.type == XML_TEXT_NODE || node.pointee.type == XML_CDATA_SECTION_NODE,
+                   let content = node.pointee.content,
+                   content.withMemoryRebound(to: CChar.self, capacity: 1, { strstr($0, needle) != nil }),
+                   !Self.hasAncestor(node, namedIn: excluded) {
+                    return HTMLNode(document: document, pointer: node)
+                }
+                current = Self.previousInDocumentOrder(node)
             }
-            current = Self.previousInDocumentOrder(node)
+            return nil
         }
-        return nil
     }
 
     /// The node before `node` in document order: the last descendant of its previous sibling, else its parent.
@@ -204,13 +207,10 @@ public struct HTMLNode {
         return previous
     }
 
-    private static func hasAncestor(_ node: xmlNodePtr, namedIn names: [String]) -> Bool {
+    private static func hasAncestor(_ node: xmlNodePtr, namedIn names: ElementNames) -> Bool {
         var ancestor = node.pointee.parent
         while let current = ancestor, current.pointee.type == XML_ELEMENT_NODE {
-            if let name = current.pointee.name,
-               names.contains(where: { candidate in candidate.withCString { xmlStrEqual(name, UnsafeRawPointer($0).assumingMemoryBound(to: xmlChar.self)) != 0 } }) {
-                return true
-            }
+            if names.matches(current) { return true }
             ancestor = current.pointee.parent
         }
         return false

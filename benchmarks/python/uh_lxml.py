@@ -9,7 +9,8 @@ Each page is read as bytes, its charset chosen the way gvingest chooses it (byte
 the first 4 KiB, then UTF-8: the UH pages declare none and are UTF-8) and handed to lxml.html with that encoding.
 The course block is found with the XPaths gvingest's Acalog parser uses; the text after the heading is split into
 labelled fields ("Credit Hours:", "Prerequisite:", "Description", "TCCNS Equivalent: …") with white space collapsed,
-credits read as numbers, the level taken from the course number (GVSU's ranges, gvingest's default), and the
+credits read as numbers, the level taken from the course number in the four-digit numbering gvingest infers
+from UH's numbers (doctoral only where the title says so), and the
 codes a prerequisite names picked out with a regular expression. Unlike gvingest it does not parse prerequisites
 into trees, build reverse links or record where each field came from: the benchmark says so.
 """
@@ -52,7 +53,8 @@ for role, labels in {
     for label in labels:
         ROLES[label] = role
 
-LEVELS = [(0, 99, "Developmental"), (100, 499, "Undergraduate"), (500, 699, "Graduate"), (700, None, "Doctoral")]
+LEVELS = [(0, 999, "Developmental"), (1000, 4999, "Undergraduate"), (5000, None, "Graduate")]
+DOCTORAL_WORD = re.compile(r"\b(doctoral|doctorate)\b", re.IGNORECASE)
 
 SPACE = re.compile(r"\s+")
 SPACE_RUNS = re.compile(r"(\s+)")
@@ -371,7 +373,9 @@ def credit_range(text):
     return as_int(low), as_int(high)
 
 
-def level_of(number):
+def level_of(number, title):
+    if DOCTORAL_WORD.search(title):
+        return "Doctoral"
     digits = re.sub(r"\D", "", number)
     if not digits:
         return None
@@ -396,10 +400,10 @@ def course_record(heading, page_url, path):
         "id": "%s-%s%s" % (subject.lower(), number.lower(), (suffix or "").lower()),
         "subject": subject, "number": int(re.sub(r"\D", "", number) or 0), "numberText": number, "suffix": suffix,
         "name": "%s %s%s" % (subject, number, suffix or ""), "title": title,
-        "credits": None, "creditRange": None, "creditsText": None, "level": level_of(number),
+        "credits": None, "creditRange": None, "creditsText": None, "level": level_of(number, title),
         "description": "", "prerequisiteString": None, "prerequisiteCourses": [], "prerequisiteLinks": [],
         "corequisiteString": None, "offered": None, "contactHours": None, "fields": {}, "notes": [],
-        "catalog": None, "pageUrl": page_url, "url": "file://" + os.path.abspath(path),
+        "catalog": None, "url": page_url, "sourceUrl": "file://" + os.path.abspath(path),
     }
     catalog = heading.xpath(CATALOG_NAME)
     if catalog:
@@ -479,7 +483,7 @@ def check(ours, gvingest_json, minimum):
     print("code + title + credits agree: %d of %d courses (%.2f %%)" % (core, len(set(mine) | set(theirs)),
                                                                      core_rate * 100))
     for field in ("title", "credits", "creditRange", "level", "description", "prerequisiteString",
-                  "prerequisiteCourses", "corequisiteString", "fields", "notes", "catalog", "pageUrl"):
+                  "prerequisiteCourses", "corequisiteString", "fields", "notes", "catalog", "url"):
         agree = sum(1 for code in both if mine[code][field] == theirs[code][field])
         print("  %-19s %5d of %d (%.2f %%)" % (field, agree, len(both), agree / max(1, len(both)) * 100))
     print("  (gvingest writes prerequisiteString back from its parsed tree and takes prerequisiteCourses from it;")

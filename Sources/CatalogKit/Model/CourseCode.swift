@@ -35,25 +35,38 @@ public struct CourseCode: Sendable, Hashable, Comparable, Codable, CustomStringC
         var width = 0
         var leadingDigits = 0
         var inLeadingRun = true
-        for character in number {
-            if character.isASCIIDigit, let digit = character.wholeNumberValue {
+        var overflowed = false
+        /// Takes the next place; false when the number ends there.
+        func read(digit: Int?, isNumber: Bool) -> Bool {
+            if let digit {
                 if inLeadingRun { leadingDigits += 1 }
                 let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
                 let (sum, overflow2) = times10.addingReportingOverflow(digit)
-                if overflow1 || overflow2 { return (0, 0) }
+                overflowed = overflow1 || overflow2
                 value = sum
                 width += 1
-            } else if width > 0, !character.isNumber {
+            } else if width > 0, !isNumber {
                 // A letter after digits ends the number when the digits before it make one; otherwise it is a place.
-                if leadingDigits >= 3 { break }
+                if leadingDigits >= 3 { return false }
                 inLeadingRun = false
-                let (times10, overflow) = value.multipliedReportingOverflow(by: 10)
-                if overflow { return (0, 0) }
-                value = times10
+                (value, overflowed) = value.multipliedReportingOverflow(by: 10)
                 width += 1
             }
+            return !overflowed
         }
-        return (value, width)
+        // Sorting a catalog reads every number dozens of times: its bytes rather than its characters when it is
+        // ASCII (where the only characters that are numbers are the digits).
+        if number.utf8.allSatisfy({ $0 < 0x80 }) {
+            for byte in number.utf8 {
+                guard read(digit: (0x30...0x39).contains(byte) ? Int(byte) - 0x30 : nil, isNumber: false) else { break }
+            }
+        } else {
+            for character in number {
+                guard read(digit: character.isASCIIDigit ? character.wholeNumberValue : nil, isNumber: character.isNumber)
+                else { break }
+            }
+        }
+        return overflowed ? (0, 0) : (value, width)
     }
 
     /// A stable identifier derived from the canonical code: "cis-162l".

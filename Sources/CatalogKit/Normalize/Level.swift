@@ -104,6 +104,8 @@ public struct NumberingScheme: Sendable, Equatable {
     }
 
     private static func doctoralWord(in title: String) -> Substring? {
-        title.split(whereSeparator: { !$0.isLetter }).first { ["doctoral", "doctorate"].contains($0.lowercased()) }
+        // Splitting every title into words showed in the parse's profile; few titles hold the stem at all.
+        guard title.lowercased().contains("doctora") else { return nil }
+        return title.split(whereSeparator: { !$0.isLetter }).first { ["doctoral", "doctorate"].contains($0.lowercased()) }
     }
 }

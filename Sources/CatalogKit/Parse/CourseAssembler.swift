@@ -90,6 +90,9 @@ struct CourseAssembler {
     /// the value of a field whose label the page does not show (UH's pages end their descriptions with one).
     /// Nil when nothing is left.
     private mutating func proseWithoutTrailingFlags(_ text: String) -> String? {
+        // Nearly all prose ends in a sentence: one look at its last line spares splitting and joining it.
+        let lastLine = text.utf8.lastIndex(of: UInt8(ascii: "\n")).map { text[text.utf8.index(after: $0)...] } ?? text[...]
+        if !lastLine.isEmpty, !Self.isLoneFlag(lastLine) { return text }
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         var flags: [String] = []
         while let last = lines.last, Self.isLoneFlag(last) || (last.isEmpty && !flags.isEmpty) {
@@ -105,7 +108,11 @@ struct CourseAssembler {
     }
 
     static func isLoneFlag(_ line: Substring) -> Bool {
-        ["y", "n", "yes", "no"].contains(line.trimmingCharacters(in: .whitespaces).lowercased())
+        let scalars = line.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !CharacterSet.whitespaces.contains($0) }),
+              let last = scalars.lastIndex(where: { !CharacterSet.whitespaces.contains($0) }),
+              scalars[first...last].prefix(4).count <= 3 else { return false }
+        return ["y", "n", "yes", "no"].contains(String(scalars[first...last]).lowercased())
     }
 
     mutating func assemble(_ segments: [ContentSegment]) {
