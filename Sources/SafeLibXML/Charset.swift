@@ -47,7 +47,7 @@ public enum CharsetDetector {
     }
 
     /// The `charset` parameter of a Content-Type value (`text/html; charset="Windows-1252"`).
-    public static func charsetParameter(in contentType: String) -> String? {
+    static func charsetParameter(in contentType: String) -> String? {
         for part in contentType.split(separator: ";").dropFirst() {
             let pair = part.split(separator: "=", maxSplits: 1)
             guard pair.count == 2,
@@ -60,7 +60,7 @@ public enum CharsetDetector {
 
     /// Maps a charset label to the name used here, following the WHATWG Encoding rules where they matter:
     /// `iso-8859-1`, `latin1` and `us-ascii` all mean windows-1252 on the web.
-    public static func canonicalName(_ label: String) -> String? {
+    static func canonicalName(_ label: String) -> String? {
         let key = trim(Substring(label), extra: []).lowercased()
         guard !key.isEmpty else { return nil }
         switch key {
@@ -89,7 +89,7 @@ public enum CharsetDetector {
 
     /// A simplified form of HTML's prescan: finds `<meta charset=…>` or
     /// `<meta http-equiv="content-type" content="…; charset=…">` in the first bytes, skipping comments.
-    public static func prescanMeta(_ bytes: [UInt8]) -> String? {
+    static func prescanMeta(_ bytes: [UInt8]) -> String? {
         let end = min(bytes.count, prescanLimit)
         var index = 0
         while index < end {

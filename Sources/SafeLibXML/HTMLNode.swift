@@ -34,7 +34,7 @@ public struct HTMLNode {
     }
 
     /// Whether the element has an attribute `name`, without copying its value out.
-    public func hasAttribute(_ name: String) -> Bool {
+    func hasAttribute(_ name: String) -> Bool {
         attributeNode(name) != nil
     }
 
@@ -220,7 +220,7 @@ public struct HTMLNode {
     public var text: String { TextCollapsing.collapse(rawText) }
 
     /// All text below this node as the page has it, entities decoded.
-    public var rawText: String { LibXML.take(xmlNodeGetContent(pointer)) ?? "" }
+    var rawText: String { LibXML.take(xmlNodeGetContent(pointer)) ?? "" }
 
     /// The node's position, as an XPath (`/html/body/div[2]/h1`): where a value came from.
     ///
