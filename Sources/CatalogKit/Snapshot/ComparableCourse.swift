@@ -25,8 +25,9 @@ public struct ComparableCourse: Sendable, Equatable {
     public let title: String
     /// The compared fields as one compact JSON object: keys sorted, white space collapsed, empty values left out.
     public let canonical: String
-    /// FNV-1a (64 bits) over `canonical`'s UTF-8.
-    public let fingerprint: UInt64
+    /// FNV-1a (64 bits) over `canonical`'s UTF-8: worked out when a snapshot is written, not for every course a diff
+    /// reads (a multiply per byte, one after another).
+    public var fingerprint: UInt64 { FNV1a.hash(canonical.utf8) }
 
     /// The compared fields in the order changes are listed (labelled fields follow, by label), each as people read it.
     static let compared: [(key: RecordKey, label: String)] = [
@@ -82,7 +83,6 @@ public struct ComparableCourse: Sendable, Equatable {
         }
         bytes.append(UInt8(ascii: "}"))
         canonical = String(decoding: bytes, as: UTF8.self)
-        fingerprint = FNV1a.hash(bytes)
     }
 
     /// The fingerprint as a snapshot writes it: 16 hex digits.
