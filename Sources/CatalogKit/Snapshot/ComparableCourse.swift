@@ -129,17 +129,14 @@ public struct ComparableCourse: Sendable, Equatable {
         var text = text
         let clean = text.withUTF8 { bytes in
             guard let first = bytes.first, let last = bytes.last, first != 0x20, last != 0x20 else { return bytes.isEmpty }
-            var previousWasSpace = false
+            var previous: UInt8 = 0
             for index in bytes.indices {
                 let byte = bytes[index]
-                if byte == 0x20 {
-                    if previousWasSpace { return false }
-                    previousWasSpace = true
-                } else if byte < 0x20 || (byte >= 0x80 && TextCollapsing.spaceLength(bytes, at: index) > 0) {
-                    return false
-                } else {
-                    previousWasSpace = false
-                }
+                // Two spaces in a row as one comparison: a branch on "was the last byte a space" is mispredicted
+                // at every word of a description.
+                if UInt16(previous) << 8 | UInt16(byte) == 0x2020 { return false }
+                if byte < 0x20 || (byte >= 0x80 && TextCollapsing.spaceLength(bytes, at: index) > 0) { return false }
+                previous = byte
             }
             return true
         }
