@@ -109,7 +109,7 @@ public struct ComparableCourse: Sendable, Equatable {
             // Labels that collapse to one keep the value of the first in label order.
             var seen = Set<String>()
             for (label, value) in labelled.sorted(by: { $0.key < $1.key }) {
-                let key = labelledPrefix + collapsed(label)
+                let key = labelledPrefix + TextCollapsing.collapse(label)
                 if let text = canonicalText(value), seen.insert(key).inserted { fields.append((key, .string(text))) }
             }
         }
@@ -119,28 +119,8 @@ public struct ComparableCourse: Sendable, Equatable {
     /// A string value with white space collapsed; nil for null, non-strings and empty text.
     static func canonicalText(_ value: JSONValue?) -> String? {
         guard case let .string(text)? = value else { return nil }
-        let result = collapsed(text)
+        let result = TextCollapsing.collapse(text)
         return result.isEmpty ? nil : result
-    }
-
-    /// The text with white space collapsed, or the text itself when it has nothing to collapse (most do
-    /// not, and checking is cheaper than copying).
-    static func collapsed(_ text: String) -> String {
-        var text = text
-        let clean = text.withUTF8 { bytes in
-            guard let first = bytes.first, let last = bytes.last, first != 0x20, last != 0x20 else { return bytes.isEmpty }
-            var previous: UInt8 = 0
-            for index in bytes.indices {
-                let byte = bytes[index]
-                // Two spaces in a row as one comparison: a branch on "was the last byte a space" is mispredicted
-                // at every word of a description.
-                if UInt16(previous) << 8 | UInt16(byte) == 0x2020 { return false }
-                if byte < 0x20 || (byte >= 0x80 && TextCollapsing.spaceLength(bytes, at: index) > 0) { return false }
-                previous = byte
-            }
-            return true
-        }
-        return clean ? text : TextCollapsing.collapse(text)
     }
 
     /// The credits as "3" or "1-3" from `creditRange`; else as written (`creditsText`); else the app's integer when positive.
