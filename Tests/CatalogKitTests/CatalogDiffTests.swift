@@ -87,6 +87,23 @@ import Testing
         #expect(CatalogDiff.between(old: fall.courses.map(\.comparable), new: published.courses) == (try Self.fixtureDiff()))
     }
 
+    /// White space in a compared text is collapsed wherever it stands (two spaces, a tab, a line break, a Unicode
+    /// space, either end); text with nothing to collapse, dashes and accents included, is compared as it is.
+    @Test(arguments: ["Data  Structures", " Data Structures", "Data Structures ", "Data\tStructures", "Data\nStructures",
+                      "Data\u{A0}Structures", "Data \u{2009} Structures", "Data   Structures"])
+    func whiteSpaceIsCollapsedWhereverItStands(_ title: String) throws {
+        func canonical(_ title: String) throws -> String {
+            var record: [String: JSONValue] = [:]
+            record[.id] = .string("cis-1")
+            record[.name] = .string("CIS 1")
+            record[.title] = .string(title)
+            return try ComparableCourse(record: record).canonical
+        }
+        #expect(try canonical(title) == canonical("Data Structures"))
+        #expect(try canonical("Données – Structures") == #"{"title":"Données – Structures"}"#)
+        #expect(try canonical("Data Structures") != canonical("DataStructures"))
+    }
+
     @Test func renumberingNeedsTheSameTitleAndDescription() {
         func courses(_ list: [(String, String, String)]) -> [SnapshotCourse] {
             list.map { SnapshotCourse(Support.course($0.0, title: $0.1, description: $0.2)) }

@@ -25,8 +25,9 @@ public struct ComparableCourse: Sendable, Equatable {
     public let title: String
     /// The compared fields as one compact JSON object: keys sorted, white space collapsed, empty values left out.
     public let canonical: String
-    /// FNV-1a (64 bits) over `canonical`'s UTF-8.
-    public let fingerprint: UInt64
+    /// FNV-1a (64 bits) over `canonical`'s UTF-8: worked out when a snapshot is written, not for every course a diff
+    /// reads (a multiply per byte, one after another).
+    public var fingerprint: UInt64 { FNV1a.hash(canonical.utf8) }
 
     /// The compared fields in the order changes are listed (labelled fields follow, by label), each as people read it.
     static let compared: [(key: RecordKey, label: String)] = [
@@ -82,7 +83,6 @@ public struct ComparableCourse: Sendable, Equatable {
         }
         bytes.append(UInt8(ascii: "}"))
         canonical = String(decoding: bytes, as: UTF8.self)
-        fingerprint = FNV1a.hash(bytes)
     }
 
     /// The fingerprint as a snapshot writes it: 16 hex digits.
@@ -109,7 +109,7 @@ public struct ComparableCourse: Sendable, Equatable {
             // Labels that collapse to one keep the value of the first in label order.
             var seen = Set<String>()
             for (label, value) in labelled.sorted(by: { $0.key < $1.key }) {
-                let key = labelledPrefix + collapsed(label)
+                let key = labelledPrefix + TextCollapsing.collapse(label)
                 if let text = canonicalText(value), seen.insert(key).inserted { fields.append((key, .string(text))) }
             }
         }
@@ -119,31 +119,8 @@ public struct ComparableCourse: Sendable, Equatable {
     /// A string value with white space collapsed; nil for null, non-strings and empty text.
     static func canonicalText(_ value: JSONValue?) -> String? {
         guard case let .string(text)? = value else { return nil }
-        let result = collapsed(text)
+        let result = TextCollapsing.collapse(text)
         return result.isEmpty ? nil : result
-    }
-
-    /// The text with white space collapsed, or the text itself when it has nothing to collapse (most do
-    /// not, and checking is cheaper than copying).
-    static func collapsed(_ text: String) -> String {
-        var text = text
-        let clean = text.withUTF8 { bytes in
-            guard let first = bytes.first, let last = bytes.last, first != 0x20, last != 0x20 else { return bytes.isEmpty }
-            var previousWasSpace = false
-            for index in bytes.indices {
-                let byte = bytes[index]
-                if byte == 0x20 {
-                    if previousWasSpace { return false }
-                    previousWasSpace = true
-                } else if byte < 0x20 || (byte >= 0x80 && TextCollapsing.spaceLength(bytes, at: index) > 0) {
-                    return false
-                } else {
-                    previousWasSpace = false
-                }
-            }
-            return true
-        }
-        return clean ? text : TextCollapsing.collapse(text)
     }
 
     /// The credits as "3" or "1-3" from `creditRange`; else as written (`creditsText`); else the app's integer when positive.

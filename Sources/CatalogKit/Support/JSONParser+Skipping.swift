@@ -42,41 +42,22 @@ extension JSONTextParser {
     mutating func keyText() throws(JSONSyntaxError) -> KeyText {
         let start = index + 1
         var end = start
+        var allBits: UInt8 = 0
         while end < bytes.count {
             let byte = bytes[end]
-            if byte >= 0x80, let length = utf8SequenceLength(at: end) {
-                end += length
-            } else if byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
-                end += 1
-            } else {
-                break
-            }
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            allBits |= byte
+            end += 1
         }
-        guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else {
+        // A run with a byte past ASCII is checked whole by the standard library: a quote, a backslash or a control
+        // character cannot be part of a UTF-8 sequence, so the run ends where the string's text does.
+        guard end < bytes.count, bytes[end] == UInt8(ascii: "\""),
+              allBits < 0x80 || (try? UTF8Span(validating: UnsafeBufferPointer(rebasing: bytes[start..<end]).span)) != nil else {
             // An escape, a control character or a byte that is not UTF-8: read and checked as any string is.
             return .decoded(Array(try string().utf8))
         }
         index = end + 1
         return .span(start..<end)
-    }
-
-    /// The length of the well-formed UTF-8 sequence that starts at `start` (its lead byte is not ASCII), or nil.
-    func utf8SequenceLength(at start: Int) -> Int? {
-        let count: Int
-        var second: ClosedRange<UInt8> = 0x80...0xBF
-        switch bytes[start] {
-        case 0xC2...0xDF: count = 2
-        case 0xE0: count = 3; second = 0xA0...0xBF
-        case 0xE1...0xEC, 0xEE...0xEF: count = 3
-        case 0xED: count = 3; second = 0x80...0x9F
-        case 0xF0: count = 4; second = 0x90...0xBF
-        case 0xF1...0xF3: count = 4
-        case 0xF4: count = 4; second = 0x80...0x8F
-        default: return nil
-        }
-        guard start + count <= bytes.count, second.contains(bytes[start + 1]) else { return nil }
-        for offset in 2..<count where bytes[start + offset] & 0xC0 != 0x80 { return nil }
-        return count
     }
 
     /// A key's position in `keys`, comparing bytes.

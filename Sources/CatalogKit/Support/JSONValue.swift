@@ -150,29 +150,28 @@ public enum JSONValue: Sendable, Equatable {
         value.withUTF8 { bytes in
             // Copy the runs that need no escape in one go; most strings are one run.
             var runStart = 0
-            var position = 0
-            while position < bytes.count {
-                let byte = bytes[position]
-                guard byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 else {
+            while true {
+                var position = runStart
+                while position < bytes.count, bytes[position] >= 0x20, bytes[position] != UInt8(ascii: "\""),
+                      bytes[position] != UInt8(ascii: "\\") {
                     position += 1
-                    continue
                 }
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
-                position += 1
-                runStart = position
+                guard position < bytes.count else { return }
+                let byte = bytes[position]
+                runStart = position + 1
+                out.append(UInt8(ascii: "\\"))
                 switch byte {
-                case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-                case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-                case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-                case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-                case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-                default:
-                    out.append(contentsOf: "\\u00".utf8)
+                case 0x0A: out.append(UInt8(ascii: "n"))
+                case 0x0D: out.append(UInt8(ascii: "r"))
+                case 0x09: out.append(UInt8(ascii: "t"))
+                case 0..<0x20:
+                    out.append(contentsOf: "u00".utf8)
                     out.append(hex[Int(byte >> 4)])
                     out.append(hex[Int(byte & 0xF)])
+                default: out.append(byte)
                 }
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
     }
 }
