@@ -248,63 +248,28 @@ enum Transcoder {
     }
 
     /// Checks UTF-8 and, when it is broken, copies it with each maximal invalid subpart replaced by U+FFFD
-    /// (Unicode's recommended practice). Returns nil bytes when the input was valid.
-    ///
-    /// Done by hand: the standard library's repairing decoder throws internally once per bad sequence,
-    /// which is slow on garbage and slower still under a debugger or test harness that records throws.
+    /// (Unicode's recommended practice, which the standard library's decoding follows). Returns nil bytes when
+    /// the input was valid, and how many replacements were made.
     static func repairUTF8(_ input: UnsafeBufferPointer<UInt8>) -> (bytes: [UInt8]?, replaced: Int) {
-        // Valid pages, nearly all of them, are told by the standard library's own check.
         guard String(validating: input, as: UTF8.self) == nil else { return (nil, 0) }
-        var output: [UInt8]?
-        var replaced = 0
-        var index = 0
-        var copiedUpTo = 0
-        let count = input.count
-        while index < count {
-            let lead = input[index]
-            if lead < 0x80 {
-                index += 1
-                continue
+        let repaired = Array(String(decoding: input, as: UTF8.self).utf8)
+        // A U+FFFD the page itself holds is not a replacement: count the ones decoding added.
+        return (repaired, replacementCharacters(in: repaired) - replacementCharacters(in: input))
+    }
+
+    /// How many times U+FFFD's UTF-8 form (EF BF BD) occurs in `bytes`.
+    private static func replacementCharacters(in bytes: some Collection<UInt8>) -> Int {
+        var count = 0
+        var matched = 0
+        for byte in bytes {
+            switch (matched, byte) {
+            case (_, 0xEF): matched = 1
+            case (1, 0xBF): matched = 2
+            case (2, 0xBD): matched = 0; count += 1
+            default: matched = 0
             }
-            var needed = 0
-            var low: UInt8 = 0x80, high: UInt8 = 0xBF
-            switch lead {
-            case 0xC2...0xDF: needed = 1
-            case 0xE0: needed = 2; low = 0xA0
-            case 0xE1...0xEC, 0xEE...0xEF: needed = 2
-            case 0xED: needed = 2; high = 0x9F
-            case 0xF0: needed = 3; low = 0x90
-            case 0xF1...0xF3: needed = 3
-            case 0xF4: needed = 3; high = 0x8F
-            default: needed = -1
-            }
-            var end = index + 1
-            var valid = needed > 0
-            if valid {
-                for position in 0..<needed {
-                    guard end < count else { valid = false; break }
-                    let byte = input[end]
-                    let (from, to) = position == 0 ? (low, high) : (0x80, 0xBF)
-                    guard byte >= from, byte <= to else { valid = false; break }
-                    end += 1
-                }
-            }
-            if valid {
-                index = end
-                continue
-            }
-            if output == nil {
-                output = []
-                output?.reserveCapacity(count + count / 8)
-            }
-            output?.append(contentsOf: input[copiedUpTo..<index])
-            output?.append(contentsOf: [0xEF, 0xBF, 0xBD])
-            replaced += 1
-            index = max(end, index + 1)
-            copiedUpTo = index
         }
-        if output != nil { output?.append(contentsOf: input[copiedUpTo..<count]) }
-        return (output, replaced)
+        return count
     }
 
     /// Windows-1252's 0x80–0x9F block; every other byte is the Latin-1 code point of the same value.
