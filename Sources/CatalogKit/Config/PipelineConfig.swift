@@ -200,11 +200,7 @@ public struct PipelineConfig: Sendable, Equatable {
             }
             return .http(startURLs: urls)
         default:
-            guard let text = reader.string(object[kind], "\(path).\(kind)") else { return nil }
-            guard let directory = confinedPath(text, base: base) else {
-                reader.fail("\(path).\(kind)", "expected a path inside \(base.path) (no \"..\", not absolute), got \"\(text)\"")
-                return nil
-            }
+            guard let directory = reader.confinedPath(object[kind], "\(path).\(kind)", base: base) else { return nil }
             return kind == "directory" ? .directory(directory) : .replay(directory)
         }
     }
@@ -233,12 +229,8 @@ public struct PipelineConfig: Sendable, Equatable {
                 return entry
             }
         }
-        if let cache = reader.string(object["cacheDirectory"], "\(path).cacheDirectory", required: false) {
-            if let directory = confinedPath(cache, base: base) {
-                settings.cacheDirectory = directory
-            } else {
-                reader.fail("\(path).cacheDirectory", "expected a path inside \(base.path) (no \"..\", not absolute), got \"\(cache)\"")
-            }
+        if let cache = reader.confinedPath(object["cacheDirectory"], "\(path).cacheDirectory", base: base, required: false) {
+            settings.cacheDirectory = cache
         }
         if let ignore = reader.bool(object["ignoreRobots"], "\(path).ignoreRobots") { settings.ignoreRobots = ignore }
         return settings
@@ -250,12 +242,7 @@ public struct PipelineConfig: Sendable, Equatable {
         if let subjects = reader.object(object["subjects"], "\(path).subjects", required: false) {
             var table: [String: String] = [:]
             for (name, value) in subjects {
-                guard let code = reader.string(value, "\(path).subjects.\(name)") else { continue }
-                guard (1...6).contains(code.count), code.allSatisfy({ $0.isLetter || $0 == "&" }) else {
-                    reader.fail("\(path).subjects.\(name)", "expected a subject code of 1 to 6 letters, got \"\(code)\"")
-                    continue
-                }
-                table[name] = code
+                if let code = reader.subjectCode(value, "\(path).subjects.\(name)") { table[name] = code }
             }
             rules.subjects = SubjectAliases(table)
         }
