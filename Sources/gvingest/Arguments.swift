@@ -59,16 +59,14 @@ struct Arguments {
 
 /// Reads a pipeline configuration for a command: 66 when the file can't be read, 65 when it is not a valid
 /// configuration (every problem is printed with its JSON path), so every command answers the same way.
-func loadConfiguration(_ path: String, command: String) -> Result<PipelineConfig, CommandFailure> {
+func loadConfiguration(_ path: String, command: String) throws(CommandFailure) -> PipelineConfig {
     guard FileManager.default.isReadableFile(atPath: path) else {
-        printError("gvingest \(command): \(path): cannot read the configuration")
-        return .failure(CommandFailure(status: .noInput))
+        throw CommandFailure("gvingest \(command): \(path): cannot read the configuration", status: .noInput)
     }
     do {
-        return .success(try PipelineConfig.load(URL(fileURLWithPath: path)))
+        return try PipelineConfig.load(URL(fileURLWithPath: path))
     } catch {
-        printError("gvingest \(command): \(error)\(rulesHint(path))")
-        return .failure(CommandFailure(status: .dataError))
+        throw CommandFailure("gvingest \(command): \(error)\(rulesHint(path))", status: .dataError)
     }
 }
 
@@ -81,31 +79,38 @@ func rulesHint(_ path: String) -> String {
         + #"{"schemaVersion": 1, "catalogs": [{"id": "…", "name": "…", "system": "…", "source": {…}, "rules": {"course": …}}]}"#
 }
 
-/// A command's end, already reported on stderr, and the status it exits with.
+/// A command's end short of its work: the message for stderr and the status it exits with.
 struct CommandFailure: Error {
+    var message: String
     var status: ExitStatus
+
+    init(_ message: String, status: ExitStatus) {
+        self.message = message
+        self.status = status
+    }
 }
 
-/// `--color=auto|always|never`: auto colours a terminal unless `NO_COLOR` is set or `TERM` is `dumb`; the
-/// option, being asked for, wins over both.
-enum ColorChoice: String, CaseIterable {
-    case auto, always, never
-
-    /// Whether to colour standard output.
-    static func stdoutColors(_ arguments: Arguments) throws(UsageError) -> Bool {
-        let word = arguments.value("--color") ?? "auto"
-        guard let choice = ColorChoice(rawValue: word) else {
-            throw UsageError(message: "--color must be auto, always or never, not '\(word)'")
-        }
-        switch choice {
-        case .always: return true
-        case .never: return false
-        case .auto: return isCapableTerminal(STDOUT_FILENO) && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
-        }
+/// `--system`: which parser reads the pages (auto when not given).
+func systemChoice(_ arguments: Arguments) throws(UsageError) -> SystemChoice {
+    let word = arguments.value("--system") ?? "auto"
+    guard let choice = SystemChoice(argument: word) else {
+        throw UsageError(message: "--system must be \(SystemChoice.argumentList), not '\(word)'")
     }
+    return choice
+}
 
-    /// A terminal that understands escape sequences (colours, a progress line redrawn in place).
-    static func isCapableTerminal(_ descriptor: Int32) -> Bool {
-        isatty(descriptor) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb"
+/// `--color=auto|always|never`, whether to colour standard output: auto colours a terminal unless `NO_COLOR` is
+/// set or `TERM` is `dumb`; the option, being asked for, wins over both.
+func stdoutColors(_ arguments: Arguments) throws(UsageError) -> Bool {
+    switch arguments.value("--color") ?? "auto" {
+    case "always": return true
+    case "never": return false
+    case "auto": return isCapableTerminal(STDOUT_FILENO) && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+    case let word: throw UsageError(message: "--color must be auto, always or never, not '\(word)'")
     }
+}
+
+/// A terminal that understands escape sequences (colours, a progress line redrawn in place).
+func isCapableTerminal(_ descriptor: Int32) -> Bool {
+    isatty(descriptor) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb"
 }

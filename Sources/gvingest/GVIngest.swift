@@ -65,8 +65,11 @@ struct GVIngest {
         }
         do {
             return try await C.run(words)
+        } catch let failure as CommandFailure {
+            printError(failure.message)
+            return failure.status
         } catch {
-            printError(usageError(error.message, command: C.self))
+            printError(usageError((error as? UsageError)?.message ?? "\(error)", command: C.self))
             return .usage
         }
     }
@@ -87,10 +90,14 @@ protocol Command: Sendable {
     /// completion scripts and the did-you-mean hint all read these.
     static var flags: [String] { get }
     static var options: [String] { get }
-    static func run(_ words: [String]) async throws(UsageError) -> ExitStatus
+    /// Throws a `UsageError` for a usage mistake, a `CommandFailure` for any other end short of the status it returns.
+    static func run(_ words: [String]) async throws -> ExitStatus
 }
 
 extension Command {
+    static var flags: [String] { [] }
+    static var options: [String] { [] }
+
     /// By default the first sentence of the help's first paragraph after the synopsis.
     static var summary: String {
         let paragraphs = help.components(separatedBy: "\n\n").dropFirst()
