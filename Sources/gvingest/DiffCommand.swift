@@ -88,7 +88,8 @@ enum DiffCommand: Command {
                 let captured = if case let .string(time)? = header["capturedAt"] { " (\(time))" } else { "" }
                 labels.append(input.label + captured)
             } catch let error as SnapshotFormatError {
-                throw CommandFailure("gvingest diff: \(input.label): not a snapshot or catalog: \(error.message)", status: .trouble)
+                throw CommandFailure("gvingest diff: \(input.label): not a snapshot or catalog: \(error.message)",
+                                     status: .trouble)
             } catch {
                 throw CommandFailure("gvingest diff: \(input.label): cannot read: \(error)", status: .trouble)
             }
@@ -145,8 +146,8 @@ enum DiffCommand: Command {
             throw CommandFailure("gvingest diff: \(error)", status: .trouble)
         }
         guard entries.count >= 2 else {
-            throw CommandFailure("gvingest diff: \(store.directory.path) has \(entries.count) snapshot(s); a diff needs two "
-                + "(run the pipeline again, or name two files)", status: .trouble)
+            throw CommandFailure("gvingest diff: \(store.directory.path) has \(entries.count) snapshot(s); "
+                + "a diff needs two (run the pipeline again, or name two files)", status: .trouble)
         }
         return entries.suffix(2).map { ($0.file, $0.name) }
     }

@@ -105,7 +105,8 @@ enum FetchCommand: Command {
             do {
                 try recorder.finish()
             } catch {
-                throw CommandFailure("gvingest fetch: cannot write the mirror \(recorder.directory.path): \(error)", status: .cannotCreate)
+                throw CommandFailure("gvingest fetch: cannot write the mirror \(recorder.directory.path): \(error)",
+                                     status: .cannotCreate)
             }
         }
         guard report.pagesFailed > 0 else { return .ok }

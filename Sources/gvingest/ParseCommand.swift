@@ -111,7 +111,8 @@ enum ParseCommand: Command {
                     try FileHandle.standardOutput.write(contentsOf: Data(format.text(courses.map(\.record)).utf8))
                 }
             } catch {
-                throw CommandFailure("gvingest parse: cannot write the output: \(error.localizedDescription)", status: .cannotCreate)
+                throw CommandFailure("gvingest parse: cannot write the output: \(error.localizedDescription)",
+                                     status: .cannotCreate)
             }
         } else {
             for result in results where !result.unreadable { print(ParseOutput.human(result, rules: rules)) }

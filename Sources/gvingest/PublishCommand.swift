@@ -76,8 +76,8 @@ enum PublishCommand: Command {
         let directory = URL(fileURLWithPath: out).standardizedFileURL
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw CommandFailure("gvingest publish: \(directory.path): no such directory; publish reads the outputs of a complete "
-                + "`gvingest run`", status: .noInput)
+            throw CommandFailure("gvingest publish: \(directory.path): no such directory; "
+                + "publish reads the outputs of a complete `gvingest run`", status: .noInput)
         }
         // A run must not rewrite the outputs while they are read.
         let lock: RunLock

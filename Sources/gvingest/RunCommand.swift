@@ -76,8 +76,8 @@ enum RunCommand: Command {
         if let source = arguments.value("--source") {
             let system = try systemChoice(arguments)
             let base = try arguments.value("--config").map { try loadConfiguration($0, command: name) }
-            config = try SourceRun.config(source: source, system: system, out: arguments.value("--out"), id: arguments.value("--catalog"),
-                                          base: base)
+            config = try SourceRun.config(source: source, system: system, out: arguments.value("--out"),
+                                          id: arguments.value("--catalog"), base: base)
             detectSystem = system == .auto
             baseline = config.catalogs.first.flatMap { SourceRun.baselineWarning(outputs: config.outputs, catalogID: $0.id) }
         } else {

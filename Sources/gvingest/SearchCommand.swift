@@ -107,6 +107,7 @@ enum SearchCommand: Command {
         }
         let configPath = arguments.value("--config") ?? (FileManager.default.fileExists(atPath: "pipeline.json") ? "pipeline.json" : nil)
         guard let configPath else { return "out/catalog.json" }
-        return try loadConfiguration(configPath, command: name).outputs.directory.appendingPathComponent("catalog.json").path
+        let config = try loadConfiguration(configPath, command: name)
+        return config.outputs.directory.appendingPathComponent("catalog.json").path
     }
 }

@@ -229,9 +229,8 @@ public struct PipelineConfig: Sendable, Equatable {
                 return entry
             }
         }
-        if let cache = reader.confinedPath(object["cacheDirectory"], "\(path).cacheDirectory", base: base, required: false) {
-            settings.cacheDirectory = cache
-        }
+        settings.cacheDirectory = reader.confinedPath(object["cacheDirectory"], "\(path).cacheDirectory", base: base,
+                                                      required: false)
         if let ignore = reader.bool(object["ignoreRobots"], "\(path).ignoreRobots") { settings.ignoreRobots = ignore }
         return settings
     }

@@ -36,9 +36,9 @@ public struct FetchFailure: Error, Sendable, Equatable, CustomStringConvertible 
     public var reason: String
     /// The last HTTP status, when there was one.
     public var status: Int?
-    public var attempts: Int
+    public var attempts = 0
     /// Whether running again later might succeed (timeouts, 5xx, 429) rather than not (404, refused redirect).
-    public var temporary: Bool
+    public var temporary = false
 
     public var description: String { "\(url.absoluteString): \(reason)" }
 }
