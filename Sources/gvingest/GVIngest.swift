@@ -40,11 +40,10 @@ struct GVIngest {
             exit(ExitStatus.usage.rawValue)
         }
         words.removeFirst()
-        let command: String
-        switch word {
-        case "--help", "-h": command = HelpCommand.name
-        case "--version": command = VersionCommand.name
-        default: command = word
+        let command = switch word {
+        case "--help", "-h": HelpCommand.name
+        case "--version": VersionCommand.name
+        default: word
         }
         guard let type = commands.first(where: { $0.name == command }) else {
             let hint = commands.map { $0.name }.min { editDistance($0, command) < editDistance($1, command) }
@@ -97,13 +96,6 @@ protocol Command: Sendable {
 extension Command {
     static var flags: [String] { [] }
     static var options: [String] { [] }
-
-    /// By default the first sentence of the help's first paragraph after the synopsis.
-    static var summary: String {
-        let paragraphs = help.components(separatedBy: "\n\n").dropFirst()
-        let first = (paragraphs.first ?? "").split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
-        return first.range(of: ". ").map { String(first[..<$0.lowerBound]) + "." } ?? first
-    }
 
     /// The help's "Usage:" lines.
     static var synopsis: String {

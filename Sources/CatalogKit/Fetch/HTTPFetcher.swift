@@ -19,8 +19,8 @@ public final class HTTPFetcher: PageSource {
     private let cache: ResponseCache?
     private let allowedOrigins: Set<Origin>
     /// Retries made so far (not counting first attempts), for the crawl's summary.
-    public var retries: Int { counters.retries }
-    private let counters = Counters()
+    public var retries: Int { retryCount.withLock { $0 } }
+    private let retryCount = Mutex(0)
     private let redirectVetter = Mutex<(@Sendable (URL) async -> String?)?>(nil)
 
     /// - Parameter startURLs: their origins are allowed besides those `settings.allowedHosts` names.
@@ -84,7 +84,7 @@ public final class HTTPFetcher: PageSource {
         var lastFailure: FetchFailure?
         while attempt < max(1, settings.maximumAttempts) {
             attempt += 1
-            if attempt > 1 { counters.addRetry() }
+            if attempt > 1 { retryCount.withLock { $0 += 1 } }
             if Task.isCancelled {
                 return .failure(Self.cancelled(url, attempts: attempt - 1))
             }
@@ -263,15 +263,6 @@ public enum RetryAfter {
         }
         return nil
     }
-}
-
-/// Counts shared by concurrent fetches.
-final class Counters: Sendable {
-    private let retryCount = Mutex(0)
-
-    var retries: Int { retryCount.withLock { $0 } }
-
-    func addRetry() { retryCount.withLock { $0 += 1 } }
 }
 
 /// Bounds requests in flight, in total and per host. Waiters are served in arrival order.

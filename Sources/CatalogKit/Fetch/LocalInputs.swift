@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 
 /// A page to parse, named as the user named it.
-public struct PageInput: Sendable, Equatable {
+public struct PageInput: Sendable {
     /// The argument or the file found under a directory argument, as shown in messages.
     public var name: String
     /// The file's path, for a local file: reading it by this spares asking `url` for its path, which
@@ -27,10 +27,6 @@ public struct PageInput: Sendable, Equatable {
     init(name: String, filePath: String) {
         self.name = name
         self.path = filePath
-    }
-
-    public static func == (lhs: PageInput, rhs: PageInput) -> Bool {
-        lhs.name == rhs.name && lhs.path == rhs.path && lhs.url == rhs.url
     }
 }
 
@@ -170,22 +166,19 @@ public enum PageReader {
 
     public static func read(_ input: PageInput) async throws(InputError) -> (bytes: [UInt8], contentType: String?) {
         if let path = input.path { return (try readFile(path, of: input), nil) }
+        let data: Data, response: URLResponse
         do {
-            let (data, response) = try await session.data(from: input.url)
-            guard let http = response as? HTTPURLResponse else { return (Array(data), nil) }
-            guard (200..<300).contains(http.statusCode) else {
-                throw InputError(name: input.name, reason: "HTTP status \(http.statusCode)")
-            }
-            return (Array(data), http.value(forHTTPHeaderField: "Content-Type"))
-        } catch let error as InputError {
-            throw error
+            (data, response) = try await session.data(from: input.url)
         } catch {
             throw InputError(name: input.name, reason: "cannot fetch: \(error.localizedDescription)")
         }
+        guard let http = response as? HTTPURLResponse else { return (Array(data), nil) }
+        guard (200..<300).contains(http.statusCode) else {
+            throw InputError(name: input.name, reason: "HTTP status \(http.statusCode)")
+        }
+        return (Array(data), http.value(forHTTPHeaderField: "Content-Type"))
     }
-}
 
-extension PageReader {
     /// A local page's bytes.
     static func readFile(_ path: String, of input: PageInput) throws(InputError) -> [UInt8] {
         do {

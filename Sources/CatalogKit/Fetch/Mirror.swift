@@ -47,14 +47,9 @@ public struct MirrorIndex: Sendable, Equatable {
     }
 
     public static let fileName = "index.json"
-    public var pages: [String: Entry]
+    public var pages: [String: Entry] = [:]
     /// Where the recorded crawl started; a replay with no start URLs of its own starts there.
-    public var startURLs: [String]
-
-    public init(pages: [String: Entry] = [:], startURLs: [String] = []) {
-        self.pages = pages
-        self.startURLs = startURLs
-    }
+    public var startURLs: [String] = []
 
     public static func load(from directory: URL) throws -> MirrorIndex {
         let file = directory.appendingPathComponent(fileName)
@@ -83,15 +78,12 @@ public struct MirrorIndex: Sendable, Equatable {
             index.startURLs = starts.compactMap { if case let .string(url) = $0 { return url } else { return nil } }
         }
         for (url, value) in pages {
-            guard case let .string(path)? = value["file"], let confined = PipelineConfig.confinedPath(path, base: directory) else {
+            guard case let .string(path)? = value["file"], PipelineConfig.confinedPath(path, base: directory) != nil else {
                 throw MirrorError(message: "\(file.path): pages[\"\(url)\"].file: expected a relative path inside the mirror")
             }
-            _ = confined
-            var status = 200
-            if case let .int(code)? = value["status"] { status = code }
+            let status = if case let .int(code)? = value["status"] { code } else { 200 }
             func string(_ key: String) -> String? {
-                if case let .string(text)? = value[key] { return text }
-                return nil
+                if case let .string(text)? = value[key] { text } else { nil }
             }
             index.pages[url] = Entry(file: path, status: status, contentType: string("contentType"), etag: string("etag"),
                                      lastModified: string("lastModified"))
@@ -177,9 +169,7 @@ public final class MirrorRecorder: PageSource, Sendable {
     public init(wrapping source: any PageSource, into directory: URL, startURLs: [URL]) {
         self.source = source
         self.directory = directory
-        var index = MirrorIndex()
-        index.startURLs = startURLs.map { URLNormalizer.normalize($0).absoluteString }
-        recorded = Mutex((index, []))
+        recorded = Mutex((MirrorIndex(startURLs: startURLs.map { URLNormalizer.normalize($0).absoluteString }), []))
     }
 
     public func refusal(for url: URL) -> String? { source.refusal(for: url) }

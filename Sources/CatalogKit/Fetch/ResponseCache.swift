@@ -33,8 +33,7 @@ public struct ResponseCache: Sendable {
               case let .int(status)? = meta["status"], case let .int(length)? = meta["length"],
               data.count - newline - 1 == length else { return nil }
         func string(_ key: String) -> String? {
-            if case let .string(value)? = meta[key] { return value }
-            return nil
+            if case let .string(value)? = meta[key] { value } else { nil }
         }
         return CachedResponse(url: url, status: status, contentType: string("contentType"), etag: string("etag"),
                               lastModified: string("lastModified"), body: Array(data[(newline + 1)...]))

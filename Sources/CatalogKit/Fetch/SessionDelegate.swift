@@ -43,11 +43,6 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         var redirects = 0
         var refusedRedirect: String?
         var redirectToOrigin: URL?
-
-        init(continuation: CheckedContinuation<RawResponse, Never>, limits: RequestLimits) {
-            self.continuation = continuation
-            self.limits = limits
-        }
     }
 
     private let tasks = Mutex<[Int: TaskState]>([:])
