@@ -79,9 +79,8 @@ enum CompletionsCommand: Command {
         (command.flags + command.options + ["--help"]).sorted()
     }
 
-    static var names: String { GVIngest.commands.map { $0.name }.joined(separator: " ") }
-
     static var bash: String {
+        let names = GVIngest.commands.map { $0.name }.joined(separator: " ")
         let cases = GVIngest.commands.map { "        \($0.name)) options=\"\(words($0).joined(separator: " "))\" ;;" }
         return """
         # gvingest completions for bash: source <(gvingest completions bash)

@@ -180,11 +180,12 @@ public final class Crawler: Sendable {
                 }
                 running -= 1
                 stopAtDeadline()
+                let pageURL = outcome.job.url.absoluteString
                 if let page = outcome.page {
                     report.pagesFetched += 1
                     if page.notModified { report.notModified += 1 } else { report.bytes += page.body.count }
                 } else if let failure = outcome.failure {
-                    report.failures.append(CrawlFailure(url: outcome.job.url.absoluteString, reason: failure.reason,
+                    report.failures.append(CrawlFailure(url: pageURL, reason: failure.reason,
                                                         temporary: failure.temporary, atDeadline: deadlineHit && failure.temporary))
                 }
                 if let result = outcome.result {
@@ -196,10 +197,9 @@ public final class Crawler: Sendable {
                             if listing.pageCount > 1, let system = result.system {
                                 let parser = CatalogParsers.parser(for: system)
                                 let key = parser.pagerKey(outcome.job.url)
-                                var pager = pagers[key]
-                                    ?? (listing.pageCount, [], listing.pageLinks.first ?? outcome.job.url.absoluteString, false, parser)
+                                var pager = pagers[key] ?? (listing.pageCount, [], listing.pageLinks.first ?? pageURL, false, parser)
                                 pager.count = max(pager.count, listing.pageCount)
-                                pager.pages.insert(parser.pagerPage(of: outcome.job.url.absoluteString) ?? 1)
+                                pager.pages.insert(parser.pagerPage(of: pageURL) ?? 1)
                                 for link in listing.pageLinks {
                                     if let number = parser.pagerPage(of: link) { pager.pages.insert(number) }
                                     if let url = URL(string: link) { enqueue(url, .listing) }
@@ -207,8 +207,8 @@ public final class Crawler: Sendable {
                                 pagers[key] = pager
                             }
                         } else if result.courses.isEmpty {
-                            report.failures.append(CrawlFailure(url: outcome.job.url.absoluteString,
-                                                                reason: "a start or listing page with no course links (\(result.systemRule))"))
+                            let reason = "a start or listing page with no course links (\(result.systemRule))"
+                            report.failures.append(CrawlFailure(url: pageURL, reason: reason))
                             report.pagesFetched -= 1
                         }
                         // An expanded listing carries its courses inline.
@@ -216,7 +216,7 @@ public final class Crawler: Sendable {
                     case .course:
                         if result.courses.isEmpty {
                             // Fetched, but not read: a gap in the parse, not a failed fetch.
-                            report.parseGaps.append(ParseGap(url: outcome.job.url.absoluteString, reason: result.gapReason))
+                            report.parseGaps.append(ParseGap(url: pageURL, reason: result.gapReason))
                         } else {
                             report.coursePages.append(result)
                         }
@@ -228,11 +228,9 @@ public final class Crawler: Sendable {
             }
             if deadlineHit {
                 report.deadlineReached = true
-                for job in queue {
-                    report.failures.append(CrawlFailure(url: job.url.absoluteString, reason: atDeadline(job, "not fetched").failure?.reason ?? "",
-                                                        atDeadline: true))
+                report.failures += queue.map { job in
+                    CrawlFailure(url: job.url.absoluteString, reason: atDeadline(job, "not fetched").failure?.reason ?? "", atDeadline: true)
                 }
-                queue.removeAll()
             }
             // The watchdog, when the crawl ended first.
             group.cancelAll()

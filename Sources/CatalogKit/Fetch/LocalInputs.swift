@@ -7,14 +7,12 @@ import FoundationNetworking
 public struct PageInput: Sendable {
     /// The argument or the file found under a directory argument, as shown in messages.
     public var name: String
-    /// The file's path, for a local file: reading it by this spares asking `url` for its path, which
-    /// Foundation works out anew each time (more instructions than reading a small page).
+    /// The file's path, for a local file: a `URL` works its path out anew each time it is asked.
     public var path: String?
     private var givenURL: URL?
 
-    /// The page's URL; for a file found under a directory, made from `path` when asked. The parse stage asks
-    /// on the core that parses the page, so listing a directory of thousands of pages does not make each
-    /// `URL` one after another before any page is parsed.
+    /// The page's URL; for a file found under a directory, made from `path` when asked (on the core that
+    /// parses the page, not one after another as the directory is listed).
     public var url: URL { givenURL ?? URL(fileURLWithPath: path ?? "", isDirectory: false) }
 
     public init(name: String, url: URL) {
@@ -71,16 +69,14 @@ public enum PageInputs {
             return
         }
         let basePath = base.path
-        // Paths as strings, not URLs: a URL's `path` and `pathExtension` are worked out anew on every call, and
-        // asking them of each file was most of listing a directory of 4,000 pages.
+        // Paths as strings, not URLs, whose `path` and `pathExtension` are worked out anew on every call.
         guard let entries = entries(under: basePath) else {
             errors.append(InputError(name: name, reason: "cannot list the directory"))
             return
         }
         let shownBase = name.hasSuffix("/") ? String(name.dropLast()) : name
         let directory = basePath.hasSuffix("/") ? basePath : basePath + "/"
-        // Sorted by the paths below the directory: the names shown all start with the same `shownBase + "/"`,
-        // so they fall in the same order, and comparing the short paths skips comparing that prefix each time.
+        // The names shown all start with `shownBase + "/"`: sorting the paths below it gives their order.
         let pages = entries.filter(isPage).sorted()
         if pages.isEmpty {
             errors.append(InputError(name: name, reason: "no .html or .htm files under this directory"))
