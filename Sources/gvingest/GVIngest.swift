@@ -68,14 +68,11 @@ struct GVIngest {
             printError(failure.message)
             return failure.status
         } catch {
-            printError(usageError((error as? UsageError)?.message ?? "\(error)", command: C.self))
+            // A usage mistake as people want to see it: the one line that matters, the synopsis, where to read more.
+            let message = (error as? UsageError)?.message ?? "\(error)"
+            printError("gvingest \(C.name): \(message)\n\(C.synopsis)\nSee 'gvingest \(C.name) --help'.")
             return .usage
         }
-    }
-
-    /// A usage mistake as people want to see it: the one line that matters, the synopsis, where to read more.
-    static func usageError(_ message: String, command: any Command.Type) -> String {
-        "gvingest \(command.name): \(message)\n\(command.synopsis)\nSee 'gvingest \(command.name) --help'."
     }
 }
 

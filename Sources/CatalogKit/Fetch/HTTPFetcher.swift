@@ -289,14 +289,14 @@ actor ConcurrencyGate {
     func release(host: String) {
         inFlight -= 1
         perHostInFlight[host, default: 1] -= 1
-        var index = 0
-        while index < waiters.count {
-            if canStart(waiters[index].host) {
-                let waiter = waiters.remove(at: index)
+        let waiting = waiters
+        waiters = []
+        for waiter in waiting {
+            if canStart(waiter.host) {
                 start(waiter.host)
                 waiter.continuation.resume()
             } else {
-                index += 1
+                waiters.append(waiter)
             }
         }
     }

@@ -39,27 +39,24 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
 public enum PageInputs {
     public static let pageExtensions: Set<String> = ["html", "htm"]
 
-    public static func expand(_ arguments: [String], fileManager: FileManager = .default) -> (inputs: [PageInput], errors: [InputError]) {
+    public static func expand(_ arguments: [String]) -> (inputs: [PageInput], errors: [InputError]) {
         var inputs: [PageInput] = []
         var errors: [InputError] = []
         for argument in arguments {
-            if let url = URL(string: argument), let scheme = url.scheme?.lowercased(), ["http", "https", "file"].contains(scheme) {
-                if scheme == "file" {
-                    expandPath(url.path, name: argument, into: &inputs, errors: &errors, fileManager: fileManager)
-                } else {
-                    inputs.append(PageInput(name: argument, url: url))
-                }
-                continue
+            let url = URL(string: argument)
+            if let url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
+                inputs.append(PageInput(name: argument, url: url))
+            } else {
+                let path = url?.scheme?.lowercased() == "file" ? url?.path : nil
+                expandPath(path ?? argument, name: argument, into: &inputs, errors: &errors)
             }
-            expandPath(argument, name: argument, into: &inputs, errors: &errors, fileManager: fileManager)
         }
         return (inputs, errors)
     }
 
-    private static func expandPath(_ path: String, name: String, into inputs: inout [PageInput], errors: inout [InputError],
-                                   fileManager: FileManager) {
+    private static func expandPath(_ path: String, name: String, into inputs: inout [PageInput], errors: inout [InputError]) {
         var isDirectory: ObjCBool = false
-        guard fileManager.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             errors.append(InputError(name: name, reason: "no such file or directory"))
             return
         }
