@@ -14,11 +14,9 @@ struct Arguments {
 
     /// Parses `words` against the flags and options a command accepts; `--name=value` works too.
     init(_ words: [String], flags allowedFlags: Set<String>, options allowedOptions: Set<String>) throws(UsageError) {
-        var index = 0
+        var rest = words[...]
         var onlyPositionals = false
-        while index < words.count {
-            let word = words[index]
-            index += 1
+        while let word = rest.popFirst() {
             if onlyPositionals || !word.hasPrefix("-") || word == "-" {
                 positional.append(word)
                 continue
@@ -37,13 +35,8 @@ struct Arguments {
                 guard inlineValue == nil else { throw UsageError(message: "\(name) takes no value") }
                 flags.insert(name)
             } else if allowedOptions.contains(name) {
-                if let inlineValue {
-                    values[name, default: []].append(inlineValue)
-                } else {
-                    guard index < words.count else { throw UsageError(message: "\(name) needs a value") }
-                    values[name, default: []].append(words[index])
-                    index += 1
-                }
+                guard let value = inlineValue ?? rest.popFirst() else { throw UsageError(message: "\(name) needs a value") }
+                values[name, default: []].append(value)
             } else {
                 let known = (allowedFlags.union(allowedOptions)).sorted()
                 let hint = known.min { editDistance($0, name) < editDistance($1, name) }

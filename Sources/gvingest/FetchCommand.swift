@@ -45,12 +45,11 @@ enum FetchCommand: Command {
         let arguments = try parseArguments(words)
         guard arguments.positional.isEmpty else { throw UsageError(message: "unexpected argument '\(arguments.positional[0])'") }
         var settings = FetchSettings()
-        var starts: [URL] = []
-        for text in arguments.values["--start"] ?? [] {
+        var starts = try (arguments.values["--start"] ?? []).map { text in
             guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
                 throw UsageError(message: "--start needs an http or https URL, not '\(text)'\(SourceRun.schemeHint(text))")
             }
-            starts.append(url)
+            return url
         }
         var system = try systemChoice(arguments)
         if let path = arguments.value("--config") {

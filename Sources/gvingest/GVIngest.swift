@@ -34,12 +34,11 @@ struct GVIngest {
     }
 
     static func main() async {
-        var words = Array(CommandLine.arguments.dropFirst())
+        let words = CommandLine.arguments.dropFirst()
         guard let word = words.first else {
             printError(usage)
             exit(ExitStatus.usage.rawValue)
         }
-        words.removeFirst()
         let command = switch word {
         case "--help", "-h": HelpCommand.name
         case "--version": VersionCommand.name
@@ -52,7 +51,7 @@ struct GVIngest {
             printError("gvingest: \(what)\(hint)\nUsage: gvingest <command> [options]\nSee 'gvingest help'.")
             exit(ExitStatus.usage.rawValue)
         }
-        exit(await run(type, words).rawValue)
+        exit(await run(type, Array(words.dropFirst())).rawValue)
     }
 
     static func run<C: Command>(_ command: C.Type, _ words: [String]) async -> ExitStatus {

@@ -69,10 +69,8 @@ public struct GuardSettings: Sendable, Equatable {
     /// the parser; fewer are parse gaps the run lists and publishes past.
     public var maximumUnparsedFraction: Double
 
-    public static let defaultMaximumUnparsedFraction = 0.02
-
     public init(minimumCourses: Int = 1, maximumRemovalFraction: Double = 0.1, allowFailedPages: Bool = false,
-                maximumUnparsedFraction: Double = GuardSettings.defaultMaximumUnparsedFraction) {
+                maximumUnparsedFraction: Double = 0.02) {
         self.minimumCourses = minimumCourses
         self.maximumRemovalFraction = maximumRemovalFraction
         self.allowFailedPages = allowFailedPages
@@ -122,18 +120,15 @@ extension PipelineConfig {
     static func readGuards(_ object: [String: JSONValue], _ path: String, reader: inout ConfigReader) -> GuardSettings {
         reader.rejectUnknownKeys(object, path, allowed: ["minimumCourses", "maximumRemovalFraction", "allowFailedPages",
                                                          "maximumUnparsedFraction"])
-        var settings = GuardSettings()
-        if let minimum = reader.integer(object["minimumCourses"], "\(path).minimumCourses", minimum: 0, required: false) {
-            settings.minimumCourses = minimum
-        }
-        if let fraction = reader.number(object["maximumRemovalFraction"], "\(path).maximumRemovalFraction", in: 0...1) {
-            settings.maximumRemovalFraction = fraction
-        }
-        if let allow = reader.bool(object["allowFailedPages"], "\(path).allowFailedPages") { settings.allowFailedPages = allow }
-        if let fraction = reader.number(object["maximumUnparsedFraction"], "\(path).maximumUnparsedFraction", in: 0...1) {
-            settings.maximumUnparsedFraction = fraction
-        }
-        return settings
+        let minimum = reader.integer(object["minimumCourses"], "\(path).minimumCourses", minimum: 0, required: false)
+        let removals = reader.number(object["maximumRemovalFraction"], "\(path).maximumRemovalFraction", in: 0...1)
+        let allowFailed = reader.bool(object["allowFailedPages"], "\(path).allowFailedPages")
+        let unparsed = reader.number(object["maximumUnparsedFraction"], "\(path).maximumUnparsedFraction", in: 0...1)
+        let defaults = GuardSettings()
+        return GuardSettings(minimumCourses: minimum ?? defaults.minimumCourses,
+                             maximumRemovalFraction: removals ?? defaults.maximumRemovalFraction,
+                             allowFailedPages: allowFailed ?? defaults.allowFailedPages,
+                             maximumUnparsedFraction: unparsed ?? defaults.maximumUnparsedFraction)
     }
 
     /// "scheme:rest" with an RFC 3986 scheme and no white space: what Atom accepts as an id.
