@@ -28,15 +28,13 @@ enum SourceRun {
         let id = safeID.isEmpty ? "catalog" : safeID
         let fixedSystem = if case let .fixed(chosen) = system { chosen } else { CatalogSystem.gvsu }
         let catalog = CatalogConfig(id: id, name: id, system: fixedSystem, source: catalogSource)
-        var config: PipelineConfig
-        if var base {
-            base.catalogs = [catalog]
-            if let out { base.outputs = OutputSettings(directory: URL(fileURLWithPath: out).standardizedFileURL, keepSnapshots: base.outputs.keepSnapshots) }
-            config = base
-        } else {
-            guard let out else { throw UsageError(message: "--source needs --out DIR (or --config FILE, whose outputs it then uses)") }
-            config = PipelineConfig(catalogs: [catalog], outputs: OutputSettings(directory: URL(fileURLWithPath: out).standardizedFileURL))
+        let outputs = out.map { OutputSettings(directory: URL(fileURLWithPath: $0).standardizedFileURL,
+                                               keepSnapshots: base?.outputs.keepSnapshots ?? OutputSettings.defaultKeepSnapshots) }
+        guard var config = base ?? outputs.map({ PipelineConfig(catalogs: [], outputs: $0) }) else {
+            throw UsageError(message: "--source needs --out DIR (or --config FILE, whose outputs it then uses)")
         }
+        config.catalogs = [catalog]
+        config.outputs = outputs ?? config.outputs
         // Each catalog its own feed: the id and title come from the catalog, never shared between two sources.
         config.news.feedID = "urn:gvingest:\(id):news"
         config.news.feedTitle = "\(id): new courses"
