@@ -37,8 +37,7 @@ public struct Origin: Hashable, Sendable, CustomStringConvertible {
             return [origin]
         }
         guard let url = URL(string: "http://\(text)"), let host = url.host, !host.isEmpty, url.path.isEmpty else { return nil }
-        if let port = url.port { return [Origin(scheme: "http", host: host, port: port), Origin(scheme: "https", host: host, port: port)] }
-        return [Origin(scheme: "http", host: host, port: 80), Origin(scheme: "https", host: host, port: 443)]
+        return [Origin(scheme: "http", host: host, port: url.port ?? 80), Origin(scheme: "https", host: host, port: url.port ?? 443)]
     }
 
     public var description: String {
