@@ -39,18 +39,17 @@ public struct RobotsPolicy: Sendable, Equatable {
                 } else {
                     groups.append(([value.lowercased()], [], nil))
                 }
-                lastWasAgent = true
             case "allow", "disallow":
-                lastWasAgent = false
-                guard !groups.isEmpty else { continue }
                 // An empty Disallow allows everything; it adds no rule.
-                if !value.isEmpty { groups[groups.count - 1].rules.append(Rule(allow: key == "allow", pattern: value)) }
+                guard !groups.isEmpty, !value.isEmpty else { break }
+                groups[groups.count - 1].rules.append(Rule(allow: key == "allow", pattern: value))
             case "crawl-delay":
-                lastWasAgent = false
                 if !groups.isEmpty, let delay = Double(value) { groups[groups.count - 1].delay = delay }
             default:
-                lastWasAgent = false
+                break
             }
+            // Consecutive User-agent lines open one group.
+            lastWasAgent = key == "user-agent"
         }
         let mine = groups.filter { $0.agents.contains { !$0.isEmpty && $0 != "*" && token.hasPrefix($0) } }
         let chosen = mine.isEmpty ? groups.filter { $0.agents.contains("*") } : mine
