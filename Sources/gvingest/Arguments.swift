@@ -52,14 +52,14 @@ struct Arguments {
 
 /// Reads a pipeline configuration for a command: 66 when the file can't be read, 65 when it is not a valid
 /// configuration (every problem is printed with its JSON path), so every command answers the same way.
-func loadConfiguration(_ path: String, command: String) throws(CommandFailure) -> PipelineConfig {
+func loadConfiguration(_ path: String) throws(CommandFailure) -> PipelineConfig {
     guard FileManager.default.isReadableFile(atPath: path) else {
-        throw CommandFailure("gvingest \(command): \(path): cannot read the configuration", status: .noInput)
+        throw CommandFailure("\(path): cannot read the configuration", status: .noInput)
     }
     do {
         return try PipelineConfig.load(URL(fileURLWithPath: path))
     } catch {
-        throw CommandFailure("gvingest \(command): \(error)\(rulesHint(path))", status: .dataError)
+        throw CommandFailure("\(error)\(rulesHint(path))", status: .dataError)
     }
 }
 
@@ -72,7 +72,7 @@ func rulesHint(_ path: String) -> String {
         + #"{"schemaVersion": 1, "catalogs": [{"id": "…", "name": "…", "system": "…", "source": {…}, "rules": {"course": …}}]}"#
 }
 
-/// A command's end short of its work: the message for stderr and the status it exits with.
+/// A command's end short of its work: the message for stderr (after "gvingest COMMAND: ") and the status it exits with.
 struct CommandFailure: Error {
     var message: String
     var status: ExitStatus

@@ -25,7 +25,7 @@ enum ConfigCommand: Command {
         }
         guard arguments.positional.count <= 2 else { throw UsageError(message: "check takes at most one file") }
         let path = arguments.positional.count == 2 ? arguments.positional[1] : "pipeline.json"
-        let config = try loadConfiguration(path, command: name)
+        let config = try loadConfiguration(path)
         let catalogs = config.catalogs.map { "\($0.id) (\($0.system.rawValue))" }.joined(separator: ", ")
         let firestore = config.firestore.map { "; publishes into Firestore project \($0.project) (\($0.database): \($0.coursesCollection), \($0.newsCollection))" } ?? ""
         print("\(path): valid; catalogs: \(catalogs)\(firestore)")

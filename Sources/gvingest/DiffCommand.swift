@@ -88,10 +88,9 @@ enum DiffCommand: Command {
                 let captured = if case let .string(time)? = header["capturedAt"] { " (\(time))" } else { "" }
                 labels.append(input.label + captured)
             } catch let error as SnapshotFormatError {
-                throw CommandFailure("gvingest diff: \(input.label): not a snapshot or catalog: \(error.message)",
-                                     status: .trouble)
+                throw CommandFailure("\(input.label): not a snapshot or catalog: \(error.message)", status: .trouble)
             } catch {
-                throw CommandFailure("gvingest diff: \(input.label): cannot read: \(error)", status: .trouble)
+                throw CommandFailure("\(input.label): cannot read: \(error)", status: .trouble)
             }
         }
         let diff = (builder?.finish() ?? CatalogDiff()).only(kinds)
@@ -124,7 +123,7 @@ enum DiffCommand: Command {
             do {
                 config = try PipelineConfig.load(URL(fileURLWithPath: path))
             } catch {
-                throw CommandFailure("gvingest diff: \(error)", status: .trouble)
+                throw CommandFailure("\(error)", status: .trouble)
             }
             let ids = config.catalogs.map(\.id)
             let id: String
@@ -143,10 +142,10 @@ enum DiffCommand: Command {
         do {
             entries = try store.list()
         } catch {
-            throw CommandFailure("gvingest diff: \(error)", status: .trouble)
+            throw CommandFailure("\(error)", status: .trouble)
         }
         guard entries.count >= 2 else {
-            throw CommandFailure("gvingest diff: \(store.directory.path) has \(entries.count) snapshot(s); "
+            throw CommandFailure("\(store.directory.path) has \(entries.count) snapshot(s); "
                 + "a diff needs two (run the pipeline again, or name two files)", status: .trouble)
         }
         return entries.suffix(2).map { ($0.file, $0.name) }

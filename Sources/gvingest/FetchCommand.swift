@@ -54,7 +54,7 @@ enum FetchCommand: Command {
         var system = try systemChoice(arguments)
         if let path = arguments.value("--config") {
             guard arguments.value("--replay") == nil else { throw UsageError(message: "--config and --replay do not go together") }
-            let config = try loadConfiguration(path, command: name)
+            let config = try loadConfiguration(path)
             settings = config.fetch
             let chosen = config.catalogs.filter { arguments.value("--catalog") == nil || $0.id == arguments.value("--catalog") }
             // One crawl reads its pages with one parser: catalogs of other systems are crawled one at a time.
@@ -80,7 +80,7 @@ enum FetchCommand: Command {
                 source = mirror
                 honourRobots = false
             } catch {
-                throw CommandFailure("gvingest fetch: \(error)", status: .noInput)
+                throw CommandFailure("\(error)", status: .noInput)
             }
         } else {
             source = HTTPFetcher(settings: settings, startURLs: starts)
@@ -104,7 +104,7 @@ enum FetchCommand: Command {
             do {
                 try recorder.finish()
             } catch {
-                throw CommandFailure("gvingest fetch: cannot write the mirror \(recorder.directory.path): \(error)",
+                throw CommandFailure("cannot write the mirror \(recorder.directory.path): \(error)",
                                      status: .cannotCreate)
             }
         }

@@ -64,7 +64,7 @@ struct GVIngest {
         do {
             return try await C.run(words)
         } catch let failure as CommandFailure {
-            printError(failure.message)
+            printError("gvingest \(C.name): \(failure.message)")
             return failure.status
         } catch {
             // A usage mistake as people want to see it: the one line that matters, the synopsis, where to read more.

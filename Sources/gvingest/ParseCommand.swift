@@ -53,7 +53,7 @@ enum ParseCommand: Command {
             guard arguments.value("--system") == nil, arguments.value("--config") == nil else {
                 throw UsageError(message: "--rules goes with neither --system nor --config")
             }
-            let config = try loadConfiguration(path, command: name)
+            let config = try loadConfiguration(path)
             let wanted = arguments.value("--catalog")
             let chosen = config.catalogs.filter { catalog in catalog.rules != nil && (wanted == nil || catalog.id == wanted) }
             guard chosen.count == 1, let catalog = chosen.first, let catalogRules = catalog.rules else {
@@ -66,7 +66,7 @@ enum ParseCommand: Command {
         } else if arguments.value("--catalog") != nil {
             throw UsageError(message: "--catalog goes with --rules")
         }
-        if let path = arguments.value("--config") { rules = try loadConfiguration(path, command: name).normalize }
+        if let path = arguments.value("--config") { rules = try loadConfiguration(path).normalize }
         guard arguments.positional.filter({ $0 == "-" }).count <= 1 else { throw UsageError(message: "- (standard input) can be named once") }
         var (inputs, inputErrors) = PageInputs.expand(arguments.positional.map { $0 == "-" ? "/dev/stdin" : $0 })
         if arguments.positional.contains("-") {
@@ -111,8 +111,7 @@ enum ParseCommand: Command {
                     try FileHandle.standardOutput.write(contentsOf: Data(format.text(courses.map(\.record)).utf8))
                 }
             } catch {
-                throw CommandFailure("gvingest parse: cannot write the output: \(error.localizedDescription)",
-                                     status: .cannotCreate)
+                throw CommandFailure("cannot write the output: \(error.localizedDescription)", status: .cannotCreate)
             }
         } else {
             for result in results where !result.unreadable { print(ParseOutput.human(result, rules: rules)) }

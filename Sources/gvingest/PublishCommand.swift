@@ -76,7 +76,7 @@ enum PublishCommand: Command {
         let directory = URL(fileURLWithPath: out).standardizedFileURL
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw CommandFailure("gvingest publish: \(directory.path): no such directory; "
+            throw CommandFailure("\(directory.path): no such directory; "
                 + "publish reads the outputs of a complete `gvingest run`", status: .noInput)
         }
         // A run must not rewrite the outputs while they are read.
@@ -84,9 +84,9 @@ enum PublishCommand: Command {
         do {
             lock = try RunLock(directory: directory)
         } catch let busy as RunLock.Busy {
-            throw CommandFailure("gvingest publish: \(busy)", status: .temporaryFailure)
+            throw CommandFailure("\(busy)", status: .temporaryFailure)
         } catch {
-            throw CommandFailure("gvingest publish: \(error)", status: .cannotCreate)
+            throw CommandFailure("\(error)", status: .cannotCreate)
         }
         defer { withExtendedLifetime(lock) {} }
         let outcome = await publish(directory: directory, settings: settings, options: options, dryRun: arguments.has("--dry-run"), checkReport: true)
@@ -96,7 +96,7 @@ enum PublishCommand: Command {
         case let .success(summary):
             print("\(arguments.has("--dry-run") ? "dry run, would write: " : "")\(summary.line)")
         case let .failure(failure):
-            throw CommandFailure("gvingest publish: \(failure.message)", status: failure.status)
+            throw failure
         }
         return .ok
     }

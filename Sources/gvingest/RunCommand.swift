@@ -75,7 +75,7 @@ enum RunCommand: Command {
         var baseline: String?
         if let source = arguments.value("--source") {
             let system = try systemChoice(arguments)
-            let base = try arguments.value("--config").map { try loadConfiguration($0, command: name) }
+            let base = try arguments.value("--config").map { try loadConfiguration($0) }
             config = try SourceRun.config(source: source, system: system, out: arguments.value("--out"),
                                           id: arguments.value("--catalog"), base: base)
             detectSystem = system == .auto
@@ -84,7 +84,7 @@ enum RunCommand: Command {
             guard arguments.value("--out") == nil, arguments.value("--system") == nil else {
                 throw UsageError(message: "--out and --system go with --source; a configuration names its own")
             }
-            config = try loadConfiguration(arguments.value("--config") ?? "pipeline.json", command: name)
+            config = try loadConfiguration(arguments.value("--config") ?? "pipeline.json")
         }
         var catalogs = config.catalogs
         if let id = arguments.value("--catalog") {

@@ -64,13 +64,13 @@ enum SearchCommand: Command {
         do {
             bytes = try FileBytes.read(URL(fileURLWithPath: path))
         } catch {
-            throw CommandFailure("gvingest search: \(path): \(error)", status: .noInput)
+            throw CommandFailure("\(path): \(error)", status: .noInput)
         }
         let courses: [SearchableCourse]
         do {
             courses = try CatalogSearch.courses(in: bytes)
         } catch {
-            throw CommandFailure("gvingest search: \(path): not a catalog: \(error.message)", status: .dataError)
+            throw CommandFailure("\(path): not a catalog: \(error.message)", status: .dataError)
         }
         let hits = CatalogSearch.search(courses, query)
         if let format {
@@ -107,7 +107,7 @@ enum SearchCommand: Command {
         }
         let configPath = arguments.value("--config") ?? (FileManager.default.fileExists(atPath: "pipeline.json") ? "pipeline.json" : nil)
         guard let configPath else { return "out/catalog.json" }
-        let config = try loadConfiguration(configPath, command: name)
+        let config = try loadConfiguration(configPath)
         return config.outputs.directory.appendingPathComponent("catalog.json").path
     }
 }

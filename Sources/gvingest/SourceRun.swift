@@ -17,7 +17,7 @@ enum SourceRun {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
                 let what = FileManager.default.fileExists(atPath: directory.path) ? "not a directory" : "no such directory"
-                throw CommandFailure("gvingest run: --source \(source): \(what)\(schemeHint(source)); "
+                throw CommandFailure("--source \(source): \(what)\(schemeHint(source)); "
                     + "a source is an http(s) URL or a directory", status: .unavailable)
             }
             let isMirror = FileManager.default.fileExists(atPath: directory.appendingPathComponent(MirrorIndex.fileName).path)
