@@ -83,10 +83,8 @@ enum PublishCommand: Command {
         let lock: RunLock
         do {
             lock = try RunLock(directory: directory)
-        } catch let busy as RunLock.Busy {
-            throw CommandFailure("\(busy)", status: .temporaryFailure)
         } catch {
-            throw CommandFailure("\(error)", status: .cannotCreate)
+            throw CommandFailure("\(error)", status: error is RunLock.Busy ? .temporaryFailure : .cannotCreate)
         }
         defer { withExtendedLifetime(lock) {} }
         let outcome = await publish(directory: directory, settings: settings, options: options, dryRun: arguments.has("--dry-run"), checkReport: true)

@@ -106,12 +106,9 @@ enum RunCommand: Command {
         let lock: RunLock?
         do {
             lock = dryRun ? nil : try RunLock(directory: config.outputs.directory)
-        } catch let busy as RunLock.Busy {
-            log.error("lock", "\(busy)")
-            return .temporaryFailure
         } catch {
             log.error("lock", "\(error)")
-            return .cannotCreate
+            return error is RunLock.Busy ? .temporaryFailure : .cannotCreate
         }
         defer { withExtendedLifetime(lock) {} }
 

@@ -46,8 +46,7 @@ public final class HTTPFetcher: PageSource {
 
     /// Whether a URL's origin may be fetched: http or https, and among the allowed origins when any are set.
     public func allows(_ url: URL) -> Bool {
-        guard let origin = Origin(url) else { return false }
-        return allows(origin)
+        Origin(url).map(allows) ?? false
     }
 
     func allows(_ origin: Origin) -> Bool {
