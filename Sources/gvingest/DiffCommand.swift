@@ -87,10 +87,9 @@ enum DiffCommand: Command {
                 }
                 let captured = if case let .string(time)? = header["capturedAt"] { " (\(time))" } else { "" }
                 labels.append(input.label + captured)
-            } catch let error as SnapshotFormatError {
-                throw CommandFailure("\(input.label): not a snapshot or catalog: \(error.message)", status: .trouble)
             } catch {
-                throw CommandFailure("\(input.label): cannot read: \(error)", status: .trouble)
+                let why = (error as? SnapshotFormatError).map { "not a snapshot or catalog: \($0.message)" } ?? "cannot read: \(error)"
+                throw CommandFailure("\(input.label): \(why)", status: .trouble)
             }
         }
         let diff = (builder?.finish() ?? CatalogDiff()).only(kinds)

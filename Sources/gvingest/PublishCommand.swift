@@ -124,9 +124,7 @@ enum PublishCommand: Command {
             return .failure(CommandFailure("\(error)", status: error.exitStatus))
         }
     }
-}
 
-extension PublishCommand {
     /// `gvingest run`'s last step when pipeline.json has `publish.firestore`: the outputs just written go to Firestore.
     /// A failure here leaves the outputs and the snapshot as they are; `gvingest publish` can be run again.
     static func afterRun(config: PipelineConfig, acceptRemovals: Bool, log: RunLog, report: inout RunReport) async -> ExitStatus {

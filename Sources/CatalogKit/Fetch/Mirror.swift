@@ -143,9 +143,7 @@ public struct MirrorSource: PageSource {
         return .success(FetchedPage(url: url, finalURL: url, status: entry.status, contentType: entry.contentType, etag: entry.etag,
                                     lastModified: entry.lastModified, body: Array(data)))
     }
-}
 
-extension MirrorSource {
     /// Whether `file`, every symbolic link on its path followed, lies inside `directory` (itself resolved).
     /// A file that does not exist resolves to nothing and is not inside.
     static func resolvesInside(_ file: URL, directory: URL) -> Bool {
