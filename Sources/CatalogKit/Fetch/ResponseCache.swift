@@ -17,10 +17,6 @@ public struct CachedResponse: Sendable, Equatable {
 public struct ResponseCache: Sendable {
     public let directory: URL
 
-    public init(directory: URL) {
-        self.directory = directory
-    }
-
     /// The file for a URL: a 64-bit FNV-1a hash of it; the URL inside is checked on read.
     func file(for url: String) -> URL {
         directory.appendingPathComponent(FNV1a.hex(FNV1a.hash(url.utf8)) + ".entry")

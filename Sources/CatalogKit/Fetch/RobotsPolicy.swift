@@ -10,7 +10,7 @@ public struct RobotsPolicy: Sendable, Equatable {
     public var crawlDelay: Double?
 
     /// A policy that allows everything (no robots.txt, or a 4xx for it).
-    public static let allowAll = RobotsPolicy(rules: [], crawlDelay: nil)
+    public static let allowAll = RobotsPolicy(parsing: "", userAgent: "")
 
     /// The most of a robots.txt that is fetched: a larger one is not fetched at all (and allows nothing).
     public static let maximumBytes = 512 * 1024
@@ -59,11 +59,6 @@ public struct RobotsPolicy: Sendable, Equatable {
             refusal = "robots.txt has \(rules.count) rules for this agent, more than \(Self.maximumRules); nothing is crawled"
             rules = [Rule(allow: false, pattern: "/")]
         }
-    }
-
-    init(rules: [Rule], crawlDelay: Double?) {
-        self.rules = rules
-        self.crawlDelay = crawlDelay
     }
 
     /// Whether a path (with its query) may be fetched.
