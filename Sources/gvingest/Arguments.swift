@@ -14,11 +14,9 @@ struct Arguments {
 
     /// Parses `words` against the flags and options a command accepts; `--name=value` works too.
     init(_ words: [String], flags allowedFlags: Set<String>, options allowedOptions: Set<String>) throws(UsageError) {
-        var index = 0
+        var rest = words[...]
         var onlyPositionals = false
-        while index < words.count {
-            let word = words[index]
-            index += 1
+        while let word = rest.popFirst() {
             if onlyPositionals || !word.hasPrefix("-") || word == "-" {
                 positional.append(word)
                 continue
@@ -37,13 +35,8 @@ struct Arguments {
                 guard inlineValue == nil else { throw UsageError(message: "\(name) takes no value") }
                 flags.insert(name)
             } else if allowedOptions.contains(name) {
-                if let inlineValue {
-                    values[name, default: []].append(inlineValue)
-                } else {
-                    guard index < words.count else { throw UsageError(message: "\(name) needs a value") }
-                    values[name, default: []].append(words[index])
-                    index += 1
-                }
+                guard let value = inlineValue ?? rest.popFirst() else { throw UsageError(message: "\(name) needs a value") }
+                values[name, default: []].append(value)
             } else {
                 let known = (allowedFlags.union(allowedOptions)).sorted()
                 let hint = known.min { editDistance($0, name) < editDistance($1, name) }
@@ -59,16 +52,14 @@ struct Arguments {
 
 /// Reads a pipeline configuration for a command: 66 when the file can't be read, 65 when it is not a valid
 /// configuration (every problem is printed with its JSON path), so every command answers the same way.
-func loadConfiguration(_ path: String, command: String) -> Result<PipelineConfig, CommandFailure> {
+func loadConfiguration(_ path: String) throws(CommandFailure) -> PipelineConfig {
     guard FileManager.default.isReadableFile(atPath: path) else {
-        printError("gvingest \(command): \(path): cannot read the configuration")
-        return .failure(CommandFailure(status: .noInput))
+        throw CommandFailure("\(path): cannot read the configuration", status: .noInput)
     }
     do {
-        return .success(try PipelineConfig.load(URL(fileURLWithPath: path)))
+        return try PipelineConfig.load(URL(fileURLWithPath: path))
     } catch {
-        printError("gvingest \(command): \(error)\(rulesHint(path))")
-        return .failure(CommandFailure(status: .dataError))
+        throw CommandFailure("\(error)\(rulesHint(path))", status: .dataError)
     }
 }
 
@@ -81,31 +72,38 @@ func rulesHint(_ path: String) -> String {
         + #"{"schemaVersion": 1, "catalogs": [{"id": "…", "name": "…", "system": "…", "source": {…}, "rules": {"course": …}}]}"#
 }
 
-/// A command's end, already reported on stderr, and the status it exits with.
+/// A command's end short of its work: the message for stderr (after "gvingest COMMAND: ") and the status it exits with.
 struct CommandFailure: Error {
+    var message: String
     var status: ExitStatus
+
+    init(_ message: String, status: ExitStatus) {
+        self.message = message
+        self.status = status
+    }
 }
 
-/// `--color=auto|always|never`: auto colours a terminal unless `NO_COLOR` is set or `TERM` is `dumb`; the
-/// option, being asked for, wins over both.
-enum ColorChoice: String, CaseIterable {
-    case auto, always, never
-
-    /// Whether to colour standard output.
-    static func stdoutColors(_ arguments: Arguments) throws(UsageError) -> Bool {
-        let word = arguments.value("--color") ?? "auto"
-        guard let choice = ColorChoice(rawValue: word) else {
-            throw UsageError(message: "--color must be auto, always or never, not '\(word)'")
-        }
-        switch choice {
-        case .always: return true
-        case .never: return false
-        case .auto: return isCapableTerminal(STDOUT_FILENO) && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
-        }
+/// `--system`: which parser reads the pages (auto when not given).
+func systemChoice(_ arguments: Arguments) throws(UsageError) -> SystemChoice {
+    let word = arguments.value("--system") ?? "auto"
+    guard let choice = SystemChoice(argument: word) else {
+        throw UsageError(message: "--system must be \(SystemChoice.argumentList), not '\(word)'")
     }
+    return choice
+}
 
-    /// A terminal that understands escape sequences (colours, a progress line redrawn in place).
-    static func isCapableTerminal(_ descriptor: Int32) -> Bool {
-        isatty(descriptor) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb"
+/// `--color=auto|always|never`, whether to colour standard output: auto colours a terminal unless `NO_COLOR` is
+/// set or `TERM` is `dumb`; the option, being asked for, wins over both.
+func stdoutColors(_ arguments: Arguments) throws(UsageError) -> Bool {
+    switch arguments.value("--color") ?? "auto" {
+    case "always": return true
+    case "never": return false
+    case "auto": return isCapableTerminal(STDOUT_FILENO) && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+    case let word: throw UsageError(message: "--color must be auto, always or never, not '\(word)'")
     }
+}
+
+/// A terminal that understands escape sequences (colours, a progress line redrawn in place).
+func isCapableTerminal(_ descriptor: Int32) -> Bool {
+    isatty(descriptor) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb"
 }

@@ -5,8 +5,6 @@ import Foundation
 enum ConfigCommand: Command {
     static let name = "config"
     static let summary = "Validate a pipeline configuration (gvingest config check [FILE])."
-    static let flags: [String] = []
-    static let options: [String] = []
     static let help = """
     Usage: gvingest config check [FILE]
 
@@ -20,21 +18,17 @@ enum ConfigCommand: Command {
     Exit status: 0 valid, 65 invalid, 66 the file can't be read, 64 bad usage.
     """
 
-    static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
+    static func run(_ words: [String]) async throws -> ExitStatus {
         let arguments = try parseArguments(words)
         guard arguments.positional.first == "check" else {
             throw UsageError(message: arguments.positional.isEmpty ? "name a subcommand: check" : "unknown subcommand '\(arguments.positional[0])'")
         }
         guard arguments.positional.count <= 2 else { throw UsageError(message: "check takes at most one file") }
         let path = arguments.positional.count == 2 ? arguments.positional[1] : "pipeline.json"
-        switch loadConfiguration(path, command: name) {
-        case let .success(config):
-            let catalogs = config.catalogs.map { "\($0.id) (\($0.system.rawValue))" }.joined(separator: ", ")
-            let firestore = config.firestore.map { "; publishes into Firestore project \($0.project) (\($0.database): \($0.coursesCollection), \($0.newsCollection))" } ?? ""
-            print("\(path): valid; catalogs: \(catalogs)\(firestore)")
-            return .ok
-        case let .failure(failure):
-            return failure.status
-        }
+        let config = try loadConfiguration(path)
+        let catalogs = config.catalogs.map { "\($0.id) (\($0.system.rawValue))" }.joined(separator: ", ")
+        let firestore = config.firestore.map { "; publishes into Firestore project \($0.project) (\($0.database): \($0.coursesCollection), \($0.newsCollection))" } ?? ""
+        print("\(path): valid; catalogs: \(catalogs)\(firestore)")
+        return .ok
     }
 }

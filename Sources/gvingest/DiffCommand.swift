@@ -41,9 +41,9 @@ enum DiffCommand: Command {
     does for every gvingest command.
     """
 
-    static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
+    static func run(_ words: [String]) async throws -> ExitStatus {
         let arguments = try parseArguments(words)
-        let colors = try ColorChoice.stdoutColors(arguments)
+        let colors = try stdoutColors(arguments)
         guard ["--json", "--markdown", "--stat", "--quiet"].filter(arguments.has).count <= 1 else {
             throw UsageError(message: "choose one of --json, --markdown, --stat and --quiet")
         }
@@ -65,14 +65,7 @@ enum DiffCommand: Command {
             }
             inputs = arguments.positional.map { (URL(fileURLWithPath: $0), $0) }
         case 0:
-            do {
-                inputs = try lastTwo(arguments)
-            } catch let problem as Trouble {
-                printError("gvingest diff: \(problem.message)")
-                return .trouble
-            } catch {
-                throw error as? UsageError ?? UsageError(message: "\(error)")
-            }
+            inputs = try lastTwo(arguments)
         default:
             throw UsageError(message: "name two files to compare (OLD NEW), or none for the last two snapshots")
         }
@@ -94,12 +87,9 @@ enum DiffCommand: Command {
                 }
                 let captured = if case let .string(time)? = header["capturedAt"] { " (\(time))" } else { "" }
                 labels.append(input.label + captured)
-            } catch let error as SnapshotFormatError {
-                printError("gvingest diff: \(input.label): not a snapshot or catalog: \(error.message)")
-                return .trouble
             } catch {
-                printError("gvingest diff: \(input.label): cannot read: \(error)")
-                return .trouble
+                let why = (error as? SnapshotFormatError).map { "not a snapshot or catalog: \($0.message)" } ?? "cannot read: \(error)"
+                throw CommandFailure("\(input.label): \(why)", status: .trouble)
             }
         }
         let diff = (builder?.finish() ?? CatalogDiff()).only(kinds)
@@ -117,12 +107,8 @@ enum DiffCommand: Command {
         return diff.isEmpty ? .ok : .differences
     }
 
-    /// A reason to exit 2 rather than 64: the request was fine, the data is not there.
-    struct Trouble: Error {
-        var message: String
-    }
-
-    /// The last two snapshots of the store `--snapshots` or `--config`/`--catalog` name.
+    /// The last two snapshots of the store `--snapshots` or `--config`/`--catalog` name; a store that is not there
+    /// is trouble (2), not a usage mistake: the request was fine, the data is not there.
     static func lastTwo(_ arguments: Arguments) throws -> [(file: URL, label: String)] {
         let store: SnapshotStore
         if let directory = arguments.value("--snapshots") {
@@ -136,7 +122,7 @@ enum DiffCommand: Command {
             do {
                 config = try PipelineConfig.load(URL(fileURLWithPath: path))
             } catch {
-                throw Trouble(message: "\(error)")
+                throw CommandFailure("\(error)", status: .trouble)
             }
             let ids = config.catalogs.map(\.id)
             let id: String
@@ -155,10 +141,11 @@ enum DiffCommand: Command {
         do {
             entries = try store.list()
         } catch {
-            throw Trouble(message: "\(error)")
+            throw CommandFailure("\(error)", status: .trouble)
         }
         guard entries.count >= 2 else {
-            throw Trouble(message: "\(store.directory.path) has \(entries.count) snapshot(s); a diff needs two (run the pipeline again, or name two files)")
+            throw CommandFailure("\(store.directory.path) has \(entries.count) snapshot(s); "
+                + "a diff needs two (run the pipeline again, or name two files)", status: .trouble)
         }
         return entries.suffix(2).map { ($0.file, $0.name) }
     }

@@ -41,29 +41,20 @@ enum FetchCommand: Command {
     64 bad usage.
     """
 
-    static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
+    static func run(_ words: [String]) async throws -> ExitStatus {
         let arguments = try parseArguments(words)
         guard arguments.positional.isEmpty else { throw UsageError(message: "unexpected argument '\(arguments.positional[0])'") }
         var settings = FetchSettings()
-        var starts: [URL] = []
-        for text in arguments.values["--start"] ?? [] {
+        var starts = try (arguments.values["--start"] ?? []).map { text in
             guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
                 throw UsageError(message: "--start needs an http or https URL, not '\(text)'\(SourceRun.schemeHint(text))")
             }
-            starts.append(url)
+            return url
         }
-        var system = SystemChoice.auto
-        if let word = arguments.value("--system") {
-            guard let choice = SystemChoice(argument: word) else { throw UsageError(message: "--system must be \(SystemChoice.argumentList), not '\(word)'") }
-            system = choice
-        }
+        var system = try systemChoice(arguments)
         if let path = arguments.value("--config") {
             guard arguments.value("--replay") == nil else { throw UsageError(message: "--config and --replay do not go together") }
-            let config: PipelineConfig
-            switch loadConfiguration(path, command: name) {
-            case let .success(loaded): config = loaded
-            case let .failure(failure): return failure.status
-            }
+            let config = try loadConfiguration(path)
             settings = config.fetch
             let chosen = config.catalogs.filter { arguments.value("--catalog") == nil || $0.id == arguments.value("--catalog") }
             // One crawl reads its pages with one parser: catalogs of other systems are crawled one at a time.
@@ -89,8 +80,7 @@ enum FetchCommand: Command {
                 source = mirror
                 honourRobots = false
             } catch {
-                printError("gvingest fetch: \(error)")
-                return .noInput
+                throw CommandFailure("\(error)", status: .noInput)
             }
         } else {
             source = HTTPFetcher(settings: settings, startURLs: starts)
@@ -98,15 +88,11 @@ enum FetchCommand: Command {
         }
         guard !starts.isEmpty else { throw UsageError(message: "name at least one --start URL (or --config, or a --replay mirror that recorded them)") }
 
-        var recorder: MirrorRecorder?
-        var crawlSource = source
-        if let record = arguments.value("--record") {
-            let made = MirrorRecorder(wrapping: source, into: URL(fileURLWithPath: record), startURLs: starts)
-            recorder = made
-            crawlSource = made
+        let recorder = arguments.value("--record").map {
+            MirrorRecorder(wrapping: source, into: URL(fileURLWithPath: $0), startURLs: starts)
         }
-        let line = ProgressLine(enabled: !arguments.has("--quiet") && ColorChoice.isCapableTerminal(STDERR_FILENO))
-        let crawler = Crawler(source: crawlSource, parser: PageParser(system: system), settings: settings, honourRobots: honourRobots,
+        let line = ProgressLine(enabled: !arguments.has("--quiet") && isCapableTerminal(STDERR_FILENO))
+        let crawler = Crawler(source: recorder ?? source, parser: PageParser(system: system), settings: settings, honourRobots: honourRobots,
                               progress: { line.show($0) })
         let report = await crawler.crawl(start: starts)
         line.finish()
@@ -118,13 +104,12 @@ enum FetchCommand: Command {
             do {
                 try recorder.finish()
             } catch {
-                printError("gvingest fetch: cannot write the mirror \(recorder.directory.path): \(error)")
-                return .cannotCreate
+                throw CommandFailure("cannot write the mirror \(recorder.directory.path): \(error)",
+                                     status: .cannotCreate)
             }
         }
         guard report.pagesFailed > 0 else { return .ok }
-        let temporary = report.failures.allSatisfy(\.temporary)
-        return temporary ? .temporaryFailure : .unavailable
+        return report.failures.allSatisfy(\.temporary) ? .temporaryFailure : .unavailable
     }
 }
 

@@ -34,17 +34,15 @@ struct GVIngest {
     }
 
     static func main() async {
-        var words = Array(CommandLine.arguments.dropFirst())
+        let words = CommandLine.arguments.dropFirst()
         guard let word = words.first else {
             printError(usage)
             exit(ExitStatus.usage.rawValue)
         }
-        words.removeFirst()
-        let command: String
-        switch word {
-        case "--help", "-h": command = HelpCommand.name
-        case "--version": command = VersionCommand.name
-        default: command = word
+        let command = switch word {
+        case "--help", "-h": HelpCommand.name
+        case "--version": VersionCommand.name
+        default: word
         }
         guard let type = commands.first(where: { $0.name == command }) else {
             let hint = commands.map { $0.name }.min { editDistance($0, command) < editDistance($1, command) }
@@ -53,7 +51,7 @@ struct GVIngest {
             printError("gvingest: \(what)\(hint)\nUsage: gvingest <command> [options]\nSee 'gvingest help'.")
             exit(ExitStatus.usage.rawValue)
         }
-        exit(await run(type, words).rawValue)
+        exit(await run(type, Array(words.dropFirst())).rawValue)
     }
 
     static func run<C: Command>(_ command: C.Type, _ words: [String]) async -> ExitStatus {
@@ -65,15 +63,15 @@ struct GVIngest {
         }
         do {
             return try await C.run(words)
+        } catch let failure as CommandFailure {
+            printError("gvingest \(C.name): \(failure.message)")
+            return failure.status
         } catch {
-            printError(usageError(error.message, command: C.self))
+            // A usage mistake as people want to see it: the one line that matters, the synopsis, where to read more.
+            let message = (error as? UsageError)?.message ?? "\(error)"
+            printError("gvingest \(C.name): \(message)\n\(C.synopsis)\nSee 'gvingest \(C.name) --help'.")
             return .usage
         }
-    }
-
-    /// A usage mistake as people want to see it: the one line that matters, the synopsis, where to read more.
-    static func usageError(_ message: String, command: any Command.Type) -> String {
-        "gvingest \(command.name): \(message)\n\(command.synopsis)\nSee 'gvingest \(command.name) --help'."
     }
 }
 
@@ -87,16 +85,13 @@ protocol Command: Sendable {
     /// completion scripts and the did-you-mean hint all read these.
     static var flags: [String] { get }
     static var options: [String] { get }
-    static func run(_ words: [String]) async throws(UsageError) -> ExitStatus
+    /// Throws a `UsageError` for a usage mistake, a `CommandFailure` for any other end short of the status it returns.
+    static func run(_ words: [String]) async throws -> ExitStatus
 }
 
 extension Command {
-    /// By default the first sentence of the help's first paragraph after the synopsis.
-    static var summary: String {
-        let paragraphs = help.components(separatedBy: "\n\n").dropFirst()
-        let first = (paragraphs.first ?? "").split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
-        return first.range(of: ". ").map { String(first[..<$0.lowerBound]) + "." } ?? first
-    }
+    static var flags: [String] { [] }
+    static var options: [String] { [] }
 
     /// The help's "Usage:" lines.
     static var synopsis: String {

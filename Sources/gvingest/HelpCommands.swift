@@ -5,8 +5,6 @@ import Foundation
 enum HelpCommand: Command {
     static let name = "help"
     static let summary = "Show help for a command (gvingest help parse)."
-    static let flags: [String] = []
-    static let options: [String] = []
     static let help = """
     Usage: gvingest help [COMMAND]
 
@@ -14,7 +12,7 @@ enum HelpCommand: Command {
     Exit status: 0 ok, 64 no such command.
     """
 
-    static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
+    static func run(_ words: [String]) async throws -> ExitStatus {
         let arguments = try parseArguments(words)
         guard arguments.positional.count <= 1 else { throw UsageError(message: "name one command") }
         guard let topic = arguments.positional.first else {
@@ -33,8 +31,6 @@ enum HelpCommand: Command {
 enum VersionCommand: Command {
     static let name = "version"
     static let summary = "Print gvingest's version (also gvingest --version)."
-    static let flags: [String] = []
-    static let options: [String] = []
     static let help = """
     Usage: gvingest version
            gvingest --version
@@ -42,7 +38,7 @@ enum VersionCommand: Command {
     Prints "gvingest VERSION" on stdout. Exit status: 0 ok, 64 bad usage.
     """
 
-    static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
+    static func run(_ words: [String]) async throws -> ExitStatus {
         let arguments = try parseArguments(words)
         guard arguments.positional.isEmpty else { throw UsageError(message: "unexpected argument '\(arguments.positional[0])'") }
         print("gvingest \(GVIngest.version)")
@@ -55,8 +51,6 @@ enum VersionCommand: Command {
 enum CompletionsCommand: Command {
     static let name = "completions"
     static let summary = "Print a shell completion script (gvingest completions bash|zsh|fish)."
-    static let flags: [String] = []
-    static let options: [String] = []
     static let help = """
     Usage: gvingest completions bash|zsh|fish
 
@@ -67,7 +61,7 @@ enum CompletionsCommand: Command {
     Exit status: 0 ok, 64 bad usage.
     """
 
-    static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
+    static func run(_ words: [String]) async throws -> ExitStatus {
         let arguments = try parseArguments(words)
         guard arguments.positional.count == 1, let shell = arguments.positional.first else {
             throw UsageError(message: "name a shell: bash, zsh or fish")
@@ -85,9 +79,8 @@ enum CompletionsCommand: Command {
         (command.flags + command.options + ["--help"]).sorted()
     }
 
-    static var names: String { GVIngest.commands.map { $0.name }.joined(separator: " ") }
-
     static var bash: String {
+        let names = GVIngest.commands.map { $0.name }.joined(separator: " ")
         let cases = GVIngest.commands.map { "        \($0.name)) options=\"\(words($0).joined(separator: " "))\" ;;" }
         return """
         # gvingest completions for bash: source <(gvingest completions bash)

@@ -44,23 +44,16 @@ enum ParseCommand: Command {
     written (a full disk), 64 bad usage.
     """
 
-    static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
+    static func run(_ words: [String]) async throws -> ExitStatus {
         let arguments = try parseArguments(words)
         guard !arguments.positional.isEmpty else { throw UsageError(message: "name at least one page, directory or URL") }
-        let systemWord = arguments.value("--system") ?? "auto"
-        guard var system = SystemChoice(argument: systemWord) else {
-            throw UsageError(message: "--system must be \(SystemChoice.argumentList), not '\(systemWord)'")
-        }
+        var system = try systemChoice(arguments)
         var rules = NormalizationRules.standard
         if let path = arguments.value("--rules") {
             guard arguments.value("--system") == nil, arguments.value("--config") == nil else {
                 throw UsageError(message: "--rules goes with neither --system nor --config")
             }
-            let config: PipelineConfig
-            switch loadConfiguration(path, command: name) {
-            case let .success(loaded): config = loaded
-            case let .failure(failure): return failure.status
-            }
+            let config = try loadConfiguration(path)
             let wanted = arguments.value("--catalog")
             let chosen = config.catalogs.filter { catalog in catalog.rules != nil && (wanted == nil || catalog.id == wanted) }
             guard chosen.count == 1, let catalog = chosen.first, let catalogRules = catalog.rules else {
@@ -73,12 +66,7 @@ enum ParseCommand: Command {
         } else if arguments.value("--catalog") != nil {
             throw UsageError(message: "--catalog goes with --rules")
         }
-        if let path = arguments.value("--config") {
-            switch loadConfiguration(path, command: name) {
-            case let .success(config): rules = config.normalize
-            case let .failure(failure): return failure.status
-            }
-        }
+        if let path = arguments.value("--config") { rules = try loadConfiguration(path).normalize }
         guard arguments.positional.filter({ $0 == "-" }).count <= 1 else { throw UsageError(message: "- (standard input) can be named once") }
         var (inputs, inputErrors) = PageInputs.expand(arguments.positional.map { $0 == "-" ? "/dev/stdin" : $0 })
         if arguments.positional.contains("-") {
@@ -113,23 +101,17 @@ enum ParseCommand: Command {
             }
         }
         if !messages.isEmpty { FileHandle.standardError.write(Data(messages.utf8)) }
-        let format = try RecordFormat.chosen(arguments)
-        if let format, format != .json {
+        if let format = try RecordFormat.chosen(arguments) {
             let courses = Normalizer(rules: rules).normalize(catalog: results.flatMap(\.courses))
             do {
-                try FileHandle.standardOutput.write(contentsOf: Data(format.text(courses.map(\.record)).utf8))
+                if format == .json {
+                    try ParseOutput.writeJSON(courses: courses) { part throws in try FileHandle.standardOutput.write(contentsOf: part) }
+                    try FileHandle.standardOutput.write(contentsOf: [UInt8(ascii: "\n")])
+                } else {
+                    try FileHandle.standardOutput.write(contentsOf: Data(format.text(courses.map(\.record)).utf8))
+                }
             } catch {
-                printError("gvingest parse: cannot write the output: \(error.localizedDescription)")
-                return .cannotCreate
-            }
-        } else if format == .json {
-            let courses = Normalizer(rules: rules).normalize(catalog: results.flatMap(\.courses))
-            do {
-                try ParseOutput.writeJSON(courses: courses) { part throws in try FileHandle.standardOutput.write(contentsOf: part) }
-                try FileHandle.standardOutput.write(contentsOf: [UInt8(ascii: "\n")])
-            } catch {
-                printError("gvingest parse: cannot write the output: \(error.localizedDescription)")
-                return .cannotCreate
+                throw CommandFailure("cannot write the output: \(error.localizedDescription)", status: .cannotCreate)
             }
         } else {
             for result in results where !result.unreadable { print(ParseOutput.human(result, rules: rules)) }

@@ -6,7 +6,6 @@ enum PrereqCommand: Command {
     static let name = "prereq"
     static let summary = "Show how a prerequisite sentence is read, as a tree."
     static let flags = ["--json"]
-    static let options: [String] = []
     static let help = """
     Usage: gvingest prereq TEXT...|- [--json]
 
@@ -19,7 +18,7 @@ enum PrereqCommand: Command {
     Exit status: 0 parsed, 65 the text is empty or "None", 64 bad usage.
     """
 
-    static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
+    static func run(_ words: [String]) async throws -> ExitStatus {
         let arguments = try parseArguments(words)
         guard !arguments.positional.isEmpty else { throw UsageError(message: "give the prerequisite text") }
         let words = arguments.positional == ["-"]

@@ -47,7 +47,7 @@ enum PublishCommand: Command {
     connection) at the deadline, or a run holds the outputs' lock, 77 no credentials, or refused.
     """
 
-    static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
+    static func run(_ words: [String]) async throws -> ExitStatus {
         let arguments = try parseArguments(words)
         guard arguments.positional.isEmpty else { throw UsageError(message: "unexpected argument '\(arguments.positional[0])'") }
         guard let project = arguments.value("--firestore") else { throw UsageError(message: "--firestore PROJECT is needed") }
@@ -76,74 +76,61 @@ enum PublishCommand: Command {
         let directory = URL(fileURLWithPath: out).standardizedFileURL
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            printError("gvingest publish: \(directory.path): no such directory; publish reads the outputs of a complete `gvingest run`")
-            return .noInput
+            throw CommandFailure("\(directory.path): no such directory; "
+                + "publish reads the outputs of a complete `gvingest run`", status: .noInput)
         }
         // A run must not rewrite the outputs while they are read.
         let lock: RunLock
         do {
             lock = try RunLock(directory: directory)
-        } catch let busy as RunLock.Busy {
-            printError("gvingest publish: \(busy)")
-            return .temporaryFailure
         } catch {
-            printError("gvingest publish: \(error)")
-            return .cannotCreate
+            throw CommandFailure("\(error)", status: error is RunLock.Busy ? .temporaryFailure : .cannotCreate)
         }
         defer { withExtendedLifetime(lock) {} }
         let outcome = await publish(directory: directory, settings: settings, options: options, dryRun: arguments.has("--dry-run"), checkReport: true)
         switch outcome {
+        case let .success(summary) where arguments.has("--json"):
+            print(summary.json.serialized())
         case let .success(summary):
-            if arguments.has("--json") {
-                print(summary.json.serialized())
-            } else {
-                print("\(arguments.has("--dry-run") ? "dry run, would write: " : "")\(summary.line)")
-            }
-            return .ok
+            print("\(arguments.has("--dry-run") ? "dry run, would write: " : "")\(summary.line)")
         case let .failure(failure):
-            printError("gvingest publish: \(failure.message)")
-            return failure.status
+            throw failure
         }
+        return .ok
     }
 
-    struct Failure: Error {
-        var message: String
-        var status: ExitStatus
-    }
-
-    /// Reads the outputs, resolves the credentials and publishes: shared by `publish` and `run`.
+    /// Reads the outputs, resolves the credentials and publishes: shared by `publish` and `run`, each of which
+    /// says where a failure's message comes from.
     static func publish(directory: URL, settings: FirestoreSettings, options: FirestorePublishOptions, dryRun: Bool,
-                        checkReport: Bool) async -> Result<FirestorePublishSummary, Failure> {
+                        checkReport: Bool) async -> Result<FirestorePublishSummary, CommandFailure> {
         let inputs: PublishInputs
         do {
             inputs = try PublishInputs.load(directory: directory, checkReport: checkReport)
         } catch {
-            return .failure(Failure(message: error.message, status: error.exitStatus))
+            return .failure(CommandFailure(error.message, status: error.exitStatus))
         }
         let target: FirestoreTarget
         do {
             target = try FirestoreCredentials.target(project: settings.project, database: settings.database,
                                                      environment: ProcessInfo.processInfo.environment, tokenCommand: settings.tokenCommand)
         } catch {
-            return .failure(Failure(message: error.message, status: error.exitStatus))
+            return .failure(CommandFailure(error.message, status: error.exitStatus))
         }
         var options = options
         options.dryRun = dryRun
         do {
             return .success(try await FirestorePublisher(target: target, options: options).publish(inputs))
         } catch {
-            return .failure(Failure(message: "\(error)", status: error.exitStatus))
+            return .failure(CommandFailure("\(error)", status: error.exitStatus))
         }
     }
-}
 
-extension PublishCommand {
     /// `gvingest run`'s last step when pipeline.json has `publish.firestore`: the outputs just written go to Firestore.
     /// A failure here leaves the outputs and the snapshot as they are; `gvingest publish` can be run again.
     static func afterRun(config: PipelineConfig, acceptRemovals: Bool, log: RunLog, report: inout RunReport) async -> ExitStatus {
         guard let settings = config.firestore else { return .ok }
         let options = settings.options(guards: config.guards, acceptRemovals: acceptRemovals)
-        let outcome = await report.stage("publish.firestore") { () async -> (Result<FirestorePublishSummary, Failure>, [String: Int]) in
+        let outcome = await report.stage("publish.firestore") { () async -> (Result<FirestorePublishSummary, CommandFailure>, [String: Int]) in
             let outcome = await publish(directory: config.outputs.directory, settings: settings, options: options, dryRun: false, checkReport: false)
             guard case let .success(summary) = outcome else { return (outcome, [:]) }
             return (outcome, ["coursesWritten": summary.courses.writes.count, "coursesDeleted": summary.courses.deletes.count,

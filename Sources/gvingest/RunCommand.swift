@@ -62,44 +62,29 @@ enum RunCommand: Command {
     its deadline), 77 no Firestore credentials.
     """
 
-    static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
+    static func run(_ words: [String]) async throws -> ExitStatus {
         let arguments = try parseArguments(words)
-        let colors = try ColorChoice.stdoutColors(arguments)
+        let colors = try stdoutColors(arguments)
         guard arguments.positional.isEmpty else { throw UsageError(message: "unexpected argument '\(arguments.positional[0])'") }
         let formatWord = arguments.value("--log-format") ?? "human"
         guard let format = RunLog.Format(rawValue: formatWord) else { throw UsageError(message: "--log-format must be human or json, not '\(formatWord)'") }
         let log = RunLog(format: format)
 
-        var config: PipelineConfig
+        let config: PipelineConfig
         var detectSystem = false
         var baseline: String?
         if let source = arguments.value("--source") {
-            let systemWord = arguments.value("--system") ?? "auto"
-            guard let system = SystemChoice(argument: systemWord) else {
-                throw UsageError(message: "--system must be \(SystemChoice.argumentList), not '\(systemWord)'")
-            }
-            var base: PipelineConfig?
-            if let path = arguments.value("--config") {
-                switch loadConfiguration(path, command: name) {
-                case let .success(loaded): base = loaded
-                case let .failure(failure): return failure.status
-                }
-            }
-            switch try SourceRun.make(source: source, system: system, out: arguments.value("--out"), id: arguments.value("--catalog"), base: base) {
-            case let .success(made):
-                config = made.config
-                detectSystem = made.detectSystem
-                baseline = config.catalogs.first.flatMap { SourceRun.baselineWarning(outputs: config.outputs, catalogID: $0.id) }
-            case let .failure(failure): return failure.status
-            }
+            let system = try systemChoice(arguments)
+            let base = try arguments.value("--config").map { try loadConfiguration($0) }
+            config = try SourceRun.config(source: source, system: system, out: arguments.value("--out"),
+                                          id: arguments.value("--catalog"), base: base)
+            detectSystem = system == .auto
+            baseline = config.catalogs.first.flatMap { SourceRun.baselineWarning(outputs: config.outputs, catalogID: $0.id) }
         } else {
             guard arguments.value("--out") == nil, arguments.value("--system") == nil else {
                 throw UsageError(message: "--out and --system go with --source; a configuration names its own")
             }
-            switch loadConfiguration(arguments.value("--config") ?? "pipeline.json", command: name) {
-            case let .success(loaded): config = loaded
-            case let .failure(failure): return failure.status
-            }
+            config = try loadConfiguration(arguments.value("--config") ?? "pipeline.json")
         }
         var catalogs = config.catalogs
         if let id = arguments.value("--catalog") {
@@ -121,12 +106,9 @@ enum RunCommand: Command {
         let lock: RunLock?
         do {
             lock = dryRun ? nil : try RunLock(directory: config.outputs.directory)
-        } catch let busy as RunLock.Busy {
-            log.error("lock", "\(busy)")
-            return .temporaryFailure
         } catch {
             log.error("lock", "\(error)")
-            return .cannotCreate
+            return error is RunLock.Busy ? .temporaryFailure : .cannotCreate
         }
         defer { withExtendedLifetime(lock) {} }
 
@@ -136,7 +118,7 @@ enum RunCommand: Command {
         run.detectSystem = detectSystem
         run.dryRun = dryRun
         run.acceptRemovals = arguments.has("--accept-removals")
-        let line = ProgressLine(enabled: !arguments.has("--quiet") && log.format == .human && ColorChoice.isCapableTerminal(STDERR_FILENO))
+        let line = ProgressLine(enabled: !arguments.has("--quiet") && log.format == .human && isCapableTerminal(STDERR_FILENO))
         let outcome = await run.execute(log: log, progress: { line.show($0) }, report: &report)
         line.finish()
         if case let .dryRun(diff, comparedWith) = outcome {

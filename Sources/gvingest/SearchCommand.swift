@@ -34,7 +34,7 @@ enum SearchCommand: Command {
     64 bad usage, 65 the file is not a catalog, 66 the catalog can't be read.
     """
 
-    static func run(_ words: [String]) async throws(UsageError) -> ExitStatus {
+    static func run(_ words: [String]) async throws -> ExitStatus {
         let arguments = try parseArguments(words)
         var queryWords = arguments.positional
         var query = CatalogQuery()
@@ -59,24 +59,18 @@ enum SearchCommand: Command {
         guard !query.isEmpty else { throw UsageError(message: "give a QUERY or a filter (--subject, --level, --credits, --requires)") }
 
         let format = try RecordFormat.chosen(arguments)
-        let path: String
-        switch try catalogPath(arguments) {
-        case let .success(found): path = found
-        case let .failure(failure): return failure.status
-        }
+        let path = try catalogPath(arguments)
         let bytes: [UInt8]
         do {
             bytes = try FileBytes.read(URL(fileURLWithPath: path))
         } catch {
-            printError("gvingest search: \(path): \(error)")
-            return .noInput
+            throw CommandFailure("\(path): \(error)", status: .noInput)
         }
         let courses: [SearchableCourse]
         do {
             courses = try CatalogSearch.courses(in: bytes)
         } catch {
-            printError("gvingest search: \(path): not a catalog: \(error.message)")
-            return .dataError
+            throw CommandFailure("\(path): not a catalog: \(error.message)", status: .dataError)
         }
         let hits = CatalogSearch.search(courses, query)
         if let format {
@@ -106,16 +100,14 @@ enum SearchCommand: Command {
     }
 
     /// `--catalog`, else the catalog.json a configuration publishes (`--config`, or pipeline.json when present).
-    static func catalogPath(_ arguments: Arguments) throws(UsageError) -> Result<String, CommandFailure> {
+    static func catalogPath(_ arguments: Arguments) throws -> String {
         if let catalog = arguments.value("--catalog") {
             guard arguments.value("--config") == nil else { throw UsageError(message: "--catalog names the file; it does not go with --config") }
-            return .success(catalog)
+            return catalog
         }
         let configPath = arguments.value("--config") ?? (FileManager.default.fileExists(atPath: "pipeline.json") ? "pipeline.json" : nil)
-        guard let configPath else { return .success("out/catalog.json") }
-        switch loadConfiguration(configPath, command: name) {
-        case let .success(config): return .success(config.outputs.directory.appendingPathComponent("catalog.json").path)
-        case let .failure(failure): return .failure(failure)
-        }
+        guard let configPath else { return "out/catalog.json" }
+        let config = try loadConfiguration(configPath)
+        return config.outputs.directory.appendingPathComponent("catalog.json").path
     }
 }

@@ -3,14 +3,10 @@ import Foundation
 
 /// `gvingest run --source`: one catalog from a URL, a mirror or a directory of saved pages, with default settings
 /// or those of `--config` (normalization, fetch, news, guards), its outputs in `--out`.
-struct SourceRun {
-    var config: PipelineConfig
-    /// `--system auto`: the pages say which system they are; the catalog is labelled with the one most courses came from.
-    var detectSystem: Bool
-
+enum SourceRun {
     /// The configuration for `source`. A missing directory is an unavailable source (69), as for a configured one.
-    static func make(source: String, system: SystemChoice, out: String?, id chosenID: String?,
-                     base: PipelineConfig?) throws(UsageError) -> Result<SourceRun, CommandFailure> {
+    static func config(source: String, system: SystemChoice, out: String?, id chosenID: String?,
+                       base: PipelineConfig?) throws -> PipelineConfig {
         let catalogSource: CatalogSource
         let derivedID: String
         if let url = URL(string: source), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", let host = url.host {
@@ -21,8 +17,8 @@ struct SourceRun {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
                 let what = FileManager.default.fileExists(atPath: directory.path) ? "not a directory" : "no such directory"
-                printError("gvingest run: --source \(source): \(what)\(schemeHint(source)); a source is an http(s) URL or a directory")
-                return .failure(CommandFailure(status: .unavailable))
+                throw CommandFailure("--source \(source): \(what)\(schemeHint(source)); "
+                    + "a source is an http(s) URL or a directory", status: .unavailable)
             }
             let isMirror = FileManager.default.fileExists(atPath: directory.appendingPathComponent(MirrorIndex.fileName).path)
             catalogSource = isMirror ? .replay(directory) : .directory(directory)
@@ -30,25 +26,19 @@ struct SourceRun {
         }
         let safeID = String((chosenID ?? derivedID).map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" })
         let id = safeID.isEmpty ? "catalog" : safeID
-        let fixedSystem: CatalogSystem
-        switch system {
-        case let .fixed(chosen): fixedSystem = chosen
-        default: fixedSystem = .gvsu
-        }
+        let fixedSystem = if case let .fixed(chosen) = system { chosen } else { CatalogSystem.gvsu }
         let catalog = CatalogConfig(id: id, name: id, system: fixedSystem, source: catalogSource)
-        var config: PipelineConfig
-        if var base {
-            base.catalogs = [catalog]
-            if let out { base.outputs = OutputSettings(directory: URL(fileURLWithPath: out).standardizedFileURL, keepSnapshots: base.outputs.keepSnapshots) }
-            config = base
-        } else {
-            guard let out else { throw UsageError(message: "--source needs --out DIR (or --config FILE, whose outputs it then uses)") }
-            config = PipelineConfig(catalogs: [catalog], outputs: OutputSettings(directory: URL(fileURLWithPath: out).standardizedFileURL))
+        let outputs = out.map { OutputSettings(directory: URL(fileURLWithPath: $0).standardizedFileURL,
+                                               keepSnapshots: base?.outputs.keepSnapshots ?? OutputSettings.defaultKeepSnapshots) }
+        guard var config = base ?? outputs.map({ PipelineConfig(catalogs: [], outputs: $0) }) else {
+            throw UsageError(message: "--source needs --out DIR (or --config FILE, whose outputs it then uses)")
         }
+        config.catalogs = [catalog]
+        config.outputs = outputs ?? config.outputs
         // Each catalog its own feed: the id and title come from the catalog, never shared between two sources.
         config.news.feedID = "urn:gvingest:\(id):news"
         config.news.feedTitle = "\(id): new courses"
-        return .success(SourceRun(config: config, detectSystem: system == .auto))
+        return config
     }
 
     /// " (did you mean https://www.gvsu.edu/catalog?)" for a URL typed without its scheme.

@@ -175,10 +175,8 @@ public struct NewsPipeline: Sendable {
         guard FileManager.default.fileExists(atPath: newsFile.path) else { return [] }
         do {
             return try NewsFile.decode(try FileBytes.read(newsFile))
-        } catch let error as NewsFormatError {
-            throw .corruptNews(path: newsFile.path, reason: error.message)
         } catch {
-            throw .corruptNews(path: newsFile.path, reason: "cannot read: \(error)")
+            throw .corruptNews(path: newsFile.path, reason: (error as? NewsFormatError)?.message ?? "cannot read: \(error)")
         }
     }
 }

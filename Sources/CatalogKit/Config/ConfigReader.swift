@@ -1,4 +1,4 @@
-
+import Foundation
 /// One problem in a configuration file, with the JSON path where it is and the form expected there.
 public struct ConfigIssue: Sendable, Equatable, CustomStringConvertible {
     public var path: String
@@ -17,96 +17,63 @@ struct ConfigReader {
         issues.append(ConfigIssue(path: path, message: message))
     }
 
-    mutating func object(_ value: JSONValue?, _ path: String, required: Bool = true) -> [String: JSONValue]? {
+    /// The value `extract` reads, or nil with a problem: "expected <expected>, but it is missing" (when `required`)
+    /// or "expected <expected>, got …".
+    private mutating func read<T>(_ value: JSONValue?, _ path: String, _ expected: String, required: Bool,
+                                  missing: String? = nil, _ extract: (JSONValue) -> T?) -> T? {
         guard let value else {
-            if required { fail(path, "expected an object, but it is missing") }
+            if required { fail(path, "expected \(missing ?? expected), but it is missing") }
             return nil
         }
-        guard case let .object(object) = value else {
-            fail(path, "expected an object, got \(value.shortDescription)")
+        guard let result = extract(value) else {
+            fail(path, "expected \(expected), got \(value.shortDescription)")
             return nil
         }
-        return object
+        return result
+    }
+
+    mutating func object(_ value: JSONValue?, _ path: String, required: Bool = true) -> [String: JSONValue]? {
+        read(value, path, "an object", required: required) { if case let .object(object) = $0 { object } else { nil } }
     }
 
     mutating func array(_ value: JSONValue?, _ path: String, required: Bool = true) -> [JSONValue]? {
-        guard let value else {
-            if required { fail(path, "expected an array, but it is missing") }
-            return nil
-        }
-        guard case let .array(array) = value else {
-            fail(path, "expected an array, got \(value.shortDescription)")
-            return nil
-        }
-        return array
+        read(value, path, "an array", required: required) { if case let .array(array) = $0 { array } else { nil } }
     }
 
     mutating func string(_ value: JSONValue?, _ path: String, required: Bool = true, nonEmpty: Bool = true) -> String? {
-        guard let value else {
-            if required { fail(path, "expected a string, but it is missing") }
-            return nil
+        read(value, path, "a\(nonEmpty ? " non-empty" : "") string", required: required, missing: "a string") {
+            if case let .string(string) = $0, !(nonEmpty && string.isEmpty) { string } else { nil }
         }
-        guard case let .string(string) = value, !(nonEmpty && string.isEmpty) else {
-            fail(path, "expected a\(nonEmpty ? " non-empty" : "") string, got \(value.shortDescription)")
-            return nil
-        }
-        return string
     }
 
     mutating func integer(_ value: JSONValue?, _ path: String, minimum: Int? = nil, required: Bool = true) -> Int? {
-        guard let value else {
-            if required { fail(path, "expected an integer\(minimum.map { " ≥ \($0)" } ?? ""), but it is missing") }
-            return nil
+        read(value, path, "an integer\(minimum.map { " ≥ \($0)" } ?? "")", required: required) {
+            if case let .int(integer) = $0, integer >= minimum ?? .min { integer } else { nil }
         }
-        let expected = "expected an integer\(minimum.map { " ≥ \($0)" } ?? "")"
-        guard case let .int(integer) = value else {
-            fail(path, "\(expected), got \(value.shortDescription)")
-            return nil
-        }
-        if let minimum, integer < minimum {
-            fail(path, "\(expected), got \(integer)")
-            return nil
-        }
-        return integer
     }
 
     /// An integer within `range`; nil and no problem when absent. Settings that feed arithmetic (delays,
     /// timeouts, counts) are read this way, so no value can overflow what is computed from it.
     mutating func integer(_ value: JSONValue?, _ path: String, in range: ClosedRange<Int>) -> Int? {
-        guard let value else { return nil }
-        let expected = "expected an integer from \(range.lowerBound) to \(range.upperBound)"
-        guard case let .int(integer) = value, range.contains(integer) else {
-            fail(path, "\(expected), got \(value.shortDescription)")
-            return nil
+        read(value, path, "an integer from \(range.lowerBound) to \(range.upperBound)", required: false) {
+            if case let .int(integer) = $0, range.contains(integer) { integer } else { nil }
         }
-        return integer
     }
 
     /// A number (integer or not) within `range`; nil and no problem when absent.
     mutating func number(_ value: JSONValue?, _ path: String, in range: ClosedRange<Double>) -> Double? {
-        guard let value else { return nil }
-        let number: Double
-        switch value {
-        case let .int(integer): number = Double(integer)
-        case let .double(double): number = double
-        default:
-            fail(path, "expected a number from \(range.lowerBound) to \(range.upperBound), got \(value.shortDescription)")
-            return nil
+        read(value, path, "a number from \(range.lowerBound) to \(range.upperBound)", required: false) { value in
+            let number: Double? = switch value {
+            case let .int(integer): Double(integer)
+            case let .double(double): double
+            default: nil
+            }
+            return number.flatMap { range.contains($0) ? $0 : nil }
         }
-        guard range.contains(number) else {
-            fail(path, "expected a number from \(range.lowerBound) to \(range.upperBound), got \(value.shortDescription)")
-            return nil
-        }
-        return number
     }
 
     mutating func bool(_ value: JSONValue?, _ path: String) -> Bool? {
-        guard let value else { return nil }
-        guard case let .bool(flag) = value else {
-            fail(path, "expected true or false, got \(value.shortDescription)")
-            return nil
-        }
-        return flag
+        read(value, path, "true or false", required: false) { if case let .bool(flag) = $0 { flag } else { nil } }
     }
 
     mutating func oneOf(_ value: JSONValue?, _ path: String, _ choices: [String], required: Bool = true) -> String? {
@@ -116,6 +83,26 @@ struct ConfigReader {
             return nil
         }
         return string
+    }
+
+    /// A relative path that stays inside `base` (`PipelineConfig.confinedPath`), resolved against it.
+    mutating func confinedPath(_ value: JSONValue?, _ path: String, base: URL, required: Bool = true) -> URL? {
+        guard let text = string(value, path, required: required) else { return nil }
+        guard let url = PipelineConfig.confinedPath(text, base: base) else {
+            fail(path, "expected a path inside \(base.path) (no \"..\", not absolute), got \"\(text)\"")
+            return nil
+        }
+        return url
+    }
+
+    /// A subject code: 1 to 6 letters (or &).
+    mutating func subjectCode(_ value: JSONValue?, _ path: String) -> String? {
+        guard let code = string(value, path) else { return nil }
+        guard (1...6).contains(code.count), code.allSatisfy({ $0.isLetter || $0 == "&" }) else {
+            fail(path, "expected a subject code of 1 to 6 letters, got \"\(code)\"")
+            return nil
+        }
+        return code
     }
 
     /// Rejects keys that are not in `allowed`, suggesting the closest allowed one.

@@ -69,10 +69,8 @@ public struct GuardSettings: Sendable, Equatable {
     /// the parser; fewer are parse gaps the run lists and publishes past.
     public var maximumUnparsedFraction: Double
 
-    public static let defaultMaximumUnparsedFraction = 0.02
-
     public init(minimumCourses: Int = 1, maximumRemovalFraction: Double = 0.1, allowFailedPages: Bool = false,
-                maximumUnparsedFraction: Double = GuardSettings.defaultMaximumUnparsedFraction) {
+                maximumUnparsedFraction: Double = 0.02) {
         self.minimumCourses = minimumCourses
         self.maximumRemovalFraction = maximumRemovalFraction
         self.allowFailedPages = allowFailedPages
@@ -83,16 +81,10 @@ public struct GuardSettings: Sendable, Equatable {
 extension PipelineConfig {
     static func readOutputs(_ object: [String: JSONValue], _ path: String, base: URL, reader: inout ConfigReader) -> OutputSettings {
         reader.rejectUnknownKeys(object, path, allowed: ["directory", "snapshots", "keepSnapshots"])
-        func directory(_ key: String) -> URL? {
-            guard let text = reader.string(object[key], "\(path).\(key)", required: false) else { return nil }
-            guard let url = confinedPath(text, base: base) else {
-                reader.fail("\(path).\(key)", "expected a path inside \(base.path) (no \"..\", not absolute), got \"\(text)\"")
-                return nil
-            }
-            return url
-        }
         let keep = reader.integer(object["keepSnapshots"], "\(path).keepSnapshots", minimum: 2, required: false)
-        return OutputSettings(directory: directory("directory") ?? base.appendingPathComponent("out"), snapshots: directory("snapshots"),
+        let directory = reader.confinedPath(object["directory"], "\(path).directory", base: base, required: false)
+        let snapshots = reader.confinedPath(object["snapshots"], "\(path).snapshots", base: base, required: false)
+        return OutputSettings(directory: directory ?? base.appendingPathComponent("out"), snapshots: snapshots,
                               keepSnapshots: keep ?? OutputSettings.defaultKeepSnapshots)
     }
 
@@ -103,13 +95,9 @@ extension PipelineConfig {
             let featuredPath = "\(path).featured"
             reader.rejectUnknownKeys(featured, featuredPath, allowed: ["subjects", "levels"])
             for (index, value) in (reader.array(featured["subjects"], "\(featuredPath).subjects", required: false) ?? []).enumerated() {
-                let entryPath = "\(featuredPath).subjects[\(index)]"
-                guard let code = reader.string(value, entryPath) else { continue }
-                guard (1...6).contains(code.count), code.allSatisfy({ $0.isLetter || $0 == "&" }) else {
-                    reader.fail(entryPath, "expected a subject code of 1 to 6 letters, got \"\(code)\"")
-                    continue
+                if let code = reader.subjectCode(value, "\(featuredPath).subjects[\(index)]") {
+                    settings.featuredSubjects.insert(code.uppercased())
                 }
-                settings.featuredSubjects.insert(code.uppercased())
             }
             for (index, value) in (reader.array(featured["levels"], "\(featuredPath).levels", required: false) ?? []).enumerated() {
                 let level = reader.oneOf(value, "\(featuredPath).levels[\(index)]", CourseLevel.allCases.map(\.rawValue))
@@ -132,18 +120,15 @@ extension PipelineConfig {
     static func readGuards(_ object: [String: JSONValue], _ path: String, reader: inout ConfigReader) -> GuardSettings {
         reader.rejectUnknownKeys(object, path, allowed: ["minimumCourses", "maximumRemovalFraction", "allowFailedPages",
                                                          "maximumUnparsedFraction"])
-        var settings = GuardSettings()
-        if let minimum = reader.integer(object["minimumCourses"], "\(path).minimumCourses", minimum: 0, required: false) {
-            settings.minimumCourses = minimum
-        }
-        if let fraction = reader.number(object["maximumRemovalFraction"], "\(path).maximumRemovalFraction", in: 0...1) {
-            settings.maximumRemovalFraction = fraction
-        }
-        if let allow = reader.bool(object["allowFailedPages"], "\(path).allowFailedPages") { settings.allowFailedPages = allow }
-        if let fraction = reader.number(object["maximumUnparsedFraction"], "\(path).maximumUnparsedFraction", in: 0...1) {
-            settings.maximumUnparsedFraction = fraction
-        }
-        return settings
+        let minimum = reader.integer(object["minimumCourses"], "\(path).minimumCourses", minimum: 0, required: false)
+        let removals = reader.number(object["maximumRemovalFraction"], "\(path).maximumRemovalFraction", in: 0...1)
+        let allowFailed = reader.bool(object["allowFailedPages"], "\(path).allowFailedPages")
+        let unparsed = reader.number(object["maximumUnparsedFraction"], "\(path).maximumUnparsedFraction", in: 0...1)
+        let defaults = GuardSettings()
+        return GuardSettings(minimumCourses: minimum ?? defaults.minimumCourses,
+                             maximumRemovalFraction: removals ?? defaults.maximumRemovalFraction,
+                             allowFailedPages: allowFailed ?? defaults.allowFailedPages,
+                             maximumUnparsedFraction: unparsed ?? defaults.maximumUnparsedFraction)
     }
 
     /// "scheme:rest" with an RFC 3986 scheme and no white space: what Atom accepts as an id.

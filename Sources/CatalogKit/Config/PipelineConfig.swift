@@ -59,10 +59,10 @@ public struct PipelineConfig: Sendable, Equatable {
     public static let schemaVersion = 1
 
     public var catalogs: [CatalogConfig]
-    public var fetch: FetchSettings
-    public var normalize: NormalizationRules
+    public var fetch = FetchSettings()
+    public var normalize = NormalizationRules.standard
     /// Where snapshots and news go (default: `out/` and `out/snapshots/` beside the file).
-    public var outputs = OutputSettings(directory: URL(fileURLWithPath: "out"))
+    public var outputs: OutputSettings
     public var news = NewsSettings()
     public var guards = GuardSettings()
     /// `publish.firestore`: where a successful run publishes (nil: files only).
@@ -71,13 +71,9 @@ public struct PipelineConfig: Sendable, Equatable {
     public var file: URL?
 
     /// A configuration made in code (`gvingest run --source`): default fetch, normalization, news and guard settings.
-    public init(catalogs: [CatalogConfig], fetch: FetchSettings = FetchSettings(), normalize: NormalizationRules = .standard,
-                outputs: OutputSettings) {
+    public init(catalogs: [CatalogConfig], outputs: OutputSettings) {
         self.catalogs = catalogs
-        self.fetch = fetch
-        self.normalize = normalize
         self.outputs = outputs
-        self.file = nil
     }
 
     /// Why a configuration could not be used: every problem, each with its JSON path.
@@ -187,24 +183,18 @@ public struct PipelineConfig: Sendable, Equatable {
             reader.rejectUnknownKeys(http, "\(path).http", allowed: ["startUrls"])
             guard let list = reader.array(http["startUrls"], "\(path).http.startUrls") else { return nil }
             if list.isEmpty { reader.fail("\(path).http.startUrls", "expected at least one URL") }
-            var urls: [URL] = []
-            for (index, entry) in list.enumerated() {
+            return .http(startURLs: list.enumerated().compactMap { index, entry in
                 let entryPath = "\(path).http.startUrls[\(index)]"
-                guard let text = reader.string(entry, entryPath) else { continue }
+                guard let text = reader.string(entry, entryPath) else { return nil }
                 guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
                       url.host != nil else {
                     reader.fail(entryPath, "expected an http or https URL, got \"\(text)\"")
-                    continue
+                    return nil
                 }
-                urls.append(url)
-            }
-            return .http(startURLs: urls)
+                return url
+            })
         default:
-            guard let text = reader.string(object[kind], "\(path).\(kind)") else { return nil }
-            guard let directory = confinedPath(text, base: base) else {
-                reader.fail("\(path).\(kind)", "expected a path inside \(base.path) (no \"..\", not absolute), got \"\(text)\"")
-                return nil
-            }
+            guard let directory = reader.confinedPath(object[kind], "\(path).\(kind)", base: base) else { return nil }
             return kind == "directory" ? .directory(directory) : .replay(directory)
         }
     }
@@ -233,13 +223,8 @@ public struct PipelineConfig: Sendable, Equatable {
                 return entry
             }
         }
-        if let cache = reader.string(object["cacheDirectory"], "\(path).cacheDirectory", required: false) {
-            if let directory = confinedPath(cache, base: base) {
-                settings.cacheDirectory = directory
-            } else {
-                reader.fail("\(path).cacheDirectory", "expected a path inside \(base.path) (no \"..\", not absolute), got \"\(cache)\"")
-            }
-        }
+        settings.cacheDirectory = reader.confinedPath(object["cacheDirectory"], "\(path).cacheDirectory", base: base,
+                                                      required: false)
         if let ignore = reader.bool(object["ignoreRobots"], "\(path).ignoreRobots") { settings.ignoreRobots = ignore }
         return settings
     }
@@ -250,12 +235,7 @@ public struct PipelineConfig: Sendable, Equatable {
         if let subjects = reader.object(object["subjects"], "\(path).subjects", required: false) {
             var table: [String: String] = [:]
             for (name, value) in subjects {
-                guard let code = reader.string(value, "\(path).subjects.\(name)") else { continue }
-                guard (1...6).contains(code.count), code.allSatisfy({ $0.isLetter || $0 == "&" }) else {
-                    reader.fail("\(path).subjects.\(name)", "expected a subject code of 1 to 6 letters, got \"\(code)\"")
-                    continue
-                }
-                table[name] = code
+                if let code = reader.subjectCode(value, "\(path).subjects.\(name)") { table[name] = code }
             }
             rules.subjects = SubjectAliases(table)
         }

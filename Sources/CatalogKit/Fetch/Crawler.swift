@@ -31,7 +31,7 @@ public struct CrawlFailure: Sendable, Equatable {
 public struct CrawlReport: Sendable {
     public var pagesExpected = 0
     public var pagesFetched = 0
-    public var pagesFailed = 0
+    public var pagesFailed: Int { failures.count }
     /// Pages the server answered 304 for; their cached bodies were reused.
     public var notModified = 0
     public var retries = 0
@@ -52,18 +52,19 @@ public struct CrawlReport: Sendable {
         .object([
             "pagesExpected": .int(pagesExpected), "pagesFetched": .int(pagesFetched), "pagesFailed": .int(pagesFailed),
             "notModified": .int(notModified), "retries": .int(retries), "bytes": .int(bytes), "listingPages": .int(listingPages),
-            "courses": .int(coursePages.reduce(0) { $0 + $1.courses.count }), "elapsedSeconds": .double((elapsedSeconds * 1000).rounded() / 1000),
+            "courses": .int(courseCount), "elapsedSeconds": .double((elapsedSeconds * 1000).rounded() / 1000),
             "failures": .array(failures.map { .object(["url": .string($0.url), "reason": .string($0.reason)]) }),
             "parseGaps": .array(parseGaps.map(\.json)),
         ])
     }
 
+    var courseCount: Int { coursePages.reduce(0) { $0 + $1.courses.count } }
+
     /// One line for people.
     public var summary: String {
-        let courses = coursePages.reduce(0) { $0 + $1.courses.count }
-        return "\(pagesFetched)/\(pagesExpected) pages fetched (\(listingPages) listing, \(coursePages.count) course), "
-            + "\(pagesFailed) failed, \(parseGaps.count) unparsed, \(notModified) not modified, \(retries) retries, \(bytes) bytes, \(courses) courses "
-            + String(format: "in %.2f s", elapsedSeconds)
+        "\(pagesFetched)/\(pagesExpected) pages fetched (\(listingPages) listing, \(coursePages.count) course), "
+            + "\(pagesFailed) failed, \(parseGaps.count) unparsed, \(notModified) not modified, \(retries) retries, "
+            + "\(bytes) bytes, \(courseCount) courses " + String(format: "in %.2f s", elapsedSeconds)
     }
 }
 
@@ -87,10 +88,7 @@ public final class Crawler: Sendable {
         self.progress = progress
         if let robots {
             // Weakly: the gate holds the source, and the crawler holds the gate for as long as it crawls.
-            source.vetRedirects { [weak robots] url in
-                guard let verdict = await robots?.verdict(for: url), !verdict.allowed else { return nil }
-                return verdict.reason
-            }
+            source.vetRedirects { [weak robots] url in await robots?.refusal(for: url)?.reason }
         }
     }
 
@@ -106,16 +104,11 @@ public final class Crawler: Sendable {
 
     struct Outcome: Sendable {
         var job: Job
-        var page: FetchedPage?
-        var failure: FetchFailure?
-        var result: PageResult?
+        var page: FetchedPage? = nil
+        var failure: FetchFailure? = nil
+        var result: PageResult? = nil
         /// Not a page: the watchdog that ends the crawl at its deadline went off.
         var isDeadline = false
-    }
-
-    /// What the deadline's watchdog returns (its job is never looked at).
-    static func deadlineOutcome(_ start: URL) -> Outcome {
-        Outcome(job: Job(url: start, kind: .listing), isDeadline: true)
     }
 
     public func crawl(start: [URL]) async -> CrawlReport {
@@ -140,21 +133,23 @@ public final class Crawler: Sendable {
         await withTaskGroup(of: Outcome.self) { group in
             var running = 0
             var deadlineHit = false
+            func stopAtDeadline() {
+                guard !deadlineHit, ProcessInfo.processInfo.systemUptime >= deadline else { return }
+                deadlineHit = true
+                group.cancelAll()
+            }
             // The deadline holds while every page waits (on a slow server, a Retry-After, a turn): the watchdog
             // wakes the loop, and cancelling the group ends every request and sleep in progress.
             if let first = start.first {
                 group.addTask {
                     try? await Task.sleep(nanoseconds: Sleep.nanoseconds(deadline - ProcessInfo.processInfo.systemUptime))
-                    return Self.deadlineOutcome(first)
+                    return Outcome(job: Job(url: first, kind: .listing), isDeadline: true)
                 }
             }
             while true {
                 while running < limit, !queue.isEmpty, !deadlineHit {
-                    if ProcessInfo.processInfo.systemUptime >= deadline {
-                        deadlineHit = true
-                        group.cancelAll()
-                        break
-                    }
+                    stopAtDeadline()
+                    if deadlineHit { break }
                     let job = queue.removeFirst()
                     running += 1
                     group.addTask { await self.process(job) }
@@ -166,7 +161,6 @@ public final class Crawler: Sendable {
                             pagers[key]?.completed = true
                             // A pager that claims more pages than a catalog has is not followed by number.
                             guard pager.count <= Self.maximumPagerPages else {
-                                report.pagesFailed += 1
                                 report.failures.append(CrawlFailure(url: pager.template, reason: "the pager claims \(pager.count) pages, "
                                     + "more than \(Self.maximumPagerPages); the pages it does not link were not asked for"))
                                 continue
@@ -181,23 +175,17 @@ public final class Crawler: Sendable {
                 }
                 guard let outcome = await group.next() else { break }
                 if outcome.isDeadline {
-                    if !Task.isCancelled, ProcessInfo.processInfo.systemUptime >= deadline, !deadlineHit {
-                        deadlineHit = true
-                        group.cancelAll()
-                    }
+                    if !Task.isCancelled { stopAtDeadline() }
                     continue
                 }
                 running -= 1
-                if ProcessInfo.processInfo.systemUptime >= deadline, !deadlineHit {
-                    deadlineHit = true
-                    group.cancelAll()
-                }
+                stopAtDeadline()
+                let pageURL = outcome.job.url.absoluteString
                 if let page = outcome.page {
                     report.pagesFetched += 1
                     if page.notModified { report.notModified += 1 } else { report.bytes += page.body.count }
                 } else if let failure = outcome.failure {
-                    report.pagesFailed += 1
-                    report.failures.append(CrawlFailure(url: outcome.job.url.absoluteString, reason: failure.reason,
+                    report.failures.append(CrawlFailure(url: pageURL, reason: failure.reason,
                                                         temporary: failure.temporary, atDeadline: deadlineHit && failure.temporary))
                 }
                 if let result = outcome.result {
@@ -209,10 +197,9 @@ public final class Crawler: Sendable {
                             if listing.pageCount > 1, let system = result.system {
                                 let parser = CatalogParsers.parser(for: system)
                                 let key = parser.pagerKey(outcome.job.url)
-                                var pager = pagers[key]
-                                    ?? (listing.pageCount, [], listing.pageLinks.first ?? outcome.job.url.absoluteString, false, parser)
+                                var pager = pagers[key] ?? (listing.pageCount, [], listing.pageLinks.first ?? pageURL, false, parser)
                                 pager.count = max(pager.count, listing.pageCount)
-                                pager.pages.insert(parser.pagerPage(of: outcome.job.url.absoluteString) ?? 1)
+                                pager.pages.insert(parser.pagerPage(of: pageURL) ?? 1)
                                 for link in listing.pageLinks {
                                     if let number = parser.pagerPage(of: link) { pager.pages.insert(number) }
                                     if let url = URL(string: link) { enqueue(url, .listing) }
@@ -220,9 +207,8 @@ public final class Crawler: Sendable {
                                 pagers[key] = pager
                             }
                         } else if result.courses.isEmpty {
-                            report.failures.append(CrawlFailure(url: outcome.job.url.absoluteString,
-                                                                reason: "a start or listing page with no course links (\(result.systemRule))"))
-                            report.pagesFailed += 1
+                            let reason = "a start or listing page with no course links (\(result.systemRule))"
+                            report.failures.append(CrawlFailure(url: pageURL, reason: reason))
                             report.pagesFetched -= 1
                         }
                         // An expanded listing carries its courses inline.
@@ -230,7 +216,7 @@ public final class Crawler: Sendable {
                     case .course:
                         if result.courses.isEmpty {
                             // Fetched, but not read: a gap in the parse, not a failed fetch.
-                            report.parseGaps.append(ParseGap(url: outcome.job.url.absoluteString, reason: result.gapReason))
+                            report.parseGaps.append(ParseGap(url: pageURL, reason: result.gapReason))
                         } else {
                             report.coursePages.append(result)
                         }
@@ -242,12 +228,9 @@ public final class Crawler: Sendable {
             }
             if deadlineHit {
                 report.deadlineReached = true
-                for job in queue {
-                    report.pagesFailed += 1
-                    report.failures.append(CrawlFailure(url: job.url.absoluteString, reason: atDeadline(job, "not fetched").failure?.reason ?? "",
-                                                        atDeadline: true))
+                report.failures += queue.map { job in
+                    CrawlFailure(url: job.url.absoluteString, reason: atDeadline(job, "not fetched").failure?.reason ?? "", atDeadline: true)
                 }
-                queue.removeAll()
             }
             // The watchdog, when the crawl ended first.
             group.cancelAll()
@@ -264,92 +247,79 @@ public final class Crawler: Sendable {
 
     private func process(_ job: Job) async -> Outcome {
         if let refusal = source.refusal(for: job.url) {
-            return Outcome(job: job, page: nil, failure: FetchFailure(url: job.url, reason: refusal, status: nil, attempts: 0,
-                                                                     temporary: false), result: nil)
+            return Outcome(job: job, failure: FetchFailure(url: job.url, reason: refusal))
         }
-        if let robots, let verdict = await robots.verdict(for: job.url), !verdict.allowed {
+        if let robots, let refusal = await robots.refusal(for: job.url) {
             // robots.txt cut off by the deadline says nothing about the page: it was not had in time.
             if Task.isCancelled { return atDeadline(job, "not fetched") }
-            return Outcome(job: job, page: nil, failure: FetchFailure(url: job.url, reason: verdict.reason, status: nil, attempts: 0,
-                                                                     temporary: verdict.temporary), result: nil)
+            return Outcome(job: job, failure: FetchFailure(url: job.url, reason: refusal.reason,
+                                                           temporary: refusal.temporary))
         }
         switch await source.fetch(job.url) {
         case let .failure(failure):
-            return Outcome(job: job, page: nil, failure: failure, result: nil)
+            return Outcome(job: job, failure: failure)
         case let .success(page):
             // A page that arrives after the deadline is not parsed: parsing a large one takes seconds of its own.
             if Task.isCancelled { return atDeadline(job, "not parsed") }
             let result = parser.parse(bytes: page.body, sourceURL: page.finalURL, input: job.url.absoluteString,
                                       contentType: page.contentType)
-            return Outcome(job: job, page: page, failure: nil, result: result)
+            return Outcome(job: job, page: page, result: result)
         }
     }
 
     /// A page the deadline came before: `what` was not done to it.
     private func atDeadline(_ job: Job, _ what: String) -> Outcome {
-        Outcome(job: job, page: nil, failure: FetchFailure(url: job.url, reason: "\(what): the crawl deadline of \(settings.deadlineSeconds) s "
-            + "was reached", status: nil, attempts: 0, temporary: true), result: nil)
+        let reason = "\(what): the crawl deadline of \(settings.deadlineSeconds) s was reached"
+        return Outcome(job: job, failure: FetchFailure(url: job.url, reason: reason, temporary: true))
     }
-
 }
 
-/// Fetches robots.txt once per host and answers whether a URL may be crawled.
+/// Fetches robots.txt once per origin and answers whether a URL may be crawled.
 actor RobotsGate {
-    struct Verdict {
-        var allowed: Bool
+    /// Why a URL may not be crawled; temporary when robots.txt could not be had for a passing reason (an outage).
+    struct Refusal {
         var reason: String
-        /// robots.txt could not be had for a passing reason (an outage): a later run may crawl.
         var temporary = false
     }
 
     private let source: any PageSource
     private let userAgent: String
-    /// A policy, or why there is none (so nothing of that origin is crawled; a passing reason makes that temporary).
-    enum Answer: Sendable {
-        case policy(RobotsPolicy)
-        case unavailable(FetchFailure)
-    }
-
-    private var policies: [String: Task<Answer, Never>] = [:]
+    /// Each origin's policy, or why there is none (so nothing of that origin is crawled).
+    private var policies: [String: Task<Result<RobotsPolicy, FetchFailure>, Never>] = [:]
 
     init(source: any PageSource, userAgent: String) {
         self.source = source
         self.userAgent = userAgent
     }
 
-    func verdict(for url: URL) async -> Verdict? {
+    /// Why robots.txt keeps `url` from being crawled, or nil when it may be.
+    func refusal(for url: URL) async -> Refusal? {
         guard let scheme = url.scheme, let host = url.host else { return nil }
         let origin = "\(scheme)://\(host)\(url.port.map { ":\($0)" } ?? "")"
-        let task: Task<Answer, Never>
-        if let existing = policies[origin] {
-            task = existing
-        } else {
-            let source = self.source, userAgent = self.userAgent
-            task = Task {
-                guard let robotsURL = URL(string: origin + "/robots.txt") else { return .policy(.allowAll) }
-                switch await source.fetch(robotsURL) {
-                case let .success(page):
-                    let policy = RobotsPolicy(parsing: String(decoding: page.body, as: UTF8.self), userAgent: userAgent)
-                    if let delay = policy.crawlDelay { await source.setMinimumDelay(delay, for: host) }
-                    return .policy(policy)
-                case let .failure(failure):
-                    // RFC 9309: a missing robots.txt (4xx) allows everything; an unreachable one (5xx) allows nothing.
-                    if let status = failure.status, (400..<500).contains(status) { return .policy(.allowAll) }
-                    return .unavailable(failure)
-                }
+        let task = policies[origin] ?? Task { [source, userAgent] in
+            guard let robotsURL = URL(string: origin + "/robots.txt") else { return .success(.allowAll) }
+            switch await source.fetch(robotsURL) {
+            case let .success(page):
+                let policy = RobotsPolicy(parsing: String(decoding: page.body, as: UTF8.self), userAgent: userAgent)
+                if let delay = policy.crawlDelay { await source.setMinimumDelay(delay, for: host) }
+                return .success(policy)
+            case let .failure(failure):
+                // RFC 9309: a missing robots.txt (4xx) allows everything; an unreachable one (5xx) allows nothing.
+                if let status = failure.status, (400..<500).contains(status) { return .success(.allowAll) }
+                return .failure(failure)
             }
-            policies[origin] = task
         }
+        policies[origin] = task
         // Shared by every page of the origin, the fetch is not a child of any: the deadline's cancellation is passed on.
-        let answer = await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
-        guard case let .policy(policy) = answer else {
-            guard case let .unavailable(failure) = answer else { return Verdict(allowed: false, reason: "robots.txt of \(origin) could not be fetched") }
-            return Verdict(allowed: false, reason: "robots.txt of \(origin) could not be fetched: \(failure.reason)", temporary: failure.temporary)
+        switch await withTaskCancellationHandler(operation: { await task.value }, onCancel: { task.cancel() }) {
+        case let .failure(failure):
+            return Refusal(reason: "robots.txt of \(origin) could not be fetched: \(failure.reason)",
+                           temporary: failure.temporary)
+        case let .success(policy):
+            if let refusal = policy.refusal { return Refusal(reason: refusal) }
+            let path = url.path.isEmpty ? "/" : url.path
+            return policy.allows(url.query.map { "\(path)?\($0)" } ?? path) ? nil
+                : Refusal(reason: "disallowed by robots.txt for \(userAgent)")
         }
-        if let refusal = policy.refusal { return Verdict(allowed: false, reason: refusal) }
-        let path = url.path.isEmpty ? "/" : url.path
-        let target = url.query.map { "\(path)?\($0)" } ?? path
-        return policy.allows(target) ? Verdict(allowed: true, reason: "")
-            : Verdict(allowed: false, reason: "disallowed by robots.txt for \(userAgent)")
     }
 }

@@ -12,22 +12,9 @@ public struct FetchedPage: Sendable, Equatable {
     public var lastModified: String?
     public var body: [UInt8]
     /// The server answered 304 and the cached body was reused.
-    public var notModified: Bool
+    public var notModified = false
     /// How many requests it took (1 when the first succeeded).
-    public var attempts: Int
-
-    public init(url: URL, finalURL: URL, status: Int, contentType: String?, etag: String? = nil, lastModified: String? = nil,
-                body: [UInt8], notModified: Bool = false, attempts: Int = 1) {
-        self.url = url
-        self.finalURL = finalURL
-        self.status = status
-        self.contentType = contentType
-        self.etag = etag
-        self.lastModified = lastModified
-        self.body = body
-        self.notModified = notModified
-        self.attempts = attempts
-    }
+    public var attempts = 1
 }
 
 /// Why a page could not be had, after every retry it deserved.
@@ -36,9 +23,9 @@ public struct FetchFailure: Error, Sendable, Equatable, CustomStringConvertible 
     public var reason: String
     /// The last HTTP status, when there was one.
     public var status: Int?
-    public var attempts: Int
+    public var attempts = 0
     /// Whether running again later might succeed (timeouts, 5xx, 429) rather than not (404, refused redirect).
-    public var temporary: Bool
+    public var temporary = false
 
     public var description: String { "\(url.absoluteString): \(reason)" }
 }

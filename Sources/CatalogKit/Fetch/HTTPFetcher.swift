@@ -19,8 +19,8 @@ public final class HTTPFetcher: PageSource {
     private let cache: ResponseCache?
     private let allowedOrigins: Set<Origin>
     /// Retries made so far (not counting first attempts), for the crawl's summary.
-    public var retries: Int { counters.retries }
-    private let counters = Counters()
+    public var retries: Int { retryCount.withLock { $0 } }
+    private let retryCount = Mutex(0)
     private let redirectVetter = Mutex<(@Sendable (URL) async -> String?)?>(nil)
 
     /// - Parameter startURLs: their origins are allowed besides those `settings.allowedHosts` names.
@@ -46,8 +46,7 @@ public final class HTTPFetcher: PageSource {
 
     /// Whether a URL's origin may be fetched: http or https, and among the allowed origins when any are set.
     public func allows(_ url: URL) -> Bool {
-        guard let origin = Origin(url) else { return false }
-        return allows(origin)
+        Origin(url).map(allows) ?? false
     }
 
     func allows(_ origin: Origin) -> Bool {
@@ -77,14 +76,14 @@ public final class HTTPFetcher: PageSource {
     private func fetch(_ url: URL, redirectsLeft: Int) async -> Result<FetchedPage, FetchFailure> {
         let host = url.host?.lowercased() ?? ""
         if let refusal = refusal(for: url) {
-            return .failure(FetchFailure(url: url, reason: refusal, status: nil, attempts: 0, temporary: false))
+            return .failure(FetchFailure(url: url, reason: refusal))
         }
         let cached = cache?.load(url.absoluteString)
         var attempt = 0
         var lastFailure: FetchFailure?
         while attempt < max(1, settings.maximumAttempts) {
             attempt += 1
-            if attempt > 1 { counters.addRetry() }
+            if attempt > 1 { retryCount.withLock { $0 += 1 } }
             if Task.isCancelled {
                 return .failure(Self.cancelled(url, attempts: attempt - 1))
             }
@@ -96,8 +95,7 @@ public final class HTTPFetcher: PageSource {
             switch outcome {
             case let .redirect(target, status):
                 return await follow(url, to: target, status: status, redirectsLeft: redirectsLeft, attempts: attempt)
-            case let .page(page):
-                var page = page
+            case var .page(page):
                 page.attempts = attempt
                 if page.notModified, let cached {
                     page.body = cached.body
@@ -113,13 +111,12 @@ public final class HTTPFetcher: PageSource {
                 guard attempt < settings.maximumAttempts else { break }
                 // Cancelled at the crawl's deadline, this sleep ends at once, however long the server asked for.
                 try? await Task.sleep(nanoseconds: Sleep.nanoseconds(backoff(attempt: attempt, retryAfter: retryAfter)))
-            case let .fail(failure):
-                var failure = failure
+            case var .fail(failure):
                 failure.attempts = attempt
                 return .failure(failure)
             }
         }
-        var failure = lastFailure ?? FetchFailure(url: url, reason: "no attempt made", status: nil, attempts: 0, temporary: true)
+        var failure = lastFailure ?? FetchFailure(url: url, reason: "no attempt made", temporary: true)
         failure.attempts = attempt
         failure.reason += " (gave up after \(attempt) attempt\(attempt == 1 ? "" : "s"))"
         return .failure(failure)
@@ -139,12 +136,12 @@ public final class HTTPFetcher: PageSource {
     private func follow(_ url: URL, to target: URL, status: Int, redirectsLeft: Int, attempts: Int) async -> Result<FetchedPage, FetchFailure> {
         guard redirectsLeft > 0 else {
             return .failure(FetchFailure(url: url, reason: "more than \(settings.maximumRedirects) redirects (a redirect loop?); last to \(target.absoluteString)",
-                                         status: status, attempts: attempts, temporary: false))
+                                         status: status, attempts: attempts))
         }
         let vetter = redirectVetter.withLock { $0 }
         if let vetter, let objection = await vetter(target) {
             return .failure(FetchFailure(url: url, reason: "redirect to \(target.absoluteString) refused: \(objection)", status: status,
-                                         attempts: attempts, temporary: false))
+                                         attempts: attempts))
         }
         switch await fetch(target, redirectsLeft: redirectsLeft - 1) {
         case var .success(page):
@@ -159,7 +156,7 @@ public final class HTTPFetcher: PageSource {
 
     /// A request the crawl's deadline cancelled.
     static func cancelled(_ url: URL, attempts: Int) -> FetchFailure {
-        FetchFailure(url: url, reason: "cancelled (crawl deadline)", status: nil, attempts: attempts, temporary: true)
+        FetchFailure(url: url, reason: "cancelled (crawl deadline)", attempts: attempts, temporary: true)
     }
 
     enum Outcome {
@@ -185,23 +182,21 @@ public final class HTTPFetcher: PageSource {
         }
         let limit = Self.bodyLimit(for: url, settings: settings)
         let timeout = DispatchTime.now() + .seconds(max(1, settings.requestTimeoutSeconds))
-        let raw = await delegate.run(request, in: session, limits: RequestLimits(maximumBodyBytes: limit, deadline: timeout,
-                                                                                 allowedOrigin: { [allowedOrigins] origin in
-            allowedOrigins.isEmpty || allowedOrigins.contains(origin)
-        }))
+        let limits = RequestLimits(maximumBodyBytes: limit, deadline: timeout, allowedOrigin: { [self] in allows($0) })
+        let raw = await delegate.run(request, in: session, limits: limits)
         if let refused = raw.refusedRedirect {
-            return .fail(FetchFailure(url: url, reason: refused, status: raw.response?.statusCode, attempts: 0, temporary: false))
+            return .fail(FetchFailure(url: url, reason: refused, status: raw.response?.statusCode))
         }
         if let target = raw.redirectToOrigin {
             return .redirect(target, status: raw.response?.statusCode ?? 302)
         }
         if raw.overLimit {
             return .fail(FetchFailure(url: url, reason: "body larger than \(limit) bytes; cut off",
-                                      status: raw.response?.statusCode, attempts: 0, temporary: false))
+                                      status: raw.response?.statusCode))
         }
         if raw.timedOut {
             return .retry(FetchFailure(url: url, reason: "timed out after \(settings.requestTimeoutSeconds) s (the request's wall-clock deadline)",
-                                       status: raw.response?.statusCode, attempts: 0, temporary: true), retryAfter: nil)
+                                       status: raw.response?.statusCode, temporary: true), retryAfter: nil)
         }
         if let error = raw.error {
             let code = (error as? URLError)?.code
@@ -209,10 +204,10 @@ public final class HTTPFetcher: PageSource {
             if code == .cancelled, Task.isCancelled {
                 return .fail(Self.cancelled(url, attempts: 0))
             }
-            return .retry(FetchFailure(url: url, reason: reason, status: nil, attempts: 0, temporary: true), retryAfter: nil)
+            return .retry(FetchFailure(url: url, reason: reason, temporary: true), retryAfter: nil)
         }
         guard let response = raw.response else {
-            return .retry(FetchFailure(url: url, reason: "no response", status: nil, attempts: 0, temporary: true), retryAfter: nil)
+            return .retry(FetchFailure(url: url, reason: "no response", temporary: true), retryAfter: nil)
         }
         let status = response.statusCode
         let header = { (name: String) in response.value(forHTTPHeaderField: name) }
@@ -224,22 +219,22 @@ public final class HTTPFetcher: PageSource {
         if status == 408 || status == 429 || (500..<600).contains(status) {
             // Clamped to a day as it is read, then to retryAfterMaxSeconds: no header can overflow a sleep.
             let retryAfter = header("Retry-After").flatMap { RetryAfter.seconds(from: $0) }
-            return .retry(FetchFailure(url: url, reason: "HTTP \(status)", status: status, attempts: 0, temporary: true),
+            return .retry(FetchFailure(url: url, reason: "HTTP \(status)", status: status, temporary: true),
                           retryAfter: retryAfter)
         }
         if (300..<400).contains(status) {
             return .fail(FetchFailure(url: url, reason: "HTTP \(status): too many redirects (limit \(settings.maximumRedirects))",
-                                      status: status, attempts: 0, temporary: false))
+                                      status: status))
         }
         guard (200..<300).contains(status) else {
-            return .fail(FetchFailure(url: url, reason: "HTTP \(status)", status: status, attempts: 0, temporary: false))
+            return .fail(FetchFailure(url: url, reason: "HTTP \(status)", status: status))
         }
         // Content-Length counts the bytes on the wire: a compressed body is longer once URLSession has decoded
         // it, so only an uncompressed body can be checked against it.
         let encoding = header("Content-Encoding")?.lowercased() ?? "identity"
         if encoding == "identity", let length = header("Content-Length").flatMap(Int.init), length != raw.body.count {
-            return .retry(FetchFailure(url: url, reason: "truncated body: \(raw.body.count) of \(length) bytes", status: status,
-                                       attempts: 0, temporary: true), retryAfter: nil)
+            let reason = "truncated body: \(raw.body.count) of \(length) bytes"
+            return .retry(FetchFailure(url: url, reason: reason, status: status, temporary: true), retryAfter: nil)
         }
         return .page(FetchedPage(url: url, finalURL: response.url ?? url, status: status, contentType: header("Content-Type"),
                                  etag: header("ETag"), lastModified: header("Last-Modified"), body: raw.body))
@@ -269,15 +264,6 @@ public enum RetryAfter {
     }
 }
 
-/// Counts shared by concurrent fetches.
-final class Counters: Sendable {
-    private let retryCount = Mutex(0)
-
-    var retries: Int { retryCount.withLock { $0 } }
-
-    func addRetry() { retryCount.withLock { $0 += 1 } }
-}
-
 /// Bounds requests in flight, in total and per host. Waiters are served in arrival order.
 actor ConcurrencyGate {
     private let total: Int
@@ -302,14 +288,14 @@ actor ConcurrencyGate {
     func release(host: String) {
         inFlight -= 1
         perHostInFlight[host, default: 1] -= 1
-        var index = 0
-        while index < waiters.count {
-            if canStart(waiters[index].host) {
-                let waiter = waiters.remove(at: index)
+        let waiting = waiters
+        waiters = []
+        for waiter in waiting {
+            if canStart(waiter.host) {
                 start(waiter.host)
                 waiter.continuation.resume()
             } else {
-                index += 1
+                waiters.append(waiter)
             }
         }
     }

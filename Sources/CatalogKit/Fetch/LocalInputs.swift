@@ -4,17 +4,15 @@ import FoundationNetworking
 #endif
 
 /// A page to parse, named as the user named it.
-public struct PageInput: Sendable, Equatable {
+public struct PageInput: Sendable {
     /// The argument or the file found under a directory argument, as shown in messages.
     public var name: String
-    /// The file's path, for a local file: reading it by this spares asking `url` for its path, which
-    /// Foundation works out anew each time (more instructions than reading a small page).
+    /// The file's path, for a local file: a `URL` works its path out anew each time it is asked.
     public var path: String?
     private var givenURL: URL?
 
-    /// The page's URL; for a file found under a directory, made from `path` when asked. The parse stage asks
-    /// on the core that parses the page, so listing a directory of thousands of pages does not make each
-    /// `URL` one after another before any page is parsed.
+    /// The page's URL; for a file found under a directory, made from `path` when asked (on the core that
+    /// parses the page, not one after another as the directory is listed).
     public var url: URL { givenURL ?? URL(fileURLWithPath: path ?? "", isDirectory: false) }
 
     public init(name: String, url: URL) {
@@ -27,10 +25,6 @@ public struct PageInput: Sendable, Equatable {
     init(name: String, filePath: String) {
         self.name = name
         self.path = filePath
-    }
-
-    public static func == (lhs: PageInput, rhs: PageInput) -> Bool {
-        lhs.name == rhs.name && lhs.path == rhs.path && lhs.url == rhs.url
     }
 }
 
@@ -45,27 +39,24 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
 public enum PageInputs {
     public static let pageExtensions: Set<String> = ["html", "htm"]
 
-    public static func expand(_ arguments: [String], fileManager: FileManager = .default) -> (inputs: [PageInput], errors: [InputError]) {
+    public static func expand(_ arguments: [String]) -> (inputs: [PageInput], errors: [InputError]) {
         var inputs: [PageInput] = []
         var errors: [InputError] = []
         for argument in arguments {
-            if let url = URL(string: argument), let scheme = url.scheme?.lowercased(), ["http", "https", "file"].contains(scheme) {
-                if scheme == "file" {
-                    expandPath(url.path, name: argument, into: &inputs, errors: &errors, fileManager: fileManager)
-                } else {
-                    inputs.append(PageInput(name: argument, url: url))
-                }
-                continue
+            let url = URL(string: argument)
+            if let url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
+                inputs.append(PageInput(name: argument, url: url))
+            } else {
+                let path = url?.scheme?.lowercased() == "file" ? url?.path : nil
+                expandPath(path ?? argument, name: argument, into: &inputs, errors: &errors)
             }
-            expandPath(argument, name: argument, into: &inputs, errors: &errors, fileManager: fileManager)
         }
         return (inputs, errors)
     }
 
-    private static func expandPath(_ path: String, name: String, into inputs: inout [PageInput], errors: inout [InputError],
-                                   fileManager: FileManager) {
+    private static func expandPath(_ path: String, name: String, into inputs: inout [PageInput], errors: inout [InputError]) {
         var isDirectory: ObjCBool = false
-        guard fileManager.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             errors.append(InputError(name: name, reason: "no such file or directory"))
             return
         }
@@ -75,16 +66,14 @@ public enum PageInputs {
             return
         }
         let basePath = base.path
-        // Paths as strings, not URLs: a URL's `path` and `pathExtension` are worked out anew on every call, and
-        // asking them of each file was most of listing a directory of 4,000 pages.
+        // Paths as strings, not URLs, whose `path` and `pathExtension` are worked out anew on every call.
         guard let entries = entries(under: basePath) else {
             errors.append(InputError(name: name, reason: "cannot list the directory"))
             return
         }
         let shownBase = name.hasSuffix("/") ? String(name.dropLast()) : name
         let directory = basePath.hasSuffix("/") ? basePath : basePath + "/"
-        // Sorted by the paths below the directory: the names shown all start with the same `shownBase + "/"`,
-        // so they fall in the same order, and comparing the short paths skips comparing that prefix each time.
+        // The names shown all start with `shownBase + "/"`: sorting the paths below it gives their order.
         let pages = entries.filter(isPage).sorted()
         if pages.isEmpty {
             errors.append(InputError(name: name, reason: "no .html or .htm files under this directory"))
@@ -170,22 +159,19 @@ public enum PageReader {
 
     public static func read(_ input: PageInput) async throws(InputError) -> (bytes: [UInt8], contentType: String?) {
         if let path = input.path { return (try readFile(path, of: input), nil) }
+        let data: Data, response: URLResponse
         do {
-            let (data, response) = try await session.data(from: input.url)
-            guard let http = response as? HTTPURLResponse else { return (Array(data), nil) }
-            guard (200..<300).contains(http.statusCode) else {
-                throw InputError(name: input.name, reason: "HTTP status \(http.statusCode)")
-            }
-            return (Array(data), http.value(forHTTPHeaderField: "Content-Type"))
-        } catch let error as InputError {
-            throw error
+            (data, response) = try await session.data(from: input.url)
         } catch {
             throw InputError(name: input.name, reason: "cannot fetch: \(error.localizedDescription)")
         }
+        guard let http = response as? HTTPURLResponse else { return (Array(data), nil) }
+        guard (200..<300).contains(http.statusCode) else {
+            throw InputError(name: input.name, reason: "HTTP status \(http.statusCode)")
+        }
+        return (Array(data), http.value(forHTTPHeaderField: "Content-Type"))
     }
-}
 
-extension PageReader {
     /// A local page's bytes.
     static func readFile(_ path: String, of input: PageInput) throws(InputError) -> [UInt8] {
         do {

@@ -47,14 +47,9 @@ public struct MirrorIndex: Sendable, Equatable {
     }
 
     public static let fileName = "index.json"
-    public var pages: [String: Entry]
+    public var pages: [String: Entry] = [:]
     /// Where the recorded crawl started; a replay with no start URLs of its own starts there.
-    public var startURLs: [String]
-
-    public init(pages: [String: Entry] = [:], startURLs: [String] = []) {
-        self.pages = pages
-        self.startURLs = startURLs
-    }
+    public var startURLs: [String] = []
 
     public static func load(from directory: URL) throws -> MirrorIndex {
         let file = directory.appendingPathComponent(fileName)
@@ -83,15 +78,12 @@ public struct MirrorIndex: Sendable, Equatable {
             index.startURLs = starts.compactMap { if case let .string(url) = $0 { return url } else { return nil } }
         }
         for (url, value) in pages {
-            guard case let .string(path)? = value["file"], let confined = PipelineConfig.confinedPath(path, base: directory) else {
+            guard case let .string(path)? = value["file"], PipelineConfig.confinedPath(path, base: directory) != nil else {
                 throw MirrorError(message: "\(file.path): pages[\"\(url)\"].file: expected a relative path inside the mirror")
             }
-            _ = confined
-            var status = 200
-            if case let .int(code)? = value["status"] { status = code }
+            let status = if case let .int(code)? = value["status"] { code } else { 200 }
             func string(_ key: String) -> String? {
-                if case let .string(text)? = value[key] { return text }
-                return nil
+                if case let .string(text)? = value[key] { text } else { nil }
             }
             index.pages[url] = Entry(file: path, status: status, contentType: string("contentType"), etag: string("etag"),
                                      lastModified: string("lastModified"))
@@ -132,29 +124,26 @@ public struct MirrorSource: PageSource {
         let key = URLNormalizer.normalize(url).absoluteString
         guard let entry = index.pages[key] ?? index.pages[url.absoluteString] else {
             return .failure(FetchFailure(url: url, reason: "not in the mirror \(directory.path) (HTTP 404)", status: 404,
-                                         attempts: 1, temporary: false))
+                                         attempts: 1))
         }
         guard (200..<300).contains(entry.status) else {
-            return .failure(FetchFailure(url: url, reason: "HTTP \(entry.status) (recorded)", status: entry.status, attempts: 1,
-                                         temporary: false))
+            return .failure(FetchFailure(url: url, reason: "HTTP \(entry.status) (recorded)", status: entry.status,
+                                         attempts: 1))
         }
         let file = directory.appendingPathComponent(entry.file)
         // The index's paths are confined when it is read, but a page (or a folder on its way) may be a symbolic
         // link: what it resolves to must still be inside the mirror.
         guard Self.resolvesInside(file, directory: directory) else {
             return .failure(FetchFailure(url: url, reason: "the mirror's file \(file.path) resolves outside the mirror \(directory.path); refused",
-                                         status: nil, attempts: 1, temporary: false))
+                                         attempts: 1))
         }
         guard let data = try? Data(contentsOf: file) else {
-            return .failure(FetchFailure(url: url, reason: "the mirror's file \(file.path) cannot be read", status: nil,
-                                         attempts: 1, temporary: false))
+            return .failure(FetchFailure(url: url, reason: "the mirror's file \(file.path) cannot be read", attempts: 1))
         }
         return .success(FetchedPage(url: url, finalURL: url, status: entry.status, contentType: entry.contentType, etag: entry.etag,
                                     lastModified: entry.lastModified, body: Array(data)))
     }
-}
 
-extension MirrorSource {
     /// Whether `file`, every symbolic link on its path followed, lies inside `directory` (itself resolved).
     /// A file that does not exist resolves to nothing and is not inside.
     static func resolvesInside(_ file: URL, directory: URL) -> Bool {
@@ -178,9 +167,7 @@ public final class MirrorRecorder: PageSource, Sendable {
     public init(wrapping source: any PageSource, into directory: URL, startURLs: [URL]) {
         self.source = source
         self.directory = directory
-        var index = MirrorIndex()
-        index.startURLs = startURLs.map { URLNormalizer.normalize($0).absoluteString }
-        recorded = Mutex((index, []))
+        recorded = Mutex((MirrorIndex(startURLs: startURLs.map { URLNormalizer.normalize($0).absoluteString }), []))
     }
 
     public func refusal(for url: URL) -> String? { source.refusal(for: url) }

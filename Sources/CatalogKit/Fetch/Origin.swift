@@ -7,19 +7,6 @@ public struct Origin: Hashable, Sendable, CustomStringConvertible {
     public var host: String
     public var port: Int
 
-    /// The origin of an http or https URL; nil for any other scheme or a URL without a host.
-    public init?(_ url: URL) {
-        guard let scheme = url.scheme?.lowercased(), let port = Self.defaultPort(scheme), let host = url.host?.lowercased(),
-              !host.isEmpty else { return nil }
-        self.init(scheme: scheme, host: host, port: url.port ?? port)
-    }
-
-    init(scheme: String, host: String, port: Int) {
-        self.scheme = scheme
-        self.host = host
-        self.port = port
-    }
-
     static func defaultPort(_ scheme: String) -> Int? {
         switch scheme {
         case "http": return 80
@@ -37,12 +24,20 @@ public struct Origin: Hashable, Sendable, CustomStringConvertible {
             return [origin]
         }
         guard let url = URL(string: "http://\(text)"), let host = url.host, !host.isEmpty, url.path.isEmpty else { return nil }
-        if let port = url.port { return [Origin(scheme: "http", host: host, port: port), Origin(scheme: "https", host: host, port: port)] }
-        return [Origin(scheme: "http", host: host, port: 80), Origin(scheme: "https", host: host, port: 443)]
+        return [Origin(scheme: "http", host: host, port: url.port ?? 80), Origin(scheme: "https", host: host, port: url.port ?? 443)]
     }
 
     public var description: String {
         Self.defaultPort(scheme) == port ? "\(scheme)://\(host)" : "\(scheme)://\(host):\(port)"
+    }
+}
+
+extension Origin {
+    /// The origin of an http or https URL; nil for any other scheme or a URL without a host.
+    public init?(_ url: URL) {
+        guard let scheme = url.scheme?.lowercased(), let port = Self.defaultPort(scheme), let host = url.host?.lowercased(),
+              !host.isEmpty else { return nil }
+        self.init(scheme: scheme, host: host, port: url.port ?? port)
     }
 }
 

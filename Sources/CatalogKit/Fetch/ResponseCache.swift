@@ -17,10 +17,6 @@ public struct CachedResponse: Sendable, Equatable {
 public struct ResponseCache: Sendable {
     public let directory: URL
 
-    public init(directory: URL) {
-        self.directory = directory
-    }
-
     /// The file for a URL: a 64-bit FNV-1a hash of it; the URL inside is checked on read.
     func file(for url: String) -> URL {
         directory.appendingPathComponent(FNV1a.hex(FNV1a.hash(url.utf8)) + ".entry")
@@ -33,8 +29,7 @@ public struct ResponseCache: Sendable {
               case let .int(status)? = meta["status"], case let .int(length)? = meta["length"],
               data.count - newline - 1 == length else { return nil }
         func string(_ key: String) -> String? {
-            if case let .string(value)? = meta[key] { return value }
-            return nil
+            if case let .string(value)? = meta[key] { value } else { nil }
         }
         return CachedResponse(url: url, status: status, contentType: string("contentType"), etag: string("etag"),
                               lastModified: string("lastModified"), body: Array(data[(newline + 1)...]))

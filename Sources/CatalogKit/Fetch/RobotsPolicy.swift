@@ -10,7 +10,7 @@ public struct RobotsPolicy: Sendable, Equatable {
     public var crawlDelay: Double?
 
     /// A policy that allows everything (no robots.txt, or a 4xx for it).
-    public static let allowAll = RobotsPolicy(rules: [], crawlDelay: nil)
+    public static let allowAll = RobotsPolicy(parsing: "", userAgent: "")
 
     /// The most of a robots.txt that is fetched: a larger one is not fetched at all (and allows nothing).
     public static let maximumBytes = 512 * 1024
@@ -39,18 +39,17 @@ public struct RobotsPolicy: Sendable, Equatable {
                 } else {
                     groups.append(([value.lowercased()], [], nil))
                 }
-                lastWasAgent = true
             case "allow", "disallow":
-                lastWasAgent = false
-                guard !groups.isEmpty else { continue }
                 // An empty Disallow allows everything; it adds no rule.
-                if !value.isEmpty { groups[groups.count - 1].rules.append(Rule(allow: key == "allow", pattern: value)) }
+                guard !groups.isEmpty, !value.isEmpty else { break }
+                groups[groups.count - 1].rules.append(Rule(allow: key == "allow", pattern: value))
             case "crawl-delay":
-                lastWasAgent = false
                 if !groups.isEmpty, let delay = Double(value) { groups[groups.count - 1].delay = delay }
             default:
-                lastWasAgent = false
+                break
             }
+            // Consecutive User-agent lines open one group.
+            lastWasAgent = key == "user-agent"
         }
         let mine = groups.filter { $0.agents.contains { !$0.isEmpty && $0 != "*" && token.hasPrefix($0) } }
         let chosen = mine.isEmpty ? groups.filter { $0.agents.contains("*") } : mine
@@ -60,11 +59,6 @@ public struct RobotsPolicy: Sendable, Equatable {
             refusal = "robots.txt has \(rules.count) rules for this agent, more than \(Self.maximumRules); nothing is crawled"
             rules = [Rule(allow: false, pattern: "/")]
         }
-    }
-
-    init(rules: [Rule], crawlDelay: Double?) {
-        self.rules = rules
-        self.crawlDelay = crawlDelay
     }
 
     /// Whether a path (with its query) may be fetched.

@@ -43,11 +43,6 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         var redirects = 0
         var refusedRedirect: String?
         var redirectToOrigin: URL?
-
-        init(continuation: CheckedContinuation<RawResponse, Never>, limits: RequestLimits) {
-            self.continuation = continuation
-            self.limits = limits
-        }
     }
 
     private let tasks = Mutex<[Int: TaskState]>([:])
@@ -103,11 +98,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             let taken = min(room, data.count)
             if state.body.isEmpty { state.body.reserveCapacity(min(state.limits.maximumBodyBytes, max(data.count, 64 * 1024))) }
             data.withUnsafeBytes { raw in state.body.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[0..<taken])) }
-            if data.count > room {
-                state.overLimit = true
-                return true
-            }
-            return false
+            state.overLimit = data.count > room
+            return state.overLimit
         } ?? false
         if cut { Self.cancel(dataTask) }
     }

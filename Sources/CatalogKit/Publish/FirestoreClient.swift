@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -56,8 +57,8 @@ final class FirestoreClient: Sendable {
     private let delegate: SessionDelegate
     private let deadline: Double
     /// Retries made so far (not counting first attempts).
-    var retries: Int { counters.retries }
-    private let counters = Counters()
+    var retries: Int { retryCount.withLock { $0 } }
+    private let retryCount = Mutex(0)
 
     /// A listing page of 1,000 documents is a few MiB; more than this is no Firestore answer.
     static let maximumBodyBytes = 256 << 20
@@ -138,7 +139,7 @@ final class FirestoreClient: Sendable {
                 guard !Task.isCancelled, ProcessInfo.processInfo.systemUptime + wait < deadline else {
                     throw FirestoreError(kind: .temporary, message: "\(method) \(url.path): \(failure.message) (gave up after \(attempt) attempt\(attempt == 1 ? "" : "s"), at the deadline)")
                 }
-                counters.addRetry()
+                retryCount.withLock { $0 += 1 }
                 try? await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
             }
         }

@@ -151,8 +151,7 @@ public struct CatalogRun: Sendable {
 
     /// The system most of the catalog's courses were recognized as.
     public static func commonestSystem(_ courses: [ParsedCourse]) -> CatalogSystem? {
-        var counts: [CatalogSystem: Int] = [:]
-        for course in courses { counts[course.system, default: 0] += 1 }
+        let counts = Dictionary(courses.map { ($0.system, 1) }, uniquingKeysWith: +)
         return counts.max { $0.value < $1.value || ($0.value == $1.value && $0.key.rawValue > $1.key.rawValue) }?.key
     }
 }

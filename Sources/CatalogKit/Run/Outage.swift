@@ -8,8 +8,7 @@ public enum Outage {
               !allowFailedPages || loaded.pagesFetched == 0 else { return nil }
         // The commonest reason stands for them all (an unreachable host fails every page the same way); ties go
         // to the first URL, so the line is the same from run to run.
-        var counts: [String: Int] = [:]
-        for failure in loaded.failures { counts[failure.reason, default: 0] += 1 }
+        let counts = Dictionary(loaded.failures.map { ($0.reason, 1) }, uniquingKeysWith: +)
         let reason = loaded.failures.max { counts[$0.reason]! < counts[$1.reason]! || (counts[$0.reason]! == counts[$1.reason]! && $0.url > $1.url) }!.reason
         let others = loaded.failures.count - counts[reason]!
         let more = others > 0 ? " (\(others) other page\(others == 1 ? "" : "s") failed otherwise)" : ""

@@ -34,12 +34,9 @@ public final class RunLog: Sendable {
             let prefix = level == .info ? "" : "\(level.rawValue): "
             line = "gvingest run [\(stage)] \(prefix)\(message)"
         case .json:
-            var object = fields
-            object["time"] = .string(Timestamp.string(Date()))
-            object["level"] = .string(level.rawValue)
-            object["stage"] = .string(stage)
-            object["message"] = .string(message)
-            line = JSONValue.object(object).serialized(pretty: false)
+            let fixed: [String: JSONValue] = ["time": .string(Timestamp.string(Date())), "level": .string(level.rawValue),
+                                              "stage": .string(stage), "message": .string(message)]
+            line = JSONValue.object(fields.merging(fixed) { $1 }).serialized(pretty: false)
         }
         warningsSoFar.withLock { _ in write(line) }
     }
