@@ -87,7 +87,8 @@ enum RunCommand: Command {
             config = try loadConfiguration(arguments.value("--config") ?? "pipeline.json")
         }
         var catalogs = config.catalogs
-        if let id = arguments.value("--catalog") {
+        // With --source, --catalog named the one catalog made above (its id made safe for a file name).
+        if arguments.value("--source") == nil, let id = arguments.value("--catalog") {
             catalogs = catalogs.filter { $0.id == id }
             guard !catalogs.isEmpty else {
                 throw UsageError(message: "no catalog '\(id)'; the configuration has \(config.catalogs.map(\.id).joined(separator: ", "))")

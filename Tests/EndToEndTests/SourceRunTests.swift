@@ -75,6 +75,18 @@ import Testing
         #expect(secondAtom.contains("<id>urn:gvingest:acalog:news</id>"))
     }
 
+    @Test func aCatalogIdWithASpaceNamesTheStoreWithADash() throws {
+        let out = Self.scratch("named")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let outcome = try Binary.run(["run", "--source", "Fixtures/gvsu", "--catalog", "my cat", "--out", out.path, "--quiet"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let atom = try String(contentsOf: out.appendingPathComponent("news.atom"), encoding: .utf8)
+        #expect(atom.contains("<id>urn:gvingest:my-cat:news</id>"))
+        let again = try Binary.run(["run", "--source", "Fixtures/gvsu", "--catalog", "my cat", "--out", out.path, "--quiet"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(!again.stderr.contains("new baseline"), "\(again.stderr)")
+    }
+
     @Test func aMissingSourceIsUnavailable() throws {
         let out = Self.scratch("missing")
         defer { try? FileManager.default.removeItem(at: out) }
