@@ -137,20 +137,20 @@ struct RequisiteToken {
     /// True for a run of letters/digits; false for a single punctuation mark.
     var isWord: Bool
     /// For punctuation, the ASCII byte it stands for (curly quotes map to '"' or '\'', dashes to '-').
-    var punct: UInt8
-    var keyword: RequisiteKeyword
+    var punct: UInt8 = 0
+    var keyword = RequisiteKeyword.unknown
     /// Shape of a word: leading ASCII letters, then digits, then trailing letters; `isSimple` when
     /// that is the whole word (so "MATH108", "162L", "CIS" are simple; "A02B3" and "Müller" are not).
-    var leadLetters: Int
-    var digits: Int
-    var tailLetters: Int
+    var leadLetters = 0
+    var digits = 0
+    var tailLetters = 0
     /// Upper-case letters standing between digits ("7A20", "460D1"): such a word is no `isSimple` one.
-    var innerLetters: Int
-    var isSimple: Bool
+    var innerLetters = 0
+    var isSimple = false
     /// Digits with letters between them and perhaps a suffix, nothing before: "7A20", "6X57", "460D1".
-    var isLetteredNumber: Bool
+    var isLetteredNumber = false
     /// True when every leading letter is upper-case.
-    var leadUpper: Bool
+    var leadUpper = false
     var spaceBefore: Bool
 
     var length: Int { end - start }
@@ -242,9 +242,7 @@ enum RequisiteLexer {
                 }
             }
             if !startsWord {
-                tokens.append(RequisiteToken(start: i, end: i + scalarLength, isWord: false, punct: punctByte, keyword: .unknown,
-                                             leadLetters: 0, digits: 0, tailLetters: 0, innerLetters: 0, isSimple: false,
-                                             isLetteredNumber: false, leadUpper: false,
+                tokens.append(RequisiteToken(start: i, end: i + scalarLength, isWord: false, punct: punctByte,
                                              spaceBefore: spaceBefore))
                 spaceBefore = false
                 i += scalarLength
@@ -309,7 +307,7 @@ enum RequisiteLexer {
         if ascii, digits == 0, i - start <= 16, let found = RequisiteKeyword.lookUp(hash: hash, bytes, start, i) {
             keyword = found
         }
-        return RequisiteToken(start: start, end: i, isWord: true, punct: 0, keyword: keyword,
+        return RequisiteToken(start: start, end: i, isWord: true, keyword: keyword,
                               leadLetters: lead, digits: digits, tailLetters: tail, innerLetters: inner,
                               isSimple: ascii && phase != 3 && inner == 0, isLetteredNumber: ascii && phase != 3 && inner > 0,
                               leadUpper: leadUpper && lead > 0, spaceBefore: spaceBefore)

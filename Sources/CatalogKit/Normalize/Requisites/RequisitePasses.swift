@@ -157,7 +157,6 @@ enum RequisitePasses {
     static func attachQualifiers(_ items: inout [RequisiteItem]) {
         let count = items.count
         var attached = [Bool](repeating: false, count: count)
-        var any = false
         for k in 0..<count {
             switch items[k].kind {
             case .gradePrefix, .concurrentPrefix, .creditPrefix:
@@ -167,18 +166,9 @@ enum RequisitePasses {
                     items[k].kind = .word
                     continue
                 }
-                var c = m
-                scan: while c < count {
-                    switch items[c].kind {
-                    case .course: apply(items[k], to: &items[c])
-                    case .and, .or, .comma, .slash, .open, .close, .both, .either: break
-                    default: break scan
-                    }
-                    c += 1
-                }
+                applyAlongList(items[k], to: &items, from: m, step: 1)
                 items[m].start = min(items[m].start, items[k].start)
                 attached[k] = true
-                any = true
             case .gradeSuffixChain, .gradeSuffixImmediate, .concurrentSuffixChain:
                 // "ACCT 3367, with minimum grade of C": a comma may stand between.
                 var m = k - 1
@@ -190,28 +180,28 @@ enum RequisitePasses {
                 if items[k].kind == .gradeSuffixImmediate {
                     apply(items[k], to: &items[m])
                 } else {
-                    var c = m
-                    scan: while c >= 0 {
-                        switch items[c].kind {
-                        case .course: apply(items[k], to: &items[c])
-                        case .and, .or, .comma, .slash, .open, .close, .both, .either: break
-                        default: break scan
-                        }
-                        c -= 1
-                    }
+                    applyAlongList(items[k], to: &items, from: m, step: -1)
                 }
                 items[m].end = max(items[m].end, items[k].end)
                 attached[k] = true
-                any = true
             default:
                 continue
             }
         }
-        if any {
-            var kept: [RequisiteItem] = []
-            kept.reserveCapacity(count)
-            for k in 0..<count where !attached[k] { kept.append(items[k]) }
-            items = kept
+        if attached.contains(true) { items = items.indices.filter { !attached[$0] }.map { items[$0] } }
+    }
+
+    /// Applies `qualifier` to each course of the list that `items[start]` is in, walking by `step` up to the
+    /// first item that is neither a course nor list punctuation.
+    private static func applyAlongList(_ qualifier: RequisiteItem, to items: inout [RequisiteItem], from start: Int, step: Int) {
+        var c = start
+        while c >= 0, c < items.count {
+            switch items[c].kind {
+            case .course: apply(qualifier, to: &items[c])
+            case .and, .or, .comma, .slash, .open, .close, .both, .either: break
+            default: return
+            }
+            c += step
         }
     }
 

@@ -80,10 +80,7 @@ extension RequisiteScanner {
     mutating func programNoun() -> Bool {
         // "major faculty", "program director": people, not programs.
         if keyword(index + 1).isRole { return false }
-        var first = items.count
-        while first > 0, items.count - first < 3, items[first - 1].kind == .word, items[first - 1].note == .none {
-            first -= 1
-        }
+        let first = startOfWords(before: items.count, atMost: 3)
         var last = index
         if isPunct(last + 1, UInt8(ascii: "/")), keyword(last + 2).isProgramNoun { last += 2 }
         if keyword(last + 1) == .in, isCapitalized(last + 2), keyword(last + 2) == .unknown {
@@ -95,13 +92,7 @@ extension RequisiteScanner {
         }
         let valueLast = last
         if keyword(last + 1) == .standing { last += 1 }
-        let start = first < items.count ? items[first].start : tokens[index].start
-        items.removeSubrange(first...)
-        var item = RequisiteItem(.program, start, tokens[last].end)
-        (item.valueStart, item.valueEnd) = (start, tokens[valueLast].end)
-        items.append(item)
-        index = last + 1
-        return true
+        return emitTakingWords(.program, from: first, through: last, valueThrough: valueLast)
     }
 
     /// End (exclusive) of a role phrase at `j` ("instructor", "department chair", "Department Chair

@@ -25,12 +25,6 @@ struct RequisiteTreeBuilder {
     /// Nesting of "one of" lists, which recurse like parentheses.
     var countDepth = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>, items: [RequisiteItem], codes: [CourseCode]) {
-        self.bytes = bytes
-        self.items = items
-        self.codes = codes
-    }
-
     // MARK: Levels
 
     /// Sentences of the whole text or of one parenthesized group (stops at its ")").
