@@ -74,8 +74,7 @@ public struct Normalizer: Sendable {
     }
 
     func requisite(_ source: String?, links: [String: String]) -> NormalizedRequisite {
-        guard let source, !TextCleaner.cleanLine(source).isEmpty else { return NormalizedRequisite(courses: []) }
-        let cleaned = TextCleaner.cleanLine(source)
+        guard let cleaned = source.map(TextCleaner.cleanLine), !cleaned.isEmpty else { return NormalizedRequisite(courses: []) }
         let text = RequisiteParser.canonicalText(cleaned)
         var tree = RequisiteParser.parse(cleaned)
         if !rules.subjects.isEmpty {
@@ -102,13 +101,15 @@ public struct Normalizer: Sendable {
             if let known = links[codeTexts[index]], known <= url { continue }
             links[codeTexts[index]] = url
         }
-        var normalized = normalizeAll(parsed, links: links, scheme: numberingScheme(for: parsed.lazy.map(\.code)))
+        let scheme = numberingScheme(for: parsed.lazy.map(\.code))
+        // Each course is independent of the others: spread over the cores.
+        var normalized = ParallelMap.map(parsed) { [links] in normalize($0, links: links, scheme: scheme) }
         let shared = SharedCodes.resolve(normalized)
         for (index, qualifier) in shared.qualifiers { normalized[index].idQualifier = qualifier }
         for (index, warnings) in shared.warnings { normalized[index].warnings += warnings }
-        // Courses are large values: everything below moves indices and works each id and code out once, on
-        // the cores (`keys` reads the courses through a copy of the array that ends with it, so the warnings
-        // appended below change the array in place).
+        // Everything below moves indices and works each id and code out once, on the cores (`keys` reads the
+        // courses through a copy of the array that ends with it, so the warnings appended below change the array
+        // in place).
         let keys = { [normalized] in
             ParallelMap.map(Array(normalized.indices)) { index in
                 CatalogKey(id: normalized[index].id, code: normalized[index].code, codeText: normalized[index].code.description,
@@ -134,8 +135,7 @@ public struct Normalizer: Sendable {
             normalized[index].prerequisiteFor = reverse[position].prerequisiteFor
             normalized[index].missingReferences = reverse[position].missing
         }
-        Self.keep(kept, of: &normalized)
-        return normalized
+        return kept.map { normalized[$0] }
     }
 
     /// What `normalize(catalog:)` asks of each course, worked out once.
@@ -146,28 +146,6 @@ public struct Normalizer: Sendable {
         var references: [String]
     }
 
-    /// Makes `courses` `kept.map { courses[$0] }` by moving the courses rather than copying them: a copy of a
-    /// course retains and later releases each of its dozens of fields. `kept` holds distinct indices.
-    static func keep(_ kept: [Int], of courses: inout [Course]) {
-        // Swap each kept course into its place at the front, keeping track of where every course went.
-        var positionOf = Array(courses.indices)
-        var atPosition = Array(courses.indices)
-        for (target, original) in kept.enumerated() {
-            let current = positionOf[original]
-            guard current != target else { continue }
-            // The buffer's `swapAt` moves the two courses; the array's copied one of them through a temporary.
-            courses.withUnsafeMutableBufferPointer { $0.swapAt(target, current) }
-            let displaced = atPosition[target]
-            (atPosition[target], atPosition[current]) = (original, displaced)
-            (positionOf[original], positionOf[displaced]) = (target, current)
-        }
-        courses.removeLast(courses.count - kept.count)
-    }
-
-    /// Normalizes every course, spread over the cores: each course is independent of the others.
-    func normalizeAll(_ parsed: [ParsedCourse], links: [String: String], scheme: NumberingScheme) -> [Course] {
-        ParallelMap.map(parsed) { normalize($0, links: links, scheme: scheme) }
-    }
 }
 
 /// Renders requisite text as Markdown with course codes linked to their catalog pages.
