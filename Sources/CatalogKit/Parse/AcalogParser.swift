@@ -40,22 +40,16 @@ public struct AcalogParser: CatalogParser {
     public func courses(in page: PageContext) throws -> PageCourses {
         var found = PageCourses()
         for heading in try page.document.select(Self.fullPageHeadingXPath) {
-            if let course = try course(heading: heading, page: page, rule: "h1#course_preview_title") {
-                found.courses.append(course)
-            } else {
-                found.noteUnreadable("the course heading h1#course_preview_title", at: heading, text: heading.text)
-            }
+            try found.add(course(heading: heading, page: page, rule: "h1#course_preview_title"),
+                          orNote: "the course heading h1#course_preview_title", at: heading, text: heading.text)
         }
         for block in Self.inlineBlocks(in: page.document) {
             guard let heading = block.descendants(named: Self.inlineHeadingNames, limit: 1).first else {
                 found.noteUnreadable("a course block td.coursepadding with no heading", at: block, text: block.text)
                 continue
             }
-            if let course = try course(heading: heading, page: page, rule: "td.coursepadding//\(heading.name)") {
-                found.courses.append(course)
-            } else {
-                found.noteUnreadable("the heading of course block td.coursepadding", at: heading, text: heading.text)
-            }
+            try found.add(course(heading: heading, page: page, rule: "td.coursepadding//\(heading.name)"),
+                          orNote: "the heading of course block td.coursepadding", at: heading, text: heading.text)
         }
         return found
     }

@@ -81,11 +81,6 @@ struct CourseAssembler {
     /// Where the body was read, for provenance ("after <h3> at /html/…/h3").
     let scope: String
 
-    init(course: ParsedCourse, scope: String) {
-        self.course = course
-        self.scope = scope
-    }
-
     /// Prose with the lines at its end that hold only "Yes", "No", "Y" or "N" moved to the notes: such a line is
     /// the value of a field whose label the page does not show (UH's pages end their descriptions with one).
     /// Nil when nothing is left.

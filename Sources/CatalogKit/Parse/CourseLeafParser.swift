@@ -39,11 +39,8 @@ public struct CourseLeafParser: CatalogParser {
     public func courses(in page: PageContext) throws -> PageCourses {
         var found = PageCourses()
         for block in try page.document.select(Self.blockXPath) {
-            if let course = try course(block: block, page: page) {
-                found.courses.append(course)
-            } else {
-                found.noteUnreadable("course block div.courseblock", at: block, text: try block.first(Self.headingXPath)?.text ?? block.text)
-            }
+            try found.add(course(block: block, page: page), orNote: "course block div.courseblock", at: block,
+                          text: try block.first(Self.headingXPath)?.text ?? block.text)
         }
         return found
     }

@@ -60,10 +60,6 @@ enum LabelledContent {
         var tokens: [Token]
     }
 
-    struct LinkTarget {
-        var url: URL?
-    }
-
     /// A piece of a line: an emphasis element as a whole, or plain text between them. Its tokens are a slice
     /// of the line's (a unit per array was an allocation per piece of every line).
     struct Unit {
@@ -85,9 +81,10 @@ enum LabelledContent {
         }
     }
 
-    static func lines(from events: [InlineEvent]) -> (lines: [Line], links: [LinkTarget]) {
+    /// The lines of a body, and the URL of each link in it (which `Token.link` indexes).
+    static func lines(from events: [InlineEvent]) -> (lines: [Line], links: [URL?]) {
         var lines: [Line] = []
-        var links: [LinkTarget] = []
+        var links: [URL?] = []
         var current = Line(breakBefore: .paragraph, tokens: [])
         var depth = 0
         var group = 0
@@ -123,7 +120,7 @@ enum LabelledContent {
             case .endEmphasis:
                 depth = max(0, depth - 1)
             case let .startLink(_, url):
-                links.append(LinkTarget(url: url))
+                links.append(url)
                 link = links.count - 1
             case .endLink:
                 link = nil
@@ -234,7 +231,7 @@ enum LabelledContent {
         var current: Builder?
         /// Set when a label ends its line with no value: the lines below belong to it ("Description").
         var continuation = false
-        var links: [LinkTarget] = []
+        var links: [URL?] = []
 
         mutating func read(_ line: Line) {
             if current?.label != nil, !continuation { closeSegment() }
@@ -335,12 +332,12 @@ enum LabelledContent {
             pendingSpace = false
         }
 
-        mutating func append(_ tokens: ArraySlice<Token>, links table: [LinkTarget]) {
+        mutating func append(_ tokens: ArraySlice<Token>, links table: [URL?]) {
             for token in tokens { append(token, skipping: 0, links: table) }
         }
 
         /// Appends what follows the first colon: the value of a plain-text label.
-        mutating func appendAfterFirstColon(_ tokens: ArraySlice<Token>, links table: [LinkTarget]) {
+        mutating func appendAfterFirstColon(_ tokens: ArraySlice<Token>, links table: [URL?]) {
             var seenColon = false
             for token in tokens {
                 if seenColon {
@@ -352,7 +349,7 @@ enum LabelledContent {
             }
         }
 
-        private mutating func append(_ token: Token, skipping skip: Int, links table: [LinkTarget]) {
+        private mutating func append(_ token: Token, skipping skip: Int, links table: [URL?]) {
             if token.link != openLink {
                 openLink = token.link
                 openLinkIndex = nil
@@ -388,8 +385,7 @@ enum LabelledContent {
                         if let open = openLinkIndex {
                             links[open].end = bytes.count
                         } else {
-                            links.append(SegmentLink(text: "", url: table[link].url,
-                                                     start: start, end: bytes.count))
+                            links.append(SegmentLink(text: "", url: table[link], start: start, end: bytes.count))
                             openLinkIndex = links.count - 1
                         }
                     }

@@ -48,14 +48,14 @@ public struct PageResult: Sendable {
     public var sourceURL: String
     public var system: CatalogSystem?
     /// Why this system was used ("--system gvsu", "recognized as acalog").
-    public var systemRule: String
+    public var systemRule = ""
     public var charset: CharsetChoice?
     public var pageURL: String?
     public var pageURLRule: String?
-    public var courses: [ParsedCourse]
+    public var courses: [ParsedCourse] = []
     public var listing: CourseListing?
     /// How many problems libxml2 recovered from.
-    public var markupIssues: Int
+    public var markupIssues = 0
     /// Set when the page could not be parsed at all.
     public var failure: String?
     /// Set when the page could not even be read (a missing file, a failed download).
@@ -98,9 +98,7 @@ public struct PageParser: Sendable {
     }
 
     public func parse(bytes: [UInt8], sourceURL: URL, input: String, contentType: String? = nil) -> PageResult {
-        var result = PageResult(input: input, sourceURL: "", system: nil, systemRule: "",
-                                charset: nil, pageURL: nil, pageURLRule: nil, courses: [], listing: nil,
-                                markupIssues: 0, failure: nil)
+        var result = PageResult(input: input, sourceURL: "")
         let document: HTMLDocument
         do {
             document = try HTMLDocument(bytes: bytes, url: sourceURL, contentType: contentType)

@@ -48,8 +48,6 @@ public enum ParseRunner {
 extension PageResult {
     /// A page that could not be read at all.
     static func unreadable(_ input: PageInput, reason: String) -> PageResult {
-        PageResult(input: input.name, sourceURL: input.url.absoluteString, system: nil, systemRule: "", charset: nil,
-                   pageURL: nil, pageURLRule: nil, courses: [], listing: nil, markupIssues: 0,
-                   failure: reason, unreadable: true)
+        PageResult(input: input.name, sourceURL: input.url.absoluteString, failure: reason, unreadable: true)
     }
 }
