@@ -71,11 +71,6 @@ public struct ParsedCourse: Sendable, Equatable, Codable {
         self.sourceURL = sourceURL
         self.system = system
     }
-
-    /// The first value of a labelled field, by label (case-insensitive).
-    public func field(_ label: String) -> String? {
-        fields.first { $0.label.caseInsensitiveCompare(label) == .orderedSame }?.value
-    }
 }
 
 /// What a listing page links to: courses, and other pages of the same listing.
