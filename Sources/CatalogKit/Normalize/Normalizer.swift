@@ -74,7 +74,9 @@ public struct Normalizer: Sendable {
     }
 
     func requisite(_ source: String?, links: [String: String]) -> NormalizedRequisite {
-        guard let cleaned = source.map(TextCleaner.cleanLine), !cleaned.isEmpty else { return NormalizedRequisite(courses: []) }
+        guard let cleaned = source.map(TextCleaner.cleanLine), !cleaned.isEmpty else {
+            return NormalizedRequisite(courses: [])
+        }
         let text = RequisiteParser.canonicalText(cleaned)
         var tree = RequisiteParser.parse(cleaned)
         if !rules.subjects.isEmpty {
@@ -124,11 +126,8 @@ public struct Normalizer: Sendable {
             for required in normalized[index].prerequisiteCourses { requiredBy[required, default: []].append(index) }
         }
         let reverse = ParallelMap.map(kept) { [requiredBy] index -> (prerequisiteFor: [String], missing: [String]) in
-            var requirers = (requiredBy[keys[index].codeText] ?? []).map { keys[$0].code }
-            requirers.sort()
-            let prerequisiteFor = requirers.indices.compactMap { position in
-                position > 0 && requirers[position - 1] == requirers[position] ? nil : requirers[position].description
-            }
+            let requirers = Set((requiredBy[keys[index].codeText] ?? []).map { keys[$0].code })
+            let prerequisiteFor = requirers.sorted().map(\.description)
             return (prerequisiteFor, Set(keys[index].references).filter { !codes.contains($0) }.sorted())
         }
         for (position, index) in kept.enumerated() {

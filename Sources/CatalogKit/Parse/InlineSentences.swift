@@ -3,7 +3,8 @@
 enum InlineSentences {
     /// Each kind's raw value is the label its segment gets.
     enum Kind: String {
-        case contactHours = "Contact Hours", offered = "Offered", prerequisite = "Prerequisites", corequisite = "Corequisites"
+        case contactHours = "Contact Hours", offered = "Offered"
+        case prerequisite = "Prerequisites", corequisite = "Corequisites"
     }
 
     struct Marker {

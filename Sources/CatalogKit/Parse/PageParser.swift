@@ -77,15 +77,10 @@ public struct PageResult: Sendable {
 
     /// Fields a course page lacks, one line each, naming the page and the field.
     public var missingFieldWarnings: [String] {
-        var warnings: [String] = []
-        // By index: a course taken out of the array (`flatMap`'s closure) was copied first, field by field.
-        for index in courses.indices {
-            for (field, isMissing) in [("title", courses[index].title.isEmpty), ("credits", courses[index].creditsText == nil),
-                                       ("description", courses[index].description.isEmpty)] where isMissing {
-                warnings.append("\(input): \(courses[index].code): no \(field) found")
-            }
+        courses.flatMap { course in
+            [("title", course.title.isEmpty), ("credits", course.creditsText == nil),
+             ("description", course.description.isEmpty)].filter(\.1).map { "\(input): \(course.code): no \($0.0) found" }
         }
-        return warnings
     }
 }
 

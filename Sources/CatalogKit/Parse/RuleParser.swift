@@ -54,8 +54,8 @@ public struct ParseRules: Sendable, Equatable {
     static func read(_ value: JSONValue?, _ path: String, reader: inout ConfigReader) -> ParseRules? {
         guard let object = reader.object(value, path) else { return nil }
         let fields: [(key: String, keyPath: WritableKeyPath<ParseRules, String?>)] = [
-            ("title", \.title), ("credits", \.credits), ("description", \.description), ("prerequisite", \.prerequisite),
-            ("corequisite", \.corequisite),
+            ("title", \.title), ("credits", \.credits), ("description", \.description),
+            ("prerequisite", \.prerequisite), ("corequisite", \.corequisite),
         ]
         reader.rejectUnknownKeys(object, path, allowed: ["course", "code", "labels", "listing"] + fields.map(\.key))
         func xpath(_ value: JSONValue?, _ keyPath: String, required: Bool) -> String? {

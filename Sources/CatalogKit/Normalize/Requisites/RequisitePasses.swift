@@ -193,7 +193,8 @@ enum RequisitePasses {
 
     /// Applies `qualifier` to each course of the list that `items[start]` is in, walking by `step` up to the
     /// first item that is neither a course nor list punctuation.
-    private static func applyAlongList(_ qualifier: RequisiteItem, to items: inout [RequisiteItem], from start: Int, step: Int) {
+    private static func applyAlongList(_ qualifier: RequisiteItem, to items: inout [RequisiteItem], from start: Int,
+                                       step: Int) {
         var c = start
         while c >= 0, c < items.count {
             switch items[c].kind {

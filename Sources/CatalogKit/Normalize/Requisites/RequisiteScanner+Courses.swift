@@ -98,7 +98,8 @@ extension RequisiteScanner {
         // At least one connective or separator must come between: "MATH 2415 3 hours" is no list.
         guard k >= 0, k < items.count - 1, items[k].kind == .course, items[k].codeIndex >= 0,
               items[k].numberDigits == t.digits else { return false }
-        return emitCourse(subject: codes[items[k].codeIndex].subject, numberToken: index, numberStart: t.start, first: index)
+        let subject = codes[items[k].codeIndex].subject
+        return emitCourse(subject: subject, numberToken: index, numberStart: t.start, first: index)
     }
 
     /// ASCII upper-casing of a byte span (only ever called on ASCII letters).

@@ -108,13 +108,16 @@ extension RequisiteScanner {
     /// Where the plain words (at most `limit`, none a note) just before `items[end]` start: the name of a leaf.
     func startOfWords(before end: Int, atMost limit: Int) -> Int {
         var first = end
-        while first > 0, end - first < limit, items[first - 1].kind == .word, items[first - 1].note == .none { first -= 1 }
+        while first > 0, end - first < limit, items[first - 1].kind == .word, items[first - 1].note == .none {
+            first -= 1
+        }
         return first
     }
 
     /// Replaces the name words from `items[first]` on with one leaf of `kind` that starts with them (or, with
     /// none, at the current token) and ends with token `last`; its value runs to the end of token `valueLast`.
-    mutating func emitTakingWords(_ kind: RequisiteItem.Kind, from first: Int, through last: Int, valueThrough valueLast: Int) -> Bool {
+    mutating func emitTakingWords(_ kind: RequisiteItem.Kind, from first: Int, through last: Int,
+                                  valueThrough valueLast: Int) -> Bool {
         let start = first < items.count ? items[first].start : tokens[index].start
         items.removeSubrange(first...)
         var item = RequisiteItem(kind, start, tokens[last].end)

@@ -29,15 +29,7 @@ struct RequisiteTreeBuilder {
 
     /// Sentences of the whole text or of one parenthesized group (stops at its ")").
     mutating func parseSentences() -> Requisite? {
-        // Most texts are one sentence: avoid the array.
-        var single: Requisite?
-        if index < items.count, items[index].kind != .period, items[index].kind != .close {
-            single = parseList(semicolons: true)?.node
-            if index < items.count, items[index].kind == .period { index += 1 }
-            if index >= items.count || items[index].kind == .close { return single }
-        }
         var parts: [Requisite] = []
-        if let single { parts.append(single) }
         while index < items.count {
             let kind = items[index].kind
             if kind == .close { break }
