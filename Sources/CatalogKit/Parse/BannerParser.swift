@@ -139,8 +139,7 @@ public struct BannerParser: CatalogParser {
         }
         let levelsXPath = ".//span[normalize-space(.)='Levels:']/following-sibling::div[1]"
         if let levels = try section.first(levelsXPath), !levels.text.isEmpty {
-            course.fields.append(LabelledField(label: "Levels", value: levels.text))
-            course.provenance["fields.Levels"] = "div after \"Levels:\" at \(levels.path)"
+            Self.add("Levels", levels.text, rule: "div after \"Levels:\" at \(levels.path)", to: &course)
         }
         return course
     }

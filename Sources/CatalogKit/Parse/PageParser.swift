@@ -79,7 +79,8 @@ public struct PageResult: Sendable {
     public var missingFieldWarnings: [String] {
         courses.flatMap { course in
             [("title", course.title.isEmpty), ("credits", course.creditsText == nil),
-             ("description", course.description.isEmpty)].filter(\.1).map { "\(input): \(course.code): no \($0.0) found" }
+             ("description", course.description.isEmpty)]
+                .filter(\.1).map { "\(input): \(course.code): no \($0.0) found" }
         }
     }
 }

@@ -52,12 +52,7 @@ enum RequisiteKeyword: String, CaseIterable {
         return entry.keyword
     }
 
-    var isPermissionWord: Bool {
-        switch self {
-        case .permission, .consent, .approval, .approved, .authorization: true
-        default: false
-        }
-    }
+    var isPermissionWord: Bool { [.permission, .consent, .approval, .approved, .authorization].contains(self) }
 
     /// People and offices that give permission ("instructor", "department chair").
     var isRole: Bool {
@@ -71,25 +66,12 @@ enum RequisiteKeyword: String, CaseIterable {
     }
 
     /// Words that may precede a role inside a role phrase ("program director", "graduate advisor").
-    var isRoleQualifier: Bool {
-        switch self {
-        case .program, .graduate, .undergraduate, .major, .the: true
-        default: false
-        }
-    }
+    var isRoleQualifier: Bool { [.program, .graduate, .undergraduate, .major, .the].contains(self) }
 
-    var isClassStanding: Bool {
-        switch self {
-        case .freshman, .sophomore, .junior, .senior, .graduate: true
-        default: false
-        }
-    }
+    var isClassStanding: Bool { [.freshman, .sophomore, .junior, .senior, .graduate].contains(self) }
 
     var isProgramNoun: Bool {
-        switch self {
-        case .major, .majors, .minor, .minors, .program, .programs, .certificate, .concentration: true
-        default: false
-        }
+        [.major, .majors, .minor, .minors, .program, .programs, .certificate, .concentration].contains(self)
     }
 
     /// Words that carry no requirement of their own and may be folded into a neighbouring leaf.
@@ -102,31 +84,14 @@ enum RequisiteKeyword: String, CaseIterable {
         }
     }
 
-    var isComparative: Bool {
-        switch self {
-        case .better, .higher, .above, .greater: true
-        default: false
-        }
-    }
+    var isComparative: Bool { [.better, .higher, .above, .greater].contains(self) }
 
     /// Counts words up to five ("two of the following").
-    var count: Int? {
-        switch self {
-        case .one: 1
-        case .two: 2
-        case .three: 3
-        case .four: 4
-        case .five: 5
-        default: nil
-        }
-    }
+    var count: Int? { [.one, .two, .three, .four, .five].firstIndex(of: self).map { $0 + 1 } }
 
     /// Units after a number that make it a quantity, not a course number ("3 hours", "6 SCH").
     var isQuantityUnit: Bool {
-        switch self {
-        case .hours, .hour, .semester, .sch, .credits, .credit, .units, .percent, .level: true
-        default: false
-        }
+        [.hours, .hour, .semester, .sch, .credits, .credit, .units, .percent, .level].contains(self)
     }
 }
 

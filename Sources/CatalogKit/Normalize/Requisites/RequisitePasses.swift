@@ -65,7 +65,7 @@ enum RequisitePasses {
                 }
                 var first = k
                 var last = k
-                let open = note == .aside ? enclosing[k] : previousKept(k, dropped)
+                let open = note == .aside ? enclosing[k] : ((0..<k).last { !dropped[$0] } ?? -1)
                 if open >= 0, items[open].kind == .open, !dropped[open], partner[open] > k {
                     first = open
                     last = partner[open]
@@ -137,12 +137,6 @@ enum RequisitePasses {
             k += 1
         }
         return output
-    }
-
-    private static func previousKept(_ k: Int, _ dropped: [Bool]) -> Int {
-        var p = k - 1
-        while p >= 0, dropped[p] { p -= 1 }
-        return p
     }
 
     // MARK: Qualifiers

@@ -16,17 +16,11 @@ extension RequisiteScanner {
         } else {
             // "junior or senior standing": this class word is a leaf of its own.
             var k = j
-            var found = false
-            while k < tokens.count, k < index + 8 {
-                let w = keyword(k)
-                if w == .or || w == .and || isPunct(k, UInt8(ascii: ",")) || isPunct(k, UInt8(ascii: "/")) || w.isClassStanding {
-                    k += 1
-                    continue
-                }
-                found = isStandingNoun(k)
-                break
+            while k < index + 8, keyword(k) == .or || keyword(k) == .and || keyword(k).isClassStanding
+                    || isPunct(k, UInt8(ascii: ",")) || isPunct(k, UInt8(ascii: "/")) {
+                k += 1
             }
-            guard found else { return false }
+            guard k < index + 8, isStandingNoun(k) else { return false }
         }
         var item = RequisiteItem(.standing, tokens[index].start, tokens[j - 1].end)
         item.keyword = level
