@@ -66,17 +66,9 @@ public struct Normalizer: Sendable {
             system: parsed.system, provenance: parsed.provenance, warnings: warnings)
     }
 
-    struct NormalizedRequisite {
-        var tree: Requisite?
-        var text: String?
-        var markdown: String?
-        var courses: [String]
-    }
-
-    func requisite(_ source: String?, links: [String: String]) -> NormalizedRequisite {
-        guard let cleaned = source.map(TextCleaner.cleanLine), !cleaned.isEmpty else {
-            return NormalizedRequisite(courses: [])
-        }
+    func requisite(_ source: String?, links: [String: String])
+        -> (tree: Requisite?, text: String?, markdown: String?, courses: [String]) {
+        guard let cleaned = source.map(TextCleaner.cleanLine), !cleaned.isEmpty else { return (nil, nil, nil, []) }
         let text = RequisiteParser.canonicalText(cleaned)
         var tree = RequisiteParser.parse(cleaned)
         if !rules.subjects.isEmpty {
@@ -86,8 +78,7 @@ public struct Normalizer: Sendable {
                 return renamed
             }
         }
-        let courses = tree?.courses ?? []
-        return NormalizedRequisite(tree: tree, text: text, markdown: RequisiteMarkdown.render(text, links: links), courses: courses)
+        return (tree, text, RequisiteMarkdown.render(text, links: links), tree?.courses ?? [])
     }
 
     /// Normalizes a whole catalog: copies of one course listed twice become one course, different courses
@@ -110,12 +101,12 @@ public struct Normalizer: Sendable {
         for (index, qualifier) in shared.qualifiers { normalized[index].idQualifier = qualifier }
         for (index, warnings) in shared.warnings { normalized[index].warnings += warnings }
         // Everything below moves indices and works each id and code out once, on the cores (`keys` reads the
-        // courses through a copy of the array that ends with it, so the warnings appended below change the array
+        // courses through a copy of the array that ends with it, so the links set below change the array
         // in place).
         let keys = { [normalized] in
             ParallelMap.map(Array(normalized.indices)) { index in
-                CatalogKey(id: normalized[index].id, code: normalized[index].code, codeText: normalized[index].code.description,
-                           references: normalized[index].prerequisiteCourses + normalized[index].corequisiteCourses)
+                (id: normalized[index].id, code: normalized[index].code, codeText: normalized[index].code.description,
+                 references: normalized[index].prerequisiteCourses + normalized[index].corequisiteCourses)
             }
         }()
         var kept = shared.kept
@@ -136,15 +127,6 @@ public struct Normalizer: Sendable {
         }
         return kept.map { normalized[$0] }
     }
-
-    /// What `normalize(catalog:)` asks of each course, worked out once.
-    private struct CatalogKey: Sendable {
-        var id: String
-        var code: CourseCode
-        var codeText: String
-        var references: [String]
-    }
-
 }
 
 /// Renders requisite text as Markdown with course codes linked to their catalog pages.

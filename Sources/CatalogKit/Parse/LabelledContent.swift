@@ -35,8 +35,7 @@ struct SegmentLink: Equatable {
 enum LabelledContent {
     static func segments(from events: [InlineEvent]) -> [ContentSegment] {
         let (lines, links) = lines(from: events)
-        var reader = Reader()
-        reader.links = links
+        var reader = Reader(links: links)
         for line in lines { reader.read(line) }
         reader.closeSegment()
         return reader.segments
@@ -246,9 +245,7 @@ enum LabelledContent {
                         let text = unit.text
                         if !text.isEmpty,
                            let label = LabelledContent.colonLabel(text) ?? (lineHasContent ? nil : LabelledContent.bareLabel(text)) {
-                            var builder = Builder(label: label, labelStyle: "<\(tag)>")
-                            builder.writtenLabel = text
-                            start(builder)
+                            start(Builder(label: label, labelStyle: "<\(tag)>", writtenLabel: text))
                             lineHasContent = true
                             continue
                         }
@@ -264,8 +261,7 @@ enum LabelledContent {
                     }
                     if !isEmpty, current == nil || (current?.label == nil && current?.hasText == false) {
                         // Unlabelled text set apart as a whole (LSU's unlabelled prerequisite, a note).
-                        var builder = Builder(label: nil, labelStyle: nil)
-                        builder.emphasized = true
+                        var builder = Builder(label: nil, labelStyle: nil, emphasized: true)
                         builder.append(unit.tokens, links: links)
                         start(builder)
                         closeSegment()
@@ -273,8 +269,7 @@ enum LabelledContent {
                         continue
                     }
                 } else if !lineHasContent, !isEmpty, let label = LabelledContent.textLabel(unit.text) {
-                    var builder = Builder(label: label, labelStyle: "text")
-                    builder.writtenLabel = label + ":"
+                    var builder = Builder(label: label, labelStyle: "text", writtenLabel: label + ":")
                     builder.appendAfterFirstColon(unit.tokens, links: links)
                     start(builder)
                     lineHasContent = true
@@ -318,11 +313,6 @@ enum LabelledContent {
         var links: [SegmentLink] = []
         var openLink: Int?
         var openLinkIndex: Int?
-
-        init(label: String?, labelStyle: String?) {
-            self.label = label
-            self.labelStyle = labelStyle
-        }
 
         var hasText: Bool { !bytes.isEmpty }
 
