@@ -184,37 +184,28 @@ enum RequisiteLexer {
         var spaceBefore = true
         while i < count {
             let b = bytes[i]
-            if b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") || b == UInt8(ascii: "\n") || b == UInt8(ascii: "\r") {
-                spaceBefore = true
-                i += 1
-                continue
-            }
-            var punctByte: UInt8 = 0
-            var scalarLength = 1
-            var startsWord = false
-            if b < 0x80 {
-                if isASCIILetter(b) || isASCIIDigit(b) { startsWord = true } else { punctByte = b }
+            let kind: ScalarKind, length: Int
+            if b >= 0x80 {
+                (kind, length) = classifyNonASCII(bytes, i)
+            } else if b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") || b == UInt8(ascii: "\n")
+                        || b == UInt8(ascii: "\r") {
+                (kind, length) = (.space, 1)
             } else {
-                let (kind, length) = classifyNonASCII(bytes, i)
-                scalarLength = length
-                switch kind {
-                case .space:
-                    spaceBefore = true
-                    i += length
-                    continue
-                case .punct(let mapped): punctByte = mapped
-                case .word: startsWord = true
-                }
+                (kind, length) = (isASCIILetter(b) || isASCIIDigit(b) ? .word : .punct(b), 1)
             }
-            if !startsWord {
-                tokens.append(RequisiteToken(start: i, end: i + scalarLength, isWord: false, punct: punctByte,
-                                             spaceBefore: spaceBefore))
-                spaceBefore = false
-                i += scalarLength
+            switch kind {
+            case .space:
+                spaceBefore = true
+                i += length
                 continue
+            case .punct(let mapped):
+                tokens.append(RequisiteToken(start: i, end: i + length, isWord: false, punct: mapped,
+                                             spaceBefore: spaceBefore))
+                i += length
+            case .word:
+                tokens.append(scanWord(bytes, from: i, spaceBefore: spaceBefore))
+                i = tokens[tokens.count - 1].end
             }
-            tokens.append(scanWord(bytes, from: i, spaceBefore: spaceBefore))
-            i = tokens[tokens.count - 1].end
             spaceBefore = false
         }
     }
