@@ -46,8 +46,7 @@ enum RequisitePasses {
         for open in stack { dropped[open] = true }
         // "(or equivalent)" continues the surrounding list rather than forming a group.
         for k in 0..<count where items[k].kind == .open && !dropped[k] {
-            let next = k + 1
-            if next < count, items[next].kind == .or || items[next].kind == .and {
+            if k + 1 < count, items[k + 1].kind == .or || items[k + 1].kind == .and {
                 dropped[k] = true
                 dropped[partner[k]] = true
             }
@@ -74,22 +73,16 @@ enum RequisitePasses {
                     while first > 0, items[first - 1].kind != .period, items[first - 1].kind != .semicolon { first -= 1 }
                     while last + 1 < count, items[last + 1].kind != .period, items[last + 1].kind != .semicolon { last += 1 }
                 } else {
-                    while last + 1 < count {
-                        let kind = items[last + 1].kind
-                        if kind == .comma || kind == .semicolon || kind == .period || kind == .close { break }
+                    while last + 1 < count, ![.comma, .semicolon, .period, .close].contains(items[last + 1].kind) {
                         last += 1
                     }
                 }
                 // A region may start before earlier, already-claimed items (a sentence-wide note).
                 var s = first
                 while s <= last {
-                    if regionEnd[s] >= 0 {
-                        let claimedEnd = regionEnd[s]
-                        regionEnd[s] = -1
-                        s = claimedEnd + 1
-                    } else {
-                        s += 1
-                    }
+                    let claimedEnd = regionEnd[s]
+                    regionEnd[s] = -1
+                    s = max(s, claimedEnd) + 1
                 }
                 regionEnd[first] = last
                 k = last + 1

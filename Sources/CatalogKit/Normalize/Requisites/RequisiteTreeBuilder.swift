@@ -78,33 +78,28 @@ struct RequisiteTreeBuilder {
         guard let first = segments.first else { return nil }
         if segments.count == 1 { return first.parsed }
         let lastConnective = segments.lastIndex { $0.connective >= 0 } ?? -1
+        let last = segments[segments.count - 1]
         var decider: RequisiteItem.Kind = .and
-        if let last = segments.last {
-            if last.connective >= 0 {
-                decider = items[last.connective].kind
-            } else if let joined = last.parsed.joinedBy {
-                decider = joined == .all ? .and : .or
-            } else if lastConnective >= 0 {
-                decider = items[segments[lastConnective].connective].kind
-            }
+        if last.connective >= 0 {
+            decider = items[last.connective].kind
+        } else if let joined = last.parsed.joinedBy {
+            decider = joined == .all ? .and : .or
+        } else if lastConnective >= 0 {
+            decider = items[segments[lastConnective].connective].kind
         }
         // A segment without a connective of its own takes the next one written after it
         // ("A, B, and C": B joins by "and"); those after the last connective take the decider.
-        var joiners = [RequisiteItem.Kind](repeating: decider, count: segments.count)
+        var steps: [Step] = []
+        steps.reserveCapacity(segments.count - 1)
         var following = decider
         for k in stride(from: segments.count - 1, through: 1, by: -1) {
             let connective = segments[k].connective
             if connective >= 0 { following = items[connective].kind }
-            joiners[k] = connective >= 0 ? items[connective].kind : (k > lastConnective ? decider : following)
-        }
-        var steps: [RequisiteTreeBuilder.Step] = []
-        steps.reserveCapacity(segments.count - 1)
-        for k in 1..<segments.count {
-            let op: Operator = joiners[k] == .or ? .any : .all
-            let connective = segments[k].connective
+            let joiner = connective >= 0 ? items[connective].kind : (k > lastConnective ? decider : following)
             let word = connective >= 0 ? slice(items[connective].start, items[connective].end) : nil
-            steps.append(RequisiteTreeBuilder.Step(op: op, node: segments[k].parsed.node, connective: word))
+            steps.append(Step(op: joiner == .or ? .any : .all, node: segments[k].parsed.node, connective: word))
         }
+        steps.reverse()
         return Parsed(node: RequisiteTreeBuilder.fold(first.parsed.node, steps), joinedBy: steps.last?.op ?? first.parsed.joinedBy)
     }
 
