@@ -146,17 +146,14 @@ extension RequisiteScanner {
             guard keyword(j + 1) == .least else { return false }
             j += 2
         }
+        // "any of" is one of; otherwise a count must be written.
         var count = 1
-        if keyword(j) == .any {
-            j += 1
-            if let n = keyword(j).count {
-                count = n
-                j += 1
-            }
-        } else if let n = keyword(j).count {
+        let any = keyword(j) == .any
+        if any { j += 1 }
+        if let n = keyword(j).count {
             count = n
             j += 1
-        } else {
+        } else if !any {
             return false
         }
         if keyword(j) == .or, keyword(j + 1) == .more { j += 2 }

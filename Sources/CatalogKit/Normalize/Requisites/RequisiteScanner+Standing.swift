@@ -63,11 +63,7 @@ extension RequisiteScanner {
         guard valueLast >= valueFirst else { return false }
         var last = valueLast
         if keyword(last + 1) == .standing { last += 1 }
-        var item = RequisiteItem(.program, tokens[index].start, tokens[last].end)
-        (item.valueStart, item.valueEnd) = (tokens[valueFirst].start, tokens[valueLast].end)
-        items.append(item)
-        index = last + 1
-        return true
+        return emitLeaf(.program, from: index, through: last, value: valueFirst, valueLast)
     }
 
     /// "CIS major standing", "declared business major", "CIS major/minor standing", "minor in Computer Science".
@@ -136,18 +132,9 @@ extension RequisiteScanner {
             while k < tokens.count, k < named + 4, isCapitalized(k), keyword(k) == .unknown || keyword(k).isRole { k += 1 }
             if k > named { roleEnd = k }
         }
-        var item: RequisiteItem
-        if roleEnd > j {
-            item = RequisiteItem(.permission, tokens[index].start, tokens[roleEnd - 1].end)
-            (item.valueStart, item.valueEnd) = (tokens[j].start, tokens[roleEnd - 1].end)
-            index = roleEnd
-        } else {
-            item = RequisiteItem(.permission, tokens[index].start, tokens[index].end)
-            (item.valueStart, item.valueEnd) = (tokens[index].start, tokens[index].end)
-            index += 1
-        }
-        items.append(item)
-        return true
+        // With no one named, the permission word alone is the leaf and its value.
+        guard roleEnd > j else { return emitLeaf(.permission, from: index, through: index, value: index, index) }
+        return emitLeaf(.permission, from: index, through: roleEnd - 1, value: j, roleEnd - 1)
     }
 
     /// "instructor approval", "advisor approval", "instructor's permission", "departmental approval".
@@ -157,10 +144,6 @@ extension RequisiteScanner {
         var k = roleEnd
         if isQuote(k), keyword(k + 1) == .unknown, isWord(k + 1), tokens[k + 1].length == 1 { k += 2 }
         guard keyword(k).isPermissionWord else { return false }
-        var item = RequisiteItem(.permission, tokens[index].start, tokens[k].end)
-        (item.valueStart, item.valueEnd) = (tokens[index].start, tokens[roleEnd - 1].end)
-        items.append(item)
-        index = k + 1
-        return true
+        return emitLeaf(.permission, from: index, through: k, value: index, roleEnd - 1)
     }
 }
