@@ -68,7 +68,7 @@ public struct AcalogParser: CatalogParser {
         var assembler = CourseAssembler(course: course, scope: "after \(where_)")
         assembler.assemble(segments)
         course = assembler.course
-        course.takeCredits(fromHeading: parsed, place: where_)
+        course.takeCredits(parsed.credits, rule: "parenthesis at the end of the heading \(where_)")
         return course
     }
 

@@ -67,11 +67,11 @@ extension ParsedCourse {
         return course
     }
 
-    /// Credits written in parentheses after the title ("(3)"), when the body gave none.
-    mutating func takeCredits(fromHeading parsed: CourseHeading.Parsed, place: String) {
-        guard creditsText == nil, let credits = parsed.credits else { return }
+    /// Credits the heading gave (in parentheses after the title, "(3)"), when the body gave none.
+    mutating func takeCredits(_ credits: String?, rule: @autoclosure () -> String?) {
+        guard creditsText == nil, let credits else { return }
         creditsText = credits
-        provenance["credits"] = "parenthesis at the end of the heading \(place)"
+        provenance["credits"] = rule()
     }
 }
 

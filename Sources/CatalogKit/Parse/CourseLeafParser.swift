@@ -79,10 +79,7 @@ public struct CourseLeafParser: CatalogParser {
             course.description = (description.map(\.text) + [course.description]).filter { !$0.isEmpty }.joined(separator: "\n\n")
             course.provenance["description"] = "p.courseblockdesc at \(first.path)"
         }
-        if course.creditsText == nil, let credits = heading.credits {
-            course.creditsText = credits
-            course.provenance["credits"] = heading.rules["credits"]
-        }
+        course.takeCredits(heading.credits, rule: heading.rules["credits"])
         return course
     }
 

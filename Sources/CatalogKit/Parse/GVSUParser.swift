@@ -53,7 +53,7 @@ public struct GVSUParser: CatalogParser {
         var assembler = CourseAssembler(course: course, scope: "after the heading \(where_)")
         assembler.assemble(segments)
         course = assembler.course
-        course.takeCredits(fromHeading: parsed, place: where_)
+        course.takeCredits(parsed.credits, rule: "parenthesis at the end of the heading \(where_)")
         return PageCourses(courses: [course])
     }
 

@@ -159,10 +159,7 @@ public struct RuleParser: CatalogParser {
         var assembler = CourseAssembler(course: course, scope: "after the code at \(codeNode.path)")
         assembler.assemble(segments)
         course = assembler.course
-        if course.creditsText == nil, let credits = heading?.credits {
-            course.creditsText = credits
-            course.provenance["credits"] = "\(codeRule), credits at its end"
-        }
+        course.takeCredits(heading?.credits, rule: "\(codeRule), credits at its end")
 
         // Fields the rules point at directly win over what the body gave.
         if let xpath = rules.title, let found = try node.first(xpath), !found.text.isEmpty {
