@@ -19,9 +19,7 @@ public struct Normalizer: Sendable {
         let scheme = scheme ?? numberingScheme(for: [parsed.code])
         var warnings: [String] = []
         var code = parsed.code
-        if let current = rules.subjects.code(for: code.subject), current != code.subject {
-            code.subject = current
-        }
+        code.subject = rules.subjects.code(for: code.subject) ?? code.subject
         if !rules.knownSubjects.isEmpty, !rules.knownSubjects.contains(code.subject) {
             warnings.append("unknown subject \(code.subject) (not in normalize.knownSubjects); kept")
         }
@@ -32,15 +30,12 @@ public struct Normalizer: Sendable {
             warnings.append("credits \"\(text)\" not understood; kept as written")
         }
 
-        var level: CourseLevel?
-        var levelSource: String?
+        var (level, levelSource): (CourseLevel?, String?)
         if let stated = parsed.fields.first(where: { ["level", "levels", "course level"].contains($0.label.lowercased()) }),
            let found = CourseLevel(stated: stated.value) {
-            level = found
-            levelSource = "the page's \"\(stated.label)\" field"
-        } else if let (found, source) = scheme.level(of: code, title: parsed.title) {
-            level = found
-            levelSource = source
+            (level, levelSource) = (found, "the page's \"\(stated.label)\" field")
+        } else if let found = scheme.level(of: code, title: parsed.title) {
+            (level, levelSource) = found
         } else {
             warnings.append("no level: number \(code.numericValue) is in no range of the \(scheme.origin)")
         }
