@@ -83,9 +83,7 @@ public struct CourseCode: Sendable, Hashable, Comparable, Codable, CustomStringC
         let scalars = Array(text.unicodeScalars)
         let start = CourseCodeScanner.skipSpaces(scalars, from: 0)
         guard let match = CourseCodeScanner.scan(scalars, from: start, caseSensitive: true) else { return nil }
-        let view = text.unicodeScalars
-        let restIndex = view.index(view.startIndex, offsetBy: match.end)
-        return (match.code, Substring(text.unicodeScalars[restIndex...]))
+        return (match.code, Substring(text.unicodeScalars.dropFirst(match.end)))
     }
 }
 

@@ -103,7 +103,8 @@ public struct AcalogParser: CatalogParser {
         }
         var pages: [Int: String] = [:]
         for anchor in try page.document.select(Self.pagerLinkXPath) {
-            guard let href = anchor.attribute("href"), let number = Self.pagerPage(href), let url = anchor.link() else { continue }
+            guard let href = anchor.attribute("href"), let number = pagerPage(of: href),
+                  let url = anchor.link() else { continue }
             pages[number] = pages[number] ?? url.absoluteString
         }
         guard !courses.isEmpty || !pages.isEmpty else { return nil }
@@ -122,10 +123,8 @@ public struct AcalogParser: CatalogParser {
     }
 
     /// The N of `filter[cpage]=N` in a pager link (raw or percent-encoded brackets).
-    public func pagerPage(of url: String) -> Int? { Self.pagerPage(url) }
-
-    static func pagerPage(_ href: String) -> Int? {
-        pagerDigits(in: href).flatMap { Int(href[$0]) }
+    public func pagerPage(of url: String) -> Int? {
+        Self.pagerDigits(in: url).flatMap { Int(url[$0]) }
     }
 
     /// The same pager link for another page number.
