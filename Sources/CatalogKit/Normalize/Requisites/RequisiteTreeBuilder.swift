@@ -287,9 +287,8 @@ struct RequisiteTreeBuilder {
 
     /// Roles are common nouns ("Department Chair" = "department chair"); only ASCII is folded.
     func lowercased(_ start: Int, _ end: Int) -> String {
-        var copy = [UInt8](UnsafeBufferPointer(rebasing: bytes[start..<end]))
-        for k in copy.indices where copy[k] >= UInt8(ascii: "A") && copy[k] <= UInt8(ascii: "Z") { copy[k] += UInt8(ascii: "a") - UInt8(ascii: "A") }
-        return String(decoding: copy, as: UTF8.self)
+        String(decoding: bytes[start..<end].map { RequisiteLexer.isASCIIUpper($0) ? RequisiteLexer.lowercased($0) : $0 },
+               as: UTF8.self)
     }
 
     // MARK: Node construction
