@@ -51,13 +51,13 @@ import Testing
         })
         #expect(listing.pageLinks.count == 5)
         #expect(listing.pageLinks.allSatisfy { $0.hasPrefix("https://catalog.example.edu/content.php?catoid=10&navoid=600&filter") })
-        #expect(AcalogParser.pagerPage(listing.pageLinks[2]) == 4)
+        #expect(AcalogParser().pagerPage(of: listing.pageLinks[2]) == 4)
     }
 
     @Test func pagerNumbersAreReadInBothSpellings() {
-        #expect(AcalogParser.pagerPage("content.php?catoid=1&filter%5Bcpage%5D=12#x") == 12)
-        #expect(AcalogParser.pagerPage("content.php?catoid=1&filter[cpage]=3") == 3)
-        #expect(AcalogParser.pagerPage("content.php?catoid=1&navoid=2") == nil)
+        #expect(AcalogParser().pagerPage(of: "content.php?catoid=1&filter%5Bcpage%5D=12#x") == 12)
+        #expect(AcalogParser().pagerPage(of: "content.php?catoid=1&filter[cpage]=3") == 3)
+        #expect(AcalogParser().pagerPage(of: "content.php?catoid=1&navoid=2") == nil)
     }
 
     @Test func theGVSUParserFindsNoListingInAnAcalogPage() throws {

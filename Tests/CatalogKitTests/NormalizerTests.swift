@@ -129,16 +129,6 @@ import Testing
         #expect(markdown == "[CIS 162](https://x.edu/a_%28b%29) \\[Min Grade: C\\] \\*or\\* MTH\\_110")
     }
 
-    @Test func keepingMovesTheChosenCoursesIntoTheirOrder() {
-        let courses = (0..<12).map { Normalizer().normalize(Self.parsed("CIS \(100 + $0)")) }
-        // Every order of a few picks, including none, all, and picks that leave courses behind.
-        for kept in [[], [0], [11, 0], [3, 7, 1, 10], [5, 4, 3, 2, 1, 0], Array((0..<12).reversed()), [2, 9, 0, 6, 11, 4, 8]] {
-            var moved = courses
-            Normalizer.keep(kept, of: &moved)
-            #expect(moved.map(\.id) == kept.map { courses[$0].id })
-        }
-    }
-
     @Test func theCatalogGetsReverseLinksAndMissingReferences() {
         let catalog = Normalizer().normalize(catalog: [
             Self.parsed("CIS 163", prerequisite: "CIS 162."),

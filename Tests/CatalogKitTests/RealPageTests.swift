@@ -316,3 +316,10 @@ import SafeLibXML
         #expect(gvsu.system == .gvsu)
     }
 }
+
+extension ParsedCourse {
+    /// The first value of a labelled field, by label (case-insensitive).
+    func field(_ label: String) -> String? {
+        fields.first { $0.label.caseInsensitiveCompare(label) == .orderedSame }?.value
+    }
+}

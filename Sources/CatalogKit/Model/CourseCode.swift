@@ -96,19 +96,12 @@ public struct CourseCode: Sendable, Hashable, Comparable, Codable, CustomStringC
         let scalars = Array(text.unicodeScalars)
         let start = CourseCodeScanner.skipSpaces(scalars, from: 0)
         guard let match = CourseCodeScanner.scan(scalars, from: start, caseSensitive: true) else { return nil }
-        let view = text.unicodeScalars
-        let restIndex = view.index(view.startIndex, offsetBy: match.end)
-        return (match.code, Substring(text.unicodeScalars[restIndex...]))
+        return (match.code, Substring(text.unicodeScalars.dropFirst(match.end)))
     }
 }
 
 /// The hand-written scanner behind `CourseCode`: a regex engine would be the slowest part of a parse.
 enum CourseCodeScanner {
-    struct Match {
-        var code: CourseCode
-        var end: Int
-    }
-
     static let maxSubjectLetters = 5
 
     static func skipSpaces(_ s: [Unicode.Scalar], from index: Int) -> Int {
@@ -128,7 +121,7 @@ enum CourseCodeScanner {
     }
 
     /// Scans SUBJECT [space|hyphen] [letter]DIGITS[LETTER DIGITS][SUFFIX] at `start`; the code must end at a word boundary.
-    static func scan(_ s: [Unicode.Scalar], from start: Int, caseSensitive: Bool) -> Match? {
+    static func scan(_ s: [Unicode.Scalar], from start: Int, caseSensitive: Bool) -> (code: CourseCode, end: Int)? {
         guard start < s.count, isLetter(s[start], upperOnly: caseSensitive) else { return nil }
         if start > 0, isLetter(s[start - 1], upperOnly: false) || isDigit(s[start - 1]) { return nil }
         // Letter groups: "CIS", "A&S", or lone letters joined by single spaces ("C S 235").
@@ -187,7 +180,7 @@ enum CourseCodeScanner {
         } else if j < s.count, isDigit(s[j]) {
             return nil
         }
-        return Match(code: CourseCode(subject: subject, number: number, suffix: suffix), end: k)
+        return (CourseCode(subject: subject, number: number, suffix: suffix), k)
     }
 
     private static func letterGroup(_ s: [Unicode.Scalar], at start: Int, caseSensitive: Bool) -> (String, Int) {

@@ -44,50 +44,32 @@ public struct ParsedCourse: Sendable, Equatable, Codable {
     /// When the course is offered, as written ("fall and winter semesters").
     public var offered: String?
     /// The description; paragraphs separated by a blank line.
-    public var description: String
+    public var description = ""
     /// The prerequisite text with its label removed.
     public var prerequisiteText: String?
     public var corequisiteText: String?
     /// Course links inside the prerequisite, in order.
-    public var prerequisiteLinks: [CourseLink]
-    public var corequisiteLinks: [CourseLink]
+    public var prerequisiteLinks: [CourseLink] = []
+    public var corequisiteLinks: [CourseLink] = []
     /// Every other labelled field, in page order.
-    public var fields: [LabelledField]
+    public var fields: [LabelledField] = []
     /// Unlabelled remarks the page sets apart (emphasised notes).
-    public var notes: [String]
+    public var notes: [String] = []
     /// Where the page was read from (`file://…` or `https://…`).
     public var sourceURL: String
     /// The page's own URL when it declares one (canonical link), used to resolve its links.
     public var pageURL: String?
     public var system: CatalogSystem
-    /// For each field, the rule that produced it: an XPath, a label, a sentence pattern.
-    public var provenance: [String: String]
+    /// For each field, the rule that produced it: an XPath, a label, a sentence pattern. Room for the usual
+    /// fields' rules (code, title, catalog, credits, description, requisites, a few labelled fields): growing
+    /// the table as they come in rehashed it twice a course.
+    public var provenance = [String: String](minimumCapacity: 12)
 
     public init(code: CourseCode, title: String, sourceURL: String, system: CatalogSystem) {
         self.code = code
         self.title = title
-        self.catalogName = nil
-        self.creditsText = nil
-        self.contactHours = nil
-        self.offered = nil
-        self.description = ""
-        self.prerequisiteText = nil
-        self.corequisiteText = nil
-        self.prerequisiteLinks = []
-        self.corequisiteLinks = []
-        self.fields = []
-        self.notes = []
         self.sourceURL = sourceURL
-        self.pageURL = nil
         self.system = system
-        // Room for the usual fields' rules (code, title, catalog, credits, description, requisites, a few
-        // labelled fields): growing the table as they come in rehashed it twice a course.
-        self.provenance = Dictionary(minimumCapacity: 12)
-    }
-
-    /// The first value of a labelled field, by label (case-insensitive).
-    public func field(_ label: String) -> String? {
-        fields.first { $0.label.caseInsensitiveCompare(label) == .orderedSame }?.value
     }
 }
 

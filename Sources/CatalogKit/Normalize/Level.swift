@@ -40,14 +40,6 @@ public struct LevelRange: Sendable, Equatable, Codable {
     }
 
     public func contains(_ number: Int) -> Bool { number >= from && (to.map { number <= $0 } ?? true) }
-
-    /// GVSU's numbering: 0–99 developmental, 100–499 undergraduate, 500–699 graduate, 700+ doctoral.
-    public static let gvsuDefaults: [LevelRange] = [
-        LevelRange(from: 0, to: 99, level: .developmental),
-        LevelRange(from: 100, to: 499, level: .undergraduate),
-        LevelRange(from: 500, to: 699, level: .graduate),
-        LevelRange(from: 700, to: nil, level: .doctoral),
-    ]
 }
 
 /// How a catalog's course numbers imply levels: the ranges of the configuration, or the numbering the
@@ -72,8 +64,12 @@ public struct NumberingScheme: Sendable, Equatable {
     }
 
     /// GVSU's: 0–99 developmental, 100–499 undergraduate, 500–699 graduate, 700 and up doctoral.
-    public static let threeDigit = NumberingScheme(ranges: LevelRange.gvsuDefaults,
-                                                   origin: "three-digit numbering, read from the catalog's course numbers")
+    public static let threeDigit = NumberingScheme(ranges: [
+        LevelRange(from: 0, to: 99, level: .developmental),
+        LevelRange(from: 100, to: 499, level: .undergraduate),
+        LevelRange(from: 500, to: 699, level: .graduate),
+        LevelRange(from: 700, to: nil, level: .doctoral),
+    ], origin: "three-digit numbering, read from the catalog's course numbers")
 
     /// The common four-digit numbering: 0–999 developmental, 1000–4999 undergraduate, 5000 and up graduate.
     public static let fourDigit = NumberingScheme(ranges: [

@@ -19,9 +19,7 @@ public struct Normalizer: Sendable {
         let scheme = scheme ?? numberingScheme(for: [parsed.code])
         var warnings: [String] = []
         var code = parsed.code
-        if let current = rules.subjects.code(for: code.subject), current != code.subject {
-            code.subject = current
-        }
+        code.subject = rules.subjects.code(for: code.subject) ?? code.subject
         if !rules.knownSubjects.isEmpty, !rules.knownSubjects.contains(code.subject) {
             warnings.append("unknown subject \(code.subject) (not in normalize.knownSubjects); kept")
         }
@@ -32,15 +30,12 @@ public struct Normalizer: Sendable {
             warnings.append("credits \"\(text)\" not understood; kept as written")
         }
 
-        var level: CourseLevel?
-        var levelSource: String?
+        var (level, levelSource): (CourseLevel?, String?)
         if let stated = parsed.fields.first(where: { ["level", "levels", "course level"].contains($0.label.lowercased()) }),
            let found = CourseLevel(stated: stated.value) {
-            level = found
-            levelSource = "the page's \"\(stated.label)\" field"
-        } else if let (found, source) = scheme.level(of: code, title: parsed.title) {
-            level = found
-            levelSource = source
+            (level, levelSource) = (found, "the page's \"\(stated.label)\" field")
+        } else if let found = scheme.level(of: code, title: parsed.title) {
+            (level, levelSource) = found
         } else {
             warnings.append("no level: number \(code.numericValue) is in no range of the \(scheme.origin)")
         }
@@ -66,16 +61,9 @@ public struct Normalizer: Sendable {
             system: parsed.system, provenance: parsed.provenance, warnings: warnings)
     }
 
-    struct NormalizedRequisite {
-        var tree: Requisite?
-        var text: String?
-        var markdown: String?
-        var courses: [String]
-    }
-
-    func requisite(_ source: String?, links: [String: String]) -> NormalizedRequisite {
-        guard let source, !TextCleaner.cleanLine(source).isEmpty else { return NormalizedRequisite(courses: []) }
-        let cleaned = TextCleaner.cleanLine(source)
+    func requisite(_ source: String?, links: [String: String])
+        -> (tree: Requisite?, text: String?, markdown: String?, courses: [String]) {
+        guard let cleaned = source.map(TextCleaner.cleanLine), !cleaned.isEmpty else { return (nil, nil, nil, []) }
         let text = RequisiteParser.canonicalText(cleaned)
         var tree = RequisiteParser.parse(cleaned)
         if !rules.subjects.isEmpty {
@@ -85,8 +73,7 @@ public struct Normalizer: Sendable {
                 return renamed
             }
         }
-        let courses = tree?.courses ?? []
-        return NormalizedRequisite(tree: tree, text: text, markdown: RequisiteMarkdown.render(text, links: links), courses: courses)
+        return (tree, text, RequisiteMarkdown.render(text, links: links), tree?.courses ?? [])
     }
 
     /// Normalizes a whole catalog: copies of one course listed twice become one course, different courses
@@ -102,17 +89,19 @@ public struct Normalizer: Sendable {
             if let known = links[codeTexts[index]], known <= url { continue }
             links[codeTexts[index]] = url
         }
-        var normalized = normalizeAll(parsed, links: links, scheme: numberingScheme(for: parsed.lazy.map(\.code)))
+        let scheme = numberingScheme(for: parsed.lazy.map(\.code))
+        // Each course is independent of the others: spread over the cores.
+        var normalized = ParallelMap.map(parsed) { [links] in normalize($0, links: links, scheme: scheme) }
         let shared = SharedCodes.resolve(normalized)
         for (index, qualifier) in shared.qualifiers { normalized[index].idQualifier = qualifier }
         for (index, warnings) in shared.warnings { normalized[index].warnings += warnings }
-        // Courses are large values: everything below moves indices and works each id and code out once, on
-        // the cores (`keys` reads the courses through a copy of the array that ends with it, so the warnings
-        // appended below change the array in place).
+        // Everything below moves indices and works each id and code out once, on the cores (`keys` reads the
+        // courses through a copy of the array that ends with it, so the links set below change the array
+        // in place).
         let keys = { [normalized] in
             ParallelMap.map(Array(normalized.indices)) { index in
-                CatalogKey(id: normalized[index].id, code: normalized[index].code, codeText: normalized[index].code.description,
-                           references: normalized[index].prerequisiteCourses + normalized[index].corequisiteCourses)
+                (id: normalized[index].id, code: normalized[index].code, codeText: normalized[index].code.description,
+                 references: normalized[index].prerequisiteCourses + normalized[index].corequisiteCourses)
             }
         }()
         var kept = shared.kept
@@ -123,50 +112,15 @@ public struct Normalizer: Sendable {
             for required in normalized[index].prerequisiteCourses { requiredBy[required, default: []].append(index) }
         }
         let reverse = ParallelMap.map(kept) { [requiredBy] index -> (prerequisiteFor: [String], missing: [String]) in
-            var requirers = (requiredBy[keys[index].codeText] ?? []).map { keys[$0].code }
-            requirers.sort()
-            let prerequisiteFor = requirers.indices.compactMap { position in
-                position > 0 && requirers[position - 1] == requirers[position] ? nil : requirers[position].description
-            }
+            let requirers = Set((requiredBy[keys[index].codeText] ?? []).map { keys[$0].code })
+            let prerequisiteFor = requirers.sorted().map(\.description)
             return (prerequisiteFor, Set(keys[index].references).filter { !codes.contains($0) }.sorted())
         }
         for (position, index) in kept.enumerated() {
             normalized[index].prerequisiteFor = reverse[position].prerequisiteFor
             normalized[index].missingReferences = reverse[position].missing
         }
-        Self.keep(kept, of: &normalized)
-        return normalized
-    }
-
-    /// What `normalize(catalog:)` asks of each course, worked out once.
-    private struct CatalogKey: Sendable {
-        var id: String
-        var code: CourseCode
-        var codeText: String
-        var references: [String]
-    }
-
-    /// Makes `courses` `kept.map { courses[$0] }` by moving the courses rather than copying them: a copy of a
-    /// course retains and later releases each of its dozens of fields. `kept` holds distinct indices.
-    static func keep(_ kept: [Int], of courses: inout [Course]) {
-        // Swap each kept course into its place at the front, keeping track of where every course went.
-        var positionOf = Array(courses.indices)
-        var atPosition = Array(courses.indices)
-        for (target, original) in kept.enumerated() {
-            let current = positionOf[original]
-            guard current != target else { continue }
-            // The buffer's `swapAt` moves the two courses; the array's copied one of them through a temporary.
-            courses.withUnsafeMutableBufferPointer { $0.swapAt(target, current) }
-            let displaced = atPosition[target]
-            (atPosition[target], atPosition[current]) = (original, displaced)
-            (positionOf[original], positionOf[displaced]) = (target, current)
-        }
-        courses.removeLast(courses.count - kept.count)
-    }
-
-    /// Normalizes every course, spread over the cores: each course is independent of the others.
-    func normalizeAll(_ parsed: [ParsedCourse], links: [String: String], scheme: NumberingScheme) -> [Course] {
-        ParallelMap.map(parsed) { normalize($0, links: links, scheme: scheme) }
+        return kept.map { normalized[$0] }
     }
 }
 

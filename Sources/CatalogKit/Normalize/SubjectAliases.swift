@@ -4,9 +4,7 @@ public struct SubjectAliases: Sendable, Equatable {
     private var table: [String: String]
 
     public init(_ aliases: [String: String] = [:]) {
-        var table: [String: String] = [:]
-        for (name, code) in aliases { table[Self.key(name)] = code.uppercased() }
-        self.table = table
+        table = Dictionary(aliases.map { (Self.key($0.key), $0.value.uppercased()) }, uniquingKeysWith: { $1 })
     }
 
     /// The current code for a subject as written, or nil when the table does not name it.

@@ -40,22 +40,16 @@ public struct AcalogParser: CatalogParser {
     public func courses(in page: PageContext) throws -> PageCourses {
         var found = PageCourses()
         for heading in try page.document.select(Self.fullPageHeadingXPath) {
-            if let course = try course(heading: heading, page: page, rule: "h1#course_preview_title") {
-                found.courses.append(course)
-            } else {
-                found.noteUnreadable("the course heading h1#course_preview_title", at: heading, text: heading.text)
-            }
+            try found.add(course(heading: heading, page: page, rule: "h1#course_preview_title"),
+                          orNote: "the course heading h1#course_preview_title", at: heading, text: heading.text)
         }
         for block in Self.inlineBlocks(in: page.document) {
             guard let heading = block.descendants(named: Self.inlineHeadingNames, limit: 1).first else {
                 found.noteUnreadable("a course block td.coursepadding with no heading", at: block, text: block.text)
                 continue
             }
-            if let course = try course(heading: heading, page: page, rule: "td.coursepadding//\(heading.name)") {
-                found.courses.append(course)
-            } else {
-                found.noteUnreadable("the heading of course block td.coursepadding", at: heading, text: heading.text)
-            }
+            try found.add(course(heading: heading, page: page, rule: "td.coursepadding//\(heading.name)"),
+                          orNote: "the heading of course block td.coursepadding", at: heading, text: heading.text)
         }
         return found
     }
@@ -74,7 +68,7 @@ public struct AcalogParser: CatalogParser {
         var assembler = CourseAssembler(course: course, scope: "after \(where_)")
         assembler.assemble(segments)
         course = assembler.course
-        course.takeCredits(fromHeading: parsed, place: where_)
+        course.takeCredits(parsed.credits, rule: "parenthesis at the end of the heading \(where_)")
         return course
     }
 
@@ -109,7 +103,8 @@ public struct AcalogParser: CatalogParser {
         }
         var pages: [Int: String] = [:]
         for anchor in try page.document.select(Self.pagerLinkXPath) {
-            guard let href = anchor.attribute("href"), let number = Self.pagerPage(href), let url = anchor.link() else { continue }
+            guard let href = anchor.attribute("href"), let number = pagerPage(of: href),
+                  let url = anchor.link() else { continue }
             pages[number] = pages[number] ?? url.absoluteString
         }
         guard !courses.isEmpty || !pages.isEmpty else { return nil }
@@ -128,10 +123,8 @@ public struct AcalogParser: CatalogParser {
     }
 
     /// The N of `filter[cpage]=N` in a pager link (raw or percent-encoded brackets).
-    public func pagerPage(of url: String) -> Int? { Self.pagerPage(url) }
-
-    static func pagerPage(_ href: String) -> Int? {
-        pagerDigits(in: href).flatMap { Int(href[$0]) }
+    public func pagerPage(of url: String) -> Int? {
+        Self.pagerDigits(in: url).flatMap { Int(url[$0]) }
     }
 
     /// The same pager link for another page number.

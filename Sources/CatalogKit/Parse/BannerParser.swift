@@ -38,11 +38,8 @@ public struct BannerParser: CatalogParser {
     public func courses(in page: PageContext) throws -> PageCourses {
         var found = PageCourses()
         for title in try page.document.select(Self.titleXPath) {
-            if let course = try banner8Course(title: title, page: page) {
-                found.courses.append(course)
-            } else {
-                found.noteUnreadable("the course title td.nttitle", at: title, text: title.text)
-            }
+            try found.add(banner8Course(title: title, page: page), orNote: "the course title td.nttitle", at: title,
+                          text: title.text)
         }
         for section in try page.document.select(Self.banner9DetailsXPath) {
             if let course = try banner9Course(section: section, page: page) { found.courses.append(course) }
@@ -142,8 +139,7 @@ public struct BannerParser: CatalogParser {
         }
         let levelsXPath = ".//span[normalize-space(.)='Levels:']/following-sibling::div[1]"
         if let levels = try section.first(levelsXPath), !levels.text.isEmpty {
-            course.fields.append(LabelledField(label: "Levels", value: levels.text))
-            course.provenance["fields.Levels"] = "div after \"Levels:\" at \(levels.path)"
+            Self.add("Levels", levels.text, rule: "div after \"Levels:\" at \(levels.path)", to: &course)
         }
         return course
     }

@@ -94,6 +94,12 @@ public struct PageCourses: Sendable {
     mutating func noteUnreadable(_ element: String, at node: HTMLNode, text: String) {
         unreadable.append("\(element) at \(node.path) holds no course code: \"\(text.count > 80 ? text.prefix(80) + "…" : text)\"")
     }
+
+    /// Adds `course`, or, when there is none (its code did not read), notes `element` as unreadable.
+    mutating func add(_ course: ParsedCourse?, orNote element: String, at node: HTMLNode,
+                      text: @autoclosure () throws -> String) rethrows {
+        if let course { courses.append(course) } else { noteUnreadable(element, at: node, text: try text()) }
+    }
 }
 
 /// One catalog system's reading of course pages and listing pages.

@@ -67,11 +67,11 @@ extension ParsedCourse {
         return course
     }
 
-    /// Credits written in parentheses after the title ("(3)"), when the body gave none.
-    mutating func takeCredits(fromHeading parsed: CourseHeading.Parsed, place: String) {
-        guard creditsText == nil, let credits = parsed.credits else { return }
+    /// Credits the heading gave (in parentheses after the title, "(3)"), when the body gave none.
+    mutating func takeCredits(_ credits: String?, rule: @autoclosure () -> String?) {
+        guard creditsText == nil, let credits else { return }
         creditsText = credits
-        provenance["credits"] = "parenthesis at the end of the heading \(place)"
+        provenance["credits"] = rule()
     }
 }
 
@@ -80,11 +80,6 @@ struct CourseAssembler {
     var course: ParsedCourse
     /// Where the body was read, for provenance ("after <h3> at /html/…/h3").
     let scope: String
-
-    init(course: ParsedCourse, scope: String) {
-        self.course = course
-        self.scope = scope
-    }
 
     /// Prose with the lines at its end that hold only "Yes", "No", "Y" or "N" moved to the notes: such a line is
     /// the value of a field whose label the page does not show (UH's pages end their descriptions with one).

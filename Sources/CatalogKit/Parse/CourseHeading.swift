@@ -25,18 +25,13 @@ enum CourseHeading {
         guard let (code, rest) = CourseCode.leading(in: collapsed) else { return nil }
         // The code must stand alone: "CIS 452 - …", "CIS 452: …" or "CIS 452 …", not "CIS 452ish".
         if let first = rest.first, !(first == " " || separators.contains(first)) { return nil }
-        var title = Substring(rest)
-        title = title.drop(while: { $0 == " " })
+        var title = rest.drop(while: { $0 == " " })
         if let first = title.first, separators.contains(first) {
             title = title.dropFirst().drop(while: { $0 == " " })
         }
-        var titleText = String(title)
-        var credits: String?
-        if let (stripped, found) = trailingCredits(titleText) {
-            titleText = stripped
-            credits = found
-        }
-        return Parsed(code: code, title: titleText, credits: credits)
+        let titleText = String(title)
+        guard let (stripped, credits) = trailingCredits(titleText) else { return Parsed(code: code, title: titleText) }
+        return Parsed(code: code, title: stripped, credits: credits)
     }
 
     /// Reads a heading whose title may end in a credit phrase, as CourseLeaf writes them:

@@ -39,11 +39,8 @@ public struct CourseLeafParser: CatalogParser {
     public func courses(in page: PageContext) throws -> PageCourses {
         var found = PageCourses()
         for block in try page.document.select(Self.blockXPath) {
-            if let course = try course(block: block, page: page) {
-                found.courses.append(course)
-            } else {
-                found.noteUnreadable("course block div.courseblock", at: block, text: try block.first(Self.headingXPath)?.text ?? block.text)
-            }
+            try found.add(course(block: block, page: page), orNote: "course block div.courseblock", at: block,
+                          text: try block.first(Self.headingXPath)?.text ?? block.text)
         }
         return found
     }
@@ -82,10 +79,7 @@ public struct CourseLeafParser: CatalogParser {
             course.description = (description.map(\.text) + [course.description]).filter { !$0.isEmpty }.joined(separator: "\n\n")
             course.provenance["description"] = "p.courseblockdesc at \(first.path)"
         }
-        if course.creditsText == nil, let credits = heading.credits {
-            course.creditsText = credits
-            course.provenance["credits"] = heading.rules["credits"]
-        }
+        course.takeCredits(heading.credits, rule: heading.rules["credits"])
         return course
     }
 

@@ -28,11 +28,8 @@ public struct GVSUParser: CatalogParser {
     static let courseLinkXPath = "//a[contains(@href, '/course/') or starts-with(@href, '../course/')]"
 
     func courseHeading(in page: PageContext) -> (HTMLNode, CourseHeading.Parsed)? {
-        guard let headings = try? page.document.select(Self.headingXPath) else { return nil }
-        for heading in headings {
-            if let parsed = CourseHeading.parse(heading.text) { return (heading, parsed) }
-        }
-        return nil
+        let headings = (try? page.document.select(Self.headingXPath)) ?? []
+        return headings.lazy.compactMap { heading in CourseHeading.parse(heading.text).map { (heading, $0) } }.first
     }
 
     public var lookedFor: [String] {
@@ -56,7 +53,7 @@ public struct GVSUParser: CatalogParser {
         var assembler = CourseAssembler(course: course, scope: "after the heading \(where_)")
         assembler.assemble(segments)
         course = assembler.course
-        course.takeCredits(fromHeading: parsed, place: where_)
+        course.takeCredits(parsed.credits, rule: "parenthesis at the end of the heading \(where_)")
         return PageCourses(courses: [course])
     }
 
@@ -67,8 +64,7 @@ public struct GVSUParser: CatalogParser {
         for anchor in try page.document.select(Self.courseLinkXPath) {
             guard let parsed = CourseHeading.parse(anchor.text), let link = anchor.link(), link.path.contains("/course/"),
                   seen.insert(link.absoluteString).inserted else { continue }
-            let url = link.absoluteString
-            courses.append(ListedCourse(linkText: parsed, url: url))
+            courses.append(ListedCourse(linkText: parsed, url: link.absoluteString))
         }
         guard !courses.isEmpty else { return nil }
         let heading = try page.document.first("//h1")?.text

@@ -1,17 +1,10 @@
 /// Splits the trailing sentences GVSU writes into a description paragraph ("(3-0-0) Offered fall
 /// semester. Prerequisites: CIS 241; and CIS 351.") into labelled segments of their own.
 enum InlineSentences {
-    enum Kind: Equatable {
-        case contactHours, offered, prerequisite, corequisite
-
-        var label: String {
-            switch self {
-            case .contactHours: return "Contact Hours"
-            case .offered: return "Offered"
-            case .prerequisite: return "Prerequisites"
-            case .corequisite: return "Corequisites"
-            }
-        }
+    /// Each kind's raw value is the label its segment gets.
+    enum Kind: String {
+        case contactHours = "Contact Hours", offered = "Offered"
+        case prerequisite = "Prerequisites", corequisite = "Corequisites"
     }
 
     struct Marker {
@@ -30,7 +23,7 @@ enum InlineSentences {
         ("Corequisite(s):", .corequisite), ("Corequisites:", .corequisite), ("Corequisite:", .corequisite),
         ("Co-requisite:", .corequisite), ("Coreq:", .corequisite),
         ("Offered ", .offered),
-    ].map { (label: String, kind: Kind) in (label, kind) }
+    ]
 
     /// The description before the trailing sentences, then one segment per sentence found.
     static func split(_ segment: ContentSegment) -> (description: ContentSegment, sentences: [(ContentSegment, String)]) {
@@ -49,7 +42,7 @@ enum InlineSentences {
         for (index, marker) in markers.enumerated() {
             let end = index + 1 < markers.count ? markers[index + 1].start : scalars.count
             var piece = slice(segment, scalars, from: marker.valueStart, to: end)
-            piece.label = marker.kind.label
+            piece.label = marker.kind.rawValue
             piece.rule = "sentence \"\(marker.written.trimmingTrailingSpaces())…\" at the end of the description"
             if marker.kind == .offered, piece.text.hasSuffix(".") { piece.text.removeLast() }
             if marker.kind == .contactHours { piece.text = String(piece.text.dropFirst().dropLast()) }
@@ -69,7 +62,7 @@ enum InlineSentences {
                 index = end - 1
                 continue
             }
-            for (label, kind) in labels where matches(s, at: index, label) {
+            for (label, kind) in labels where s[index...].starts(with: label.utf8) {
                 let length = label.utf8.count
                 markers.append(Marker(kind: kind, start: index, valueStart: index + length, written: label))
                 index += length - 1
@@ -83,15 +76,6 @@ enum InlineSentences {
         if index == 0 || s[index - 1] == UInt8(ascii: "\n") { return true }
         guard s[index - 1] == UInt8(ascii: " "), index >= 2 else { return false }
         return ".!?);".utf8.contains(s[index - 2])
-    }
-
-    private static func matches(_ s: [UInt8], at index: Int, _ label: String) -> Bool {
-        var offset = index
-        for scalar in label.utf8 {
-            guard offset < s.count, s[offset] == scalar else { return false }
-            offset += 1
-        }
-        return true
     }
 
     /// "(3-0-0)": returns the index after the closing parenthesis.

@@ -35,8 +35,7 @@ struct SegmentLink: Equatable {
 enum LabelledContent {
     static func segments(from events: [InlineEvent]) -> [ContentSegment] {
         let (lines, links) = lines(from: events)
-        var reader = Reader()
-        reader.links = links
+        var reader = Reader(links: links)
         for line in lines { reader.read(line) }
         reader.closeSegment()
         return reader.segments
@@ -60,10 +59,6 @@ enum LabelledContent {
         var tokens: [Token]
     }
 
-    struct LinkTarget {
-        var url: URL?
-    }
-
     /// A piece of a line: an emphasis element as a whole, or plain text between them. Its tokens are a slice
     /// of the line's (a unit per array was an allocation per piece of every line).
     struct Unit {
@@ -85,9 +80,10 @@ enum LabelledContent {
         }
     }
 
-    static func lines(from events: [InlineEvent]) -> (lines: [Line], links: [LinkTarget]) {
+    /// The lines of a body, and the URL of each link in it (which `Token.link` indexes).
+    static func lines(from events: [InlineEvent]) -> (lines: [Line], links: [URL?]) {
         var lines: [Line] = []
-        var links: [LinkTarget] = []
+        var links: [URL?] = []
         var current = Line(breakBefore: .paragraph, tokens: [])
         var depth = 0
         var group = 0
@@ -123,7 +119,7 @@ enum LabelledContent {
             case .endEmphasis:
                 depth = max(0, depth - 1)
             case let .startLink(_, url):
-                links.append(LinkTarget(url: url))
+                links.append(url)
                 link = links.count - 1
             case .endLink:
                 link = nil
@@ -234,7 +230,7 @@ enum LabelledContent {
         var current: Builder?
         /// Set when a label ends its line with no value: the lines below belong to it ("Description").
         var continuation = false
-        var links: [LinkTarget] = []
+        var links: [URL?] = []
 
         mutating func read(_ line: Line) {
             if current?.label != nil, !continuation { closeSegment() }
@@ -249,9 +245,7 @@ enum LabelledContent {
                         let text = unit.text
                         if !text.isEmpty,
                            let label = LabelledContent.colonLabel(text) ?? (lineHasContent ? nil : LabelledContent.bareLabel(text)) {
-                            var builder = Builder(label: label, labelStyle: "<\(tag)>")
-                            builder.writtenLabel = text
-                            start(builder)
+                            start(Builder(label: label, labelStyle: "<\(tag)>", writtenLabel: text))
                             lineHasContent = true
                             continue
                         }
@@ -267,8 +261,7 @@ enum LabelledContent {
                     }
                     if !isEmpty, current == nil || (current?.label == nil && current?.hasText == false) {
                         // Unlabelled text set apart as a whole (LSU's unlabelled prerequisite, a note).
-                        var builder = Builder(label: nil, labelStyle: nil)
-                        builder.emphasized = true
+                        var builder = Builder(label: nil, labelStyle: nil, emphasized: true)
                         builder.append(unit.tokens, links: links)
                         start(builder)
                         closeSegment()
@@ -276,8 +269,7 @@ enum LabelledContent {
                         continue
                     }
                 } else if !lineHasContent, !isEmpty, let label = LabelledContent.textLabel(unit.text) {
-                    var builder = Builder(label: label, labelStyle: "text")
-                    builder.writtenLabel = label + ":"
+                    var builder = Builder(label: label, labelStyle: "text", writtenLabel: label + ":")
                     builder.appendAfterFirstColon(unit.tokens, links: links)
                     start(builder)
                     lineHasContent = true
@@ -322,11 +314,6 @@ enum LabelledContent {
         var openLink: Int?
         var openLinkIndex: Int?
 
-        init(label: String?, labelStyle: String?) {
-            self.label = label
-            self.labelStyle = labelStyle
-        }
-
         var hasText: Bool { !bytes.isEmpty }
 
         mutating func lineBreak(_ kind: LineBreak) {
@@ -335,12 +322,12 @@ enum LabelledContent {
             pendingSpace = false
         }
 
-        mutating func append(_ tokens: ArraySlice<Token>, links table: [LinkTarget]) {
+        mutating func append(_ tokens: ArraySlice<Token>, links table: [URL?]) {
             for token in tokens { append(token, skipping: 0, links: table) }
         }
 
         /// Appends what follows the first colon: the value of a plain-text label.
-        mutating func appendAfterFirstColon(_ tokens: ArraySlice<Token>, links table: [LinkTarget]) {
+        mutating func appendAfterFirstColon(_ tokens: ArraySlice<Token>, links table: [URL?]) {
             var seenColon = false
             for token in tokens {
                 if seenColon {
@@ -352,7 +339,7 @@ enum LabelledContent {
             }
         }
 
-        private mutating func append(_ token: Token, skipping skip: Int, links table: [LinkTarget]) {
+        private mutating func append(_ token: Token, skipping skip: Int, links table: [URL?]) {
             if token.link != openLink {
                 openLink = token.link
                 openLinkIndex = nil
@@ -388,8 +375,7 @@ enum LabelledContent {
                         if let open = openLinkIndex {
                             links[open].end = bytes.count
                         } else {
-                            links.append(SegmentLink(text: "", url: table[link].url,
-                                                     start: start, end: bytes.count))
+                            links.append(SegmentLink(text: "", url: table[link], start: start, end: bytes.count))
                             openLinkIndex = links.count - 1
                         }
                     }

@@ -48,14 +48,14 @@ public struct PageResult: Sendable {
     public var sourceURL: String
     public var system: CatalogSystem?
     /// Why this system was used ("--system gvsu", "recognized as acalog").
-    public var systemRule: String
+    public var systemRule = ""
     public var charset: CharsetChoice?
     public var pageURL: String?
     public var pageURLRule: String?
-    public var courses: [ParsedCourse]
+    public var courses: [ParsedCourse] = []
     public var listing: CourseListing?
     /// How many problems libxml2 recovered from.
-    public var markupIssues: Int
+    public var markupIssues = 0
     /// Set when the page could not be parsed at all.
     public var failure: String?
     /// Set when the page could not even be read (a missing file, a failed download).
@@ -77,15 +77,11 @@ public struct PageResult: Sendable {
 
     /// Fields a course page lacks, one line each, naming the page and the field.
     public var missingFieldWarnings: [String] {
-        var warnings: [String] = []
-        // By index: a course taken out of the array (`flatMap`'s closure) was copied first, field by field.
-        for index in courses.indices {
-            for (field, isMissing) in [("title", courses[index].title.isEmpty), ("credits", courses[index].creditsText == nil),
-                                       ("description", courses[index].description.isEmpty)] where isMissing {
-                warnings.append("\(input): \(courses[index].code): no \(field) found")
-            }
+        courses.flatMap { course in
+            [("title", course.title.isEmpty), ("credits", course.creditsText == nil),
+             ("description", course.description.isEmpty)]
+                .filter(\.1).map { "\(input): \(course.code): no \($0.0) found" }
         }
-        return warnings
     }
 }
 
@@ -98,9 +94,7 @@ public struct PageParser: Sendable {
     }
 
     public func parse(bytes: [UInt8], sourceURL: URL, input: String, contentType: String? = nil) -> PageResult {
-        var result = PageResult(input: input, sourceURL: "", system: nil, systemRule: "",
-                                charset: nil, pageURL: nil, pageURLRule: nil, courses: [], listing: nil,
-                                markupIssues: 0, failure: nil)
+        var result = PageResult(input: input, sourceURL: "")
         let document: HTMLDocument
         do {
             document = try HTMLDocument(bytes: bytes, url: sourceURL, contentType: contentType)

@@ -5,16 +5,11 @@ public enum ParseOutput {
     /// One JSON array of normalized course records over all pages, sorted by id, deterministic (sorted keys),
     /// as UTF-8: `jsonParts` joined.
     public static func jsonBytes(_ results: [PageResult], rules: NormalizationRules = .standard) -> [UInt8] {
-        Array(jsonParts(results, rules: rules).joined())
+        Array(jsonParts(courses: Normalizer(rules: rules).normalize(catalog: results.flatMap(\.courses))).joined())
     }
 
-    /// The JSON array of `jsonBytes` in consecutive pieces (joining 12 MB first would only copy it), as
-    /// `writeJSON(courses:)` hands them out.
-    public static func jsonParts(_ results: [PageResult], rules: NormalizationRules = .standard) -> [[UInt8]] {
-        jsonParts(courses: Normalizer(rules: rules).normalize(catalog: results.flatMap(\.courses)))
-    }
-
-    /// `jsonParts` for courses already normalized as a catalog (`Normalizer.normalize(catalog:)`).
+    /// The JSON array of courses already normalized as a catalog (`Normalizer.normalize(catalog:)`) in the
+    /// consecutive pieces `writeJSON(courses:)` hands out.
     public static func jsonParts(courses: [Course], batch: Int = defaultBatch) -> [[UInt8]] {
         var parts: [[UInt8]] = []
         writeJSON(courses: courses, batch: batch) { parts.append($0) }

@@ -5,9 +5,8 @@ public enum ParseRunner {
     /// `concurrency`: at most this many pages at once (for saved pages, no more than there are cores either).
     public static func run(_ inputs: [PageInput], parser: PageParser,
                            concurrency: Int = ProcessInfo.processInfo.activeProcessorCount) async -> [PageResult] {
-        // Saved pages keep no one waiting: they are read and parsed straight on the cores, without a task per
-        // page (for thousands of small pages, making and scheduling the tasks was a cost of its own). Two pages
-        // are already worth a second thread, and this thread waits for them.
+        // Saved pages keep no one waiting: they are read and parsed straight on the cores rather than as a task
+        // each, and this thread waits for them (two pages are already worth a second thread).
         let paths = inputs.compactMap(\.path)
         if paths.count == inputs.count {
             // Fewer at once than there are cores only when asked; `ParallelMap` never runs more than the cores.
@@ -48,8 +47,6 @@ public enum ParseRunner {
 extension PageResult {
     /// A page that could not be read at all.
     static func unreadable(_ input: PageInput, reason: String) -> PageResult {
-        PageResult(input: input.name, sourceURL: input.url.absoluteString, system: nil, systemRule: "", charset: nil,
-                   pageURL: nil, pageURLRule: nil, courses: [], listing: nil, markupIssues: 0,
-                   failure: reason, unreadable: true)
+        PageResult(input: input.name, sourceURL: input.url.absoluteString, failure: reason, unreadable: true)
     }
 }

@@ -53,8 +53,11 @@ public struct ParseRules: Sendable, Equatable {
     /// rejects, a label pattern that is no regular expression) at its path.
     static func read(_ value: JSONValue?, _ path: String, reader: inout ConfigReader) -> ParseRules? {
         guard let object = reader.object(value, path) else { return nil }
-        let fieldKeys = ["title", "credits", "description", "prerequisite", "corequisite"]
-        reader.rejectUnknownKeys(object, path, allowed: ["course", "code", "labels", "listing"] + fieldKeys)
+        let fields: [(key: String, keyPath: WritableKeyPath<ParseRules, String?>)] = [
+            ("title", \.title), ("credits", \.credits), ("description", \.description),
+            ("prerequisite", \.prerequisite), ("corequisite", \.corequisite),
+        ]
+        reader.rejectUnknownKeys(object, path, allowed: ["course", "code", "labels", "listing"] + fields.map(\.key))
         func xpath(_ value: JSONValue?, _ keyPath: String, required: Bool) -> String? {
             guard let text = reader.string(value, keyPath, required: required) else { return nil }
             if let problem = Self.xpathProblem(text) { reader.fail(keyPath, "expected an XPath: \(problem)") }
@@ -62,36 +65,23 @@ public struct ParseRules: Sendable, Equatable {
         }
         let course = xpath(object["course"], "\(path).course", required: true)
         let code = xpath(object["code"], "\(path).code", required: true)
-        var fields: [String: String] = [:]
-        for key in fieldKeys {
-            if let found = xpath(object[key], "\(path).\(key)", required: false) { fields[key] = found }
-        }
-        var labels: [LabelRule] = []
+        var rules = ParseRules(course: course ?? "", code: code ?? "")
+        for (key, keyPath) in fields { rules[keyPath: keyPath] = xpath(object[key], "\(path).\(key)", required: false) }
         if let map = reader.object(object["labels"], "\(path).labels", required: false) {
             for pattern in map.keys.sorted() {
                 let entryPath = "\(path).labels[\"\(pattern)\"]"
                 if (try? NSRegularExpression(pattern: pattern)) == nil { reader.fail(entryPath, "expected a regular expression, got \"\(pattern)\"") }
                 let choices = labelFields.keys.sorted()
                 guard let field = reader.oneOf(map[pattern], entryPath, choices) else { continue }
-                labels.append(LabelRule(pattern: pattern, field: field))
+                rules.labels.append(LabelRule(pattern: pattern, field: field))
             }
         }
-        var listing: (String?, String?) = (nil, nil)
-        if let object = reader.object(object["listing"], "\(path).listing", required: false) {
-            reader.rejectUnknownKeys(object, "\(path).listing", allowed: ["courses", "pages"])
-            listing = (xpath(object["courses"], "\(path).listing.courses", required: true),
-                       xpath(object["pages"], "\(path).listing.pages", required: false))
+        if let listing = reader.object(object["listing"], "\(path).listing", required: false) {
+            reader.rejectUnknownKeys(listing, "\(path).listing", allowed: ["courses", "pages"])
+            rules.listingCourses = xpath(listing["courses"], "\(path).listing.courses", required: true)
+            rules.listingPages = xpath(listing["pages"], "\(path).listing.pages", required: false)
         }
-        guard let course, let code else { return nil }
-        var rules = ParseRules(course: course, code: code)
-        rules.title = fields["title"]
-        rules.credits = fields["credits"]
-        rules.description = fields["description"]
-        rules.prerequisite = fields["prerequisite"]
-        rules.corequisite = fields["corequisite"]
-        rules.labels = labels
-        (rules.listingCourses, rules.listingPages) = listing
-        return rules
+        return course == nil || code == nil ? nil : rules
     }
 
     /// Why libxml2 rejects an XPath, or nil when it compiles.
@@ -169,10 +159,7 @@ public struct RuleParser: CatalogParser {
         var assembler = CourseAssembler(course: course, scope: "after the code at \(codeNode.path)")
         assembler.assemble(segments)
         course = assembler.course
-        if course.creditsText == nil, let credits = heading?.credits {
-            course.creditsText = credits
-            course.provenance["credits"] = "\(codeRule), credits at its end"
-        }
+        course.takeCredits(heading?.credits, rule: "\(codeRule), credits at its end")
 
         // Fields the rules point at directly win over what the body gave.
         if let xpath = rules.title, let found = try node.first(xpath), !found.text.isEmpty {

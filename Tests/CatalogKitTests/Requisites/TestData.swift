@@ -62,6 +62,25 @@ func courseLeaf(_ code: String, grade: String? = nil, concurrent: Bool = false) 
 func allOf(_ children: Requisite...) -> Requisite { .all(children) }
 func anyOf(_ children: Requisite...) -> Requisite { .any(children) }
 
+extension Requisite {
+    /// The same tree without `source` and `connective`: the logical structure alone.
+    func withoutProvenance() -> Requisite {
+        switch self {
+        case .all(let children, _): return .all(children.map { $0.withoutProvenance() })
+        case .any(let children, _): return .any(children.map { $0.withoutProvenance() })
+        case .atLeast(let count, let children, _): return .atLeast(count, of: children.map { $0.withoutProvenance() })
+        case .course(var course):
+            course.source = nil
+            return .course(course)
+        case .standing(let value, _): return .standing(value)
+        case .program(let value, _): return .program(value)
+        case .permission(let value, _): return .permission(value)
+        case .exam(let name, let score, _): return .exam(name, score: score)
+        case .text: return self
+        }
+    }
+}
+
 /// The parsed tree without provenance (sources and connectives): the logic alone.
 func parsedStructure(_ text: String) -> Requisite? {
     RequisiteParser.parse(text)?.withoutProvenance()

@@ -45,40 +45,28 @@ public indirect enum Requisite: Sendable, Hashable, Codable {
         case standing, program, permission, exam, score, text, source
     }
 
-    /// Writes the node as one JSON object of the shapes listed on the type.
+    /// Writes the node as one JSON object of the shapes listed on the type: the members of `json`, so that the
+    /// shapes are written down once.
     public func encode(to encoder: any Encoder) throws {
+        guard case .object(let members) = json else { return }
         var container = encoder.container(keyedBy: Key.self)
+        for (name, value) in members.sorted(by: { $0.key < $1.key }) {
+            guard let key = Key(rawValue: name) else { continue }
+            switch value {
+            case .string(let text): try container.encode(text, forKey: key)
+            case .int(let number): try container.encode(number, forKey: key)
+            case .bool(let flag): try container.encode(flag, forKey: key)
+            case .array: try container.encode(children, forKey: key)
+            case .null, .double, .object: break  // `json` writes none of these
+            }
+        }
+    }
+
+    /// The nodes an operator joins; none for a leaf.
+    private var children: [Requisite] {
         switch self {
-        case .all(let children, let connective):
-            try container.encode(children, forKey: .all)
-            try container.encodeIfPresent(connective, forKey: .connective)
-        case .any(let children, let connective):
-            try container.encode(children, forKey: .any)
-            try container.encodeIfPresent(connective, forKey: .connective)
-        case .atLeast(let count, let children, let connective):
-            try container.encode(count, forKey: .atLeast)
-            try container.encode(children, forKey: .of)
-            try container.encodeIfPresent(connective, forKey: .connective)
-        case .course(let course):
-            try container.encode(course.code.description, forKey: .course)
-            try container.encodeIfPresent(course.minGrade, forKey: .minGrade)
-            if course.concurrent { try container.encode(true, forKey: .concurrent) }
-            try container.encodeIfPresent(course.source, forKey: .source)
-        case .standing(let value, let source):
-            try container.encode(value, forKey: .standing)
-            try container.encodeIfPresent(source, forKey: .source)
-        case .program(let value, let source):
-            try container.encode(value, forKey: .program)
-            try container.encodeIfPresent(source, forKey: .source)
-        case .permission(let value, let source):
-            try container.encode(value, forKey: .permission)
-            try container.encodeIfPresent(source, forKey: .source)
-        case .exam(let name, let score, let source):
-            try container.encode(name, forKey: .exam)
-            try container.encodeIfPresent(score, forKey: .score)
-            try container.encodeIfPresent(source, forKey: .source)
-        case .text(let text):
-            try container.encode(text, forKey: .text)
+        case .all(let children, _), .any(let children, _), .atLeast(_, let children, _): children
+        case .course, .standing, .program, .permission, .exam, .text: []
         }
     }
 

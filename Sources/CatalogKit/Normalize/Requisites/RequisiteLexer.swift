@@ -52,12 +52,7 @@ enum RequisiteKeyword: String, CaseIterable {
         return entry.keyword
     }
 
-    var isPermissionWord: Bool {
-        switch self {
-        case .permission, .consent, .approval, .approved, .authorization: true
-        default: false
-        }
-    }
+    var isPermissionWord: Bool { [.permission, .consent, .approval, .approved, .authorization].contains(self) }
 
     /// People and offices that give permission ("instructor", "department chair").
     var isRole: Bool {
@@ -71,25 +66,12 @@ enum RequisiteKeyword: String, CaseIterable {
     }
 
     /// Words that may precede a role inside a role phrase ("program director", "graduate advisor").
-    var isRoleQualifier: Bool {
-        switch self {
-        case .program, .graduate, .undergraduate, .major, .the: true
-        default: false
-        }
-    }
+    var isRoleQualifier: Bool { [.program, .graduate, .undergraduate, .major, .the].contains(self) }
 
-    var isClassStanding: Bool {
-        switch self {
-        case .freshman, .sophomore, .junior, .senior, .graduate: true
-        default: false
-        }
-    }
+    var isClassStanding: Bool { [.freshman, .sophomore, .junior, .senior, .graduate].contains(self) }
 
     var isProgramNoun: Bool {
-        switch self {
-        case .major, .majors, .minor, .minors, .program, .programs, .certificate, .concentration: true
-        default: false
-        }
+        [.major, .majors, .minor, .minors, .program, .programs, .certificate, .concentration].contains(self)
     }
 
     /// Words that carry no requirement of their own and may be folded into a neighbouring leaf.
@@ -102,31 +84,14 @@ enum RequisiteKeyword: String, CaseIterable {
         }
     }
 
-    var isComparative: Bool {
-        switch self {
-        case .better, .higher, .above, .greater: true
-        default: false
-        }
-    }
+    var isComparative: Bool { [.better, .higher, .above, .greater].contains(self) }
 
     /// Counts words up to five ("two of the following").
-    var count: Int? {
-        switch self {
-        case .one: 1
-        case .two: 2
-        case .three: 3
-        case .four: 4
-        case .five: 5
-        default: nil
-        }
-    }
+    var count: Int? { [.one, .two, .three, .four, .five].firstIndex(of: self).map { $0 + 1 } }
 
     /// Units after a number that make it a quantity, not a course number ("3 hours", "6 SCH").
     var isQuantityUnit: Bool {
-        switch self {
-        case .hours, .hour, .semester, .sch, .credits, .credit, .units, .percent, .level: true
-        default: false
-        }
+        [.hours, .hour, .semester, .sch, .credits, .credit, .units, .percent, .level].contains(self)
     }
 }
 
@@ -137,20 +102,20 @@ struct RequisiteToken {
     /// True for a run of letters/digits; false for a single punctuation mark.
     var isWord: Bool
     /// For punctuation, the ASCII byte it stands for (curly quotes map to '"' or '\'', dashes to '-').
-    var punct: UInt8
-    var keyword: RequisiteKeyword
+    var punct: UInt8 = 0
+    var keyword = RequisiteKeyword.unknown
     /// Shape of a word: leading ASCII letters, then digits, then trailing letters; `isSimple` when
     /// that is the whole word (so "MATH108", "162L", "CIS" are simple; "A02B3" and "Müller" are not).
-    var leadLetters: Int
-    var digits: Int
-    var tailLetters: Int
+    var leadLetters = 0
+    var digits = 0
+    var tailLetters = 0
     /// Upper-case letters standing between digits ("7A20", "460D1"): such a word is no `isSimple` one.
-    var innerLetters: Int
-    var isSimple: Bool
+    var innerLetters = 0
+    var isSimple = false
     /// Digits with letters between them and perhaps a suffix, nothing before: "7A20", "6X57", "460D1".
-    var isLetteredNumber: Bool
+    var isLetteredNumber = false
     /// True when every leading letter is upper-case.
-    var leadUpper: Bool
+    var leadUpper = false
     var spaceBefore: Bool
 
     var length: Int { end - start }
@@ -219,39 +184,28 @@ enum RequisiteLexer {
         var spaceBefore = true
         while i < count {
             let b = bytes[i]
-            if b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") || b == UInt8(ascii: "\n") || b == UInt8(ascii: "\r") {
-                spaceBefore = true
-                i += 1
-                continue
-            }
-            var punctByte: UInt8 = 0
-            var scalarLength = 1
-            var startsWord = false
-            if b < 0x80 {
-                if isASCIILetter(b) || isASCIIDigit(b) { startsWord = true } else { punctByte = b }
+            let kind: ScalarKind, length: Int
+            if b >= 0x80 {
+                (kind, length) = classifyNonASCII(bytes, i)
+            } else if b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") || b == UInt8(ascii: "\n")
+                        || b == UInt8(ascii: "\r") {
+                (kind, length) = (.space, 1)
             } else {
-                let (kind, length) = classifyNonASCII(bytes, i)
-                scalarLength = length
-                switch kind {
-                case .space:
-                    spaceBefore = true
-                    i += length
-                    continue
-                case .punct(let mapped): punctByte = mapped
-                case .word: startsWord = true
-                }
+                (kind, length) = (isASCIILetter(b) || isASCIIDigit(b) ? .word : .punct(b), 1)
             }
-            if !startsWord {
-                tokens.append(RequisiteToken(start: i, end: i + scalarLength, isWord: false, punct: punctByte, keyword: .unknown,
-                                             leadLetters: 0, digits: 0, tailLetters: 0, innerLetters: 0, isSimple: false,
-                                             isLetteredNumber: false, leadUpper: false,
-                                             spaceBefore: spaceBefore))
-                spaceBefore = false
-                i += scalarLength
+            switch kind {
+            case .space:
+                spaceBefore = true
+                i += length
                 continue
+            case .punct(let mapped):
+                tokens.append(RequisiteToken(start: i, end: i + length, isWord: false, punct: mapped,
+                                             spaceBefore: spaceBefore))
+                i += length
+            case .word:
+                tokens.append(scanWord(bytes, from: i, spaceBefore: spaceBefore))
+                i = tokens[tokens.count - 1].end
             }
-            tokens.append(scanWord(bytes, from: i, spaceBefore: spaceBefore))
-            i = tokens[tokens.count - 1].end
             spaceBefore = false
         }
     }
@@ -309,7 +263,7 @@ enum RequisiteLexer {
         if ascii, digits == 0, i - start <= 16, let found = RequisiteKeyword.lookUp(hash: hash, bytes, start, i) {
             keyword = found
         }
-        return RequisiteToken(start: start, end: i, isWord: true, punct: 0, keyword: keyword,
+        return RequisiteToken(start: start, end: i, isWord: true, keyword: keyword,
                               leadLetters: lead, digits: digits, tailLetters: tail, innerLetters: inner,
                               isSimple: ascii && phase != 3 && inner == 0, isLetteredNumber: ascii && phase != 3 && inner > 0,
                               leadUpper: leadUpper && lead > 0, spaceBefore: spaceBefore)

@@ -46,8 +46,7 @@ enum RequisitePasses {
         for open in stack { dropped[open] = true }
         // "(or equivalent)" continues the surrounding list rather than forming a group.
         for k in 0..<count where items[k].kind == .open && !dropped[k] {
-            let next = k + 1
-            if next < count, items[next].kind == .or || items[next].kind == .and {
+            if k + 1 < count, items[k + 1].kind == .or || items[k + 1].kind == .and {
                 dropped[k] = true
                 dropped[partner[k]] = true
             }
@@ -65,7 +64,7 @@ enum RequisitePasses {
                 }
                 var first = k
                 var last = k
-                let open = note == .aside ? enclosing[k] : previousKept(k, dropped)
+                let open = note == .aside ? enclosing[k] : ((0..<k).last { !dropped[$0] } ?? -1)
                 if open >= 0, items[open].kind == .open, !dropped[open], partner[open] > k {
                     first = open
                     last = partner[open]
@@ -74,22 +73,16 @@ enum RequisitePasses {
                     while first > 0, items[first - 1].kind != .period, items[first - 1].kind != .semicolon { first -= 1 }
                     while last + 1 < count, items[last + 1].kind != .period, items[last + 1].kind != .semicolon { last += 1 }
                 } else {
-                    while last + 1 < count {
-                        let kind = items[last + 1].kind
-                        if kind == .comma || kind == .semicolon || kind == .period || kind == .close { break }
+                    while last + 1 < count, ![.comma, .semicolon, .period, .close].contains(items[last + 1].kind) {
                         last += 1
                     }
                 }
                 // A region may start before earlier, already-claimed items (a sentence-wide note).
                 var s = first
                 while s <= last {
-                    if regionEnd[s] >= 0 {
-                        let claimedEnd = regionEnd[s]
-                        regionEnd[s] = -1
-                        s = claimedEnd + 1
-                    } else {
-                        s += 1
-                    }
+                    let claimedEnd = regionEnd[s]
+                    regionEnd[s] = -1
+                    s = max(s, claimedEnd) + 1
                 }
                 regionEnd[first] = last
                 k = last + 1
@@ -139,12 +132,6 @@ enum RequisitePasses {
         return output
     }
 
-    private static func previousKept(_ k: Int, _ dropped: [Bool]) -> Int {
-        var p = k - 1
-        while p >= 0, dropped[p] { p -= 1 }
-        return p
-    }
-
     // MARK: Qualifiers
 
     /// Applies grade, concurrency and completion qualifiers to the courses they govern and folds
@@ -157,7 +144,6 @@ enum RequisitePasses {
     static func attachQualifiers(_ items: inout [RequisiteItem]) {
         let count = items.count
         var attached = [Bool](repeating: false, count: count)
-        var any = false
         for k in 0..<count {
             switch items[k].kind {
             case .gradePrefix, .concurrentPrefix, .creditPrefix:
@@ -167,18 +153,9 @@ enum RequisitePasses {
                     items[k].kind = .word
                     continue
                 }
-                var c = m
-                scan: while c < count {
-                    switch items[c].kind {
-                    case .course: apply(items[k], to: &items[c])
-                    case .and, .or, .comma, .slash, .open, .close, .both, .either: break
-                    default: break scan
-                    }
-                    c += 1
-                }
+                applyAlongList(items[k], to: &items, from: m, step: 1)
                 items[m].start = min(items[m].start, items[k].start)
                 attached[k] = true
-                any = true
             case .gradeSuffixChain, .gradeSuffixImmediate, .concurrentSuffixChain:
                 // "ACCT 3367, with minimum grade of C": a comma may stand between.
                 var m = k - 1
@@ -190,28 +167,29 @@ enum RequisitePasses {
                 if items[k].kind == .gradeSuffixImmediate {
                     apply(items[k], to: &items[m])
                 } else {
-                    var c = m
-                    scan: while c >= 0 {
-                        switch items[c].kind {
-                        case .course: apply(items[k], to: &items[c])
-                        case .and, .or, .comma, .slash, .open, .close, .both, .either: break
-                        default: break scan
-                        }
-                        c -= 1
-                    }
+                    applyAlongList(items[k], to: &items, from: m, step: -1)
                 }
                 items[m].end = max(items[m].end, items[k].end)
                 attached[k] = true
-                any = true
             default:
                 continue
             }
         }
-        if any {
-            var kept: [RequisiteItem] = []
-            kept.reserveCapacity(count)
-            for k in 0..<count where !attached[k] { kept.append(items[k]) }
-            items = kept
+        if attached.contains(true) { items = items.indices.filter { !attached[$0] }.map { items[$0] } }
+    }
+
+    /// Applies `qualifier` to each course of the list that `items[start]` is in, walking by `step` up to the
+    /// first item that is neither a course nor list punctuation.
+    private static func applyAlongList(_ qualifier: RequisiteItem, to items: inout [RequisiteItem], from start: Int,
+                                       step: Int) {
+        var c = start
+        while c >= 0, c < items.count {
+            switch items[c].kind {
+            case .course: apply(qualifier, to: &items[c])
+            case .and, .or, .comma, .slash, .open, .close, .both, .either: break
+            default: return
+            }
+            c += step
         }
     }
 

@@ -3,7 +3,6 @@ extension RequisiteScanner {
     /// What separates a lower-case ASCII letter from its capital.
     static let caseOffset = UInt8(ascii: "a") - UInt8(ascii: "A")
 
-
     /// A course code at the current token: "CIS 162", "CIS-162", "cis162", "C S 235", "CIS 162L", "BUSI B011".
     mutating func course() -> Bool {
         let t = tokens[index]
@@ -86,30 +85,17 @@ extension RequisiteScanner {
         let t = tokens[index]
         guard t.isSimple || t.isLetteredNumber, t.leadLetters == 0, isCourseNumber(index, allowLetterPrefix: false) else { return false }
         if keyword(index + 1).isQuantityUnit { return false }
-        var k = items.count - 1
-        while k >= 0 {
-            switch items[k].kind {
-            case .and, .or, .comma, .slash, .open, .close, .semicolon, .both, .either:
-                k -= 1
-                continue
-            default: break
+        let k = items.lastIndex { item in
+            switch item.kind {
+            case .and, .or, .comma, .slash, .open, .close, .semicolon, .both, .either: false
+            default: true
             }
-            break
-        }
+        } ?? -1
         // At least one connective or separator must come between: "MATH 2415 3 hours" is no list.
         guard k >= 0, k < items.count - 1, items[k].kind == .course, items[k].codeIndex >= 0,
               items[k].numberDigits == t.digits else { return false }
-        let previous = codes[items[k].codeIndex]
-        let digitsEnd = t.end - t.tailLetters
-        var item = RequisiteItem(.course, t.start, t.end)
-        item.codeIndex = codes.count
-        codes.append(CourseCode(subject: previous.subject,
-                               number: String(decoding: UnsafeBufferPointer(rebasing: bytes[t.start..<digitsEnd]), as: UTF8.self),
-                               suffix: t.tailLetters > 0 ? upperString(digitsEnd, t.end) : nil))
-        item.numberDigits = t.digits
-        items.append(item)
-        index += 1
-        return true
+        let subject = codes[items[k].codeIndex].subject
+        return emitCourse(subject: subject, numberToken: index, numberStart: t.start, first: index)
     }
 
     /// ASCII upper-casing of a byte span (only ever called on ASCII letters).
@@ -124,12 +110,10 @@ extension RequisiteScanner {
     }
 
     func allLower(_ start: Int, _ end: Int) -> Bool {
-        for i in start..<end where !(bytes[i] >= UInt8(ascii: "a") && bytes[i] <= UInt8(ascii: "z")) { return false }
-        return true
+        bytes[start..<end].allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) }
     }
 
     func allUpper(_ start: Int, _ end: Int) -> Bool {
-        for i in start..<end where !(bytes[i] >= UInt8(ascii: "A") && bytes[i] <= UInt8(ascii: "Z")) { return false }
-        return true
+        bytes[start..<end].allSatisfy(RequisiteLexer.isASCIIUpper)
     }
 }

@@ -11,8 +11,7 @@ extension RequisiteScanner {
             end -= 1
             fillers += 1
         }
-        var first = end
-        while first > 0, end - first < 3, items[first - 1].kind == .word, items[first - 1].note == .none { first -= 1 }
+        var first = startOfWords(before: end, atMost: 3)
         if first == end {
             end = items.count
             first = end
@@ -49,16 +48,9 @@ extension RequisiteScanner {
                 last = afterComparative(k + 1) - 1
             }
         } else if next == .on || next == .in || next == .for {
-            var k = j + 1
-            if keyword(k) == .the || keyword(k) == .a || keyword(k) == .an { k += 1 }
-            var words = 0
-            let firstName = k
-            while k < tokens.count, words < 6, tokens[k].isWord {
-                let w = tokens[k].keyword
-                if w == .and || w == .or || w == .plus { break }
-                k += 1
-                words += 1
-            }
+            var firstName = j + 1
+            if keyword(firstName) == .the || keyword(firstName) == .a || keyword(firstName) == .an { firstName += 1 }
+            let k = endOfName(from: firstName, stopsAtPermission: false)
             if k > firstName {
                 nameStart = tokens[firstName].start
                 nameEnd = tokens[k - 1].end
@@ -90,29 +82,46 @@ extension RequisiteScanner {
         if word == .act || word == .sat {
             guard tokens[index].leadUpper else { return false }
         }
-        var first = items.count
-        if word == .placement {
-            while first > 0, items.count - first < 2, items[first - 1].kind == .word, items[first - 1].note == .none { first -= 1 }
-        }
+        let first = word == .placement ? startOfWords(before: items.count, atMost: 2) : items.count
         var last = index
         let next = keyword(last + 1)
         if next == .test || next == .exam || next == .examination { last += 1 }
         let via = keyword(last + 1)
         if word == .placement, via == .via || via == .by || via == .through || via == .on {
-            var k = last + 2
-            var words = 0
-            while k < tokens.count, words < 6, tokens[k].isWord {
-                let w = tokens[k].keyword
-                if w == .and || w == .or || w == .plus || w.isPermissionWord { break }
-                k += 1
-                words += 1
-            }
-            if words > 0 { last = k - 1 }
+            let end = endOfName(from: last + 2, stopsAtPermission: true)
+            if end > last + 2 { last = end - 1 }
         }
+        return emitTakingWords(.exam, from: first, through: last, valueThrough: last)
+    }
+
+    /// End (exclusive) of a name's words from `j`: six at most, up to a connective (or a permission word).
+    func endOfName(from j: Int, stopsAtPermission: Bool) -> Int {
+        var k = j
+        while k < tokens.count, k - j < 6, tokens[k].isWord {
+            let w = tokens[k].keyword
+            if w == .and || w == .or || w == .plus || (stopsAtPermission && w.isPermissionWord) { break }
+            k += 1
+        }
+        return k
+    }
+
+    /// Where the plain words (at most `limit`, none a note) just before `items[end]` start: the name of a leaf.
+    func startOfWords(before end: Int, atMost limit: Int) -> Int {
+        var first = end
+        while first > 0, end - first < limit, items[first - 1].kind == .word, items[first - 1].note == .none {
+            first -= 1
+        }
+        return first
+    }
+
+    /// Replaces the name words from `items[first]` on with one leaf of `kind` that starts with them (or, with
+    /// none, at the current token) and ends with token `last`; its value runs to the end of token `valueLast`.
+    mutating func emitTakingWords(_ kind: RequisiteItem.Kind, from first: Int, through last: Int,
+                                  valueThrough valueLast: Int) -> Bool {
         let start = first < items.count ? items[first].start : tokens[index].start
         items.removeSubrange(first...)
-        var item = RequisiteItem(.exam, start, tokens[last].end)
-        (item.valueStart, item.valueEnd) = (start, tokens[last].end)
+        var item = RequisiteItem(kind, start, tokens[last].end)
+        (item.valueStart, item.valueEnd) = (start, tokens[valueLast].end)
         items.append(item)
         index = last + 1
         return true
@@ -137,17 +146,14 @@ extension RequisiteScanner {
             guard keyword(j + 1) == .least else { return false }
             j += 2
         }
+        // "any of" is one of; otherwise a count must be written.
         var count = 1
-        if keyword(j) == .any {
-            j += 1
-            if let n = keyword(j).count {
-                count = n
-                j += 1
-            }
-        } else if let n = keyword(j).count {
+        let any = keyword(j) == .any
+        if any { j += 1 }
+        if let n = keyword(j).count {
             count = n
             j += 1
-        } else {
+        } else if !any {
             return false
         }
         if keyword(j) == .or, keyword(j + 1) == .more { j += 2 }

@@ -45,10 +45,6 @@ extension RequisiteScanner {
     /// in or credit for", "prior or concurrent enrollment in", "Corequisite:".
     mutating func concurrencyPrefix() -> Bool {
         var j = index
-        func isEnrollment(_ k: Int) -> Bool {
-            let w = keyword(k)
-            return w == .enrollment || w == .enrolment || w == .registration
-        }
         switch keyword(j) {
         case .credit, .completion, .successful:
             if keyword(j) == .successful { j += 1 }
@@ -111,9 +107,8 @@ extension RequisiteScanner {
         case .or:
             if keyword(j + 1) == .concurrently {
                 j += 2
-            } else if keyword(j + 1) == .concurrent,
-                      keyword(j + 2) == .enrollment || keyword(j + 2) == .registration || keyword(j + 2) == .enrolment,
-                      keyword(j + 3) != .in, keyword(j + 3) != .for {
+            } else if keyword(j + 1) == .concurrent, isEnrollment(j + 2), keyword(j + 3) != .in,
+                      keyword(j + 3) != .for {
                 j += 3
             } else {
                 return false
@@ -123,6 +118,10 @@ extension RequisiteScanner {
         }
         emitSuffix(.concurrentSuffixChain, from: index, through: j - 1)
         return true
+    }
+
+    func isEnrollment(_ k: Int) -> Bool {
+        [.enrollment, .enrolment, .registration].contains(keyword(k))
     }
 
     /// "credit for", "completion of", "successful completion of", "a passing grade in", "Undergraduate level".

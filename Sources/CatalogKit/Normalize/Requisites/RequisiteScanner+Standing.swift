@@ -16,17 +16,11 @@ extension RequisiteScanner {
         } else {
             // "junior or senior standing": this class word is a leaf of its own.
             var k = j
-            var found = false
-            while k < tokens.count, k < index + 8 {
-                let w = keyword(k)
-                if w == .or || w == .and || isPunct(k, UInt8(ascii: ",")) || isPunct(k, UInt8(ascii: "/")) || w.isClassStanding {
-                    k += 1
-                    continue
-                }
-                found = isStandingNoun(k)
-                break
+            while k < index + 8, keyword(k) == .or || keyword(k) == .and || keyword(k).isClassStanding
+                    || isPunct(k, UInt8(ascii: ",")) || isPunct(k, UInt8(ascii: "/")) {
+                k += 1
             }
-            guard found else { return false }
+            guard k < index + 8, isStandingNoun(k) else { return false }
         }
         var item = RequisiteItem(.standing, tokens[index].start, tokens[j - 1].end)
         item.keyword = level
@@ -69,21 +63,14 @@ extension RequisiteScanner {
         guard valueLast >= valueFirst else { return false }
         var last = valueLast
         if keyword(last + 1) == .standing { last += 1 }
-        var item = RequisiteItem(.program, tokens[index].start, tokens[last].end)
-        (item.valueStart, item.valueEnd) = (tokens[valueFirst].start, tokens[valueLast].end)
-        items.append(item)
-        index = last + 1
-        return true
+        return emitLeaf(.program, from: index, through: last, value: valueFirst, valueLast)
     }
 
     /// "CIS major standing", "declared business major", "CIS major/minor standing", "minor in Computer Science".
     mutating func programNoun() -> Bool {
         // "major faculty", "program director": people, not programs.
         if keyword(index + 1).isRole { return false }
-        var first = items.count
-        while first > 0, items.count - first < 3, items[first - 1].kind == .word, items[first - 1].note == .none {
-            first -= 1
-        }
+        let first = startOfWords(before: items.count, atMost: 3)
         var last = index
         if isPunct(last + 1, UInt8(ascii: "/")), keyword(last + 2).isProgramNoun { last += 2 }
         if keyword(last + 1) == .in, isCapitalized(last + 2), keyword(last + 2) == .unknown {
@@ -95,13 +82,7 @@ extension RequisiteScanner {
         }
         let valueLast = last
         if keyword(last + 1) == .standing { last += 1 }
-        let start = first < items.count ? items[first].start : tokens[index].start
-        items.removeSubrange(first...)
-        var item = RequisiteItem(.program, start, tokens[last].end)
-        (item.valueStart, item.valueEnd) = (start, tokens[valueLast].end)
-        items.append(item)
-        index = last + 1
-        return true
+        return emitTakingWords(.program, from: first, through: last, valueThrough: valueLast)
     }
 
     /// End (exclusive) of a role phrase at `j` ("instructor", "department chair", "Department Chair
@@ -151,18 +132,9 @@ extension RequisiteScanner {
             while k < tokens.count, k < named + 4, isCapitalized(k), keyword(k) == .unknown || keyword(k).isRole { k += 1 }
             if k > named { roleEnd = k }
         }
-        var item: RequisiteItem
-        if roleEnd > j {
-            item = RequisiteItem(.permission, tokens[index].start, tokens[roleEnd - 1].end)
-            (item.valueStart, item.valueEnd) = (tokens[j].start, tokens[roleEnd - 1].end)
-            index = roleEnd
-        } else {
-            item = RequisiteItem(.permission, tokens[index].start, tokens[index].end)
-            (item.valueStart, item.valueEnd) = (tokens[index].start, tokens[index].end)
-            index += 1
-        }
-        items.append(item)
-        return true
+        // With no one named, the permission word alone is the leaf and its value.
+        guard roleEnd > j else { return emitLeaf(.permission, from: index, through: index, value: index, index) }
+        return emitLeaf(.permission, from: index, through: roleEnd - 1, value: j, roleEnd - 1)
     }
 
     /// "instructor approval", "advisor approval", "instructor's permission", "departmental approval".
@@ -172,10 +144,6 @@ extension RequisiteScanner {
         var k = roleEnd
         if isQuote(k), keyword(k + 1) == .unknown, isWord(k + 1), tokens[k + 1].length == 1 { k += 2 }
         guard keyword(k).isPermissionWord else { return false }
-        var item = RequisiteItem(.permission, tokens[index].start, tokens[k].end)
-        (item.valueStart, item.valueEnd) = (tokens[index].start, tokens[roleEnd - 1].end)
-        items.append(item)
-        index = k + 1
-        return true
+        return emitLeaf(.permission, from: index, through: k, value: index, roleEnd - 1)
     }
 }

@@ -40,11 +40,7 @@ struct RequisiteScanner {
     func isWord(_ j: Int) -> Bool { j < tokens.count && tokens[j].isWord }
 
     /// True when the word starts with an upper-case letter.
-    func isCapitalized(_ j: Int) -> Bool {
-        guard isWord(j) else { return false }
-        let b = bytes[tokens[j].start]
-        return b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z")
-    }
+    func isCapitalized(_ j: Int) -> Bool { isWord(j) && RequisiteLexer.isASCIIUpper(bytes[tokens[j].start]) }
 
     func isQuote(_ j: Int) -> Bool { isPunct(j, UInt8(ascii: "\"")) || isPunct(j, UInt8(ascii: "'")) }
 
@@ -79,6 +75,16 @@ struct RequisiteScanner {
         if item.isQualifier { sawQualifier = true }
         items.append(item)
         index = last + 1
+    }
+
+    /// Emits a leaf of tokens `first` through `last` whose value is tokens `valueFirst` through `valueLast`.
+    mutating func emitLeaf(_ kind: RequisiteItem.Kind, from first: Int, through last: Int,
+                           value valueFirst: Int, _ valueLast: Int) -> Bool {
+        var item = RequisiteItem(kind, tokens[first].start, tokens[last].end)
+        (item.valueStart, item.valueEnd) = (tokens[valueFirst].start, tokens[valueLast].end)
+        items.append(item)
+        index = last + 1
+        return true
     }
 
     /// Emits a suffix qualifier; a bracket or parenthesis pair around exactly it ("(minimum grade
@@ -168,11 +174,8 @@ struct RequisiteScanner {
             }
             emit(.or, from: index, through: index)
             return true
-        case .both:
-            emit(.both, from: index, through: index)
-            return true
-        case .either:
-            emit(.either, from: index, through: index)
+        case .both, .either:
+            emit(word == .both ? .both : .either, from: index, through: index)
             return true
         case .which:
             return concurrencySuffix()

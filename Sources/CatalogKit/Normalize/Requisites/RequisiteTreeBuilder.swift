@@ -25,25 +25,11 @@ struct RequisiteTreeBuilder {
     /// Nesting of "one of" lists, which recurse like parentheses.
     var countDepth = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>, items: [RequisiteItem], codes: [CourseCode]) {
-        self.bytes = bytes
-        self.items = items
-        self.codes = codes
-    }
-
     // MARK: Levels
 
     /// Sentences of the whole text or of one parenthesized group (stops at its ")").
     mutating func parseSentences() -> Requisite? {
-        // Most texts are one sentence: avoid the array.
-        var single: Requisite?
-        if index < items.count, items[index].kind != .period, items[index].kind != .close {
-            single = parseList(semicolons: true)?.node
-            if index < items.count, items[index].kind == .period { index += 1 }
-            if index >= items.count || items[index].kind == .close { return single }
-        }
         var parts: [Requisite] = []
-        if let single { parts.append(single) }
         while index < items.count {
             let kind = items[index].kind
             if kind == .close { break }
@@ -92,33 +78,28 @@ struct RequisiteTreeBuilder {
         guard let first = segments.first else { return nil }
         if segments.count == 1 { return first.parsed }
         let lastConnective = segments.lastIndex { $0.connective >= 0 } ?? -1
+        let last = segments[segments.count - 1]
         var decider: RequisiteItem.Kind = .and
-        if let last = segments.last {
-            if last.connective >= 0 {
-                decider = items[last.connective].kind
-            } else if let joined = last.parsed.joinedBy {
-                decider = joined == .all ? .and : .or
-            } else if lastConnective >= 0 {
-                decider = items[segments[lastConnective].connective].kind
-            }
+        if last.connective >= 0 {
+            decider = items[last.connective].kind
+        } else if let joined = last.parsed.joinedBy {
+            decider = joined == .all ? .and : .or
+        } else if lastConnective >= 0 {
+            decider = items[segments[lastConnective].connective].kind
         }
         // A segment without a connective of its own takes the next one written after it
         // ("A, B, and C": B joins by "and"); those after the last connective take the decider.
-        var joiners = [RequisiteItem.Kind](repeating: decider, count: segments.count)
+        var steps: [Step] = []
+        steps.reserveCapacity(segments.count - 1)
         var following = decider
         for k in stride(from: segments.count - 1, through: 1, by: -1) {
             let connective = segments[k].connective
             if connective >= 0 { following = items[connective].kind }
-            joiners[k] = connective >= 0 ? items[connective].kind : (k > lastConnective ? decider : following)
-        }
-        var steps: [RequisiteTreeBuilder.Step] = []
-        steps.reserveCapacity(segments.count - 1)
-        for k in 1..<segments.count {
-            let op: Operator = joiners[k] == .or ? .any : .all
-            let connective = segments[k].connective
+            let joiner = connective >= 0 ? items[connective].kind : (k > lastConnective ? decider : following)
             let word = connective >= 0 ? slice(items[connective].start, items[connective].end) : nil
-            steps.append(RequisiteTreeBuilder.Step(op: op, node: segments[k].parsed.node, connective: word))
+            steps.append(Step(op: joiner == .or ? .any : .all, node: segments[k].parsed.node, connective: word))
         }
+        steps.reverse()
         return Parsed(node: RequisiteTreeBuilder.fold(first.parsed.node, steps), joinedBy: steps.last?.op ?? first.parsed.joinedBy)
     }
 
@@ -306,9 +287,8 @@ struct RequisiteTreeBuilder {
 
     /// Roles are common nouns ("Department Chair" = "department chair"); only ASCII is folded.
     func lowercased(_ start: Int, _ end: Int) -> String {
-        var copy = [UInt8](UnsafeBufferPointer(rebasing: bytes[start..<end]))
-        for k in copy.indices where copy[k] >= UInt8(ascii: "A") && copy[k] <= UInt8(ascii: "Z") { copy[k] += UInt8(ascii: "a") - UInt8(ascii: "A") }
-        return String(decoding: copy, as: UTF8.self)
+        String(decoding: bytes[start..<end].map { RequisiteLexer.isASCIIUpper($0) ? RequisiteLexer.lowercased($0) : $0 },
+               as: UTF8.self)
     }
 
     // MARK: Node construction
