@@ -431,6 +431,6 @@ public struct HTMLNode {
     }
 
     private static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: StaticString) -> Bool {
-        haystack.firstRange(of: UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)) != nil
+        ByteSearch.contains(haystack, UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount))
     }
 }

@@ -148,11 +148,3 @@ enum XPathPredicate {
         "contains(concat(' ', normalize-space(@class), ' '), ' \(name) ')"
     }
 }
-
-extension String {
-    /// Whether `part` occurs in the string, byte for byte in UTF-8. Foundation's `contains` on strings bridges
-    /// both to NSString, which cost more per page than recognizing the page's system by its URL ought to.
-    func containsBytes(_ part: String) -> Bool {
-        utf8.firstRange(of: part.utf8) != nil
-    }
-}

@@ -1,7 +1,7 @@
 import Testing
-@testable import CatalogKit
+import SafeLibXML
 
-struct ContainsBytesTests {
+struct ByteSearchTests {
     @Test func findsAPartWhereverItStandsAndOnlyWhereItStands() {
         let url = "http://publications.uh.edu/preview_course_nopop.php?catoid=44&coid=210894"
         #expect(url.containsBytes("preview_course_nopop.php"))
