@@ -51,6 +51,15 @@ struct OutageClassificationTests {
         #expect(!cause.contains("guards"))
     }
 
+    @Test func reasonsFailingAsOftenAreDecidedByTheFirstURLWhateverTheOrder() throws {
+        let failures = [CrawlFailure(url: "https://www.gvsu.edu/b.htm", reason: "HTTP 503", temporary: true),
+                        CrawlFailure(url: "https://www.gvsu.edu/a.htm", reason: "HTTP 502", temporary: true)]
+        for order in [failures, failures.reversed()] {
+            let cause = try #require(Outage.cause(of: loaded(fetched: 0, order), allowFailedPages: false))
+            #expect(cause.hasPrefix("source unavailable for now: HTTP 502 (1 other page failed otherwise)"), "\(cause)")
+        }
+    }
+
     @Test func aPermanentFailureOrACompleteCrawlIsNoOutage() {
         #expect(Outage.cause(of: loaded(fetched: 5, []), allowFailedPages: false) == nil)
         #expect(Outage.cause(of: loaded(fetched: 0, [CrawlFailure(url: "u", reason: "HTTP 404", temporary: false),

@@ -9,8 +9,10 @@ public enum Outage {
         // The commonest reason stands for them all (an unreachable host fails every page the same way); ties go
         // to the first URL, so the line is the same from run to run.
         let counts = Dictionary(loaded.failures.map { ($0.reason, 1) }, uniquingKeysWith: +)
-        let reason = loaded.failures.max { counts[$0.reason]! < counts[$1.reason]! || (counts[$0.reason]! == counts[$1.reason]! && $0.url > $1.url) }!.reason
-        let others = loaded.failures.count - counts[reason]!
+        guard let commonest = loaded.failures.max(by: { (counts[$0.reason, default: 0], $1.url) < (counts[$1.reason, default: 0], $0.url) })
+        else { return nil }
+        let reason = commonest.reason
+        let others = loaded.failures.count - counts[reason, default: 0]
         let more = others > 0 ? " (\(others) other page\(others == 1 ? "" : "s") failed otherwise)" : ""
         return "source unavailable for now: \(reason)\(more); \(loaded.pagesFailed) of \(loaded.pagesExpected) pages not fetched, "
             + "nothing written; run again later"
