@@ -29,6 +29,9 @@ enum Binary {
         return productsDirectory.appendingPathComponent("gvingest")
     }()
 
+    /// How long a child may run before it is ended: a child that never ends would hold the whole suite.
+    static let timeLimit: TimeInterval = 300
+
     static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
                     executable: URL? = nil) throws -> Outcome {
         let process = Process()
@@ -42,6 +45,10 @@ enum Binary {
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        nonisolated(unsafe) let child = process
+        let watchdog = DispatchWorkItem { if child.isRunning { child.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeLimit, execute: watchdog)
+        defer { watchdog.cancel() }
         // Read both pipes before waiting, so a full pipe cannot stall the child.
         let group = DispatchGroup()
         nonisolated(unsafe) var errData = Data()
