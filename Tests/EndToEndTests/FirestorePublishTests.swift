@@ -171,6 +171,16 @@ import Testing
     }
 
     /// Waits until the first commit has landed (at most 60 s).
+    /// A proxy in front of the emulator that holds each of `project`'s commits back by `latency` seconds, started;
+    /// the caller stops it.
+    static func slowCommitProxy(_ emulator: FirestoreEmulator, project: String, latency: Double) throws -> LoopbackHTTPServer {
+        let proxy = try LoopbackHTTPServer()
+        proxy.forward(toPort: emulator.port)
+        proxy.setFault(.latency(seconds: latency), for: "/v1/projects/\(project)/databases/(default)/documents:commit")
+        proxy.start()
+        return proxy
+    }
+
     static func waitForFirstCommit(_ emulator: FirestoreEmulator, project: String) throws {
         let deadline = Date().addingTimeInterval(60)
         while try !emulator.hasDocuments(project: project, collection: "courses") {
@@ -184,10 +194,7 @@ import Testing
         try Self.run(Self.uh.appendingPathComponent("41"), system: "acalog", into: scratch, catalog: "uh")
         let total = try Self.catalogCourses(scratch).count
         // One commit at a time, each held back by the proxy, so the kill lands between two of them.
-        let proxy = try LoopbackHTTPServer()
-        proxy.forward(toPort: emulator.port)
-        proxy.setFault(.latency(seconds: 0.5), for: "/v1/projects/\(project)/databases/(default)/documents:commit")
-        proxy.start()
+        let proxy = try Self.slowCommitProxy(emulator, project: project, latency: 0.5)
         defer { proxy.stop() }
         let publish = try Self.launchPublish(scratch, project: project, host: "127.0.0.1:\(proxy.port)", extra: ["--parallel", "1"])
         try Self.waitForFirstCommit(emulator, project: project)
@@ -214,10 +221,7 @@ import Testing
         let total = try Self.catalogCourses(scratch).count
         // Commits held back by a proxy, so the kill lands before the last of them; while the emulator is down the
         // proxy answers 502, as a load balancer would.
-        let proxy = try LoopbackHTTPServer()
-        proxy.forward(toPort: emulator.port)
-        proxy.setFault(.latency(seconds: 0.3), for: "/v1/projects/\(project)/databases/(default)/documents:commit")
-        proxy.start()
+        let proxy = try Self.slowCommitProxy(emulator, project: project, latency: 0.3)
         defer { proxy.stop() }
         let publish = try Self.launchPublish(scratch, project: project, host: "127.0.0.1:\(proxy.port)", extra: ["--parallel", "1", "--deadline", "180"])
         try Self.waitForFirstCommit(emulator, project: project)

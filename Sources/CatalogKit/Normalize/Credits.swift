@@ -19,6 +19,10 @@ public struct CreditRange: Sendable, Equatable, Codable {
         return words.contains { $0 == "variable" || $0 == "var" } && !words.contains { $0.contains(where: \.isNumber) }
     }
 
+    /// The words that may stand between a credit value's numbers (made once: the set is asked for every course).
+    private static let joinerWords: Set<String> = ["-", "to", "or", "per", "sem", "semester", "credit", "credits", "hour",
+        "hours", "hrs", "hr", "cr", "units", "unit", "sh", "s", "variable", "var"]
+
     /// Reads "3", "3.0", "1-3", "1 to 3", "3 or 4", "1-12 per sem.", "3 Credit Hours" and the contact-hour
     /// triple "(3-0-0)" (credits first). Returns nil for anything else ("Variable", "TBA").
     public init?(parsing text: String) {
@@ -55,9 +59,7 @@ public struct CreditRange: Sendable, Equatable, Codable {
             index += 1
         }
         flushWord()
-        let allowed: Set<String> = ["-", "to", "or", "per", "sem", "semester", "credit", "credits", "hour", "hours", "hrs", "hr",
-                                    "cr", "units", "unit", "sh", "s", "variable", "var"]
-        guard joiners.allSatisfy(allowed.contains) else { return nil }
+        guard joiners.allSatisfy(Self.joinerWords.contains) else { return nil }
         switch numbers.count {
         case 1:
             self.init(min: numbers[0], max: numbers[0])
