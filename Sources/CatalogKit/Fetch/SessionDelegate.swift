@@ -98,8 +98,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             let taken = min(room, data.count)
             if state.body.isEmpty { state.body.reserveCapacity(min(state.limits.maximumBodyBytes, max(data.count, 64 * 1024))) }
             data.withUnsafeBytes { raw in state.body.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[0..<taken])) }
-            state.overLimit = data.count > room
-            return state.overLimit
+            // Once over, always over: chunks that arrive before the cancel lands must not clear it.
+            guard data.count > room else { return false }
+            state.overLimit = true
+            return true
         } ?? false
         if cut { Self.cancel(dataTask) }
     }
