@@ -51,14 +51,7 @@ struct GVIngest {
             printError("gvingest: \(what)\(hint)\nUsage: gvingest <command> [options]\nSee 'gvingest help'.")
             exit(ExitStatus.usage.rawValue)
         }
-        await finish(type, Array(words.dropFirst()))
-    }
-
-    /// Runs the command and ends the process from the command's own task. Returning to the main actor only to call
-    /// `exit` is one more hop, and once (in CI, under AddressSanitizer) a run that had written its outputs and its
-    /// report waited for it for ever, with no thread left running.
-    nonisolated static func finish(_ command: any Command.Type, _ words: [String]) async -> Never {
-        exit(await run(command, words).rawValue)
+        exit(await run(type, Array(words.dropFirst())).rawValue)
     }
 
     static func run<C: Command>(_ command: C.Type, _ words: [String]) async -> ExitStatus {
