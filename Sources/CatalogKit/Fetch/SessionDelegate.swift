@@ -45,7 +45,13 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         var redirectToOrigin: URL?
     }
 
-    private let tasks = Mutex<[Int: TaskState]>([:])
+    /// The requests running, and those cancelled before they started.
+    private struct Registry: Sendable {
+        var running: [Int: TaskState] = [:]
+        var cancelledBeforeStart: Set<Int> = []
+    }
+
+    private let tasks = Mutex(Registry())
     private let maximumRedirects: Int
 
     init(maximumRedirects: Int) {
@@ -55,13 +61,22 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     func run(_ request: URLRequest, in session: URLSession, limits: RequestLimits) async -> RawResponse {
         let task = session.dataTask(with: request)
         let identifier = task.taskIdentifier
+        defer { tasks.withLock { _ = $0.cancelledBeforeStart.remove(identifier) } }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                tasks.withLock { $0[identifier] = TaskState(continuation: continuation, limits: limits) }
+                let starts = tasks.withLock { tasks in
+                    guard !tasks.cancelledBeforeStart.contains(identifier) else { return false }
+                    tasks.running[identifier] = TaskState(continuation: continuation, limits: limits)
+                    return true
+                }
+                guard starts else {
+                    continuation.resume(returning: RawResponse(body: [], error: URLError(.cancelled), overLimit: false, timedOut: false))
+                    return
+                }
                 DispatchQueue.global().asyncAfter(deadline: limits.deadline) { [weak self, weak task] in
                     let running = self?.tasks.withLock { tasks -> Bool in
-                        guard tasks[identifier] != nil else { return false }
-                        tasks[identifier]?.timedOut = true
+                        guard tasks.running[identifier] != nil else { return false }
+                        tasks.running[identifier]?.timedOut = true
                         return true
                     }
                     if running == true { task?.cancel() }
@@ -69,7 +84,14 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 task.resume()
             }
         } onCancel: {
-            task.cancel()
+            // A task cancelled before its state is registered would complete with no state to complete:
+            // URLSession reports the cancellation on its own thread, possibly first. Such a request never starts.
+            let started = tasks.withLock { tasks in
+                guard tasks.running[identifier] == nil else { return true }
+                tasks.cancelledBeforeStart.insert(identifier)
+                return false
+            }
+            if started { task.cancel() }
         }
     }
 
@@ -110,8 +132,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// and put back, so its body is changed in place, not copied.
     private func withState<Result: Sendable>(of task: URLSessionTask, _ change: (inout TaskState) -> Result) -> Result? {
         tasks.withLock { tasks in
-            guard var state = tasks.removeValue(forKey: task.taskIdentifier) else { return nil }
-            defer { tasks[task.taskIdentifier] = state }
+            guard var state = tasks.running.removeValue(forKey: task.taskIdentifier) else { return nil }
+            defer { tasks.running[task.taskIdentifier] = state }
             return change(&state)
         }
     }
@@ -157,7 +179,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard let state = tasks.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        guard let state = tasks.withLock({ $0.running.removeValue(forKey: task.taskIdentifier) }) else { return }
         let response = state.response ?? (task.response as? HTTPURLResponse)
         let judged = state.overLimit || state.refusedRedirect != nil || state.redirectToOrigin != nil || state.timedOut
         let raw = RawResponse(response: response, body: state.body, error: judged ? nil : error, overLimit: state.overLimit,
