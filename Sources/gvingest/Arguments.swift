@@ -63,6 +63,23 @@ func loadConfiguration(_ path: String) throws(CommandFailure) -> PipelineConfig 
     }
 }
 
+/// The catalog of the configuration at `path` that `--catalog` names, or its only one; `eligible` narrows the choice,
+/// and `kind` says how ("catalogs with rules"). Every command that takes `--catalog` answers the same way.
+func oneCatalog(of config: PipelineConfig, at path: String, named id: String?, kind: String = "catalogs",
+                where eligible: (CatalogConfig) -> Bool = { _ in true }) throws(UsageError) -> CatalogConfig {
+    let candidates = config.catalogs.filter(eligible)
+    let ids = candidates.map(\.id).joined(separator: ", ")
+    guard !candidates.isEmpty else { throw UsageError(message: "\(path) has no \(kind)") }
+    if let id {
+        guard let catalog = candidates.first(where: { $0.id == id }) else {
+            throw UsageError(message: "no catalog '\(id)' among the \(kind) of \(path) (\(ids))")
+        }
+        return catalog
+    }
+    guard candidates.count == 1 else { throw UsageError(message: "\(path) has \(candidates.count) \(kind) (\(ids)); name one with --catalog") }
+    return candidates[0]
+}
+
 /// A bare rules object given as a configuration gets "unknown key" for each of its keys; say where rules go.
 func rulesHint(_ path: String) -> String {
     guard let data = FileManager.default.contents(atPath: path),

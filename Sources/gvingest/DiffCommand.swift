@@ -124,18 +124,7 @@ enum DiffCommand: Command {
             } catch {
                 throw CommandFailure("\(error)", status: .trouble)
             }
-            let ids = config.catalogs.map(\.id)
-            let id: String
-            if let chosen = arguments.value("--catalog") {
-                guard ids.contains(chosen) else { throw UsageError(message: "no catalog '\(chosen)' in \(path) (it has \(ids.joined(separator: ", ")))") }
-                id = chosen
-            } else {
-                guard ids.count == 1, let only = ids.first else {
-                    throw UsageError(message: "\(path) has several catalogs; choose one with --catalog (\(ids.joined(separator: ", ")))")
-                }
-                id = only
-            }
-            store = config.outputs.store(for: id)
+            store = config.outputs.store(for: try oneCatalog(of: config, at: path, named: arguments.value("--catalog")).id)
         }
         let entries: [SnapshotStore.Entry]
         do {

@@ -56,12 +56,8 @@ enum FetchCommand: Command {
             guard arguments.value("--replay") == nil else { throw UsageError(message: "--config and --replay do not go together") }
             let config = try loadConfiguration(path)
             settings = config.fetch
-            let chosen = config.catalogs.filter { arguments.value("--catalog") == nil || $0.id == arguments.value("--catalog") }
             // One crawl reads its pages with one parser: catalogs of other systems are crawled one at a time.
-            guard chosen.count == 1, let catalog = chosen.first else {
-                throw UsageError(message: chosen.isEmpty ? "no catalog '\(arguments.value("--catalog") ?? "")' in \(path)"
-                    : "\(path) has \(chosen.count) catalogs (\(chosen.map(\.id).joined(separator: ", "))); name one with --catalog")
-            }
+            let catalog = try oneCatalog(of: config, at: path, named: arguments.value("--catalog"))
             guard case let .http(urls) = catalog.source else {
                 throw UsageError(message: "catalog \(catalog.id) in \(path) has no http source; replay or parse it instead")
             }

@@ -54,14 +54,10 @@ enum ParseCommand: Command {
                 throw UsageError(message: "--rules goes with neither --system nor --config")
             }
             let config = try loadConfiguration(path)
-            let wanted = arguments.value("--catalog")
-            let chosen = config.catalogs.filter { catalog in catalog.rules != nil && (wanted == nil || catalog.id == wanted) }
-            guard chosen.count == 1, let catalog = chosen.first, let catalogRules = catalog.rules else {
-                let ids = config.catalogs.filter { $0.rules != nil }.map(\.id)
-                throw UsageError(message: ids.isEmpty ? "no catalog of \(path) has rules"
-                    : "name one catalog with --catalog (with rules: \(ids.joined(separator: ", ")))")
+            let catalog = try oneCatalog(of: config, at: path, named: arguments.value("--catalog"), kind: "catalogs with rules") {
+                $0.rules != nil
             }
-            system = .rules(catalogRules, catalog.system)
+            if let catalogRules = catalog.rules { system = .rules(catalogRules, catalog.system) }
             rules = config.normalize
         } else if arguments.value("--catalog") != nil {
             throw UsageError(message: "--catalog goes with --rules")

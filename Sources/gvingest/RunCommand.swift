@@ -86,17 +86,9 @@ enum RunCommand: Command {
             }
             config = try loadConfiguration(arguments.value("--config") ?? "pipeline.json")
         }
-        var catalogs = config.catalogs
         // With --source, --catalog named the one catalog made above (its id made safe for a file name).
-        if arguments.value("--source") == nil, let id = arguments.value("--catalog") {
-            catalogs = catalogs.filter { $0.id == id }
-            guard !catalogs.isEmpty else {
-                throw UsageError(message: "no catalog '\(id)'; the configuration has \(config.catalogs.map(\.id).joined(separator: ", "))")
-            }
-        }
-        guard catalogs.count == 1, var catalog = catalogs.first else {
-            throw UsageError(message: "the configuration has \(catalogs.count) catalogs (\(catalogs.map(\.id).joined(separator: ", "))); name one with --catalog")
-        }
+        var catalog = try oneCatalog(of: config, at: arguments.value("--config") ?? "pipeline.json",
+                                     named: arguments.value("--source") == nil ? arguments.value("--catalog") : nil)
         if let replay = arguments.value("--replay") { catalog.source = .replay(URL(fileURLWithPath: replay)) }
 
         guard let now = RunClock.now() else {

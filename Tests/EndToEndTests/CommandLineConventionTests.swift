@@ -25,6 +25,16 @@ import Testing
         return options(in: line).subtracting(["--help"])
     }
 
+    @Test func everyCommandThatTakesACatalogAnswersAnUnknownOneTheSameWay() throws {
+        let config = "Fixtures/pipeline.json"
+        for words in [["run", "--config", config], ["diff", "--config", config], ["fetch", "--config", config]] {
+            let outcome = try Binary.run(words + ["--catalog", "nope"])
+            #expect(outcome.status == 64, "\(words[0])")
+            #expect(outcome.stderr.hasPrefix("gvingest \(words[0]): no catalog 'nope' among the catalogs of \(config) (gvsu-fixture)\n"),
+                    "\(outcome.stderr)")
+        }
+    }
+
     @Test func everyOptionAHelpListsIsAcceptedAndEveryAcceptedOptionIsListed() throws {
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-options-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)

@@ -53,6 +53,6 @@ import Testing
         #expect(try Binary.run(["parse", "--rules", "/nonexistent/pipeline.json", "x.html"]).status == 66)
         let noRules = try Binary.run(["parse", "--rules", "Fixtures/pipeline.json", "x.html"])
         #expect(noRules.status == 64)
-        #expect(noRules.stderr.contains("no catalog of Fixtures/pipeline.json has rules"))
+        #expect(noRules.stderr.contains("Fixtures/pipeline.json has no catalogs with rules"))
     }
 }
