@@ -84,13 +84,10 @@ public struct NewsPipeline: Sendable {
     public var feedFile: URL { outputDirectory.appendingPathComponent("news.atom") }
     public func digestFile(_ catalogID: String) -> URL { outputDirectory.appendingPathComponent("digest-\(catalogID).md") }
 
-    /// Commits a run's normalized courses: checks the guards against the previous snapshot, then writes the
-    /// outputs and the new snapshot, then prunes old snapshots. Throws, writing nothing, when a guard fails
-    /// (`acceptRemovals` waives the removal guard), the previous snapshot or news file is corrupt, or a write fails.
-    @discardableResult
-    public func commit(catalog: CatalogConfig, pages: PageCounts, courses: [Course], acceptRemovals: Bool = false,
-                       now: Date) throws(CommitError) -> CommitReport {
-        try recoverInterruptedCommit()
+    /// What a commit would do, without doing it: the latest snapshot, the one the courses make, the diff between
+    /// them and the guards it trips. Throws when the latest snapshot cannot be read.
+    public func proposal(catalog: CatalogConfig, pages: PageCounts, courses: [Course], acceptRemovals: Bool,
+                         now: Date) throws(CommitError) -> (previous: Snapshot?, snapshot: Snapshot, diff: CatalogDiff, violations: [GuardViolation]) {
         let previous: Snapshot?
         do {
             previous = try store.latest()?.snapshot
@@ -101,6 +98,18 @@ public struct NewsPipeline: Sendable {
                                                 previous: previous, at: now)
         let violations = RunGuards.check(pages: pages, courseCount: snapshot.courses.count, previousCourseCount: previous?.courses.count,
                                          removedCount: diff.removed.count, settings: guards, acceptRemovals: acceptRemovals)
+        return (previous, snapshot, diff, violations)
+    }
+
+    /// Commits a run's normalized courses: checks the guards against the previous snapshot, then writes the
+    /// outputs and the new snapshot, then prunes old snapshots. Throws, writing nothing, when a guard fails
+    /// (`acceptRemovals` waives the removal guard), the previous snapshot or news file is corrupt, or a write fails.
+    @discardableResult
+    public func commit(catalog: CatalogConfig, pages: PageCounts, courses: [Course], acceptRemovals: Bool = false,
+                       now: Date) throws(CommitError) -> CommitReport {
+        try recoverInterruptedCommit()
+        let (previous, snapshot, diff, violations) = try proposal(catalog: catalog, pages: pages, courses: courses,
+                                                                  acceptRemovals: acceptRemovals, now: now)
         guard violations.isEmpty else { throw .refused(violations) }
 
         let existing = try loadNews()

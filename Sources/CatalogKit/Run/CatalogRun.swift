@@ -131,18 +131,15 @@ public struct CatalogRun: Sendable {
     /// The diff a real run would publish, and the guards it would trip; nothing is written.
     private func diffOnly(catalog: CatalogConfig, pipeline: NewsPipeline, pages: PageCounts, courses: [Course], log: RunLog,
                           report: inout RunReport) -> Outcome {
-        let previous: Snapshot?
+        let previous: Snapshot?, diff: CatalogDiff, violations: [GuardViolation]
         do {
-            previous = try pipeline.store.latest()?.snapshot
+            (previous, _, diff, violations) = try pipeline.proposal(catalog: catalog, pages: pages, courses: courses,
+                                                                    acceptRemovals: acceptRemovals, now: now)
         } catch {
             log.error("diff", "\(error)")
             report.outcome = "\(error)"
-            return .notCommitted(.snapshot(error), temporary: false)
+            return .notCommitted(error, temporary: false)
         }
-        let (snapshot, diff) = Snapshot.capture(catalogID: catalog.id, source: catalog.source.json, pages: pages, courses: courses,
-                                                previous: previous, at: now)
-        let violations = RunGuards.check(pages: pages, courseCount: snapshot.courses.count, previousCourseCount: previous?.courses.count,
-                                         removedCount: diff.removed.count, settings: pipeline.guards, acceptRemovals: acceptRemovals)
         for violation in violations { log.warning("guards", "a real run would refuse: \(violation)") }
         report.outcome = "dry run: \(DiffReport.summary(diff))"
         log.info("diff", "dry run: \(DiffReport.summary(diff)); nothing written")
