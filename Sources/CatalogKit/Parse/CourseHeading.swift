@@ -30,8 +30,23 @@ enum CourseHeading {
             title = title.dropFirst().drop(while: { $0 == " " })
         }
         let titleText = String(title)
-        guard let (stripped, credits) = trailingCredits(titleText) else { return Parsed(code: code, title: titleText) }
-        return Parsed(code: code, title: stripped, credits: credits)
+        let periods = periodSeparated(rest)
+        guard let (stripped, credits) = trailingCredits(titleText) else {
+            return Parsed(code: code, title: periods ? withoutClosingPeriod(titleText) : titleText)
+        }
+        return Parsed(code: code, title: periods ? withoutClosingPeriod(stripped) : stripped, credits: credits)
+    }
+
+    /// Whether the heading puts a period after its code ("MATH 92. Beginning Algebra Review. 3 units"): such a
+    /// heading closes its title with a period too, which is the heading's punctuation, not the title's.
+    private static func periodSeparated<S: StringProtocol>(_ afterCode: S) -> Bool {
+        afterCode.first(where: { $0 != " " }) == "."
+    }
+
+    /// "Beginning Algebra Review." without its closing period; an ellipsis ("Topics…", "Topics...") is the title's.
+    private static func withoutClosingPeriod(_ title: String) -> String {
+        guard title.hasSuffix("."), !title.hasSuffix("..") else { return title }
+        return String(title.dropLast().trimmingTrailingSpaces())
     }
 
     /// Reads a heading whose title may end in a credit phrase, as CourseLeaf writes them:
@@ -41,6 +56,10 @@ enum CourseHeading {
         if let (title, credits) = trailingCreditPhrase(parsed.title) {
             parsed.title = title
             parsed.credits = credits
+            // The credits followed the title's closing period ("Vector Analysis. 4 units"): parse saw none.
+            if let (_, rest) = CourseCode.leading(in: TextCollapsing.collapse(text)), periodSeparated(rest) {
+                parsed.title = withoutClosingPeriod(title)
+            }
         }
         return parsed
     }
