@@ -18,4 +18,47 @@ import Testing
         #expect(heading.title == title)
         #expect(heading.credits == credits)
     }
+
+    /// One paragraph holding several fields, each a sentence opened by its label, as older CourseLeaf sites
+    /// write them: the prerequisite ends where "Concurrent:" or "Recommended:" begins.
+    @Test func aLaterSentenceOpenedByAnotherLabelIsAFieldOfItsOwn() throws {
+        let result = CourseLeafParserTests.parse("""
+        <div class="courseblock">
+          <p class="courseblocktitle"><strong>GEOG&#160;210. Maps and Society.
+            <span class="courseblockhours">4 units</span></strong></p>
+          <div class="noindent courseextendedwrap"><p class="noindent">CR/NC</p>
+            <p>Prerequisite: <a href="/search/?P=GEOG%20101">GEOG&#160;101</a>; sophomore standing.
+            Concurrent: <a href="/search/?P=GEOG%20211">GEOG&#160;211</a>. Recommended: STAT 130.</p></div>
+          <div class="courseblockdesc"><p>How maps are made and read.</p></div>
+        </div>
+        <div class="courseblock">
+          <p class="courseblocktitle"><strong>GEOG&#160;211. Map Laboratory.
+            <span class="courseblockhours">1 unit</span></strong></p>
+          <div class="courseextendedwrap"><p>Prerequisite: GEOG 101 ; Recommended: GEOG 110 .</p>
+            <p>Concurrent: Enrollment in GEOG 210.</p></div>
+          <div class="courseblockdesc"><p>Exercises.</p></div>
+        </div>
+        """)
+        #expect(result.courses.count == 2)
+        let course = try #require(result.courses.first)
+        #expect(course.title == "Maps and Society")
+        #expect(course.creditsText == "4")
+        #expect(course.prerequisiteText == "GEOG 101; sophomore standing.")
+        #expect(course.prerequisiteLinks.map(\.code) == ["GEOG 101"])
+        #expect(course.corequisiteText == "GEOG 211.")
+        #expect(course.corequisiteLinks.map(\.code) == ["GEOG 211"])
+        #expect(course.provenance["corequisite"]?.hasPrefix("sentence \"Concurrent:…\" inside the field \"Prerequisite:\"") == true)
+        #expect(course.fields == [LabelledField(label: "Recommended", value: "STAT 130.")])
+        let second = try #require(result.courses.last)
+        // The separator before the label is the cut's, not the prerequisite's.
+        #expect(second.prerequisiteText == "GEOG 101")
+        #expect(second.fields == [LabelledField(label: "Recommended", value: "GEOG 110 .")])
+        #expect(second.corequisiteText == "Enrollment in GEOG 210.")
+    }
+
+    @Test func aSentenceOpenedByTheFieldsOwnLabelStaysInIt() {
+        let segment = ContentSegment(label: "Prerequisite", labelStyle: "text", writtenLabel: "Prerequisite:",
+                                     text: "Cr. 3 per semester. Prerequisites: CHEM 4370.", links: [], emphasized: false)
+        #expect(InlineSentences.splitFollowingFields(segment, role: .prerequisite) == [segment])
+    }
 }

@@ -40,7 +40,7 @@ enum FieldRole: Equatable {
         let names: [(FieldRole, [String])] = [
             (.credits, ["credits", "credit", "credit hours", "credit hour", "hours", "units", "semester hours", "semester credit hours", "cr"]),
             (.prerequisite, ["prerequisite", "prerequisites", "prereq", "prereqs", "pre-requisite", "pre-requisites"]),
-            (.corequisite, ["corequisite", "corequisites", "coreq", "coreqs", "co-requisite", "co-requisites"]),
+            (.corequisite, ["corequisite", "corequisites", "coreq", "coreqs", "co-requisite", "co-requisites", "concurrent"]),
             (.description, ["description", "course description"]),
             (.offered, ["offered", "typically offered", "terms offered", "term offered", "when offered", "semesters offered", "course offered"]),
             (.contactHours, ["contact hours"]),
@@ -110,8 +110,23 @@ struct CourseAssembler {
         return ["y", "n", "yes", "no"].contains(String(scalars[first...last]).lowercased())
     }
 
-    mutating func assemble(_ segments: [ContentSegment]) {
-        let roles = segments.map { $0.label.map(FieldRole.init(label:)) }
+    mutating func assemble(_ written: [ContentSegment]) {
+        var segments: [ContentSegment] = []
+        var roles: [FieldRole?] = []
+        segments.reserveCapacity(written.count)
+        roles.reserveCapacity(written.count)
+        for segment in written {
+            guard let label = segment.label else {
+                segments.append(segment)
+                roles.append(nil)
+                continue
+            }
+            let role = FieldRole(label: label)
+            let pieces = InlineSentences.splitFollowingFields(segment, role: role)
+            segments += pieces
+            roles.append(role)
+            for piece in pieces.dropFirst() { roles.append(piece.label.map(FieldRole.init(label:))) }
+        }
         let hasDescriptionLabel = roles.contains(.description)
         var description: [String] = []
         var descriptionRules: [String] = []

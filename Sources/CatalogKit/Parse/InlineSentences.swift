@@ -72,6 +72,46 @@ enum InlineSentences {
         return markers
     }
 
+    /// Labels that open a later sentence of a requisite field as a field of their own: "Prerequisite: MATH 248.
+    /// Recommended: MATH 306.", "Prerequisite: Junior standing. Concurrent: MATH 115."
+    static let followingLabels: [String] = labels.filter { $0.1 != .offered }.map(\.0) + ["Recommended:", "Concurrent:"]
+
+    /// A prerequisite or corequisite field cut where one of its sentences starts with the label of another field:
+    /// the field itself, then one segment per such sentence. A label of the field's own kind starts no field.
+    static func splitFollowingFields(_ segment: ContentSegment, role: FieldRole) -> [ContentSegment] {
+        guard role == .prerequisite || role == .corequisite, segment.text.utf8.contains(UInt8(ascii: ":")) else { return [segment] }
+        let s = Array(segment.text.utf8)
+        var cuts: [(start: Int, valueStart: Int, label: String)] = []
+        var index = 1
+        while index < s.count {
+            defer { index += 1 }
+            guard atSentenceStart(s, index) else { continue }
+            for label in followingLabels where s[index...].starts(with: label.utf8) && FieldRole(label: label) != role {
+                cuts.append((index, index + label.utf8.count, label))
+                index += label.utf8.count - 1
+                break
+            }
+        }
+        guard let first = cuts.first else { return [segment] }
+        // A piece ends before the next label and the separator that led to it ("BIOL 3301 ; Recommended: …").
+        func end(before start: Int) -> Int {
+            var end = start
+            while end > 0, " ;,".utf8.contains(s[end - 1]) { end -= 1 }
+            return end
+        }
+        var pieces = [slice(segment, s, from: 0, to: end(before: first.start))]
+        let field = segment.writtenLabel ?? segment.label ?? ""
+        for (number, cut) in cuts.enumerated() {
+            var piece = slice(segment, s, from: cut.valueStart, to: number + 1 < cuts.count ? end(before: cuts[number + 1].start) : s.count)
+            piece.label = String(cut.label.dropLast())
+            piece.labelStyle = "text"
+            piece.writtenLabel = cut.label
+            piece.rule = "sentence \"\(cut.label)…\" inside the field \"\(field)\""
+            pieces.append(piece)
+        }
+        return pieces
+    }
+
     private static func atSentenceStart(_ s: [UInt8], _ index: Int) -> Bool {
         if index == 0 || s[index - 1] == UInt8(ascii: "\n") { return true }
         guard s[index - 1] == UInt8(ascii: " "), index >= 2 else { return false }
