@@ -61,4 +61,17 @@ import Testing
                                      text: "Cr. 3 per semester. Prerequisites: CHEM 4370.", links: [], emphasized: false)
         #expect(InlineSentences.splitFollowingFields(segment, role: .prerequisite) == [segment])
     }
+
+    /// A description paragraph whose lines are parted by `<br>` only: the words either side stay apart.
+    @Test func aLineBreakInTheDescriptionPartsItsWords() throws {
+        let result = CourseLeafParserTests.parse("""
+        <div class="courseblock">
+          <p class="courseblocktitle"><strong>HORT&#160;221.  Plant Propagation.</strong></p>
+          <p class="courseblockdesc">(2-2) Cr. 3.<br/><em>Prereq: HORT 221</em><br />Seeds, cuttings and grafts.<br>
+          Offered in alternate years.</p>
+        </div>
+        """)
+        let course = try #require(result.courses.first)
+        #expect(course.description == "(2-2) Cr. 3.\nPrereq: HORT 221\nSeeds, cuttings and grafts.\nOffered in alternate years.")
+    }
 }

@@ -67,7 +67,8 @@ public struct CourseLeafParser: CatalogParser {
             if child.isSame(as: headingNode) {
                 afterHeading = true
             } else if afterHeading, child.hasClass("courseblockdesc") {
-                if !child.text.isEmpty { description.append((child.text, child.path)) }
+                let text = LabelledContent.prose(from: child.inlineEvents())
+                if !text.isEmpty { description.append((text, child.path)) }
             } else if afterHeading {
                 events += child.inlineEvents() + [.blockBoundary]
             }

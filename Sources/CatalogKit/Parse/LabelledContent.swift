@@ -41,6 +41,17 @@ enum LabelledContent {
         return reader.segments
     }
 
+    /// The events as prose, no label read: white space collapsed, "\n" for a line break and "\n\n" between
+    /// paragraphs, so that `<br>` parts words as the page shows them ("Com S 309<br>Process-based").
+    static func prose(from events: [InlineEvent]) -> String {
+        var builder = Builder(label: nil, labelStyle: nil)
+        for line in lines(from: events).lines {
+            builder.lineBreak(line.breakBefore)
+            builder.append(line.tokens[...], links: [])
+        }
+        return builder.finish().text
+    }
+
     // MARK: Lines and units
 
     enum LineBreak { case line, paragraph }
