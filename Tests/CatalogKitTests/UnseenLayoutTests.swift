@@ -74,4 +74,18 @@ import Testing
         let course = try #require(result.courses.first)
         #expect(course.description == "(2-2) Cr. 3.\nPrereq: HORT 221\nSeeds, cuttings and grafts.\nOffered in alternate years.")
     }
+
+    /// A heading whose code-and-title and credits are two block elements with nothing between them.
+    @Test func aHeadingsBlocksAreReadApart() throws {
+        let result = CourseLeafParserTests.parse("""
+        <div class="courseblock"><div class="courseblocktitle"><div class="course_codetitle">GEOG 30N: Maps of the \
+        World</div><div class="course_credits">3 Credits</div></div>
+        <div class="courseblockmeta"><div class="courseblockdesc"><p>How people draw the world.</p></div></div></div>
+        """)
+        let course = try #require(result.courses.first)
+        #expect(course.code.description == "GEOG 30N")
+        #expect(course.title == "Maps of the World")
+        #expect(course.creditsText == "3")
+        #expect(course.description == "How people draw the world.")
+    }
 }

@@ -101,12 +101,19 @@ public struct CourseLeafParser: CatalogParser {
             return Heading(code: code, title: title, credits: credits, rules: rules)
         }
         // "CIS 112  Computer Literacy/Info Mgmt  3 Credit Hours": the credits end the title.
-        guard let parsed = CourseHeading.parseSplittingCredits(node.text) else { return nil }
+        guard let parsed = CourseHeading.parseSplittingCredits(spacedText(node)) else { return nil }
         let rule = "p.courseblocktitle at \(node.path), in \(place)"
         var heading = Heading(code: parsed.code, title: parsed.title, credits: parsed.credits,
                               rules: ["code": rule, "title": "\(rule), text after the code"])
         if heading.credits != nil { heading.rules["credits"] = "\(rule), the credit hours at its end" }
         return heading
+    }
+
+    /// A heading's text with its blocks and lines apart: a title and its credits in two `div`s
+    /// ("Maps of the World" and "3 Credits") are two phrases, not "World3 Credits" as the text content has them.
+    static func spacedText(_ node: HTMLNode) -> String {
+        let prose = LabelledContent.prose(from: node.inlineEvents())
+        return prose.utf8.contains(UInt8(ascii: "\n")) ? TextCollapsing.collapse(prose.replacingOccurrences(of: "\n", with: " ")) : prose
     }
 
     /// Subject index pages link to subject pages, not to courses: no course listing.
