@@ -88,4 +88,21 @@ import Testing
         #expect(course.creditsText == "3")
         #expect(course.description == "How people draw the world.")
     }
+
+    /// Requisites labelled as enforced at enrollment, in `<strong>` and in plain text ("at" is a small word of a label).
+    @Test func enforcedRequisiteLabelsNameTheRequisites() throws {
+        let result = CourseLeafParserTests.parse("""
+        <div class="courseblock"><p class="courseblocktitle">GEOG 296: Independent Studies 1-6 Credits</p>
+        <div class="courseblockmeta"><div class="courseblockdesc"><p>Creative projects.</p></div>
+        <div class="noindent courseblockextra"><p><strong>Enforced Prerequisite at Enrollment:</strong>
+          <a href="/search/?P=GEOG%2010" class="bubblelink code">GEOG 10</a></p></div>
+        <div class="noindent courseblockextra"><p>Enforced Concurrent at Enrollment: GEOG 297</p></div></div></div>
+        """)
+        let course = try #require(result.courses.first)
+        #expect(course.prerequisiteText == "GEOG 10")
+        #expect(course.prerequisiteLinks.map(\.code) == ["GEOG 10"])
+        #expect(course.corequisiteText == "GEOG 297")
+        #expect(course.description == "Creative projects.")
+        #expect(course.fields.isEmpty)
+    }
 }

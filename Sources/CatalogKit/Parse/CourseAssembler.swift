@@ -39,8 +39,10 @@ enum FieldRole: Equatable {
     private static let byLabel: [String: FieldRole] = {
         let names: [(FieldRole, [String])] = [
             (.credits, ["credits", "credit", "credit hours", "credit hour", "hours", "units", "semester hours", "semester credit hours", "cr"]),
-            (.prerequisite, ["prerequisite", "prerequisites", "prereq", "prereqs", "pre-requisite", "pre-requisites"]),
-            (.corequisite, ["corequisite", "corequisites", "coreq", "coreqs", "co-requisite", "co-requisites", "concurrent"]),
+            (.prerequisite, ["prerequisite", "prerequisites", "prereq", "prereqs", "pre-requisite", "pre-requisites",
+                             "enforced prerequisite", "enforced prerequisite at enrollment"]),
+            (.corequisite, ["corequisite", "corequisites", "coreq", "coreqs", "co-requisite", "co-requisites", "concurrent",
+                            "enforced corequisite", "enforced corequisite at enrollment", "enforced concurrent at enrollment"]),
             (.description, ["description", "course description"]),
             (.offered, ["offered", "typically offered", "terms offered", "term offered", "when offered", "semesters offered", "course offered"]),
             (.contactHours, ["contact hours"]),

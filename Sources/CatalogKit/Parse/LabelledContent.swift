@@ -162,7 +162,7 @@ enum LabelledContent {
 
     // MARK: Label recognition
 
-    private static let smallWords: Set<String> = ["of", "and", "or", "for", "to", "the", "in", "a", "an", "by", "per"]
+    private static let smallWords: Set<String> = ["of", "and", "or", "for", "to", "the", "in", "a", "an", "by", "per", "at"]
 
     /// A label written in emphasis and ending in a colon: "Credit Hours:", "Prereq.:".
     static func colonLabel(_ text: String) -> String? {
