@@ -105,4 +105,26 @@ import Testing
         #expect(course.description == "Creative projects.")
         #expect(course.fields.isEmpty)
     }
+
+    /// A Banner 8 listing links each course to its sections on a line of its own: that link is the page's, not
+    /// a note of the course; the same kind of link as a label's value stays that value.
+    @Test func bannersLinkToTheSectionsIsNoNote() throws {
+        let html = """
+        <html><body><table class="datadisplaytable">
+        <tr><td class="nttitle"><a href="/pls/prod/bwckctlg.p_disp_course_detail?subj_code_in=GEOG&amp;crse_numb_in=1100">\
+        GEOG 1100 - Maps</a></td></tr>
+        <tr><td class="ntdefault">Reading maps.<br>3.000 Credit hours<br>3.000 Lecture hours<br><br>
+        <span class="fieldlabeltext">Schedule Types: </span><a href="/pls/prod/bwckctlg.p_disp_listcrse?subj_in=GEOG&amp;crse_in=1100&amp;schd_in=LEC">Lecture</a><br>
+        <a href="/pls/prod/bwckctlg.p_disp_listcrse?subj_in=GEOG&amp;crse_in=1100&amp;schd_in=%">All Sections for this Course</a>
+        <br><br>Geography Department<br></td></tr></table></body></html>
+        """
+        let result = PageParser(system: .auto).parse(bytes: Array(html.utf8), sourceURL: URL(string: "https://ssb.example.edu/pls/prod/bwckctlg.p_display_courses")!,
+                                                     input: "page")
+        let course = try #require(result.courses.first)
+        #expect(course.code.description == "GEOG 1100")
+        #expect(course.creditsText == "3.000")
+        #expect(course.notes.isEmpty)
+        #expect(course.fields.contains(LabelledField(label: "Schedule Types", value: "Lecture")))
+        #expect(course.fields.contains(LabelledField(label: "Department", value: "Geography")))
+    }
 }

@@ -57,7 +57,7 @@ public struct BannerParser: CatalogParser {
         guard let body = try title.first(Self.bodyXPath) else { return course }
         let scope = "in td.ntdefault at \(body.path)"
         let labels = Set(try body.select(".//span[\(XPathPredicate.hasClass("fieldlabeltext"))]").map(\.text))
-        let events = Self.labelledEvents(body.inlineEvents(), labels: labels)
+        let events = Self.labelledEvents(Self.withoutLoneSectionLinks(body.inlineEvents()), labels: labels)
         // The description is all the text before the hour lines, whatever it starts with ("ELECTIVE DESCRIPTION:").
         let hoursStart = events.firstIndex { event in
             guard case let .text(text) = event else { return false }
@@ -76,6 +76,32 @@ public struct BannerParser: CatalogParser {
         course.provenance["description"] = description.isEmpty ? nil : "text before the hour lines \(scope)"
         Self.sortUnlabelledLines(unlabelled, into: &course, scope: scope)
         return course
+    }
+
+    /// Without the link "All Sections for this Course": a link to the term's sections (`bwckctlg.p_disp_listcrse`)
+    /// alone on its line is the page's way to the schedule, not a note of the course. As the value of a label
+    /// ("Schedule Types: Lecture") it is kept.
+    static func withoutLoneSectionLinks(_ events: [InlineEvent]) -> [InlineEvent] {
+        func isBreak(_ event: InlineEvent) -> Bool { event == .lineBreak || event == .blockBoundary }
+        func isBlank(_ event: InlineEvent) -> Bool {
+            if case let .text(text) = event { return TextCollapsing.isBlank(text) }
+            return false
+        }
+        var kept: [InlineEvent] = []
+        kept.reserveCapacity(events.count)
+        var index = 0
+        while index < events.count {
+            if case let .startLink(href, _) = events[index], href.contains("p_disp_listcrse"),
+               let end = events[index...].firstIndex(of: .endLink),
+               kept.last(where: { !isBlank($0) }).map(isBreak) ?? true,
+               events[(end + 1)...].first(where: { !isBlank($0) }).map(isBreak) ?? true {
+                index = end + 1
+                continue
+            }
+            kept.append(events[index])
+            index += 1
+        }
+        return kept
     }
 
     /// Banner labels its fields with `span.fieldlabeltext`, which the reader does not see as labels: each
