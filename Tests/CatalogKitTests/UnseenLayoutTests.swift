@@ -72,7 +72,42 @@ import Testing
         </div>
         """)
         let course = try #require(result.courses.first)
-        #expect(course.description == "(2-2) Cr. 3.\nPrereq: HORT 221\nSeeds, cuttings and grafts.\nOffered in alternate years.")
+        #expect(course.description == "Seeds, cuttings and grafts.\nOffered in alternate years.")
+    }
+
+    /// Older CourseLeaf sites write the credits and the requisites into the description paragraph: a first line
+    /// "(3-0) Cr. 3. F.S." and an emphasis opened by a requisite's label, ending a line where a line or a sentence
+    /// starts. The rest stays prose: a label of another kind, a requisite inside a sentence.
+    @Test func creditsAndRequisitesInTheDescriptionParagraphAreRead() throws {
+        let result = CourseLeafParserTests.parse("""
+        <div class="courseblock"><p class="courseblocktitle"><strong>HORT&#160;310.  Orchards.</strong></p>
+          <p class="courseblockdesc">(Dual-listed with HORT 510).  (2-2) Cr. 3. F.
+          <em>Prereq: <a href="/search/?P=HORT%20221">HORT&#160;221</a></em>.<br />Fruit trees.
+          TOPIC TITLE: Apples. <em>Coreq: HORT 311</em> is named, not set apart.</p></div>
+        <div class="courseblock"><div class="courseblocktitle"><strong>HORT&#160;398: Internship</strong></div>
+          <div class="courseblockdesc"><p class="credits">Cr. R. Repeatable.</p>
+          <p class="prereq"><em>Coreq: HORT 399</em><br/>Work on a farm.</p></div></div>
+        <div class="courseblock"><p class="courseblocktitle">HORT 399: Farm Report (1-2 Credits)</p>
+          <p class="courseblockdesc">Cr. 2. Notes on the work.</p></div>
+        """)
+        #expect(result.courses.count == 3)
+        let course = try #require(result.courses.first)
+        #expect(course.creditsText == "3")
+        #expect(course.provenance["credits"]?.hasPrefix("sentence \"Cr. 3.\" in the first line of .courseblockdesc") == true)
+        #expect(course.notes == ["(Dual-listed with HORT 510). (2-2) Cr. 3. F."])
+        #expect(course.prerequisiteText == "HORT 221.")
+        #expect(course.prerequisiteLinks.map(\.code) == ["HORT 221"])
+        #expect(course.corequisiteText == nil)
+        #expect(course.description == "Fruit trees. TOPIC TITLE: Apples. Coreq: HORT 311 is named, not set apart.")
+        let internship = try #require(result.courses.dropFirst().first)
+        #expect(internship.creditsText == nil)
+        #expect(internship.corequisiteText == "HORT 399")
+        #expect(internship.description == "Cr. R. Repeatable.\n\nWork on a farm.")
+        // The heading's credits come first; the line is still no description.
+        let report = try #require(result.courses.last)
+        #expect(report.creditsText == "1-2 Credits")
+        #expect(report.description == "")
+        #expect(report.notes == ["Cr. 2. Notes on the work."])
     }
 
     /// A heading whose code-and-title and credits are two block elements with nothing between them.

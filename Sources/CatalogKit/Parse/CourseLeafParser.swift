@@ -61,26 +61,36 @@ public struct CourseLeafParser: CatalogParser {
         course.provenance.merge(heading.rules) { first, _ in first }
         // The description paragraph is prose as a whole: its "TOPIC TITLE: …" is not a field of the course.
         var events: [InlineEvent] = []
+        var requisites: [ContentSegment] = []
         var description: [(text: String, path: String)] = []
+        var credits: (value: String, line: String, path: String)?
         var afterHeading = false
         for child in block.children where child.isElement {
             if child.isSame(as: headingNode) {
                 afterHeading = true
             } else if afterHeading, child.hasClass("courseblockdesc") {
-                let text = LabelledContent.prose(from: child.inlineEvents())
-                if !text.isEmpty { description.append((text, child.path)) }
+                let read = CourseLeafDescription.read(child.inlineEvents())
+                if !read.prose.isEmpty { description.append((read.prose, child.path)) }
+                requisites += read.requisites
+                if credits == nil, let value = read.credits, let line = read.creditsLine { credits = (value, line, child.path) }
             } else if afterHeading {
                 events += child.inlineEvents() + [.blockBoundary]
             }
         }
         var assembler = CourseAssembler(course: course, scope: "after the course heading at \(headingNode.path)")
-        assembler.assemble(LabelledContent.segments(from: events))
+        assembler.assemble(requisites + LabelledContent.segments(from: events))
         course = assembler.course
         if let first = description.first {
             course.description = (description.map(\.text) + [course.description]).filter { !$0.isEmpty }.joined(separator: "\n\n")
             course.provenance["description"] = "p.courseblockdesc at \(first.path)"
         }
         course.takeCredits(heading.credits, rule: heading.rules["credits"])
+        if let credits {
+            course.takeCredits(credits.value, rule: "sentence \"Cr. \(credits.value).\" in the first line of .courseblockdesc at \(credits.path)")
+            // The rest of that line (cross-listing, contact hours, terms) is no description, but stays in view.
+            course.notes.insert(credits.line, at: 0)
+            course.provenance["notes"] = course.provenance["notes"] ?? "the line of credits at the start of .courseblockdesc at \(credits.path)"
+        }
         return course
     }
 
