@@ -141,6 +141,32 @@ import Testing
         #expect(course.fields.isEmpty)
     }
 
+    /// Credits followed by a slash and a cap on repeating the course: the cap is no title, and the credits are read.
+    @Test(arguments: [
+        ("Independent Studies 1-18 Credits/Maximum of 18", "Independent Studies", "1-18", "Maximum of 18"),
+        ("Topics 3 Credits/Maximum of 9", "Topics", "3", "Maximum of 9"),
+        ("Reading 1 Credit/Hour", nil, nil, nil),
+        ("Input/Output 3 Credits", "Input/Output", "3", nil),
+    ] as [(String, String?, String?, String?)])
+    func aCapAfterTheCreditsSlashIsNoTitle(_ text: String, _ title: String?, _ credits: String?, _ cap: String?) {
+        let split = CourseHeading.trailingCreditPhrase(text)
+        #expect(split?.rest == title)
+        #expect(split?.credits == credits)
+        #expect(split?.cap == cap)
+    }
+
+    @Test func aHeadingsCreditsCapIsANote() throws {
+        let result = CourseLeafParserTests.parse("""
+        <div class="courseblock"><div class="courseblocktitle"><div class="course_codetitle">GEOG 296: Independent \
+        Studies</div><div class="course_credits">1-18 Credits/Maximum of 18</div></div>
+        <div class="courseblockmeta"><div class="courseblockdesc"><p>Creative projects.</p></div></div></div>
+        """)
+        let course = try #require(result.courses.first)
+        #expect(course.title == "Independent Studies")
+        #expect(course.creditsText == "1-18")
+        #expect(course.notes == ["Maximum of 18"])
+    }
+
     /// A Banner 8 listing links each course to its sections on a line of its own: that link is the page's, not
     /// a note of the course; the same kind of link as a label's value stays that value.
     @Test func bannersLinkToTheSectionsIsNoNote() throws {

@@ -119,7 +119,7 @@ public struct BannerParser: CatalogParser {
         let words = line.split(separator: " ")
         guard words.count >= 3, words.last?.lowercased() == "hours" else { return nil }
         let number = words.dropLast(2).joined(separator: " ")
-        guard let (rest, hours) = CourseHeading.trailingCreditPhrase(number + " hours"), rest.isEmpty else { return nil }
+        guard let (rest, hours, _) = CourseHeading.trailingCreditPhrase(number + " hours"), rest.isEmpty else { return nil }
         return (String(words[words.count - 2]), hours)
     }
 

@@ -69,6 +69,13 @@ extension ParsedCourse {
         return course
     }
 
+    /// A cap the credits carry after a slash ("1-18 Credits/Maximum of 18"), kept as a note.
+    mutating func noteCreditsCap(_ cap: String?, rule: @autoclosure () -> String) {
+        guard let cap else { return }
+        notes.append(cap)
+        provenance["notes"] = provenance["notes"] ?? rule()
+    }
+
     /// Credits the heading gave (in parentheses after the title, "(3)"), when the body gave none.
     mutating func takeCredits(_ credits: String?, rule: @autoclosure () -> String?) {
         guard creditsText == nil, let credits else { return }

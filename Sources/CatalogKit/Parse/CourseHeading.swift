@@ -9,6 +9,8 @@ enum CourseHeading {
         var title: String
         /// Credits in parentheses at the end of the heading, as LSU writes them ("3", "1-12 per sem.").
         var credits: String?
+        /// What the credits' slash adds: "Maximum of 18" in "1-18 Credits/Maximum of 18".
+        var creditsCap: String?
     }
 
     static let separators: Set<Character> = ["-", "\u{2013}", "\u{2014}", ":", "."]
@@ -53,9 +55,10 @@ enum CourseHeading {
     /// "CIS 112  Computer Literacy/Info Mgmt  3 Credit Hours" gives the title and credits "3".
     static func parseSplittingCredits(_ text: String) -> Parsed? {
         guard var parsed = parse(text) else { return nil }
-        if let (title, credits) = trailingCreditPhrase(parsed.title) {
+        if let (title, credits, cap) = trailingCreditPhrase(parsed.title) {
             parsed.title = title
             parsed.credits = credits
+            parsed.creditsCap = cap
             // The credits followed the title's closing period ("Vector Analysis. 4 units"): parse saw none.
             if let (_, rest) = CourseCode.leading(in: TextCollapsing.collapse(text)), periodSeparated(rest) {
                 parsed.title = withoutClosingPeriod(title)
@@ -80,12 +83,25 @@ enum CourseHeading {
 
     /// Splits "Computer Literacy/Info Mgmt 3 Credit Hours" into the text before and the credits ("3",
     /// "1 to 3", "3 or 4"), when the text ends with numbers followed by credit units (in parentheses or not).
-    static func trailingCreditPhrase(_ text: String) -> (rest: String, credits: String)? {
+    /// What a slash after the units adds, a cap on repeating the course ("1-18 Credits/Maximum of 18", Penn
+    /// State's), is no title: it comes back as `cap`.
+    static func trailingCreditPhrase(_ text: String) -> (rest: String, credits: String, cap: String?)? {
         var words = TextCollapsing.collapse(text).split(separator: " ").map(String.init)
-        let parenthesized = words.last?.hasSuffix(")") == true
         func bare(_ word: String) -> String {
             word.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "().:"))
         }
+        var cap: String?
+        if text.utf8.contains(UInt8(ascii: "/")),
+           let slashed = words.lastIndex(where: { $0.contains("/") }), let slash = words[slashed].firstIndex(of: "/"),
+           creditUnits.contains(bare(String(words[slashed][..<slash]))) {
+            let after = words[slashed][words[slashed].index(after: slash)...]
+            if !after.isEmpty, !creditUnits.contains(bare(String(after))) {
+                cap = ([String(after)] + words[(slashed + 1)...]).joined(separator: " ")
+                words[slashed] = String(words[slashed][..<slash])
+                words.removeSubrange((slashed + 1)...)
+            }
+        }
+        let parenthesized = words.last?.hasSuffix(")") == true
         func isNumber(_ word: String) -> Bool {
             let digits = bare(word)
             return !digits.isEmpty && digits.allSatisfy { $0.isASCIIDigit || $0 == "." || $0 == "-" || $0 == "\u{2013}" }
@@ -101,7 +117,7 @@ enum CourseHeading {
         while start >= 2, creditJoiners.contains(bare(words[start - 1])), isNumber(words[start - 2]) { start -= 2 }
         if parenthesized, !words[start].hasPrefix("(") { return nil }
         let credits = words[start...].map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "()")) }.joined(separator: " ")
-        return (words[..<start].joined(separator: " "), credits)
+        return (words[..<start].joined(separator: " "), credits, cap)
     }
 
     private static let creditWords: Set<String> = ["to", "or", "per", "sem", "sem.", "cr", "cr.", "credit", "credits",

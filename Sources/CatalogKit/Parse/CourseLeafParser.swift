@@ -50,6 +50,7 @@ public struct CourseLeafParser: CatalogParser {
         var code: CourseCode
         var title: String
         var credits: String?
+        var creditsCap: String?
         var rules: [String: String]
     }
 
@@ -85,6 +86,7 @@ public struct CourseLeafParser: CatalogParser {
             course.provenance["description"] = "p.courseblockdesc at \(first.path)"
         }
         course.takeCredits(heading.credits, rule: heading.rules["credits"])
+        course.noteCreditsCap(heading.creditsCap, rule: "\(heading.rules["credits"] ?? "the heading"), after the slash that follows its credits")
         if let credits {
             course.takeCredits(credits.value, rule: "sentence \"Cr. \(credits.value).\" in the first line of .courseblockdesc at \(credits.path)")
             // The rest of that line (cross-listing, contact hours, terms) is no description, but stays in view.
@@ -104,16 +106,19 @@ public struct CourseLeafParser: CatalogParser {
                 rules["title"] = "span.detail-title at \(titleNode.path)"
             }
             var credits: String?
+            var cap: String?
             if let creditsNode = try node.first(detailCreditsXPath) {
-                credits = CourseHeading.trailingCreditPhrase(creditsNode.text)?.credits ?? creditsNode.text
+                let phrase = CourseHeading.trailingCreditPhrase(creditsNode.text)
+                credits = phrase?.credits ?? creditsNode.text
+                cap = phrase?.cap
                 rules["credits"] = "span.detail-hours_html at \(creditsNode.path)"
             }
-            return Heading(code: code, title: title, credits: credits, rules: rules)
+            return Heading(code: code, title: title, credits: credits, creditsCap: cap, rules: rules)
         }
         // "CIS 112  Computer Literacy/Info Mgmt  3 Credit Hours": the credits end the title.
         guard let parsed = CourseHeading.parseSplittingCredits(spacedText(node)) else { return nil }
         let rule = "p.courseblocktitle at \(node.path), in \(place)"
-        var heading = Heading(code: parsed.code, title: parsed.title, credits: parsed.credits,
+        var heading = Heading(code: parsed.code, title: parsed.title, credits: parsed.credits, creditsCap: parsed.creditsCap,
                               rules: ["code": rule, "title": "\(rule), text after the code"])
         if heading.credits != nil { heading.rules["credits"] = "\(rule), the credit hours at its end" }
         return heading

@@ -160,6 +160,7 @@ public struct RuleParser: CatalogParser {
         assembler.assemble(segments)
         course = assembler.course
         course.takeCredits(heading?.credits, rule: "\(codeRule), credits at its end")
+        course.noteCreditsCap(heading?.creditsCap, rule: "\(codeRule), after the slash that follows its credits")
 
         // Fields the rules point at directly win over what the body gave.
         if let xpath = rules.title, let found = try node.first(xpath), !found.text.isEmpty {
@@ -167,8 +168,10 @@ public struct RuleParser: CatalogParser {
             course.provenance["title"] = "rules.title \(xpath) at \(found.path)"
         }
         if let xpath = rules.credits, let found = try node.first(xpath), !found.text.isEmpty {
-            course.creditsText = CourseHeading.trailingCreditPhrase(found.text)?.credits ?? found.text
+            let phrase = CourseHeading.trailingCreditPhrase(found.text)
+            course.creditsText = phrase?.credits ?? found.text
             course.provenance["credits"] = "rules.credits \(xpath) at \(found.path)"
+            course.noteCreditsCap(phrase?.cap, rule: "rules.credits \(xpath) at \(found.path), after the slash that follows the credits")
         }
         if let xpath = rules.description, let found = try node.first(xpath), !found.text.isEmpty {
             course.description = found.text
