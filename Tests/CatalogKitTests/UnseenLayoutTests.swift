@@ -93,7 +93,7 @@ import Testing
         #expect(result.courses.count == 3)
         let course = try #require(result.courses.first)
         #expect(course.creditsText == "3")
-        #expect(course.provenance["credits"]?.hasPrefix("sentence \"Cr. 3.\" in the first line of .courseblockdesc") == true)
+        #expect(course.provenance["credits"]?.hasPrefix("the credits sentence of the line \"(Dual-listed with HORT 510). (2-2) Cr. 3. F.\", the first line of .courseblockdesc") == true)
         #expect(course.notes == ["(Dual-listed with HORT 510). (2-2) Cr. 3. F."])
         #expect(course.prerequisiteText == "HORT 221.")
         #expect(course.prerequisiteLinks.map(\.code) == ["HORT 221"])
@@ -139,6 +139,23 @@ import Testing
         #expect(course.corequisiteText == "GEOG 297")
         #expect(course.description == "Creative projects.")
         #expect(course.fields.isEmpty)
+    }
+
+    /// Texas A&M's form: the credits a paragraph of their own before the description ("Credits 1 to 4. …"), and a
+    /// requisite label alone in emphasis at the start of a line of the description, its value the rest of the line.
+    @Test func aCreditsParagraphAndALabelOpeningADescriptionLineAreRead() throws {
+        let result = CourseLeafParserTests.parse("""
+        <div class="courseblock"><p class="courseblocktitle noindent"><strong>HORT&#160;285 Garden Studies</strong></p>
+          <p class="hours noindent"><strong>Credits 1 to 3. 1 to 3 Other Hours.</strong></p>
+          <p class="courseblockdesc">Plants in a garden. <br><strong>Prerequisite:</strong> <a href="/search/?P=HORT%20101">HORT
+          101</a> or approval.<br><strong>Note:</strong> Held outdoors.<br>Bring boots.</p></div>
+        """)
+        let course = try #require(result.courses.first)
+        #expect(course.creditsText == "1 to 3")
+        #expect(course.notes == ["Credits 1 to 3. 1 to 3 Other Hours."])
+        #expect(course.prerequisiteText == "HORT 101 or approval.")
+        #expect(course.prerequisiteLinks.map(\.code) == ["HORT 101"])
+        #expect(course.description == "Plants in a garden.\nNote: Held outdoors.\nBring boots.")
     }
 
     /// Credits followed by a slash and a cap on repeating the course: the cap is no title, and the credits are read.

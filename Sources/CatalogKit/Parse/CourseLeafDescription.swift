@@ -1,18 +1,20 @@
 import Foundation
 import SafeLibXML
 
-/// The description of a CourseLeaf course, read from `courseblockdesc`.
+/// The description of a CourseLeaf course, read from `courseblockdesc`, and the line of credits some sites put
+/// before it.
 ///
-/// The paragraph is prose as a whole ("TOPIC TITLE: …" in it is no field), but older CourseLeaf sites (Iowa State's)
-/// write two fields into it, in forms prose does not take: a first line of credits, "(3-0) Cr. 3. F.S.", and a
-/// requisite set in emphasis together with its label, "<em>Prereq: Com S 309</em>", ending a line that it starts
-/// or whose sentence before it has ended.
+/// The paragraph is prose as a whole ("TOPIC TITLE: …" in it is no field), but older CourseLeaf sites write two
+/// fields into it, in forms prose does not take: a first line of credits ("(3-0) Cr. 3. F.S.", Iowa State's), and a
+/// requisite opened by its label in emphasis where a line or a sentence starts, either the label alone with its value
+/// after it on the line ("<br><strong>Prerequisite:</strong> Junior standing.<br>", Texas A&M's) or label and value
+/// in one emphasis that ends its line ("<em>Prereq: Com S 309</em><br/>", Iowa State's).
 enum CourseLeafDescription {
     struct Read {
         var prose: String
         /// The requisites taken out of the prose, each labelled by the words that opened its emphasis.
         var requisites: [ContentSegment] = []
-        /// The credits of the first line's "Cr. N." sentence, and that line, which then is no longer prose.
+        /// The credits of the first line's credits sentence, and that line, which then is no longer prose.
         var credits: String?
         var creditsLine: String?
     }
@@ -30,16 +32,46 @@ enum CourseLeafDescription {
         return read
     }
 
-    /// The value of a sentence "Cr. 3." (or "Cr. 1-3.") in the line: credits as Iowa State writes them, after the
-    /// contact hours "(3-0)" and before the terms "F.S.". A value that is no number ("Cr. R.", "Cr. arr.") is none.
+    /// The unlabelled segment whose first line is a line of credits ("Credits 1 to 4. 1 to 4 Other Hours.", a
+    /// paragraph of its own before the description), taken out of the segments: its credits and that line.
+    static func takingCreditsLine(from segments: inout [ContentSegment]) -> (credits: String, line: String)? {
+        for (index, segment) in segments.enumerated() where segment.label == nil {
+            let text = segment.text
+            let lineEnd = text.utf8.firstIndex(of: UInt8(ascii: "\n")) ?? text.endIndex
+            guard let credits = creditsSentence(in: text[..<lineEnd]) else { continue }
+            let rest = text[lineEnd...].drop(while: { $0 == "\n" })
+            if rest.isEmpty {
+                segments.remove(at: index)
+            } else {
+                let cut = text.utf8.distance(from: text.utf8.startIndex, to: rest.startIndex)
+                segments[index].text = String(rest)
+                segments[index].links = segment.links.filter { $0.start >= cut }.map { link in
+                    var moved = link
+                    moved.start -= cut
+                    moved.end -= cut
+                    return moved
+                }
+            }
+            return (credits, String(text[..<lineEnd]))
+        }
+        return nil
+    }
+
+    /// Words that open a sentence of credits: "Cr. 3." (Iowa State, after the contact hours "(3-0)" and before the
+    /// terms "F.S."), "Credits 1 to 4." (Texas A&M).
+    private static let creditsMarkers: [[UInt8]] = ["Cr. ", "Credits ", "Credit "].map { Array($0.utf8) }
+
+    /// The value of a sentence of credits where the line or a sentence of it starts. A value that is no number
+    /// ("Cr. R.", "Cr. arr.") is none.
     static func creditsSentence(in line: Substring) -> String? {
+        guard line.utf8.contains(UInt8(ascii: "C")) else { return nil }
         let bytes = Array(line.utf8)
-        let marker = Array("Cr. ".utf8)
         var index = 0
-        while index + marker.count < bytes.count {
+        while index < bytes.count {
             defer { index += 1 }
-            guard bytes[index] == marker[0], bytes[index...].starts(with: marker),
-                  index == 0 || (index >= 2 && bytes[index - 1] == UInt8(ascii: " ") && ".)".utf8.contains(bytes[index - 2]))
+            guard bytes[index] == UInt8(ascii: "C"),
+                  index == 0 || (index >= 2 && bytes[index - 1] == UInt8(ascii: " ") && ".)".utf8.contains(bytes[index - 2])),
+                  let marker = creditsMarkers.first(where: { bytes[index...].starts(with: $0) })
             else { continue }
             let start = index + marker.count
             var end = start
@@ -48,49 +80,51 @@ enum CourseLeafDescription {
                 end += 1
             }
             let value = String(decoding: bytes[start..<end], as: UTF8.self)
-            guard let first = value.unicodeScalars.first, first.properties.numericType != nil, first.isASCII,
+            guard let first = value.utf8.first, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9"),
                   CreditRange(parsing: value) != nil else { continue }
             return value
         }
         return nil
     }
 
-    /// The events without the emphasis elements that open with a requisite's label where a line or a sentence
-    /// starts and that end their line (punctuation after one goes with it: "<em>Prereq: E E 201</em>."), each of
-    /// those read as a labelled segment, its links kept. A line break takes its place in the prose.
+    /// The events without the requisites that open with their label in emphasis where a line or a sentence starts,
+    /// each read as a labelled segment, its links kept, and the line it filled gone from the prose. An emphasis
+    /// holding the label alone takes the rest of its line as the value; one holding label and value must end its
+    /// line (punctuation after it goes with it: "<em>Prereq: E E 201</em>.").
     private static func takingRequisites(from events: [InlineEvent]) -> ([InlineEvent], [ContentSegment]) {
-        guard events.contains(where: { if case .startEmphasis = $0 { return true } else { return false } }) else { return (events, []) }
+        guard events.contains(where: isEmphasisStart) else { return (events, []) }
         var rest: [InlineEvent] = []
         var requisites: [ContentSegment] = []
         rest.reserveCapacity(events.count)
         var lastOnLine: UInt8?
         var index = 0
+        func endsLine(_ at: Int) -> Bool { at == events.count || events[at] == .lineBreak || events[at] == .blockBoundary }
         while index < events.count {
             let event = events[index]
-            if case .startEmphasis = event, lastOnLine.map({ ".!?)".utf8.contains($0) }) ?? true,
-               let end = matchingEnd(events, from: index), isRequisite(Array(events[(index + 1)..<end])) {
-                var taken = Array(events[(index + 1)..<end])
+            if isEmphasisStart(event), lastOnLine.map({ ".!?)".utf8.contains($0) }) ?? true,
+               let end = matchingEnd(events, from: index), let opening = requisiteOpening(Array(events[(index + 1)..<end])) {
                 var next = end + 1
-                while next < events.count, case let .text(text) = events[next],
-                      !text.unicodeScalars.contains(where: { $0.properties.isAlphabetic || $0.properties.numericType != nil }) {
-                    taken.append(events[next])
-                    next += 1
+                if opening.labelOnly {
+                    while !endsLine(next) { next += 1 }
+                } else {
+                    while next < events.count, case let .text(text) = events[next],
+                          !text.unicodeScalars.contains(where: { $0.properties.isAlphabetic || $0.properties.numericType != nil }) {
+                        next += 1
+                    }
                 }
                 // An emphasis the sentence goes on after ("<em>Coreq: X</em> is named") is a phrase of the prose.
-                guard next == events.count || events[next] == .lineBreak || events[next] == .blockBoundary else {
-                    rest.append(event)
-                    index += 1
+                if endsLine(next) {
+                    var segments = LabelledContent.segments(from: plain(Array(events[(index + 1)..<next])))
+                    if let label = segments.first?.writtenLabel {
+                        segments[0].rule = "emphasis opened by the label \"\(label)\" in .courseblockdesc"
+                    }
+                    requisites += segments
+                    // A requisite that was a line of its own leaves no empty line behind.
+                    if lastOnLine == nil, next < events.count, events[next] == .lineBreak { next += 1 }
+                    lastOnLine = nil
+                    index = next
                     continue
                 }
-                var segments = LabelledContent.segments(from: plain(taken))
-                if let label = segments.first?.writtenLabel {
-                    segments[0].rule = "emphasis opened by the label \"\(label)\" in p.courseblockdesc"
-                }
-                requisites += segments
-                rest.append(.lineBreak)
-                lastOnLine = nil
-                index = next
-                continue
             }
             switch event {
             case let .text(text):
@@ -104,6 +138,14 @@ enum CourseLeafDescription {
             index += 1
         }
         return (rest, requisites)
+    }
+
+    /// Whether the emphasis' content opens with a prerequisite's or corequisite's label (nil when not), and
+    /// whether it holds the label alone.
+    private static func requisiteOpening(_ inner: [InlineEvent]) -> (labelOnly: Bool, label: String)? {
+        guard let first = LabelledContent.segments(from: plain(inner)).first, let label = first.label,
+              [.prerequisite, .corequisite].contains(FieldRole(label: label)) else { return nil }
+        return (first.text.isEmpty, label)
     }
 
     private static func isEmphasisStart(_ event: InlineEvent) -> Bool {
@@ -126,11 +168,5 @@ enum CourseLeafDescription {
             }
         }
         return nil
-    }
-
-    /// Whether the emphasis' content opens with a prerequisite's or corequisite's label.
-    private static func isRequisite(_ inner: [InlineEvent]) -> Bool {
-        guard let first = LabelledContent.segments(from: plain(inner)).first, let label = first.label else { return false }
-        return [.prerequisite, .corequisite].contains(FieldRole(label: label))
     }
 }

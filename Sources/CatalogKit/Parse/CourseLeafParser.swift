@@ -64,7 +64,8 @@ public struct CourseLeafParser: CatalogParser {
         var events: [InlineEvent] = []
         var requisites: [ContentSegment] = []
         var description: [(text: String, path: String)] = []
-        var credits: (value: String, line: String, path: String)?
+        /// Credits read from a line of the body ("(3-0) Cr. 3.", "Credits 1 to 4."): the value, the line and where it was.
+        var credits: (value: String, line: String, place: String)?
         var afterHeading = false
         for child in block.children where child.isElement {
             if child.isSame(as: headingNode) {
@@ -73,13 +74,19 @@ public struct CourseLeafParser: CatalogParser {
                 let read = CourseLeafDescription.read(child.inlineEvents())
                 if !read.prose.isEmpty { description.append((read.prose, child.path)) }
                 requisites += read.requisites
-                if credits == nil, let value = read.credits, let line = read.creditsLine { credits = (value, line, child.path) }
+                if credits == nil, let value = read.credits, let line = read.creditsLine {
+                    credits = (value, line, "the first line of .courseblockdesc at \(child.path)")
+                }
             } else if afterHeading {
                 events += child.inlineEvents() + [.blockBoundary]
             }
         }
+        var segments = LabelledContent.segments(from: events)
+        if credits == nil, let (value, line) = CourseLeafDescription.takingCreditsLine(from: &segments) {
+            credits = (value, line, "unlabelled text after the course heading at \(headingNode.path)")
+        }
         var assembler = CourseAssembler(course: course, scope: "after the course heading at \(headingNode.path)")
-        assembler.assemble(requisites + LabelledContent.segments(from: events))
+        assembler.assemble(requisites + segments)
         course = assembler.course
         if let first = description.first {
             course.description = (description.map(\.text) + [course.description]).filter { !$0.isEmpty }.joined(separator: "\n\n")
@@ -88,10 +95,10 @@ public struct CourseLeafParser: CatalogParser {
         course.takeCredits(heading.credits, rule: heading.rules["credits"])
         course.noteCreditsCap(heading.creditsCap, rule: "\(heading.rules["credits"] ?? "the heading"), after the slash that follows its credits")
         if let credits {
-            course.takeCredits(credits.value, rule: "sentence \"Cr. \(credits.value).\" in the first line of .courseblockdesc at \(credits.path)")
+            course.takeCredits(credits.value, rule: "the credits sentence of the line \"\(credits.line)\", \(credits.place)")
             // The rest of that line (cross-listing, contact hours, terms) is no description, but stays in view.
             course.notes.insert(credits.line, at: 0)
-            course.provenance["notes"] = course.provenance["notes"] ?? "the line of credits at the start of .courseblockdesc at \(credits.path)"
+            course.provenance["notes"] = course.provenance["notes"] ?? "the line of credits, \(credits.place)"
         }
         return course
     }
