@@ -158,6 +158,15 @@ import Testing
         #expect(course.description == "Plants in a garden.\nNote: Held outdoors.\nBring boots.")
     }
 
+    /// Iowa State's subjects are a word and a letter ("COM S", "CPR E"): in a heading, as a whole code and in a requisite.
+    @Test func aSubjectOfAWordAndALetterIsOneSubject() throws {
+        #expect(CourseHeading.parse("CPR E 288: Embedded Systems I")?.code.description == "CPRE 288")
+        #expect(CourseHeading.parse("CPR E 288: Embedded Systems I")?.title == "Embedded Systems I")
+        #expect(CourseCode(parsing: "COM S 309")?.description == "COMS 309")
+        #expect(CourseCode(parsing: "COM S") == nil)
+        #expect(RequisiteParser.parse("COM S 228; CPR E 281 or E E 201")?.courses == ["COMS 228", "CPRE 281", "EE 201"])
+    }
+
     /// Credits followed by a slash and a cap on repeating the course: the cap is no title, and the credits are read.
     @Test(arguments: [
         ("Independent Studies 1-18 Credits/Maximum of 18", "Independent Studies", "1-18", "Maximum of 18"),

@@ -134,6 +134,14 @@ enum CourseCodeScanner {
             i = next
             lastGroupLength = 1
         }
+        // A word and one letter before the number: "COM S 309", "CPR E 288" (Iowa State's subjects).
+        if lastGroupLength >= 2, i + 3 < s.count, s[i] == " " {
+            let (group, next) = letterGroup(s, at: i + 1, caseSensitive: caseSensitive)
+            if group.count == 1, next + 1 < s.count, s[next] == " ", isDigit(s[next + 1]) {
+                subject += group
+                i = next
+            }
+        }
         let letterCount = subject.filter { $0 != "&" }.count
         guard letterCount >= 2, letterCount <= maxSubjectLetters else { return nil }
         // Separator: spaces (NBSP included) or one hyphen, or nothing ("cis162").

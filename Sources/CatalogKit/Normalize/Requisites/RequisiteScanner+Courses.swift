@@ -34,6 +34,13 @@ extension RequisiteScanner {
             guard t.leadLetters <= 5 else { return false }
             subject = upperString(t.start, t.end)
             numberToken = index + 1
+            // A word and one letter: "COM S 309", "CPR E 288" (Iowa State's subjects).
+            if numberToken + 1 < tokens.count, tokens[numberToken].isWord, tokens[numberToken].isSimple,
+               tokens[numberToken].leadLetters == 1, tokens[numberToken].digits == 0, tokens[numberToken].leadUpper,
+               subject.utf8.count < 5, isCourseNumber(numberToken + 1, allowLetterPrefix: false) {
+                subject += upperString(tokens[numberToken].start, tokens[numberToken].end)
+                numberToken += 1
+            }
             if isPunct(numberToken, UInt8(ascii: "-")), numberToken + 1 < tokens.count, !tokens[numberToken + 1].spaceBefore, !tokens[numberToken].spaceBefore {
                 numberToken += 1
             }
