@@ -167,6 +167,30 @@ import Testing
         #expect(RequisiteParser.parse("COM S 228; CPR E 281 or E E 201")?.courses == ["COMS 228", "CPRE 281", "EE 201"])
     }
 
+    /// UC Davis's blocks: a title span opened by the dash that parts it from the code, a hidden print copy of the
+    /// labelled list, and "(can be concurrent)" after a course of the prerequisite.
+    @Test func aDashBeforeTheTitleAndAHiddenCopyAreNotRead() throws {
+        let result = CourseLeafParserTests.parse("""
+        <div class="courseblock"><h3 class="cols noindent"><span class="detail-code"><b>HORT 017</b></span>
+          <span class="detail-title"><b>— Gardens &amp; Parks</b></span><span class="detail-hours_html"><b>(4 units)</b></span></h3>
+          <div class="noindent"><p class="courseblockextra noindent"><em>Course Description:</em> Plants.</p></div>
+          <div class="noindent"><p class="detail-prerequisite"><i>Prerequisite(s): </i>HORT 010 (can be concurrent).</p></div>
+          <div class="noindent notinpdf"><div class="courseblockextra"><ul><li><span class="label"><em>Grade Mode:</em></span>
+            Letter.</li></ul></div></div>
+          <div hidden="true" class="noindent"><div class="courseblockextra"><ul><li><span class="label"><em>Grade Mode:</em></span>
+            Letter.</li></ul></div></div></div>
+        <div class="courseblock"><h3><span class="detail-code"><b>HORT 018</b></span>
+          <span class="detail-title"><b>.NET for Growers</b></span></h3></div>
+        """)
+        let course = try #require(result.courses.first)
+        #expect(course.title == "Gardens & Parks")
+        #expect(course.creditsText == "4")
+        #expect(course.fields == [LabelledField(label: "Grade Mode", value: "Letter.")])
+        #expect(result.courses.last?.title == ".NET for Growers")
+        let tree = RequisiteParser.parse("HORT 010 (can be concurrent) or HORT 011 which can be taken concurrently")
+        #expect(tree?.indentedDescription().components(separatedBy: "[concurrent ok]").count == 3)
+    }
+
     /// Credits followed by a slash and a cap on repeating the course: the cap is no title, and the credits are read.
     @Test(arguments: [
         ("Independent Studies 1-18 Credits/Maximum of 18", "Independent Studies", "1-18", "Maximum of 18"),

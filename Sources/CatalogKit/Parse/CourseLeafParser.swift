@@ -67,7 +67,8 @@ public struct CourseLeafParser: CatalogParser {
         /// Credits read from a line of the body ("(3-0) Cr. 3.", "Credits 1 to 4."): the value, the line and where it was.
         var credits: (value: String, line: String, place: String)?
         var afterHeading = false
-        for child in block.children where child.isElement {
+        // A hidden child is the print copy of what the block shows (UC Davis repeats its labelled list in one).
+        for child in block.children where child.isElement && child.attribute("hidden") == nil {
             if child.isSame(as: headingNode) {
                 afterHeading = true
             } else if afterHeading, child.hasClass("courseblockdesc") {
@@ -109,7 +110,9 @@ public struct CourseLeafParser: CatalogParser {
             var rules = ["code": "span.detail-code at \(codeNode.path), in \(place)"]
             var title = ""
             if let titleNode = try node.first(detailTitleXPath) {
-                title = titleNode.text
+                // "— Data, Logic, & Computing": the dash parts the title from the code before it (UC Davis).
+                // A leading period stays (".NET Programming").
+                title = String(titleNode.text.drop(while: { $0 != "." && CourseHeading.separators.contains($0) || $0 == " " }))
                 rules["title"] = "span.detail-title at \(titleNode.path)"
             }
             var credits: String?

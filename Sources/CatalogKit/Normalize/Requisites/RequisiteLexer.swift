@@ -5,7 +5,7 @@ enum RequisiteKeyword: String, CaseIterable {
     case and, or, both, either, plus
     // Glue words.
     case a, an, the, with, `in`, of, `for`, to, into, `as`, by, on, at, via, through, from
-    case be, `is`, are, must, may, have, has, having, required, completed, written, least, more
+    case be, `is`, are, must, may, can, have, has, having, required, completed, written, least, more
     case following, courses, course, any, which, such, each, all
     // Grades.
     case grade, grades, minimum, min, better, higher, above, greater, passing, satisfactory, qualifying

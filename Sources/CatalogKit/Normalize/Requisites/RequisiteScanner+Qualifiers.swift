@@ -85,13 +85,14 @@ extension RequisiteScanner {
         return true
     }
 
-    /// "may be taken concurrently", "taken concurrently", "concurrently", "or concurrent enrollment".
+    /// "may be taken concurrently", "can be concurrent" (UC Davis), "taken concurrently", "concurrently",
+    /// "or concurrent enrollment".
     mutating func concurrencySuffix() -> Bool {
         var j = index
         switch keyword(j) {
-        case .which, .may:
+        case .which, .may, .can:
             if keyword(j) == .which {
-                guard keyword(j + 1) == .may else { return false }
+                guard keyword(j + 1) == .may || keyword(j + 1) == .can else { return false }
                 j += 1
             }
             guard keyword(j + 1) == .be else { return false }

@@ -191,7 +191,7 @@ struct RequisiteScanner {
             return creditPrefix() || standing() || rolePermission()
         case .may:
             return concurrencySuffix() || (keyword(index + 1) == .not && noteMarker(.aside, through: index + 1))
-        case .taken, .concurrently:
+        case .taken, .concurrently, .can:
             return concurrencySuffix()
         case .freshman, .sophomore, .junior, .senior:
             return standing()
