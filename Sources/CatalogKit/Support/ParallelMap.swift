@@ -13,8 +13,11 @@ enum ParallelMap {
         guard items.count > minimumItems, (width ?? 2) > 1 else { return items.map(transform) }
         let chunks = min(width ?? ProcessInfo.processInfo.activeProcessorCount * 4, items.count)
         // Chunk c takes items c, c + chunks, c + 2 * chunks…, so a run of slow items is shared out.
-        let parts = inChunks(chunks) { chunk in stride(from: chunk, to: items.count, by: chunks).map { transform(items[$0]) } }
-        return items.indices.map { parts[$0 % chunks][$0 / chunks] }
+        // Each part is made last item first, so that the values can be taken off the parts' ends in order: moved,
+        // not copied (a copy of a course retains each of its fields, and dropping the parts releases them all again,
+        // a serial pass over the whole catalog).
+        var parts = inChunks(chunks) { chunk in stride(from: chunk, to: items.count, by: chunks).reversed().map { transform(items[$0]) } }
+        return items.indices.map { parts[$0 % chunks].removeLast() }
     }
 
     /// `0..<count` cut into contiguous ranges, one `body` call each, spread over the cores; the results in
