@@ -77,11 +77,15 @@ public struct PageResult: Sendable {
 
     /// Fields a course page lacks, one line each, naming the page and the field.
     public var missingFieldWarnings: [String] {
-        courses.flatMap { course in
-            [("title", course.title.isEmpty), ("credits", course.creditsText == nil),
-             ("description", course.description.isEmpty)]
-                .filter(\.1).map { "\(input): \(course.code): no \($0.0) found" }
+        var warnings: [String] = []
+        // Each course read in place: thousands of them, and a copy retains every field.
+        for index in courses.indices {
+            for (field, isMissing) in [("title", courses[index].title.isEmpty), ("credits", courses[index].creditsText == nil),
+                                       ("description", courses[index].description.isEmpty)] where isMissing {
+                warnings.append("\(input): \(courses[index].code): no \(field) found")
+            }
         }
+        return warnings
     }
 }
 
