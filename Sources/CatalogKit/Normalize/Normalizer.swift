@@ -100,7 +100,8 @@ public struct Normalizer: Sendable {
         // in place).
         let keys = { [normalized] in
             ParallelMap.map(Array(normalized.indices)) { index in
-                (id: normalized[index].id, code: normalized[index].code, codeText: normalized[index].code.description,
+                (id: Course.id(code: normalized[index].code, qualifier: normalized[index].idQualifier),
+                 code: normalized[index].code, codeText: normalized[index].code.description,
                  references: normalized[index].prerequisiteCourses + normalized[index].corequisiteCourses)
             }
         }()
