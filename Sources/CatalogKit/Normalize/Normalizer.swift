@@ -121,7 +121,12 @@ public struct Normalizer: Sendable {
             normalized[index].prerequisiteFor = reverse[position].prerequisiteFor
             normalized[index].missingReferences = reverse[position].missing
         }
-        return kept.map { normalized[$0] }
+        // The kept courses moved out in order, not copied (a copy retains every field, and the array's end
+        // releases them all again): popped into optional slots, last course first, and taken from there.
+        var slots: [Course?] = []
+        slots.reserveCapacity(normalized.count)
+        while let course = normalized.popLast() { slots.append(course) }
+        return kept.map { index in slots[slots.count - 1 - index].take()! }
     }
 }
 
