@@ -102,7 +102,7 @@ enum ParseCommand: Command {
             let courses = Normalizer(rules: rules).normalize(catalog: Self.takeCourses(from: &results))
             do {
                 if format == .json {
-                    try ParseOutput.writeJSON(courses: courses) { part throws in try FileHandle.standardOutput.write(contentsOf: part) }
+                    try ParseOutput.writeJSON(courses: consume courses) { part throws in try FileHandle.standardOutput.write(contentsOf: part) }
                     try FileHandle.standardOutput.write(contentsOf: [UInt8(ascii: "\n")])
                 } else {
                     try FileHandle.standardOutput.write(contentsOf: Data(format.text(courses.map(\.record)).utf8))

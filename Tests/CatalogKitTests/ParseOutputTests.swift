@@ -55,9 +55,12 @@ struct ParseOutputTests {
             }
             #expect(inFlight.most <= width)
         }
-        // Contiguous ranges that cover every index once, in order, also when the count does not divide evenly.
+        // Contiguous ranges that cover every index once, in order, also when the count does not divide evenly;
+        // groups handed over give their results in group order.
         for count in [0, 5, 65, 1_000, 1_003] {
-            #expect(ParallelMap.ranges(over: count) { Array($0) }.flatMap { $0 } == Array(0..<count))
+            let cuts = ParallelMap.cuts(of: count)
+            #expect(cuts.flatMap { Array($0) } == Array(0..<count))
+            #expect(ParallelMap.map(handingOver: cuts.map { Array($0) }) { group, _ in group }.flatMap { $0 } == Array(0..<count))
         }
     }
 }

@@ -20,12 +20,24 @@ enum ParallelMap {
         return items.indices.map { parts[$0 % chunks].removeLast() }
     }
 
-    /// `0..<count` cut into contiguous ranges, one `body` call each, spread over the cores; the results in
-    /// range order. For work whose output is joined in order (one buffer per range instead of one per item).
-    static func ranges<Value: Sendable>(over count: Int, _ body: @Sendable (Range<Int>) -> Value) -> [Value] {
-        guard count > minimumItems else { return [body(0..<count)] }
+    /// `0..<count` cut into contiguous ranges, a few per core (one up to `minimumItems`), for work whose output
+    /// is joined in order (one buffer per range instead of one per item).
+    static func cuts(of count: Int) -> [Range<Int>] {
+        guard count > minimumItems else { return [0..<count] }
         let chunks = min(ProcessInfo.processInfo.activeProcessorCount * 4, count)
-        return inChunks(chunks) { chunk in body((count * chunk / chunks)..<(count * (chunk + 1) / chunks)) }
+        return (0..<chunks).map { chunk in (count * chunk / chunks)..<(count * (chunk + 1) / chunks) }
+    }
+
+    /// `body(group, index)` for each of `groups`, spread over the cores, each group handed over to the call that
+    /// takes it: what it holds is let go of on that core when the call is done. The results in group order.
+    static func map<Item: Sendable, Value: Sendable>(handingOver groups: consuming [[Item]],
+                                                     _ body: @Sendable (_ group: consuming [Item], _ index: Int) -> Value) -> [Value] {
+        let count = groups.count
+        guard count > 1 else { return groups.popLast().map { [body($0, 0)] } ?? [] }
+        var slots = [[Item]?](repeating: nil, count: count)
+        for index in slots.indices.reversed() { slots[index] = groups.popLast() }
+        let handed = Mutex(consume slots)
+        return inChunks(count) { chunk in body(handed.withLock { $0[chunk].take()! }, chunk) }
     }
 
     /// `body(chunk)` for each chunk in `0..<chunks`, run on the cores (never more at once than `chunks`); the
