@@ -79,7 +79,7 @@ public struct Normalizer: Sendable {
     /// Normalizes a whole catalog: copies of one course listed twice become one course, different courses
     /// sharing a code are kept under qualified ids (`SharedCodes`), sorted by id, with reverse prerequisite
     /// links and references to codes the catalog lacks. The page order makes no difference to the result.
-    public func normalize(catalog parsed: [ParsedCourse]) -> [Course] {
+    public func normalize(catalog parsed: consuming [ParsedCourse]) -> [Course] {
         let codeTexts = ParallelMap.map(Array(parsed.indices)) { [parsed] index in parsed[index].code.description }
         // A code two pages give links to the first of their URLs, whichever page came first.
         var links: [String: String] = [:]
@@ -90,8 +90,8 @@ public struct Normalizer: Sendable {
             links[codeTexts[index]] = url
         }
         let scheme = numberingScheme(for: parsed.lazy.map(\.code))
-        // Each course is independent of the others: spread over the cores.
-        var normalized = ParallelMap.map(parsed) { [links] in normalize($0, links: links, scheme: scheme) }
+        // Each course is independent of the others: spread over the cores, where each parsed course is let go of.
+        var normalized = ParallelMap.map(consuming: consume parsed) { [links] in normalize($0, links: links, scheme: scheme) }
         let shared = SharedCodes.resolve(normalized)
         for (index, qualifier) in shared.qualifiers { normalized[index].idQualifier = qualifier }
         for (index, warnings) in shared.warnings { normalized[index].warnings += warnings }

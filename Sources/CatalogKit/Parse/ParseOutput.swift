@@ -47,8 +47,7 @@ public enum ParseOutput {
             lastFirst[batchIndex] = []
             // Separators go with the records: the array as `JSONValue.writeArray` lays it out ("[", then ",\n  "
             // between records, "\n]").
-            let parts = ParallelMap.map(handingOver: consume handed) { records, rangeIndex -> [UInt8] in
-                var records = records
+            let parts = ParallelMap.map(handingOver: consume handed) { (records: consuming [Course], rangeIndex) -> [UInt8] in
                 var bytes: [UInt8] = []
                 bytes.reserveCapacity(records.count * 3_400)  // 3.2 KB a record on average: no regrowing on the way
                 var index = ranges[rangeIndex].lowerBound

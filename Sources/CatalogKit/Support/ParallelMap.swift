@@ -20,6 +20,36 @@ enum ParallelMap {
         return items.indices.map { parts[$0 % chunks].removeLast() }
     }
 
+    /// The same values as `items.map(transform)`, in the same order, with each item handed over to the core that
+    /// transforms it and let go of there (rather than on the calling core once all are done).
+    static func map<Item: Sendable, Value: Sendable>(consuming items: consuming [Item],
+                                                     _ transform: @Sendable (Item) -> Value) -> [Value] {
+        let ranges = cuts(of: items.count)
+        // Moved, never copied (a copy of a course retains each of its fields): each range's items are taken off
+        // the end of `items`, so last first, and popped again to be transformed in order; the values are taken off
+        // the ends of the ranges' parts (last first again) and off the end of that.
+        var groups = ranges.map { _ in [Item]() }
+        for (index, range) in ranges.enumerated().reversed() {
+            groups[index].reserveCapacity(range.count)
+            for _ in range { groups[index].append(items.removeLast()) }
+        }
+        var parts = map(handingOver: consume groups) { (group: consuming [Item], _) in
+            var values: [Value] = []
+            values.reserveCapacity(group.count)
+            while let item = group.popLast() { values.append(transform(item)) }
+            return values
+        }
+        var lastFirst: [Value] = []
+        lastFirst.reserveCapacity(ranges.last?.upperBound ?? 0)
+        for index in parts.indices.reversed() {
+            while let value = parts[index].popLast() { lastFirst.append(value) }
+        }
+        var values: [Value] = []
+        values.reserveCapacity(lastFirst.count)
+        while let value = lastFirst.popLast() { values.append(value) }
+        return values
+    }
+
     /// `0..<count` cut into contiguous ranges, a few per core (one up to `minimumItems`), for work whose output
     /// is joined in order (one buffer per range instead of one per item).
     static func cuts(of count: Int) -> [Range<Int>] {
