@@ -69,39 +69,36 @@ enum ParseCommand: Command {
             for index in inputs.indices where inputs[index].name == "/dev/stdin" { inputs[index].name = "(standard input)" }
         }
         for error in inputErrors { printError("gvingest parse: \(error)\(SourceRun.schemeHint(error.name))") }
-        let results = await ParseRunner.run(inputs, parser: PageParser(system: system))
+        var results = await ParseRunner.run(inputs, parser: PageParser(system: system))
 
         var unreadable = !inputErrors.isEmpty
         var empty = 0
         // One write for all of them: a catalog can give thousands of warnings, and a write each took longer.
         var messages = ""
-        for result in results {
-            if result.unreadable {
-                unreadable = true
-                messages += "gvingest parse: \(result.input): \(result.failure ?? "cannot read")\n"
-            } else if !result.yieldedRecord {
-                empty += 1
-                let why = result.failure.map { ": \($0)" } ?? " (parsed as \(result.system?.rawValue ?? "?"): \(result.systemRule))"
-                messages += "gvingest parse: \(result.input): no course found\(why)\n"
-                if result.failure == nil, let diagnosis = noCourseDiagnosis(result, inputs: inputs) {
-                    messages += "gvingest parse: \(result.input): \(diagnosis)\n"
-                }
-            }
-            for warning in result.unreadableCourseWarnings + result.missingFieldWarnings { messages += "gvingest parse: warning: \(warning)\n" }
-            for course in result.courses {
-                for (field, isMissing) in [("credits", course.creditsText == nil), ("description", course.description.isEmpty)] where isMissing {
-                    if let hint = ParseDiagnosis.unmappedLabel(for: field, in: course) {
-                        messages += "gvingest parse: hint: \(result.input): \(course.code): \(hint)\n"
+        for page in results.indices {
+            if results[page].unreadable || !results[page].yieldedRecord {
+                let result = results[page]  // no course on it to copy
+                if result.unreadable {
+                    unreadable = true
+                    messages += "gvingest parse: \(result.input): \(result.failure ?? "cannot read")\n"
+                } else {
+                    empty += 1
+                    let why = result.failure.map { ": \($0)" } ?? " (parsed as \(result.system?.rawValue ?? "?"): \(result.systemRule))"
+                    messages += "gvingest parse: \(result.input): no course found\(why)\n"
+                    if result.failure == nil, let diagnosis = noCourseDiagnosis(result, inputs: inputs) {
+                        messages += "gvingest parse: \(result.input): \(diagnosis)\n"
                     }
                 }
             }
+            // Read in place, not copied out of the array: a copy retains every field of every course of the page.
+            results[page].appendCourseWarnings(to: &messages)
         }
         if !messages.isEmpty { FileHandle.standardError.write(Data(messages.utf8)) }
         if let format = try RecordFormat.chosen(arguments) {
-            let courses = Normalizer(rules: rules).normalize(catalog: results.flatMap(\.courses))
+            let courses = Normalizer(rules: rules).normalize(catalog: Self.takeCourses(from: &results))
             do {
                 if format == .json {
-                    try ParseOutput.writeJSON(courses: courses) { part throws in try FileHandle.standardOutput.write(contentsOf: part) }
+                    try ParseOutput.writeJSON(courses: consume courses) { part throws in try FileHandle.standardOutput.write(contentsOf: part) }
                     try FileHandle.standardOutput.write(contentsOf: [UInt8(ascii: "\n")])
                 } else {
                     try FileHandle.standardOutput.write(contentsOf: Data(format.text(courses.map(\.record)).utf8))
@@ -119,10 +116,38 @@ enum ParseCommand: Command {
         return empty > 0 ? .dataError : .ok
     }
 
+    /// The courses of all pages, in page order, moved out of the results: popped rather than copied (a copy retains
+    /// every field of a course, and the results' end releases them all again), last first, then popped once more.
+    static func takeCourses(from results: inout [PageResult]) -> [ParsedCourse] {
+        var lastFirst: [ParsedCourse] = []
+        for page in results.indices.reversed() {
+            while let course = results[page].courses.popLast() { lastFirst.append(course) }
+        }
+        var courses: [ParsedCourse] = []
+        courses.reserveCapacity(lastFirst.count)
+        while let course = lastFirst.popLast() { courses.append(course) }
+        return courses
+    }
+
     /// Why a saved page gave no course; pages from the web are not fetched again for it.
     static func noCourseDiagnosis(_ result: PageResult, inputs: [PageInput]) -> String? {
         guard let input = inputs.first(where: { $0.name == result.input }), let path = input.path, path != "/dev/stdin",
               let bytes = try? FileBytes.read(URL(fileURLWithPath: path)) else { return nil }
         return ParseDiagnosis.noCourse(bytes: bytes, url: input.url, system: result.system)
+    }
+}
+
+extension PageResult {
+    /// The warnings and hints `gvingest parse` gives about the courses of this page, a line each.
+    fileprivate func appendCourseWarnings(to messages: inout String) {
+        for warning in unreadableCourseWarnings + missingFieldWarnings { messages += "gvingest parse: warning: \(warning)\n" }
+        for index in courses.indices where courses[index].creditsText == nil || courses[index].description.isEmpty {
+            let course = courses[index]
+            for (field, isMissing) in [("credits", course.creditsText == nil), ("description", course.description.isEmpty)] where isMissing {
+                if let hint = ParseDiagnosis.unmappedLabel(for: field, in: course) {
+                    messages += "gvingest parse: hint: \(input): \(course.code): \(hint)\n"
+                }
+            }
+        }
     }
 }

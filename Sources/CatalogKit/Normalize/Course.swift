@@ -5,7 +5,7 @@ public struct Course: Sendable, Equatable {
     public var code: CourseCode
     /// Stable across runs and snapshots: derived from the canonical code ("cis-162l"), and for a code that
     /// different courses share, qualified by the course's title ("mana-7334-strategic-management").
-    public var id: String { idQualifier.map { "\(code.id)-\($0)" } ?? code.id }
+    public var id: String { Self.id(code: code, qualifier: idQualifier) }
     /// Set only where another course of the catalog has the same code (`SharedCodes`).
     public var idQualifier: String? = nil
     public var title: String
@@ -41,6 +41,12 @@ public struct Course: Sendable, Equatable {
     public var system: CatalogSystem
     public var provenance: [String: String]
     public var warnings: [String]
+
+    /// `id` from the two fields it is made of: read out of an array of courses, they are copied alone, where
+    /// `courses[index].id` copies the whole course (a retain and a release for each of its fields).
+    static func id(code: CourseCode, qualifier: String?) -> String {
+        qualifier.map { "\(code.id)-\($0)" } ?? code.id
+    }
 
     /// The app's integer credits: the minimum of the range, 0 when unknown.
     public var appCredits: Int { credits?.appCredits ?? 0 }

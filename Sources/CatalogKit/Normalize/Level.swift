@@ -1,3 +1,5 @@
+import SafeLibXML
+
 /// A course's level; the app shows it capitalised ("Undergraduate").
 public enum CourseLevel: String, Sendable, Codable, CaseIterable, Comparable {
     case developmental, undergraduate, graduate, doctoral
@@ -101,7 +103,8 @@ public struct NumberingScheme: Sendable, Equatable {
 
     private static func doctoralWord(in title: String) -> Substring? {
         // Splitting every title into words showed in the parse's profile; few titles hold the stem at all.
-        guard title.lowercased().contains("doctora") else { return nil }
+        // A byte search: Foundation's `contains` bridged each title to search it.
+        guard title.lowercased().containsBytes("doctora") else { return nil }
         return title.split(whereSeparator: { !$0.isLetter }).first { ["doctoral", "doctorate"].contains($0.lowercased()) }
     }
 }

@@ -79,7 +79,7 @@ public struct Normalizer: Sendable {
     /// Normalizes a whole catalog: copies of one course listed twice become one course, different courses
     /// sharing a code are kept under qualified ids (`SharedCodes`), sorted by id, with reverse prerequisite
     /// links and references to codes the catalog lacks. The page order makes no difference to the result.
-    public func normalize(catalog parsed: [ParsedCourse]) -> [Course] {
+    public func normalize(catalog parsed: consuming [ParsedCourse]) -> [Course] {
         let codeTexts = ParallelMap.map(Array(parsed.indices)) { [parsed] index in parsed[index].code.description }
         // A code two pages give links to the first of their URLs, whichever page came first.
         var links: [String: String] = [:]
@@ -90,8 +90,8 @@ public struct Normalizer: Sendable {
             links[codeTexts[index]] = url
         }
         let scheme = numberingScheme(for: parsed.lazy.map(\.code))
-        // Each course is independent of the others: spread over the cores.
-        var normalized = ParallelMap.map(parsed) { [links] in normalize($0, links: links, scheme: scheme) }
+        // Each course is independent of the others: spread over the cores, where each parsed course is let go of.
+        var normalized = ParallelMap.map(consuming: consume parsed) { [links] in normalize($0, links: links, scheme: scheme) }
         let shared = SharedCodes.resolve(normalized)
         for (index, qualifier) in shared.qualifiers { normalized[index].idQualifier = qualifier }
         for (index, warnings) in shared.warnings { normalized[index].warnings += warnings }
@@ -100,7 +100,8 @@ public struct Normalizer: Sendable {
         // in place).
         let keys = { [normalized] in
             ParallelMap.map(Array(normalized.indices)) { index in
-                (id: normalized[index].id, code: normalized[index].code, codeText: normalized[index].code.description,
+                (id: Course.id(code: normalized[index].code, qualifier: normalized[index].idQualifier),
+                 code: normalized[index].code, codeText: normalized[index].code.description,
                  references: normalized[index].prerequisiteCourses + normalized[index].corequisiteCourses)
             }
         }()
@@ -120,7 +121,12 @@ public struct Normalizer: Sendable {
             normalized[index].prerequisiteFor = reverse[position].prerequisiteFor
             normalized[index].missingReferences = reverse[position].missing
         }
-        return kept.map { normalized[$0] }
+        // The kept courses moved out in order, not copied (a copy retains every field, and the array's end
+        // releases them all again): popped into optional slots, last course first, and taken from there.
+        var slots: [Course?] = []
+        slots.reserveCapacity(normalized.count)
+        while let course = normalized.popLast() { slots.append(course) }
+        return kept.map { index in slots[slots.count - 1 - index].take()! }
     }
 }
 

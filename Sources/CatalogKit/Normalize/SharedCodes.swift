@@ -16,7 +16,7 @@ enum SharedCodes {
     static func resolve(_ courses: [Course]) -> Resolution {
         var byID: [String: [Int]] = [:]
         byID.reserveCapacity(courses.count)
-        for index in courses.indices { byID[courses[index].id, default: []].append(index) }
+        for index in courses.indices { byID[Course.id(code: courses[index].code, qualifier: courses[index].idQualifier), default: []].append(index) }
         var resolution = Resolution()
         resolution.kept.reserveCapacity(byID.count)
         for (_, members) in byID {

@@ -36,7 +36,9 @@ public enum TextCleaner {
 
     /// Whether every byte is ASCII and none a line feed.
     static func isASCIIWithoutLineFeed(_ text: String) -> Bool {
-        text.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0A }
+        // Over the contiguous bytes: through the UTF-8 view, each byte was an index step of its own.
+        var text = text
+        return text.withUTF8 { bytes in bytes.allSatisfy { $0 < 0x80 && $0 != 0x0A } }
     }
 
     /// One line: every break folded into a space (titles, requisite strings).

@@ -1,5 +1,6 @@
 import Foundation
 import SafeLibXML
+import Synchronization
 
 /// Which parser reads a page: one named system, or whichever recognizes the page.
 public enum SystemChoice: Sendable, Equatable, CustomStringConvertible {
@@ -77,17 +78,23 @@ public struct PageResult: Sendable {
 
     /// Fields a course page lacks, one line each, naming the page and the field.
     public var missingFieldWarnings: [String] {
-        courses.flatMap { course in
-            [("title", course.title.isEmpty), ("credits", course.creditsText == nil),
-             ("description", course.description.isEmpty)]
-                .filter(\.1).map { "\(input): \(course.code): no \($0.0) found" }
+        var warnings: [String] = []
+        // Each course read in place: thousands of them, and a copy retains every field.
+        for index in courses.indices {
+            for (field, isMissing) in [("title", courses[index].title.isEmpty), ("credits", courses[index].creditsText == nil),
+                                       ("description", courses[index].description.isEmpty)] where isMissing {
+                warnings.append("\(input): \(courses[index].code): no \(field) found")
+            }
         }
+        return warnings
     }
 }
 
 /// The parse stage: bytes of a page in, courses and listing out. Pure: no I/O.
 public struct PageParser: Sendable {
     public var system: SystemChoice
+    /// The texts that the courses of the pages this parser (and its copies) reads share.
+    let sharedTexts = SharedTexts()
 
     public init(system: SystemChoice = .auto) {
         self.system = system
@@ -130,11 +137,32 @@ public struct PageParser: Sendable {
         do {
             let found = try parser.courses(in: page)
             result.courses = found.courses
+            for index in result.courses.indices { sharedTexts.share(&result.courses[index]) }
             result.unreadableCourses = found.unreadable
             if result.courses.isEmpty { result.listing = try parser.listing(in: page) }
         } catch {
             result.failure = "\(error)"
         }
         return result
+    }
+}
+
+/// Texts that many courses hold, one copy each: pages of one layout give thousands of courses the same provenance
+/// (the same rule at the same path), field labels and catalog name, and a copy per course was a block per text to
+/// make, keep and free.
+final class SharedTexts: Sendable {
+    private let known = Mutex<Set<String>>([])
+
+    /// Replaces the provenance, field labels and catalog name of `course` with the copies already known, and keeps
+    /// those not known yet.
+    func share(_ course: inout ParsedCourse) {
+        known.withLock { known in
+            func shared(_ text: String) -> String { known.insert(text).memberAfterInsert }
+            var provenance = [String: String](minimumCapacity: course.provenance.count)
+            for (key, value) in course.provenance { provenance[shared(key)] = shared(value) }
+            course.provenance = provenance
+            for index in course.fields.indices { course.fields[index].label = shared(course.fields[index].label) }
+            course.catalogName = course.catalogName.map(shared)
+        }
     }
 }

@@ -40,7 +40,10 @@ public enum ParseDiagnosis {
     /// course lacks `field` and keeps an unmapped label that may hold it.
     public static func unmappedLabel(for field: String, in course: ParsedCourse) -> String? {
         let words = labelWords[field] ?? [field]
-        guard let found = course.fields.first(where: { field in words.contains { field.label.lowercased().contains($0) } }) else { return nil }
+        guard let found = course.fields.first(where: { field in
+            let label = field.label.lowercased()
+            return words.contains { label.containsBytes($0) }
+        }) else { return nil }
         let pattern = NSRegularExpression.escapedPattern(for: found.label)
         return "label \"\(found.label):\" looks like \(field): map it in rules.labels (e.g. \"\(pattern):?\": \"\(field)\")"
     }

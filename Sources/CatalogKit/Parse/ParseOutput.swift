@@ -23,20 +23,38 @@ public enum ParseOutput {
     /// are written on the cores in parallel, a range of them into each piece (the same bytes as
     /// `JSONValue.array(records).serialized()`, which would write thousands of records on one core), and a
     /// batch is handed out before the next is made. So the output never sits in memory whole.
-    public static func writeJSON<Failure: Error>(courses: [Course], batch: Int = defaultBatch,
+    public static func writeJSON<Failure: Error>(courses: consuming [Course], batch: Int = defaultBatch,
                                                  to write: ([UInt8]) throws(Failure) -> Void) throws(Failure) {
         guard !courses.isEmpty else { return try write(Array("[]".utf8)) }
-        // Separators go with the records: the array as `JSONValue.writeArray` lays it out ("[", then ",\n  "
-        // between records, "\n]").
         let size = max(1, batch)
-        for start in stride(from: 0, to: courses.count, by: size) {
-            let end = min(start + size, courses.count)
-            let parts = ParallelMap.ranges(over: end - start) { range -> [UInt8] in
+        let total = courses.count
+        // Each batch's records cut into ranges, one a call on the cores.
+        let batches = stride(from: 0, to: total, by: size).map { start in
+            ParallelMap.cuts(of: min(size, total - start)).map { (start + $0.lowerBound)..<(start + $0.upperBound) }
+        }
+        // Each range's courses, last first: moved off the end of `courses`, never copied (a copy retains every
+        // field of a course). The core writing a range takes them off its end in order and lets go of each once
+        // it is written, so the courses are freed on the cores, not on one core after the output is out.
+        var lastFirst = batches.map { $0.map { _ in [Course]() } }
+        for (batchIndex, ranges) in batches.enumerated().reversed() {
+            for (rangeIndex, range) in ranges.enumerated().reversed() {
+                lastFirst[batchIndex][rangeIndex].reserveCapacity(range.count)
+                for _ in range { lastFirst[batchIndex][rangeIndex].append(courses.removeLast()) }
+            }
+        }
+        for (batchIndex, ranges) in batches.enumerated() {
+            let handed = lastFirst[batchIndex]
+            lastFirst[batchIndex] = []
+            // Separators go with the records: the array as `JSONValue.writeArray` lays it out ("[", then ",\n  "
+            // between records, "\n]").
+            let parts = ParallelMap.map(handingOver: consume handed) { (records: consuming [Course], rangeIndex) -> [UInt8] in
                 var bytes: [UInt8] = []
-                bytes.reserveCapacity(range.count * 3_400)  // 3.2 KB a record on average: no regrowing on the way
-                for index in (start + range.lowerBound)..<(start + range.upperBound) {
+                bytes.reserveCapacity(records.count * 3_400)  // 3.2 KB a record on average: no regrowing on the way
+                var index = ranges[rangeIndex].lowerBound
+                while let course = records.popLast() {
                     bytes.append(contentsOf: index == 0 ? "[\n  ".utf8 : ",\n  ".utf8)
-                    courses[index].writeJSON(into: &bytes, indentingLevels: .max, depth: 1)
+                    course.writeJSON(into: &bytes, indentingLevels: .max, depth: 1)
+                    index += 1
                 }
                 return bytes
             }

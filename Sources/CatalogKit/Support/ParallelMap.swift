@@ -13,16 +13,61 @@ enum ParallelMap {
         guard items.count > minimumItems, (width ?? 2) > 1 else { return items.map(transform) }
         let chunks = min(width ?? ProcessInfo.processInfo.activeProcessorCount * 4, items.count)
         // Chunk c takes items c, c + chunks, c + 2 * chunks…, so a run of slow items is shared out.
-        let parts = inChunks(chunks) { chunk in stride(from: chunk, to: items.count, by: chunks).map { transform(items[$0]) } }
-        return items.indices.map { parts[$0 % chunks][$0 / chunks] }
+        // Each part is made last item first, so that the values can be taken off the parts' ends in order: moved,
+        // not copied (a copy of a course retains each of its fields, and dropping the parts releases them all again,
+        // a serial pass over the whole catalog).
+        var parts = inChunks(chunks) { chunk in stride(from: chunk, to: items.count, by: chunks).reversed().map { transform(items[$0]) } }
+        return items.indices.map { parts[$0 % chunks].removeLast() }
     }
 
-    /// `0..<count` cut into contiguous ranges, one `body` call each, spread over the cores; the results in
-    /// range order. For work whose output is joined in order (one buffer per range instead of one per item).
-    static func ranges<Value: Sendable>(over count: Int, _ body: @Sendable (Range<Int>) -> Value) -> [Value] {
-        guard count > minimumItems else { return [body(0..<count)] }
+    /// The same values as `items.map(transform)`, in the same order, with each item handed over to the core that
+    /// transforms it and let go of there (rather than on the calling core once all are done).
+    static func map<Item: Sendable, Value: Sendable>(consuming items: consuming [Item],
+                                                     _ transform: @Sendable (Item) -> Value) -> [Value] {
+        let ranges = cuts(of: items.count)
+        // Moved, never copied (a copy of a course retains each of its fields): each range's items are taken off
+        // the end of `items`, so last first, and popped again to be transformed in order; the values are taken off
+        // the ends of the ranges' parts (last first again) and off the end of that.
+        var groups = ranges.map { _ in [Item]() }
+        for (index, range) in ranges.enumerated().reversed() {
+            groups[index].reserveCapacity(range.count)
+            for _ in range { groups[index].append(items.removeLast()) }
+        }
+        var parts = map(handingOver: consume groups) { (group: consuming [Item], _) in
+            var values: [Value] = []
+            values.reserveCapacity(group.count)
+            while let item = group.popLast() { values.append(transform(item)) }
+            return values
+        }
+        var lastFirst: [Value] = []
+        lastFirst.reserveCapacity(ranges.last?.upperBound ?? 0)
+        for index in parts.indices.reversed() {
+            while let value = parts[index].popLast() { lastFirst.append(value) }
+        }
+        var values: [Value] = []
+        values.reserveCapacity(lastFirst.count)
+        while let value = lastFirst.popLast() { values.append(value) }
+        return values
+    }
+
+    /// `0..<count` cut into contiguous ranges, a few per core (one up to `minimumItems`), for work whose output
+    /// is joined in order (one buffer per range instead of one per item).
+    static func cuts(of count: Int) -> [Range<Int>] {
+        guard count > minimumItems else { return [0..<count] }
         let chunks = min(ProcessInfo.processInfo.activeProcessorCount * 4, count)
-        return inChunks(chunks) { chunk in body((count * chunk / chunks)..<(count * (chunk + 1) / chunks)) }
+        return (0..<chunks).map { chunk in (count * chunk / chunks)..<(count * (chunk + 1) / chunks) }
+    }
+
+    /// `body(group, index)` for each of `groups`, spread over the cores, each group handed over to the call that
+    /// takes it: what it holds is let go of on that core when the call is done. The results in group order.
+    static func map<Item: Sendable, Value: Sendable>(handingOver groups: consuming [[Item]],
+                                                     _ body: @Sendable (_ group: consuming [Item], _ index: Int) -> Value) -> [Value] {
+        let count = groups.count
+        guard count > 1 else { return groups.popLast().map { [body($0, 0)] } ?? [] }
+        var slots = [[Item]?](repeating: nil, count: count)
+        for index in slots.indices.reversed() { slots[index] = groups.popLast() }
+        let handed = Mutex(consume slots)
+        return inChunks(count) { chunk in body(handed.withLock { $0[chunk].take()! }, chunk) }
     }
 
     /// `body(chunk)` for each chunk in `0..<chunks`, run on the cores (never more at once than `chunks`); the
