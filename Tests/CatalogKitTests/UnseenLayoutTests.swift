@@ -238,4 +238,30 @@ import Testing
         #expect(course.fields.contains(LabelledField(label: "Schedule Types", value: "Lecture")))
         #expect(course.fields.contains(LabelledField(label: "Department", value: "Geography")))
     }
+
+    /// Some Acalog catalogs write the credits unlabelled, alone after the heading, the plural in a parenthesis
+    /// ("<strong>3 unit(s)</strong>", "3 Credit(s)"): that is the credits, not a note. A labelled "Credits:" wins.
+    @Test(arguments: [
+        ("<strong>3 unit(s)</strong><br><br>How lists work.<br>", "3", "How lists work.", []),
+        ("<hr><strong>1-4 Credit(s)</strong><br>How lists work.", "1-4", "How lists work.", []),
+        ("<strong>3 Credit(s)</strong><br><strong>Credits:</strong> 4<br>How lists work.", "4", "How lists work.", ["3 Credit(s)"]),
+    ] as [(String, String, String, [String])])
+    func anUnlabelledCreditPhraseIsTheCredits(_ body: String, _ credits: String, _ description: String, _ notes: [String]) throws {
+        let html = """
+        <html><body><table><tr><td class="block_content">
+        <h1 id="course_preview_title">CS 146 - Data Structures</h1>\(body)
+        </td></tr></table></body></html>
+        """
+        let result = PageParser(system: .fixed(.acalog)).parse(bytes: Array(html.utf8), sourceURL: URL(string: "https://catalog.example.edu/preview_course_nopop.php?catoid=1&coid=2")!,
+                                                             input: "page")
+        let course = try #require(result.courses.first)
+        #expect(course.creditsText == credits)
+        #expect(course.description == description)
+        #expect(course.notes == notes)
+    }
+
+    @Test func aPluralInParenthesesEndsACreditPhrase() {
+        #expect(CourseHeading.trailingCreditPhrase("Special Topics 1-3 Credit(s)")?.credits == "1-3")
+        #expect(CourseHeading.trailingCreditPhrase("Special Topics (3 Credits)")?.credits == "3")
+    }
 }

@@ -111,6 +111,15 @@ struct CourseAssembler {
         return lines.isEmpty ? nil : lines.joined(separator: "\n")
     }
 
+    /// The credits of a segment that is nothing but a credit phrase ("3 Credit(s)", "3 unit(s)", "1-4 Credit Hours"),
+    /// the way some Acalog catalogs write the credits, unlabelled, after the heading. A byte look first: nearly
+    /// every segment is prose, long or not opening with a digit.
+    static func loneCreditPhrase(_ text: String) -> String? {
+        guard text.utf8.count <= 40, let first = text.utf8.first, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9"),
+              let (rest, credits, cap) = CourseHeading.trailingCreditPhrase(text), rest.isEmpty, cap == nil else { return nil }
+        return credits
+    }
+
     static func isLoneFlag(_ line: Substring) -> Bool {
         let scalars = line.unicodeScalars
         guard let first = scalars.firstIndex(where: { !CharacterSet.whitespaces.contains($0) }),
@@ -137,12 +146,16 @@ struct CourseAssembler {
             for piece in pieces.dropFirst() { roles.append(piece.label.map(FieldRole.init(label:))) }
         }
         let hasDescriptionLabel = roles.contains(.description)
+        let hasCreditsLabel = roles.contains(.credits)
         var description: [String] = []
         var descriptionRules: [String] = []
         for (segment, role) in zip(segments, roles) {
             guard let label = segment.label, let role else {
                 let links = courseLinks(segment)
-                if segment.emphasized, course.prerequisiteText == nil, !links.isEmpty {
+                if !hasCreditsLabel, course.creditsText == nil, let credits = Self.loneCreditPhrase(segment.text) {
+                    course.creditsText = credits
+                    course.provenance["credits"] = "unlabelled text holding only a credit phrase, \(scope)"
+                } else if segment.emphasized, course.prerequisiteText == nil, !links.isEmpty {
                     course.prerequisiteText = segment.text
                     course.prerequisiteLinks = links
                     course.provenance["prerequisite"] = "unlabelled emphasis holding course links, \(scope)"
