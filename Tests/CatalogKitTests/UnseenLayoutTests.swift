@@ -1,4 +1,5 @@
 import Foundation
+import SafeLibXML
 import Testing
 @testable import CatalogKit
 
@@ -263,5 +264,20 @@ import Testing
     @Test func aPluralInParenthesesEndsACreditPhrase() {
         #expect(CourseHeading.trailingCreditPhrase("Special Topics 1-3 Credit(s)")?.credits == "1-3")
         #expect(CourseHeading.trailingCreditPhrase("Special Topics (3 Credits)")?.credits == "3")
+    }
+
+    /// Banner 9's corequisites come as a fragment of their own (`getCorequisites`, a `section[aria-labelledby=coReqs]`
+    /// holding a table of subject, number and title): a Banner page that names no course, as the description is.
+    @Test func bannersCorequisitesFragmentIsBanners() throws {
+        let html = """
+        <section aria-labelledby="coReqs"><h3>Corequisites</h3>
+        <table class="basePreqTable"><thead><tr><th>Subject</th><th>Course Number</th><th>Title</th></tr></thead>
+        <tbody><tr><td>Physics</td><td>1162</td><td>Lab for PHYS 1161</td></tr></tbody></table></section>
+        """
+        let result = PageParser(system: .auto).parse(bytes: Array(html.utf8), sourceURL: URL(string: "https://ssb.example.edu/StudentRegistrationSsb/ssb/searchResults/getCorequisites")!,
+                                                     input: "page")
+        #expect(result.system == .banner)
+        #expect(result.courses.isEmpty)
+        #expect(try BannerParser().courseLessPage(HTMLDocument(bytes: Array(html.utf8)))?.contains("(corequisites)") == true)
     }
 }
