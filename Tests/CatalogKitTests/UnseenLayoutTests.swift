@@ -280,4 +280,26 @@ import Testing
         #expect(result.courses.isEmpty)
         #expect(try BannerParser().courseLessPage(HTMLDocument(bytes: Array(html.utf8)))?.contains("(corequisites)") == true)
     }
+
+    /// An Acalog page may set a header under the heading and part it from the body with a rule (George Mason's:
+    /// credits, "Not Repeatable.", "Offered by …", then <hr>, then the description): the header's unlabelled lines
+    /// are notes, not description; its labels are read as anywhere.
+    @Test func anAcalogHeaderAboveTheRuleIsNoDescription() throws {
+        let html = """
+        <html><body><table><tr><td class="block_content_popup">
+        <h1 id="course_preview_title">CS 310 - Data Structures</h1>
+        <p><strong>Credits:</strong> 3<br>Not Repeatable.<br></p>
+        <hr>
+        Abstract data types.<br><br>
+        <strong>Prerequisite(s):</strong> CS 211.<br>
+        </td></tr></table></body></html>
+        """
+        let result = PageParser(system: .fixed(.acalog)).parse(bytes: Array(html.utf8), sourceURL: URL(string: "https://catalog.example.edu/preview_course_nopop.php?catoid=1&coid=2")!,
+                                                             input: "page")
+        let course = try #require(result.courses.first)
+        #expect(course.creditsText == "3")
+        #expect(course.description == "Abstract data types.")
+        #expect(course.notes == ["Not Repeatable."])
+        #expect(course.prerequisiteText == "CS 211.")
+    }
 }

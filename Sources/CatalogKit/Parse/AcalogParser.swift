@@ -64,8 +64,15 @@ public struct AcalogParser: CatalogParser {
         let where_ = "\(rule) at \(heading.path)"
         var course = try ParsedCourse.begun(from: heading, parsed: parsed, page: page, system: system, place: where_)
         let container = heading.parent ?? page.document.root
-        let segments = LabelledContent.segments(from: Self.courseBody(container?.inlineEvents(after: heading) ?? []))
         var assembler = CourseAssembler(course: course, scope: "after \(where_)")
+        // A rule under the heading parts its header (credits, "Not Repeatable.", "Offered by …": George Mason's
+        // layout) from the body: the header's unlabelled lines are no description.
+        let rule = heading.nextSibling(named: "hr")
+        if let rule {
+            assembler.assemble(LabelledContent.segments(from: heading.inlineEventsOfSiblings(before: rule)),
+                               unlabelledAsNotes: "unlabelled text between the heading and its <hr>")
+        }
+        let segments = LabelledContent.segments(from: Self.courseBody(container?.inlineEvents(after: rule ?? heading) ?? []))
         assembler.assemble(segments)
         course = assembler.course
         course.takeCredits(parsed.credits, rule: "parenthesis at the end of the heading \(where_)")

@@ -128,7 +128,9 @@ struct CourseAssembler {
         return ["y", "n", "yes", "no"].contains(String(scalars[first...last]).lowercased())
     }
 
-    mutating func assemble(_ written: [ContentSegment]) {
+    /// Reads the segments into the course. With `unlabelledAsNotes` (the rule to record), unlabelled text is a
+    /// note rather than description; a later call's description does not replace an earlier one's.
+    mutating func assemble(_ written: [ContentSegment], unlabelledAsNotes: String? = nil) {
         var segments: [ContentSegment] = []
         var roles: [FieldRole?] = []
         segments.reserveCapacity(written.count)
@@ -159,6 +161,9 @@ struct CourseAssembler {
                     course.prerequisiteText = segment.text
                     course.prerequisiteLinks = links
                     course.provenance["prerequisite"] = "unlabelled emphasis holding course links, \(scope)"
+                } else if let rule = unlabelledAsNotes {
+                    course.notes.append(segment.text)
+                    course.provenance["notes"] = course.provenance["notes"] ?? "\(rule), \(scope)"
                 } else if segment.emphasized || hasDescriptionLabel {
                     course.notes.append(segment.text)
                     course.provenance["notes"] = "unlabelled text set apart from the description, \(scope)"
@@ -193,10 +198,9 @@ struct CourseAssembler {
                 course.provenance["fields.\(label)"] = rule
             }
         }
+        guard let first = descriptionRules.first else { return }
         course.description = description.joined(separator: "\n\n")
-        if let first = descriptionRules.first {
-            course.provenance["description"] = first
-        }
+        course.provenance["description"] = first
     }
 
     /// Where a labelled segment's value came from: `label "Credit Hours:" in <strong>, after <h3> at /html/…`.
