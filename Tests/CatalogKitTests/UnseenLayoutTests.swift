@@ -302,4 +302,22 @@ import Testing
         #expect(course.notes == ["Not Repeatable."])
         #expect(course.prerequisiteText == "CS 211.")
     }
+
+    /// A rule far below the heading (more elements before it than a header holds), or with only links below it,
+    /// closes no header.
+    @Test(arguments: [14, 3])
+    func aRuleFarBelowTheHeadingOrAboveAFooterClosesNoHeader(_ count: Int) throws {
+        let lines = (1...count).map { "Line \($0) of the description.<br>" }.joined()
+        let html = """
+        <html><body><table><tr><td class="block_content">
+        <h1 id="course_preview_title">CS 310 - Data Structures</h1>
+        \(lines)<hr><a href="https://example.edu/schedule">Schedule</a>
+        </td></tr></table></body></html>
+        """
+        let result = PageParser(system: .fixed(.acalog)).parse(bytes: Array(html.utf8), sourceURL: URL(string: "https://catalog.example.edu/preview_course_nopop.php?catoid=1&coid=2")!,
+                                                             input: "page")
+        let course = try #require(result.courses.first)
+        #expect(course.description.hasPrefix("Line 1 of the description."))
+        #expect(course.notes.isEmpty)
+    }
 }
