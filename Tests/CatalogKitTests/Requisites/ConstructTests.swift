@@ -105,6 +105,11 @@ struct ConstructTests {
                 == allOf(courseLeaf("COSC 2436", grade: "C-"), .standing("junior")))
         #expect(parsedStructure("C or better in each of CIS 2336 , CIS 2348 , and CIS 3347")
                 == allOf(courseLeaf("CIS 2336", grade: "C"), courseLeaf("CIS 2348", grade: "C"), courseLeaf("CIS 3347", grade: "C")))
+        // The grade before the word "grade" (Langara's order).
+        #expect(parsedStructure("A minimum \"C-\" grade in PSYC 1115 and PSYC 1215.")
+                == allOf(courseLeaf("PSYC 1115", grade: "C-"), courseLeaf("PSYC 1215", grade: "C-")))
+        #expect(parsedStructure("A minimum C grade in MATH 1271 or MATH 1272")
+                == anyOf(courseLeaf("MATH 1271", grade: "C"), courseLeaf("MATH 1272", grade: "C")))
     }
 
     @Test func gradeSourceKeepsThePhrase() {
