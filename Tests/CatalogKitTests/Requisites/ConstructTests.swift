@@ -168,6 +168,10 @@ struct ConstructTests {
         #expect(parsedStructure("ALEKS score ≥ 40 or passing grade in MTH 099.") == anyOf(.exam("ALEKS", score: "40"), courseLeaf("MTH 099")))
         #expect(parsedStructure("A passing score on the Mathematics Placement Test")
                 == .exam("Mathematics Placement Test", score: "passing"))
+        // A work, field or clinical placement is a post the student holds, not a test.
+        #expect(parsedStructure("COOP 2300 and confirmed co-op work placement")
+                == allOf(courseLeaf("COOP 2300"), .text("confirmed co-op work placement")))
+        #expect(parsedStructure("a clinical placement") == .text("a clinical placement"))
     }
 
     @Test func rangesAreNotCourses() {
