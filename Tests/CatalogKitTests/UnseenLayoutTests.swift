@@ -320,4 +320,21 @@ import Testing
         #expect(course.description.hasPrefix("Line 1 of the description."))
         #expect(course.notes.isEmpty)
     }
+
+    /// A heading's code may end in a suffix written in lower case, as USC's catalogue writes its general-education
+    /// marks ("CTCS 190g", "PHIL 174gw"); an ordinal ("20th") is no code.
+    @Test(arguments: [
+        ("CTCS 190g - Introduction to Cinema", "CTCS 190G", "Introduction to Cinema"),
+        ("PHIL 174gw - Ethics", "PHIL 174GW", "Ethics"),
+        ("CSCI 102L - Fundamentals of Computation", "CSCI 102L", "Fundamentals of Computation"),
+    ])
+    func aHeadingsSuffixMayBeLowerCase(_ text: String, _ code: String, _ title: String) throws {
+        let heading = try #require(CourseHeading.parse(text))
+        #expect(heading.code.description == code)
+        #expect(heading.title == title)
+    }
+
+    @Test func anOrdinalIsNoCode() {
+        #expect(CourseHeading.parse("HIST 20th Century Europe") == nil)
+    }
 }
