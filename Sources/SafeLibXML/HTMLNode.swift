@@ -334,6 +334,38 @@ public struct HTMLNode {
     /// Whether two values refer to the same node of the same document.
     public func isSame(as other: HTMLNode) -> Bool { pointer == other.pointer }
 
+    /// The first later sibling element named `name` among the next `limit` sibling elements (none when there is
+    /// no such sibling).
+    public func nextSibling(named name: String, within limit: Int = .max) -> HTMLNode? {
+        // libxml2 keeps HTML element names in lower case; comparing its bytes makes no string per sibling.
+        name.withCString { wanted in
+            var sibling = pointer.pointee.next
+            var elements = 0
+            while let current = sibling, elements < limit {
+                if current.pointee.type == XML_ELEMENT_NODE {
+                    if xmlStrEqual(current.pointee.name, UnsafeRawPointer(wanted).assumingMemoryBound(to: xmlChar.self)) != 0 {
+                        return HTMLNode(document: document, pointer: current)
+                    }
+                    elements += 1
+                }
+                sibling = current.pointee.next
+            }
+            return nil
+        }
+    }
+
+    /// The siblings between this node and `end`, a later sibling, flattened into inline events as
+    /// `inlineEvents(after:)` flattens them.
+    public func inlineEventsOfSiblings(before end: HTMLNode) -> [InlineEvent] {
+        var events: [InlineEvent] = []
+        var sibling = pointer.pointee.next
+        while let next = sibling, next != end.pointer {
+            flatten(next, into: &events)
+            sibling = next.pointee.next
+        }
+        return events
+    }
+
     /// The node's content flattened into inline events, in document order: text, emphasis, links, breaks.
     ///
     /// Hidden elements (`display: none`, `hidden`), scripts, styles and comments are left out.

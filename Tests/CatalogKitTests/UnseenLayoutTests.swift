@@ -1,4 +1,5 @@
 import Foundation
+import SafeLibXML
 import Testing
 @testable import CatalogKit
 
@@ -237,5 +238,103 @@ import Testing
         #expect(course.notes.isEmpty)
         #expect(course.fields.contains(LabelledField(label: "Schedule Types", value: "Lecture")))
         #expect(course.fields.contains(LabelledField(label: "Department", value: "Geography")))
+    }
+
+    /// Some Acalog catalogs write the credits unlabelled, alone after the heading, the plural in a parenthesis
+    /// ("<strong>3 unit(s)</strong>", "3 Credit(s)"): that is the credits, not a note. A labelled "Credits:" wins.
+    @Test(arguments: [
+        ("<strong>3 unit(s)</strong><br><br>How lists work.<br>", "3", "How lists work.", []),
+        ("<hr><strong>1-4 Credit(s)</strong><br>How lists work.", "1-4", "How lists work.", []),
+        ("<strong>3 Credit(s)</strong><br><strong>Credits:</strong> 4<br>How lists work.", "4", "How lists work.", ["3 Credit(s)"]),
+    ] as [(String, String, String, [String])])
+    func anUnlabelledCreditPhraseIsTheCredits(_ body: String, _ credits: String, _ description: String, _ notes: [String]) throws {
+        let html = """
+        <html><body><table><tr><td class="block_content">
+        <h1 id="course_preview_title">CS 146 - Data Structures</h1>\(body)
+        </td></tr></table></body></html>
+        """
+        let result = PageParser(system: .fixed(.acalog)).parse(bytes: Array(html.utf8), sourceURL: URL(string: "https://catalog.example.edu/preview_course_nopop.php?catoid=1&coid=2")!,
+                                                             input: "page")
+        let course = try #require(result.courses.first)
+        #expect(course.creditsText == credits)
+        #expect(course.description == description)
+        #expect(course.notes == notes)
+    }
+
+    @Test func aPluralInParenthesesEndsACreditPhrase() {
+        #expect(CourseHeading.trailingCreditPhrase("Special Topics 1-3 Credit(s)")?.credits == "1-3")
+        #expect(CourseHeading.trailingCreditPhrase("Special Topics (3 Credits)")?.credits == "3")
+    }
+
+    /// Banner 9's corequisites come as a fragment of their own (`getCorequisites`, a `section[aria-labelledby=coReqs]`
+    /// holding a table of subject, number and title): a Banner page that names no course, as the description is.
+    @Test func bannersCorequisitesFragmentIsBanners() throws {
+        let html = """
+        <section aria-labelledby="coReqs"><h3>Corequisites</h3>
+        <table class="basePreqTable"><thead><tr><th>Subject</th><th>Course Number</th><th>Title</th></tr></thead>
+        <tbody><tr><td>Physics</td><td>1162</td><td>Lab for PHYS 1161</td></tr></tbody></table></section>
+        """
+        let result = PageParser(system: .auto).parse(bytes: Array(html.utf8), sourceURL: URL(string: "https://ssb.example.edu/StudentRegistrationSsb/ssb/searchResults/getCorequisites")!,
+                                                     input: "page")
+        #expect(result.system == .banner)
+        #expect(result.courses.isEmpty)
+        #expect(try BannerParser().courseLessPage(HTMLDocument(bytes: Array(html.utf8)))?.contains("(corequisites)") == true)
+    }
+
+    /// An Acalog page may set a header under the heading and part it from the body with a rule (George Mason's:
+    /// credits, "Not Repeatable.", "Offered by …", then <hr>, then the description): the header's unlabelled lines
+    /// are notes, not description; its labels are read as anywhere.
+    @Test func anAcalogHeaderAboveTheRuleIsNoDescription() throws {
+        let html = """
+        <html><body><table><tr><td class="block_content_popup">
+        <h1 id="course_preview_title">CS 310 - Data Structures</h1>
+        <p><strong>Credits:</strong> 3<br>Not Repeatable.<br></p>
+        <hr>
+        Abstract data types.<br><br>
+        <strong>Prerequisite(s):</strong> CS 211.<br>
+        </td></tr></table></body></html>
+        """
+        let result = PageParser(system: .fixed(.acalog)).parse(bytes: Array(html.utf8), sourceURL: URL(string: "https://catalog.example.edu/preview_course_nopop.php?catoid=1&coid=2")!,
+                                                             input: "page")
+        let course = try #require(result.courses.first)
+        #expect(course.creditsText == "3")
+        #expect(course.description == "Abstract data types.")
+        #expect(course.notes == ["Not Repeatable."])
+        #expect(course.prerequisiteText == "CS 211.")
+    }
+
+    /// A rule far below the heading (more elements before it than a header holds), or with only links below it,
+    /// closes no header.
+    @Test(arguments: [14, 3])
+    func aRuleFarBelowTheHeadingOrAboveAFooterClosesNoHeader(_ count: Int) throws {
+        let lines = (1...count).map { "Line \($0) of the description.<br>" }.joined()
+        let html = """
+        <html><body><table><tr><td class="block_content">
+        <h1 id="course_preview_title">CS 310 - Data Structures</h1>
+        \(lines)<hr><a href="https://example.edu/schedule">Schedule</a>
+        </td></tr></table></body></html>
+        """
+        let result = PageParser(system: .fixed(.acalog)).parse(bytes: Array(html.utf8), sourceURL: URL(string: "https://catalog.example.edu/preview_course_nopop.php?catoid=1&coid=2")!,
+                                                             input: "page")
+        let course = try #require(result.courses.first)
+        #expect(course.description.hasPrefix("Line 1 of the description."))
+        #expect(course.notes.isEmpty)
+    }
+
+    /// A heading's code may end in a suffix written in lower case, as USC's catalogue writes its general-education
+    /// marks ("CTCS 190g", "PHIL 174gw"); an ordinal ("20th") is no code.
+    @Test(arguments: [
+        ("CTCS 190g - Introduction to Cinema", "CTCS 190G", "Introduction to Cinema"),
+        ("PHIL 174gw - Ethics", "PHIL 174GW", "Ethics"),
+        ("CSCI 102L - Fundamentals of Computation", "CSCI 102L", "Fundamentals of Computation"),
+    ])
+    func aHeadingsSuffixMayBeLowerCase(_ text: String, _ code: String, _ title: String) throws {
+        let heading = try #require(CourseHeading.parse(text))
+        #expect(heading.code.description == code)
+        #expect(heading.title == title)
+    }
+
+    @Test func anOrdinalIsNoCode() {
+        #expect(CourseHeading.parse("HIST 20th Century Europe") == nil)
     }
 }

@@ -95,7 +95,7 @@ public struct CourseCode: Sendable, Hashable, Comparable, Codable, CustomStringC
     public static func leading(in text: String) -> (code: CourseCode, rest: Substring)? {
         let scalars = Array(text.unicodeScalars)
         let start = CourseCodeScanner.skipSpaces(scalars, from: 0)
-        guard let match = CourseCodeScanner.scan(scalars, from: start, caseSensitive: true) else { return nil }
+        guard let match = CourseCodeScanner.scan(scalars, from: start, caseSensitive: true, lowerCaseSuffix: true) else { return nil }
         return (match.code, Substring(text.unicodeScalars.dropFirst(match.end)))
     }
 }
@@ -116,12 +116,18 @@ enum CourseCodeScanner {
 
     static func isDigit(_ c: Unicode.Scalar) -> Bool { c >= "0" && c <= "9" }
 
+    /// "21st", "22nd", "23rd", "20th": an ordinal, not a course number and its suffix.
+    static let ordinalEndings: Set<String> = ["ST", "ND", "RD", "TH"]
+
     static func upper(_ c: Unicode.Scalar) -> Character {
         c >= "a" && c <= "z" ? Character(Unicode.Scalar(c.value - 32) ?? c) : Character(c)
     }
 
     /// Scans SUBJECT [space|hyphen] [letter]DIGITS[LETTER DIGITS][SUFFIX] at `start`; the code must end at a word boundary.
-    static func scan(_ s: [Unicode.Scalar], from start: Int, caseSensitive: Bool) -> (code: CourseCode, end: Int)? {
+    /// - Parameter lowerCaseSuffix: a heading's suffix may be written in lower case ("CTCS 190g", "PHIL 174gw",
+    ///   USC's), though its subject may not; an ordinal's ("20th") is no suffix.
+    static func scan(_ s: [Unicode.Scalar], from start: Int, caseSensitive: Bool,
+                     lowerCaseSuffix: Bool = false) -> (code: CourseCode, end: Int)? {
         guard start < s.count, isLetter(s[start], upperOnly: caseSensitive) else { return nil }
         if start > 0, isLetter(s[start - 1], upperOnly: false) || isDigit(s[start - 1]) { return nil }
         // Letter groups: "CIS", "A&S", or lone letters joined by single spaces ("C S 235").
@@ -178,12 +184,15 @@ enum CourseCodeScanner {
         if j < s.count, s[j] == ".", j + 1 < s.count, isDigit(s[j + 1]) { return nil }
         var suffix = ""
         var k = j
-        while k < s.count, isLetter(s[k], upperOnly: caseSensitive), suffix.count < 2 { suffix.append(upper(s[k])); k += 1 }
+        let suffixUpperOnly = caseSensitive && !lowerCaseSuffix
+        while k < s.count, isLetter(s[k], upperOnly: suffixUpperOnly), suffix.count < 2 { suffix.append(upper(s[k])); k += 1 }
         if !suffix.isEmpty {
             // A suffix must end the word: "CIS 162L" yes, "CIS 162Lab" no (keep the bare number then).
             if k < s.count, isLetter(s[k], upperOnly: false) || isDigit(s[k]) {
                 suffix = ""
                 k = j
+            } else if lowerCaseSuffix, s[j] >= "a" && s[j] <= "z", Self.ordinalEndings.contains(suffix) {
+                return nil
             }
         } else if j < s.count, isDigit(s[j]) {
             return nil

@@ -64,13 +64,44 @@ public struct AcalogParser: CatalogParser {
         let where_ = "\(rule) at \(heading.path)"
         var course = try ParsedCourse.begun(from: heading, parsed: parsed, page: page, system: system, place: where_)
         let container = heading.parent ?? page.document.root
-        let segments = LabelledContent.segments(from: Self.courseBody(container?.inlineEvents(after: heading) ?? []))
         var assembler = CourseAssembler(course: course, scope: "after \(where_)")
-        assembler.assemble(segments)
+        // A rule under the heading parts its header (credits, "Not Repeatable.", "Offered by …": George Mason's
+        // layout) from the body: the header's unlabelled lines are no description. A rule further down (past a
+        // dozen elements: more than a header holds), or one with nothing but links below it (a footer's), closes
+        // no header, and the text above it is the body.
+        let separator = heading.nextSibling(named: "hr", within: Self.headerElementLimit)
+        var body = Self.courseBody(container?.inlineEvents(after: separator ?? heading) ?? [])
+        if let separator {
+            if Self.holdsText(body) {
+                assembler.assemble(LabelledContent.segments(from: heading.inlineEventsOfSiblings(before: separator)),
+                                   unlabelledAsNotes: "unlabelled text between the heading and its <hr>")
+            } else {
+                body = Self.courseBody(container?.inlineEvents(after: heading) ?? [])
+            }
+        }
+        assembler.assemble(LabelledContent.segments(from: body))
         course = assembler.course
         course.takeCredits(parsed.credits, rule: "parenthesis at the end of the heading \(where_)")
         return course
     }
+
+    /// Whether the events hold text outside links (a footer under a rule holds only links).
+    static func holdsText(_ events: [InlineEvent]) -> Bool {
+        var inLink = false
+        for event in events {
+            switch event {
+            case .startLink: inLink = true
+            case .endLink: inLink = false
+            case let .text(text) where !inLink:
+                if text.utf8.contains(where: { $0 > 0x20 }) { return true }
+            default: continue
+            }
+        }
+        return false
+    }
+
+    /// How many elements may stand between a heading and the rule that closes its header (UH's hold seven).
+    static let headerElementLimit = 12
 
     /// The course's own content: a full page goes on with Acalog's page tools ("Back to Top",
     /// "Print-Friendly Page"), which are not part of the course.

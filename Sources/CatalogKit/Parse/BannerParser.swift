@@ -19,7 +19,10 @@ public struct BannerParser: CatalogParser {
     /// The course's body: the `td.ntdefault` of the row after its title's row.
     static let bodyXPath = "ancestor::tr[1]/following-sibling::tr[1]/td[\(XPathPredicate.hasClass("ntdefault"))]"
     static let banner9DetailsXPath = "//section[@aria-labelledby='catalog'][.//span[@id='subjectCode']]"
-    static let banner9XPath = "//section[@aria-labelledby='catalog' or @aria-labelledby='courseDescription' or @aria-labelledby='preReqs']"
+    static let banner9XPath = "//section[@aria-labelledby='catalog' or @aria-labelledby='courseDescription' or @aria-labelledby='preReqs' or @aria-labelledby='coReqs']"
+    /// The corequisites fragment (`getCorequisites`), and the two others a page without the details may hold.
+    static let banner9CorequisitesXPath = "//section[@aria-labelledby='coReqs']"
+    static let banner9DescriptionOrPrerequisitesXPath = "//section[@aria-labelledby='courseDescription' or @aria-labelledby='preReqs']"
 
     public func recognizes(_ page: PageContext) -> Bool {
         if page.pageURLText.containsBytes("bwckctlg.p_") { return true }
@@ -31,7 +34,9 @@ public struct BannerParser: CatalogParser {
 
     public func courseLessPage(_ document: HTMLDocument) -> String? {
         guard document.contains(Self.banner9XPath), !document.contains(Self.banner9DetailsXPath) else { return nil }
-        return "a Banner 9 fragment (course description or prerequisites), which does not name its course; "
+        let fragment = document.contains(Self.banner9CorequisitesXPath)
+            && !document.contains(Self.banner9DescriptionOrPrerequisitesXPath) ? "corequisites" : "course description or prerequisites"
+        return "a Banner 9 fragment (\(fragment)), which does not name its course; "
             + "its course comes from the getCatalogDetails fragment"
     }
 

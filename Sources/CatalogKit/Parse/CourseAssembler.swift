@@ -111,6 +111,15 @@ struct CourseAssembler {
         return lines.isEmpty ? nil : lines.joined(separator: "\n")
     }
 
+    /// The credits of a segment that is nothing but a credit phrase ("3 Credit(s)", "3 unit(s)", "1-4 Credit Hours"),
+    /// the way some Acalog catalogs write the credits, unlabelled, after the heading. A byte look first: nearly
+    /// every segment is prose, long or not opening with a digit.
+    static func loneCreditPhrase(_ text: String) -> String? {
+        guard text.utf8.count <= 40, let first = text.utf8.first, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9"),
+              let (rest, credits, cap) = CourseHeading.trailingCreditPhrase(text), rest.isEmpty, cap == nil else { return nil }
+        return credits
+    }
+
     static func isLoneFlag(_ line: Substring) -> Bool {
         let scalars = line.unicodeScalars
         guard let first = scalars.firstIndex(where: { !CharacterSet.whitespaces.contains($0) }),
@@ -119,7 +128,9 @@ struct CourseAssembler {
         return ["y", "n", "yes", "no"].contains(String(scalars[first...last]).lowercased())
     }
 
-    mutating func assemble(_ written: [ContentSegment]) {
+    /// Reads the segments into the course. With `unlabelledAsNotes` (the rule to record), unlabelled text is a
+    /// note rather than description; a later call's description does not replace an earlier one's.
+    mutating func assemble(_ written: [ContentSegment], unlabelledAsNotes: String? = nil) {
         var segments: [ContentSegment] = []
         var roles: [FieldRole?] = []
         segments.reserveCapacity(written.count)
@@ -137,15 +148,22 @@ struct CourseAssembler {
             for piece in pieces.dropFirst() { roles.append(piece.label.map(FieldRole.init(label:))) }
         }
         let hasDescriptionLabel = roles.contains(.description)
+        let hasCreditsLabel = roles.contains(.credits)
         var description: [String] = []
         var descriptionRules: [String] = []
         for (segment, role) in zip(segments, roles) {
             guard let label = segment.label, let role else {
                 let links = courseLinks(segment)
-                if segment.emphasized, course.prerequisiteText == nil, !links.isEmpty {
+                if !hasCreditsLabel, course.creditsText == nil, let credits = Self.loneCreditPhrase(segment.text) {
+                    course.creditsText = credits
+                    course.provenance["credits"] = "unlabelled text holding only a credit phrase, \(scope)"
+                } else if segment.emphasized, course.prerequisiteText == nil, !links.isEmpty {
                     course.prerequisiteText = segment.text
                     course.prerequisiteLinks = links
                     course.provenance["prerequisite"] = "unlabelled emphasis holding course links, \(scope)"
+                } else if let rule = unlabelledAsNotes {
+                    course.notes.append(segment.text)
+                    course.provenance["notes"] = course.provenance["notes"] ?? "\(rule), \(scope)"
                 } else if segment.emphasized || hasDescriptionLabel {
                     course.notes.append(segment.text)
                     course.provenance["notes"] = "unlabelled text set apart from the description, \(scope)"
@@ -180,10 +198,9 @@ struct CourseAssembler {
                 course.provenance["fields.\(label)"] = rule
             }
         }
+        guard let first = descriptionRules.first else { return }
         course.description = description.joined(separator: "\n\n")
-        if let first = descriptionRules.first {
-            course.provenance["description"] = first
-        }
+        course.provenance["description"] = first
     }
 
     /// Where a labelled segment's value came from: `label "Credit Hours:" in <strong>, after <h3> at /html/…`.

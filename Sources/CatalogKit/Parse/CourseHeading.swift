@@ -87,8 +87,11 @@ enum CourseHeading {
     /// State's), is no title: it comes back as `cap`.
     static func trailingCreditPhrase(_ text: String) -> (rest: String, credits: String, cap: String?)? {
         var words = TextCollapsing.collapse(text).split(separator: " ").map(String.init)
+        // "Credit(s)", "unit(s)": Acalog's catalogs write the plural as a parenthesis, which is no opening one.
         func bare(_ word: String) -> String {
-            word.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "().:"))
+            var word = word.lowercased()
+            if word.hasSuffix("(s)") { word.removeLast(3) }
+            return word.trimmingCharacters(in: CharacterSet(charactersIn: "().:"))
         }
         var cap: String?
         if text.utf8.contains(UInt8(ascii: "/")),
@@ -101,7 +104,7 @@ enum CourseHeading {
                 words.removeSubrange((slashed + 1)...)
             }
         }
-        let parenthesized = words.last?.hasSuffix(")") == true
+        let parenthesized = words.last.map { $0.hasSuffix(")") && !$0.lowercased().hasSuffix("(s)") } == true
         func isNumber(_ word: String) -> Bool {
             let digits = bare(word)
             return !digits.isEmpty && digits.allSatisfy { $0.isASCIIDigit || $0 == "." || $0 == "-" || $0 == "\u{2013}" }

@@ -105,6 +105,11 @@ struct ConstructTests {
                 == allOf(courseLeaf("COSC 2436", grade: "C-"), .standing("junior")))
         #expect(parsedStructure("C or better in each of CIS 2336 , CIS 2348 , and CIS 3347")
                 == allOf(courseLeaf("CIS 2336", grade: "C"), courseLeaf("CIS 2348", grade: "C"), courseLeaf("CIS 3347", grade: "C")))
+        // The grade before the word "grade" (Langara's order).
+        #expect(parsedStructure("A minimum \"C-\" grade in PSYC 1115 and PSYC 1215.")
+                == allOf(courseLeaf("PSYC 1115", grade: "C-"), courseLeaf("PSYC 1215", grade: "C-")))
+        #expect(parsedStructure("A minimum C grade in MATH 1271 or MATH 1272")
+                == anyOf(courseLeaf("MATH 1271", grade: "C"), courseLeaf("MATH 1272", grade: "C")))
     }
 
     @Test func gradeSourceKeepsThePhrase() {
@@ -163,6 +168,10 @@ struct ConstructTests {
         #expect(parsedStructure("ALEKS score ≥ 40 or passing grade in MTH 099.") == anyOf(.exam("ALEKS", score: "40"), courseLeaf("MTH 099")))
         #expect(parsedStructure("A passing score on the Mathematics Placement Test")
                 == .exam("Mathematics Placement Test", score: "passing"))
+        // A work, field or clinical placement is a post the student holds, not a test.
+        #expect(parsedStructure("COOP 2300 and confirmed co-op work placement")
+                == allOf(courseLeaf("COOP 2300"), .text("confirmed co-op work placement")))
+        #expect(parsedStructure("a clinical placement") == .text("a clinical placement"))
     }
 
     @Test func rangesAreNotCourses() {

@@ -23,6 +23,8 @@ enum RequisiteKeyword: String, CaseIterable {
     case director, coordinator, dean, designee, faculty, head, professor, committee, college, school, office, manager, supervisor
     // Exams.
     case placement, score, scores, exam, examination, test, act, sat, aleks, math, mathematics
+    // What makes a placement a student's post rather than a test ("co-op work placement", "field placement").
+    case work, field, clinical
     // Notes that make a course mention something other than a requirement.
     case formerly, previously, also, recommended, suggested, waived, excluding, except, same, crosslisted, cross, listed, list
     case not, cannot

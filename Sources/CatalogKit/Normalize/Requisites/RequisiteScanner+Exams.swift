@@ -75,6 +75,8 @@ extension RequisiteScanner {
     /// "placement", "placement via the Calculus Readiness Test", "Math placement", "the SAT", "ACT".
     mutating func namedExam() -> Bool {
         let word = keyword(index)
+        // "confirmed co-op work placement", "a clinical placement": a post the student holds, no test.
+        if word == .placement, index > 0, [.work, .field, .clinical].contains(keyword(index - 1)) { return false }
         // "ACT math score of 24": the score recognizer takes the whole name.
         if keyword(index + 1) == .score || keyword(index + 1) == .scores || keyword(index + 2) == .score || keyword(index + 2) == .scores {
             return false

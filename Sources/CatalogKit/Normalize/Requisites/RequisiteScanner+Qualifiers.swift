@@ -2,7 +2,8 @@
 extension RequisiteScanner {
 
     /// "[A] [minimum] grade of C- [or better] [in]", "with a grade of C or better", "C or higher in",
-    /// "Minimum Grade of D-", "Min Grade: C", "with a “C” or better".
+    /// "Minimum Grade of D-", "Min Grade: C", "with a “C” or better", "a minimum "C-" grade in" (the grade before
+    /// the word, as Langara writes it).
     mutating func gradeQualifier(allowArticle: Bool) -> Bool {
         var j = index
         let chain = keyword(j) == .with
@@ -13,6 +14,7 @@ extension RequisiteScanner {
             j += 1
             named = true
         }
+        let minimumOnly = named && keyword(j) != .grade && keyword(j) != .grades
         if keyword(j) == .grade || keyword(j) == .grades {
             j += 1
             named = true
@@ -22,6 +24,7 @@ extension RequisiteScanner {
         }
         guard let grade = grade(at: j) else { return false }
         j = grade.next
+        if minimumOnly, keyword(j) == .grade { j += 1 }
         let afterComparison = afterComparative(j)
         let compared = afterComparison != j
         j = afterComparison
