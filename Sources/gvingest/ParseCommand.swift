@@ -107,7 +107,8 @@ enum ParseCommand: Command {
                 throw CommandFailure("cannot write the output: \(error.localizedDescription)", status: .cannotCreate)
             }
         } else {
-            for result in results where !result.unreadable { print(ParseOutput.human(result, rules: rules)) }
+            let scheme = Normalizer(rules: rules).numberingScheme(for: results.lazy.flatMap { $0.courses.lazy.map(\.code) })
+            for result in results where !result.unreadable { print(ParseOutput.human(result, rules: rules, scheme: scheme)) }
             let courses = results.reduce(0) { $0 + $1.courses.count }
             let listings = results.filter { $0.listing != nil }.count
             printError("gvingest parse: \(results.count) page(s): \(courses) course(s), \(listings) listing(s), \(empty) without a course")

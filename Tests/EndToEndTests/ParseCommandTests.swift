@@ -41,6 +41,21 @@ import Testing
         #expect(lab["suffix"] as? String == "L")
     }
 
+    @Test func theHumanViewGivesTheLevelsJsonGives() throws {
+        // Two four-digit pages make the numbering four-digit, where 500 is below the undergraduate range; alone,
+        // CIS 500 would be a three-digit catalog's graduate course.
+        let pages = ["Fixtures/gvsu/course/cis-500.html", Binary.shared.appendingPathComponent("realworld/acalog-uh/40/40-185054.html").path,
+                     Binary.shared.appendingPathComponent("realworld/acalog-uh/40/40-185056.html").path]
+        let json = try Binary.run(["parse", "--json"] + pages)
+        let records = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        let level = try #require(records.first { $0["name"] as? String == "CIS 500" }?["level"] as? String)
+        #expect(level == "Developmental")
+        let human = try Binary.run(["parse"] + pages).stdout
+        let block = try #require(human.range(of: "\n  CIS 500 - ")).upperBound
+        let line = try #require(human[block...].split(separator: "\n").first { $0.hasPrefix("    level ") })
+        #expect(line.hasSuffix(" \(level)"), "\(line)")
+    }
+
     @Test func aMissingFieldIsAWarningNamingTheFileAndField() throws {
         let outcome = try Binary.run(["parse", "Fixtures/gvsu/course/chm-399.html"])
         #expect(outcome.status == 0)

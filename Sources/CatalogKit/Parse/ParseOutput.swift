@@ -63,8 +63,9 @@ public enum ParseOutput {
         try write(Array("\n]".utf8))
     }
 
-    /// The readable view of one page.
-    public static func human(_ result: PageResult, rules: NormalizationRules = .standard) -> String {
+    /// The readable view of one page. `scheme`: the numbering that gives levels, as the pages read together are
+    /// numbered (by default, each course's own number's), so that a page shows the levels `--json` gives.
+    public static func human(_ result: PageResult, rules: NormalizationRules = .standard, scheme: NumberingScheme? = nil) -> String {
         var out = "== \(result.input)\n"
         func line(_ key: String, _ value: String, from rule: String? = nil) {
             let pad = String(repeating: " ", count: max(1, 16 - key.count))
@@ -82,7 +83,7 @@ public enum ParseOutput {
         if result.markupIssues > 0 { line("markup issues", "\(result.markupIssues) (libxml2 recovered)") }
         let normalizer = Normalizer(rules: rules)
         for parsed in result.courses {
-            let course = normalizer.normalize(parsed)
+            let course = normalizer.normalize(parsed, scheme: scheme)
             let sources = parsed.provenance
             out += "  \(course.code) - \(course.title)\n"
             line("id", course.id, from: "derived from the canonical code")
