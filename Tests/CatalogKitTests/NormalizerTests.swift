@@ -40,6 +40,18 @@ import Testing
             == "number 2303 in 1000…4999 (four-digit numbering, read from the catalog's course numbers)")
     }
 
+    @Test func aFourPlaceNumberInAThreeDigitCatalogIsReadAsFourDigit() {
+        // A catalog moving to four-digit numbers (UM-Dearborn's CIS listing): three-digit ranges would make CIS 1501
+        // doctoral.
+        let parsed = ["CIS 150", "CIS 200", "CIS 350", "CIS 1501", "CIS 4962"].map { Self.parsed($0) }
+        let catalog = Normalizer().normalize(catalog: parsed)
+        func course(_ id: String) -> Course? { catalog.first { $0.id == id } }
+        #expect(course("cis-1501")?.level == .undergraduate)
+        #expect(course("cis-4962")?.level == .undergraduate)
+        #expect(course("cis-1501")?.levelSource == "number 1501 in 1000…4999 (four-digit numbering, read from the catalog's course numbers)")
+        #expect(course("cis-350")?.levelSource == "number 350 in 100…499 (three-digit numbering, read from the catalog's course numbers)")
+    }
+
     @Test func configuredLevelsWinOverTheCatalogsNumbering() {
         let rules = NormalizationRules(levels: [LevelRange(from: 0, to: nil, level: .graduate)])
         let catalog = Normalizer(rules: rules).normalize(catalog: [Self.parsed("DANC 2303"), Self.parsed("PHOP 8X98", title: "Doctoral Research")])

@@ -42,18 +42,19 @@ import Testing
     }
 
     @Test func theHumanViewGivesTheLevelsJsonGives() throws {
-        // Two four-digit pages make the numbering four-digit, where 500 is below the undergraduate range; alone,
-        // CIS 500 would be a three-digit catalog's graduate course.
-        let pages = ["Fixtures/gvsu/course/cis-500.html", Binary.shared.appendingPathComponent("realworld/acalog-uh/40/40-185054.html").path,
-                     Binary.shared.appendingPathComponent("realworld/acalog-uh/40/40-185056.html").path]
+        // BUSI B011 (number 11) is below college level in either numbering: it is read in the numbering of the
+        // pages named with it, four-digit here, in both views; alone it would be read as three-digit.
+        let uh = Binary.shared.appendingPathComponent("realworld/acalog-uh/44")
+        let pages = ["44-234559.html", "44-209933.html", "44-209934.html"].map { uh.appendingPathComponent($0).path }
         let json = try Binary.run(["parse", "--json"] + pages)
         let records = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
-        let level = try #require(records.first { $0["name"] as? String == "CIS 500" }?["level"] as? String)
-        #expect(level == "Developmental")
+        let source = try #require(records.first { $0["name"] as? String == "BUSI B011" }?["levelSource"] as? String)
+        #expect(source.contains("four-digit numbering"), "\(source)")
         let human = try Binary.run(["parse"] + pages).stdout
-        let block = try #require(human.range(of: "\n  CIS 500 - ")).upperBound
-        let line = try #require(human[block...].split(separator: "\n").first { $0.hasPrefix("    level ") })
-        #expect(line.hasSuffix(" \(level)"), "\(line)")
+        let block = try #require(human.range(of: "\n  BUSI B011 - ")).upperBound
+        let lines = human[block...].split(separator: "\n")
+        let level = try #require(lines.firstIndex { $0.hasPrefix("    level ") })
+        #expect(lines[level + 1].hasSuffix("from: \(source)"), "\(lines[level + 1])")
     }
 
     @Test func aMissingFieldIsAWarningNamingTheFileAndField() throws {

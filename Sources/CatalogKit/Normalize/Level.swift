@@ -90,6 +90,14 @@ public struct NumberingScheme: Sendable, Equatable {
         return wide > narrow ? .fourDigit : .threeDigit
     }
 
+    /// The numbering a course's own number is read in: a number of four places or more in a catalog numbered in
+    /// three is read as four-digit, as a catalog moving from one numbering to the other holds both (UM-Dearborn's
+    /// CIS 150 beside CIS 1501), and three-digit ranges would make every such course doctoral. (The odd
+    /// three-place number of a four-digit catalog stays below its 1000: that is how such catalogs write it.)
+    func reading(_ code: CourseCode) -> NumberingScheme {
+        self == .threeDigit && code.numberWidth >= 4 ? .fourDigit : self
+    }
+
     /// The level of a course numbered `code` and titled `title`, and the rule that gave it; nil when no range
     /// holds its number.
     func level(of code: CourseCode, title: String) -> (level: CourseLevel, source: String)? {

@@ -16,7 +16,7 @@ public struct Normalizer: Sendable {
     /// Normalizes one course; `links` maps canonical codes to catalog URLs for Markdown links. Levels come from
     /// `scheme`, by default the configured ranges or the numbering of this course's own number.
     public func normalize(_ parsed: ParsedCourse, links: [String: String] = [:], scheme: NumberingScheme? = nil) -> Course {
-        let scheme = scheme ?? numberingScheme(for: [parsed.code])
+        let scheme = (scheme ?? numberingScheme(for: [parsed.code])).reading(parsed.code)
         var warnings: [String] = []
         var code = parsed.code
         code.subject = rules.subjects.code(for: code.subject) ?? code.subject
