@@ -131,21 +131,16 @@ struct CourseAssembler {
     /// Reads the segments into the course. With `unlabelledAsNotes` (the rule to record), unlabelled text is a
     /// note rather than description; a later call's description does not replace an earlier one's.
     mutating func assemble(_ written: [ContentSegment], unlabelledAsNotes: String? = nil) {
-        var segments: [ContentSegment] = []
-        var roles: [FieldRole?] = []
-        segments.reserveCapacity(written.count)
-        roles.reserveCapacity(written.count)
-        for segment in written {
-            guard let label = segment.label else {
-                segments.append(segment)
-                roles.append(nil)
-                continue
-            }
-            let role = FieldRole(label: label)
-            let pieces = InlineSentences.splitFollowingFields(segment, role: role)
-            segments += pieces
-            roles.append(role)
-            for piece in pieces.dropFirst() { roles.append(piece.label.map(FieldRole.init(label:))) }
+        var segments = written
+        var roles = written.map { $0.label.map(FieldRole.init(label:)) }
+        // A requisite whose later sentence another label opens is several fields, put in its place (from the end,
+        // so the indices ahead stay good; the segments are copied only when one is cut).
+        for index in segments.indices.reversed() {
+            guard let role = roles[index] else { continue }
+            let pieces = InlineSentences.splitFollowingFields(segments[index], role: role)
+            guard pieces.count > 1 else { continue }
+            segments.replaceSubrange(index...index, with: pieces)
+            roles.replaceSubrange(index...index, with: [role] + pieces.dropFirst().map { $0.label.map(FieldRole.init(label:)) })
         }
         let hasDescriptionLabel = roles.contains(.description)
         let hasCreditsLabel = roles.contains(.credits)

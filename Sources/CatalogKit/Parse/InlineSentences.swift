@@ -79,7 +79,7 @@ enum InlineSentences {
     /// A prerequisite or corequisite field cut where one of its sentences starts with the label of another field:
     /// the field itself, then one segment per such sentence. A label of the field's own kind starts no field.
     static func splitFollowingFields(_ segment: ContentSegment, role: FieldRole) -> [ContentSegment] {
-        guard role == .prerequisite || role == .corequisite, segment.text.utf8.contains(UInt8(ascii: ":")) else { return [segment] }
+        guard role == .prerequisite || role == .corequisite, segment.text.containsBytes(":") else { return [segment] }
         let s = Array(segment.text.utf8)
         var cuts: [(start: Int, valueStart: Int, label: String)] = []
         var index = 1
