@@ -70,6 +70,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                     return true
                 }
                 guard starts else {
+                    // Cancelled all the same, or the session would wait for it before it could be invalidated; with no
+                    // state registered, its completion finds nothing to resume.
+                    task.cancel()
                     continuation.resume(returning: RawResponse(body: [], error: URLError(.cancelled), overLimit: false, timedOut: false))
                     return
                 }
