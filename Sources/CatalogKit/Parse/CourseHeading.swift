@@ -83,8 +83,8 @@ enum CourseHeading {
 
     /// Splits "Computer Literacy/Info Mgmt 3 Credit Hours" into the text before and the credits ("3",
     /// "1 to 3", "3 or 4"), when the text ends with numbers followed by credit units (in parentheses or not).
-    /// What a slash after the units adds, a cap on repeating the course ("1-18 Credits/Maximum of 18", Penn
-    /// State's), is no title: it comes back as `cap`.
+    /// What a slash after the units of a number adds, a cap on repeating the course ("1-18 Credits/Maximum of 18",
+    /// Penn State's), is no title: it comes back as `cap` ("Credit/No Credit" in a title is none).
     static func trailingCreditPhrase(_ text: String) -> (rest: String, credits: String, cap: String?)? {
         var words = TextCollapsing.collapse(text).split(separator: " ").map(String.init)
         // "Credit(s)", "unit(s)": Acalog's catalogs write the plural as a parenthesis, which is no opening one.
@@ -95,8 +95,8 @@ enum CourseHeading {
         }
         var cap: String?
         if text.utf8.contains(UInt8(ascii: "/")),
-           let slashed = words.lastIndex(where: { $0.contains("/") }), let slash = words[slashed].firstIndex(of: "/"),
-           creditUnits.contains(bare(String(words[slashed][..<slash]))) {
+           let slashed = words.lastIndex(where: { $0.contains("/") }), slashed > 0, words[slashed - 1].first?.isASCIIDigit == true,
+           let slash = words[slashed].firstIndex(of: "/"), creditUnits.contains(bare(String(words[slashed][..<slash]))) {
             let after = words[slashed][words[slashed].index(after: slash)...]
             if !after.isEmpty, !creditUnits.contains(bare(String(after))) {
                 cap = ([String(after)] + words[(slashed + 1)...]).joined(separator: " ")
