@@ -24,7 +24,7 @@ enum CourseLeafDescription {
         var read = Read(prose: LabelledContent.prose(from: rest), requisites: requisites)
         let firstLineEnd = read.prose.utf8.firstIndex(of: UInt8(ascii: "\n")) ?? read.prose.endIndex
         let firstLine = read.prose[..<firstLineEnd]
-        if let credits = creditsSentence(in: firstLine) {
+        if firstLine.utf8.count <= longestCreditsLine, let credits = creditsSentence(in: firstLine) {
             read.credits = credits
             read.creditsLine = String(firstLine)
             read.prose = String(read.prose[firstLineEnd...].drop(while: { $0 == "\n" }))
@@ -32,37 +32,40 @@ enum CourseLeafDescription {
         return read
     }
 
-    /// The unlabelled segment whose first line is a line of credits ("Credits 1 to 4. 1 to 4 Other Hours.", a
+    /// The first unlabelled segment, when its first line is a line of credits ("Credits 1 to 4. 1 to 4 Other Hours.", a
     /// paragraph of its own before the description), taken out of the segments: its credits and that line.
     static func takingCreditsLine(from segments: inout [ContentSegment]) -> (credits: String, line: String)? {
-        for (index, segment) in segments.enumerated() where segment.label == nil {
-            let text = segment.text
-            let lineEnd = text.utf8.firstIndex(of: UInt8(ascii: "\n")) ?? text.endIndex
-            guard let credits = creditsSentence(in: text[..<lineEnd]) else { continue }
-            let rest = text[lineEnd...].drop(while: { $0 == "\n" })
-            if rest.isEmpty {
-                segments.remove(at: index)
-            } else {
-                let cut = text.utf8.distance(from: text.utf8.startIndex, to: rest.startIndex)
-                segments[index].text = String(rest)
-                segments[index].links = segment.links.filter { $0.start >= cut }.map { link in
-                    var moved = link
-                    moved.start -= cut
-                    moved.end -= cut
-                    return moved
-                }
+        guard let index = segments.firstIndex(where: { $0.label == nil }) else { return nil }
+        let segment = segments[index]
+        let text = segment.text
+        let lineEnd = text.utf8.firstIndex(of: UInt8(ascii: "\n")) ?? text.endIndex
+        guard text.utf8.distance(from: text.startIndex, to: lineEnd) <= longestCreditsLine,
+              let credits = creditsSentence(in: text[..<lineEnd]) else { return nil }
+        let rest = text[lineEnd...].drop(while: { $0 == "\n" })
+        if rest.isEmpty {
+            segments.remove(at: index)
+        } else {
+            let cut = text.utf8.distance(from: text.utf8.startIndex, to: rest.startIndex)
+            segments[index].text = String(rest)
+            segments[index].links = segment.links.filter { $0.start >= cut }.map { link in
+                var moved = link
+                moved.start -= cut
+                moved.end -= cut
+                return moved
             }
-            return (credits, String(text[..<lineEnd]))
         }
-        return nil
+        return (credits, String(text[..<lineEnd]))
     }
+
+    /// The longest line that is a line of credits: a longer one is a description that mentions credit.
+    static let longestCreditsLine = 60
 
     /// Words that open a sentence of credits: "Cr. 3." (Iowa State, after the contact hours "(3-0)" and before the
     /// terms "F.S."), "Credits 1 to 4." (Texas A&M).
     private static let creditsMarkers: [[UInt8]] = ["Cr. ", "Credits ", "Credit "].map { Array($0.utf8) }
 
-    /// The value of a sentence of credits where the line or a sentence of it starts. A value that is no number
-    /// ("Cr. R.", "Cr. arr.") is none.
+    /// The value of a sentence of credits that starts the line or follows the contact hours ("(3-0) Cr. 3."). A
+    /// value that is no number ("Cr. R.", "Cr. arr.") is none.
     static func creditsSentence(in line: Substring) -> String? {
         guard line.utf8.contains(UInt8(ascii: "C")) else { return nil }
         let bytes = Array(line.utf8)
@@ -70,7 +73,7 @@ enum CourseLeafDescription {
         while index < bytes.count {
             defer { index += 1 }
             guard bytes[index] == UInt8(ascii: "C"),
-                  index == 0 || (index >= 2 && bytes[index - 1] == UInt8(ascii: " ") && ".)".utf8.contains(bytes[index - 2])),
+                  index == 0 || (index >= 2 && bytes[index - 1] == UInt8(ascii: " ") && bytes[index - 2] == UInt8(ascii: ")")),
                   let marker = creditsMarkers.first(where: { bytes[index...].starts(with: $0) })
             else { continue }
             let start = index + marker.count
@@ -104,8 +107,12 @@ enum CourseLeafDescription {
             if isEmphasisStart(event), lastOnLine.map({ ".!?)".utf8.contains($0) }) ?? true,
                let end = matchingEnd(events, from: index), let opening = requisiteOpening(Array(events[(index + 1)..<end])) {
                 var next = end + 1
+                // The label alone takes a line of its own, not a sentence's rest nor the paragraph's only line,
+                // which is the description ("<strong>Prerequisite:</strong> MATH 101. Limits, …").
+                var ownLine = true
                 if opening.labelOnly {
                     while !endsLine(next) { next += 1 }
+                    ownLine = lastOnLine == nil && !(index == 0 && next == events.count)
                 } else {
                     while next < events.count, case let .text(text) = events[next],
                           !text.unicodeScalars.contains(where: { $0.properties.isAlphabetic || $0.properties.numericType != nil }) {
@@ -113,7 +120,7 @@ enum CourseLeafDescription {
                     }
                 }
                 // An emphasis the sentence goes on after ("<em>Coreq: X</em> is named") is a phrase of the prose.
-                if endsLine(next) {
+                if ownLine, endsLine(next) {
                     var segments = LabelledContent.segments(from: plain(Array(events[(index + 1)..<next])))
                     if let label = segments.first?.writtenLabel {
                         segments[0].rule = "emphasis opened by the label \"\(label)\" in .courseblockdesc"
