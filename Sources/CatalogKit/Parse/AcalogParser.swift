@@ -67,19 +67,26 @@ public struct AcalogParser: CatalogParser {
         var assembler = CourseAssembler(course: course, scope: "after \(where_)")
         // A rule under the heading parts its header (credits, "Not Repeatable.", "Offered by …": George Mason's
         // layout) from the body: the header's unlabelled lines are no description. A rule further down (past a
-        // dozen elements: more than a header holds), or one with nothing but links below it (a footer's), closes
-        // no header, and the text above it is the body.
-        let separator = heading.nextSibling(named: "hr", within: Self.headerElementLimit)
-        var body = Self.courseBody(container?.inlineEvents(after: separator ?? heading) ?? [])
-        if let separator {
-            if Self.holdsText(body) {
-                assembler.assemble(LabelledContent.segments(from: heading.inlineEventsOfSiblings(before: separator)),
-                                   unlabelledAsNotes: "unlabelled text between the heading and its <hr>")
-            } else {
-                body = Self.courseBody(container?.inlineEvents(after: heading) ?? [])
+        // dozen elements: more than a header holds), one with nothing but links below it (a footer's), one below a
+        // line longer than a header's, or one with less unlabelled text below it than above (the description is
+        // above it then, and a fee or a note below) closes no header: the text above it is the body.
+        var segments: [ContentSegment]?
+        if let separator = heading.nextSibling(named: "hr", within: Self.headerElementLimit) {
+            let below = Self.courseBody(container?.inlineEvents(after: separator) ?? [])
+            let header = LabelledContent.segments(from: heading.inlineEventsOfSiblings(before: separator))
+            let headerLines = header.filter { $0.label == nil }
+            if Self.holdsText(below), !headerLines.contains(where: { $0.text.utf8.count > Self.longestHeaderLine }) {
+                let belowSegments = LabelledContent.segments(from: below)
+                let unlabelledBytes = { (segments: [ContentSegment]) in
+                    segments.reduce(0) { $0 + ($1.label == nil ? $1.text.utf8.count : 0) }
+                }
+                if headerLines.isEmpty || unlabelledBytes(belowSegments) > unlabelledBytes(headerLines) {
+                    assembler.assemble(header, unlabelledAsNotes: "unlabelled text between the heading and its <hr>")
+                    segments = belowSegments
+                }
             }
         }
-        assembler.assemble(LabelledContent.segments(from: body))
+        assembler.assemble(segments ?? LabelledContent.segments(from: Self.courseBody(container?.inlineEvents(after: heading) ?? [])))
         course = assembler.course
         course.takeCredits(parsed.credits, rule: "parenthesis at the end of the heading \(where_)")
         return course
@@ -102,6 +109,8 @@ public struct AcalogParser: CatalogParser {
 
     /// How many elements may stand between a heading and the rule that closes its header (UH's hold seven).
     static let headerElementLimit = 12
+    /// The longest unlabelled line a header holds ("Offered by Computer Science"); a longer one is prose.
+    static let longestHeaderLine = 80
 
     /// The course's own content: a full page goes on with Acalog's page tools ("Back to Top",
     /// "Print-Friendly Page"), which are not part of the course.
