@@ -111,6 +111,30 @@ import Testing
         #expect(report.notes == ["Cr. 2. Notes on the work."])
     }
 
+    /// A description of one line stays one: a sentence about credit inside it is no line of credits, and a
+    /// requisite label opening it does not take the whole description.
+    @Test func aOneLineDescriptionIsNoCreditsLineNorARequisite() throws {
+        let result = CourseLeafParserTests.parse("""
+        <div class="courseblock"><p class="courseblocktitle"><strong>MATH&#160;101. College Algebra. 3 Credits.</strong></p>
+          <p class="courseblockdesc">Functions and graphs. Students may not receive credit for both MATH 101 and MATH 102. Credit 3 hours.</p></div>
+        <div class="courseblock"><p class="courseblocktitle"><strong>MATH&#160;201. Calculus. 4 Credits.</strong></p>
+          <p class="courseblockdesc"><strong>Prerequisite:</strong> MATH 101 with a grade of C. Limits, derivatives and integrals.</p></div>
+        <div class="courseblock"><p class="courseblocktitle"><strong>MATH&#160;301. Analysis.</strong></p>
+          <p class="courseblockdesc">Credit 3 hours for majors, and 2 hours for anyone else who takes the course as an elective.<br/>Proofs.</p></div>
+        """)
+        #expect(result.courses.count == 3)
+        let algebra = try #require(result.courses.first)
+        #expect(algebra.description == "Functions and graphs. Students may not receive credit for both MATH 101 and MATH 102. Credit 3 hours.")
+        #expect(algebra.notes.isEmpty)
+        let calculus = try #require(result.courses.dropFirst().first)
+        #expect(calculus.description == "Prerequisite: MATH 101 with a grade of C. Limits, derivatives and integrals.")
+        #expect(calculus.prerequisiteText == nil)
+        // A first line longer than a line of credits is prose.
+        let analysis = try #require(result.courses.last)
+        #expect(analysis.creditsText == nil)
+        #expect(analysis.description.hasPrefix("Credit 3 hours for majors"))
+    }
+
     /// A heading whose code-and-title and credits are two block elements with nothing between them.
     @Test func aHeadingsBlocksAreReadApart() throws {
         let result = CourseLeafParserTests.parse("""
@@ -198,6 +222,7 @@ import Testing
         ("Topics 3 Credits/Maximum of 9", "Topics", "3", "Maximum of 9"),
         ("Reading 1 Credit/Hour", nil, nil, nil),
         ("Input/Output 3 Credits", "Input/Output", "3", nil),
+        ("Internship: Credit/No Credit 1-3 Credits", "Internship: Credit/No Credit", "1-3", nil),
     ] as [(String, String?, String?, String?)])
     func aCapAfterTheCreditsSlashIsNoTitle(_ text: String, _ title: String?, _ credits: String?, _ cap: String?) {
         let split = CourseHeading.trailingCreditPhrase(text)
@@ -301,6 +326,28 @@ import Testing
         #expect(course.description == "Abstract data types.")
         #expect(course.notes == ["Not Repeatable."])
         #expect(course.prerequisiteText == "CS 211.")
+    }
+
+    /// A rule under a line of prose, or under lines with nothing unlabelled below the rule (a fee), closes no
+    /// header: the text above it is the description.
+    @Test(arguments: ["Abstract data types, their implementations and the analysis of the algorithms that use them.",
+                      "Abstract data types. Emphasis on design."])
+    func aRuleBelowTheDescriptionClosesNoHeader(_ description: String) throws {
+        let html = """
+        <html><body><table><tr><td class="block_content">
+        <h1 id="course_preview_title">CS 310 - Data Structures</h1>
+        <strong>Credits:</strong> 3<br><br>\(description)<br><br>
+        <strong>Prerequisite(s):</strong> <a href="preview_course_nopop.php?catoid=1&coid=1">CS 211</a><br><hr>
+        Course fee: $25.
+        </td></tr></table></body></html>
+        """
+        let result = PageParser(system: .fixed(.acalog)).parse(bytes: Array(html.utf8), sourceURL: URL(string: "https://catalog.example.edu/preview_course_nopop.php?catoid=1&coid=2")!,
+                                                             input: "page")
+        let course = try #require(result.courses.first)
+        // The line below the rule goes on the description, as it would with no rule.
+        #expect(course.description == description + "\n\nCourse fee: $25.")
+        #expect(course.creditsText == "3")
+        #expect(course.notes.isEmpty)
     }
 
     /// A rule far below the heading (more elements before it than a header holds), or with only links below it,

@@ -129,7 +129,7 @@ struct CourseAssembler {
     }
 
     /// Reads the segments into the course. With `unlabelledAsNotes` (the rule to record), unlabelled text is a
-    /// note rather than description; a later call's description does not replace an earlier one's.
+    /// note rather than description; a later call with no description leaves an earlier one's in place.
     mutating func assemble(_ written: [ContentSegment], unlabelledAsNotes: String? = nil) {
         var segments = written
         var roles = written.map { $0.label.map(FieldRole.init(label:)) }
