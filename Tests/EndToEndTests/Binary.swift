@@ -45,8 +45,7 @@ enum Binary {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        nonisolated(unsafe) let child = process
-        let watchdog = DispatchWorkItem { if child.isRunning { child.terminate() } }
+        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeLimit, execute: watchdog)
         defer { watchdog.cancel() }
         // Read both pipes before waiting, so a full pipe cannot stall the child.
