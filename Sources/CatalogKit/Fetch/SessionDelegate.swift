@@ -72,7 +72,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 guard starts else {
                     // Cancelled all the same, or the session would wait for it before it could be invalidated; with no
                     // state registered, its completion finds nothing to resume.
-                    task.cancel()
+                    Self.cancel(task)
                     continuation.resume(returning: RawResponse(body: [], error: URLError(.cancelled), overLimit: false, timedOut: false))
                     return
                 }
@@ -94,7 +94,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 tasks.cancelledBeforeStart.insert(identifier)
                 return false
             }
-            if started { task.cancel() }
+            if started { Self.cancel(task) }
         }
     }
 
@@ -141,9 +141,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
-    /// Cancels a task from a delegate call. The calls run on URLSession's own queue (`ImmediateQueue`), where
-    /// `cancel()` would wait for itself: it is made from another thread, and until it lands the chunks still
-    /// arriving are dropped as they come, so they hold no memory.
+    /// Cancels a task from another thread: `cancel()` waits for URLSession's own queue. From a delegate call
+    /// (which runs on that queue, `ImmediateQueue`) it would wait for itself; from a cancellation handler, which
+    /// runs holding the Swift task's status lock, it would wait for that queue while the queue waits for the lock
+    /// to resume the task's continuation (a deadlock seen under AddressSanitizer). Until it lands, the chunks
+    /// still arriving are dropped as they come, so they hold no memory.
     static func cancel(_ task: URLSessionTask) {
         DispatchQueue.global().async { task.cancel() }
     }
