@@ -170,7 +170,7 @@ public struct HTMLNode {
 
     /// `body` over the UTF-8 bytes of attribute `name`'s value, or nil when the element has no such attribute.
     /// A value that is one text node (all the HTML parser makes) is read where libxml2 keeps it.
-    private func withAttributeBytes<Result>(_ name: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
+    func withAttributeBytes<Result>(_ name: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
         guard let attribute = attributeNode(name) else { return nil }
         if let value = attribute.pointee.children, Self.isOneTextNode(value), let content = value.pointee.content {
             return body(UnsafeBufferPointer(start: content, count: strlen(UnsafeRawPointer(content).assumingMemoryBound(to: CChar.self))))
@@ -352,117 +352,5 @@ public struct HTMLNode {
             }
             return nil
         }
-    }
-
-    /// The siblings between this node and `end`, a later sibling, flattened into inline events as
-    /// `inlineEvents(after:)` flattens them.
-    public func inlineEventsOfSiblings(before end: HTMLNode) -> [InlineEvent] {
-        var events: [InlineEvent] = []
-        var sibling = pointer.pointee.next
-        while let next = sibling, next != end.pointer {
-            flatten(next, into: &events)
-            sibling = next.pointee.next
-        }
-        return events
-    }
-
-    /// The node's content flattened into inline events, in document order: text, emphasis, links, breaks.
-    ///
-    /// Hidden elements (`display: none`, `hidden`), scripts, styles and comments are left out.
-    /// - Parameter after: when given, only the content that follows this descendant (its later siblings,
-    ///   and theirs up the tree) is flattened: the body of a course after its heading.
-    public func inlineEvents(after start: HTMLNode? = nil) -> [InlineEvent] {
-        var events: [InlineEvent] = []
-        events.reserveCapacity(64)  // a course body is a few dozen events: no regrowing on the way
-        if let start {
-            var current: xmlNodePtr? = start.pointer
-            while let node = current, node != pointer {
-                var sibling = node.pointee.next
-                while let next = sibling {
-                    flatten(next, into: &events)
-                    sibling = next.pointee.next
-                }
-                current = node.pointee.parent
-                if let parent = current, parent != pointer, InlineEvent.isBlock(HTMLNode(document: document, pointer: parent).name) {
-                    events.append(.blockBoundary)
-                }
-            }
-        } else {
-            var child = pointer.pointee.children
-            while let node = child {
-                flatten(node, into: &events)
-                child = node.pointee.next
-            }
-        }
-        return events
-    }
-
-    private func flatten(_ node: xmlNodePtr, into events: inout [InlineEvent]) {
-        switch node.pointee.type {
-        case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
-            if let content = node.pointee.content {
-                events.append(.text(String(cString: content)))
-            }
-            return
-        case XML_ELEMENT_NODE:
-            break
-        default:
-            return
-        }
-        let element = HTMLNode(document: document, pointer: node)
-        let role = InlineEvent.role(of: node)
-        if role == .skipped || element.isHidden { return }
-        var closing: InlineEvent?
-        switch role {
-        case .lineBreak:
-            events.append(.lineBreak)
-            return
-        case .emphasis:
-            events.append(.startEmphasis(element.name))
-            closing = .endEmphasis
-        case .link:
-            if let href = element.attribute("href") {
-                events.append(.startLink(href: href, url: document.resolve(href)))
-                closing = .endLink
-            }
-        case .block:
-            events.append(.blockBoundary)
-            closing = .blockBoundary
-        case .skipped, nil:
-            break
-        }
-        var child = node.pointee.children
-        while let current = child {
-            flatten(current, into: &events)
-            child = current.pointee.next
-        }
-        if let closing { events.append(closing) }
-    }
-
-    private var isHidden: Bool {
-        if hasAttribute("hidden") { return true }
-        return withAttributeBytes("style", Self.styleHides) ?? false
-    }
-
-    /// Whether a `style` value says `display: none` or `visibility: hidden` (any case, any spaces). An ASCII value
-    /// is looked through on its bytes; any other the long way, since lower-casing can change its length.
-    static func styleHides(_ style: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard style.allSatisfy({ $0 < 0x80 }) else {
-            let compact = String(decoding: style, as: UTF8.self).lowercased().filter { $0 != " " }
-            return compact.contains("display:none") || compact.contains("visibility:hidden")
-        }
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, style.count)) { compact in
-            var count = 0
-            for byte in style where byte != 0x20 {
-                compact[count] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
-                count += 1
-            }
-            let written = UnsafeBufferPointer(rebasing: compact[..<count])
-            return contains(written, "display:none") || contains(written, "visibility:hidden")
-        }
-    }
-
-    private static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: StaticString) -> Bool {
-        ByteSearch.contains(haystack, UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount))
     }
 }
