@@ -126,7 +126,8 @@ public struct Normalizer: Sendable {
         var slots: [Course?] = []
         slots.reserveCapacity(normalized.count)
         while let course = normalized.popLast() { slots.append(course) }
-        return kept.map { index in slots[slots.count - 1 - index].take()! }
+        // Each index of `kept` is taken once: every slot still holds its course when it is asked for.
+        return kept.compactMap { index in slots[slots.count - 1 - index].take() }
     }
 }
 

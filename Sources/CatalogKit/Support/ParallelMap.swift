@@ -67,7 +67,8 @@ enum ParallelMap {
         var slots = [[Item]?](repeating: nil, count: count)
         for index in slots.indices.reversed() { slots[index] = groups.popLast() }
         let handed = Mutex(consume slots)
-        return inChunks(count) { chunk in body(handed.withLock { $0[chunk].take()! }, chunk) }
+        // Each chunk takes its own slot, once.
+        return inChunks(count) { chunk in body(handed.withLock { $0[chunk].take() ?? [] }, chunk) }
     }
 
     /// `body(chunk)` for each chunk in `0..<chunks`, run on the cores (never more at once than `chunks`); the
