@@ -95,7 +95,7 @@ enum ParseCommand: Command {
         }
         if !messages.isEmpty { FileHandle.standardError.write(Data(messages.utf8)) }
         if let format = try RecordFormat.chosen(arguments) {
-            let courses = Normalizer(rules: rules).normalize(catalog: Self.takeCourses(from: &results))
+            let courses = Normalizer(rules: rules).normalize(catalog: results.takeCourses())
             do {
                 if format == .json {
                     try ParseOutput.writeJSON(courses: consume courses) { part throws in try FileHandle.standardOutput.write(contentsOf: part) }
@@ -115,19 +115,6 @@ enum ParseCommand: Command {
         }
         if unreadable { return .noInput }
         return empty > 0 ? .dataError : .ok
-    }
-
-    /// The courses of all pages, in page order, moved out of the results: popped rather than copied (a copy retains
-    /// every field of a course, and the results' end releases them all again), last first, then popped once more.
-    static func takeCourses(from results: inout [PageResult]) -> [ParsedCourse] {
-        var lastFirst: [ParsedCourse] = []
-        for page in results.indices.reversed() {
-            while let course = results[page].courses.popLast() { lastFirst.append(course) }
-        }
-        var courses: [ParsedCourse] = []
-        courses.reserveCapacity(lastFirst.count)
-        while let course = lastFirst.popLast() { courses.append(course) }
-        return courses
     }
 
     /// Why a saved page gave no course; pages from the web are not fetched again for it.

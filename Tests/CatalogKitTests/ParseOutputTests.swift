@@ -65,6 +65,11 @@ struct ParseOutputTests {
             let cuts = ParallelMap.cuts(of: count)
             #expect(cuts.flatMap { Array($0) } == Array(0..<count))
             #expect(ParallelMap.map(handingOver: cuts.map { Array($0) }) { group, _ in group }.flatMap { $0 } == Array(0..<count))
+            // Joined in order, moved out: the parts are left empty.
+            var parts = cuts.map { Array($0) } + [[]]
+            let joined = ParallelMap.joined(moving: &parts)
+            #expect(joined == Array(0..<count))
+            #expect(parts.allSatisfy { $0.isEmpty })
         }
     }
 }

@@ -166,3 +166,17 @@ final class SharedTexts: Sendable {
         }
     }
 }
+
+extension Array where Element == PageResult {
+    /// The courses of all pages, in page order, moved out of the results (`ParallelMap.joined(moving:)`); the
+    /// results keep no course.
+    public mutating func takeCourses() -> [ParsedCourse] {
+        // Taking each page's array out retains its buffer, not its courses.
+        var parts = indices.map { page in
+            let courses = self[page].courses
+            self[page].courses = []
+            return courses
+        }
+        return ParallelMap.joined(moving: &parts)
+    }
+}

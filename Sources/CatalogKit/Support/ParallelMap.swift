@@ -26,8 +26,8 @@ enum ParallelMap {
                                                      _ transform: @Sendable (Item) -> Value) -> [Value] {
         let ranges = cuts(of: items.count)
         // Moved, never copied (a copy of a course retains each of its fields): each range's items are taken off
-        // the end of `items`, so last first, and popped again to be transformed in order; the values are taken off
-        // the ends of the ranges' parts (last first again) and off the end of that.
+        // the end of `items`, so last first, and popped again to be transformed in order; the values are joined by
+        // `joined(moving:)`.
         var groups = ranges.map { _ in [Item]() }
         for (index, range) in ranges.enumerated().reversed() {
             groups[index].reserveCapacity(range.count)
@@ -39,8 +39,15 @@ enum ParallelMap {
             while let item = group.popLast() { values.append(transform(item)) }
             return values
         }
+        return joined(moving: &parts)
+    }
+
+    /// The parts' values in order, moved out of them rather than copied (a copy of a course retains each of its
+    /// fields, and letting go of the parts releases them all again): taken off the parts' ends, so last first, and
+    /// off the end of that.
+    static func joined<Value>(moving parts: inout [[Value]]) -> [Value] {
         var lastFirst: [Value] = []
-        lastFirst.reserveCapacity(ranges.last?.upperBound ?? 0)
+        lastFirst.reserveCapacity(parts.reduce(0) { $0 + $1.count })
         for index in parts.indices.reversed() {
             while let value = parts[index].popLast() { lastFirst.append(value) }
         }
