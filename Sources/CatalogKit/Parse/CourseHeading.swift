@@ -11,6 +11,9 @@ enum CourseHeading {
         var credits: String?
         /// What the credits' slash adds: "Maximum of 18" in "1-18 Credits/Maximum of 18".
         var creditsCap: String?
+        /// Whether a period follows the code ("MATH 92. Beginning Algebra Review. 3 units"): the heading then closes
+        /// its title with one too, which is the heading's punctuation, not the title's.
+        var periodSeparated = false
     }
 
     static let separators: Set<Character> = ["-", "\u{2013}", "\u{2014}", ":", "."]
@@ -32,17 +35,11 @@ enum CourseHeading {
             title = title.dropFirst().drop(while: { $0 == " " })
         }
         let titleText = String(title)
-        let periods = periodSeparated(rest)
+        let periods = rest.first(where: { $0 != " " }) == "."
         guard let (stripped, credits) = trailingCredits(titleText) else {
-            return Parsed(code: code, title: periods ? withoutClosingPeriod(titleText) : titleText)
+            return Parsed(code: code, title: periods ? withoutClosingPeriod(titleText) : titleText, periodSeparated: periods)
         }
-        return Parsed(code: code, title: periods ? withoutClosingPeriod(stripped) : stripped, credits: credits)
-    }
-
-    /// Whether the heading puts a period after its code ("MATH 92. Beginning Algebra Review. 3 units"): such a
-    /// heading closes its title with a period too, which is the heading's punctuation, not the title's.
-    private static func periodSeparated<S: StringProtocol>(_ afterCode: S) -> Bool {
-        afterCode.first(where: { $0 != " " }) == "."
+        return Parsed(code: code, title: periods ? withoutClosingPeriod(stripped) : stripped, credits: credits, periodSeparated: periods)
     }
 
     /// "Beginning Algebra Review." without its closing period; an ellipsis ("Topics…", "Topics...") is the title's.
@@ -60,9 +57,7 @@ enum CourseHeading {
             parsed.credits = credits
             parsed.creditsCap = cap
             // The credits followed the title's closing period ("Vector Analysis. 4 units"): parse saw none.
-            if let (_, rest) = CourseCode.leading(in: TextCollapsing.collapse(text)), periodSeparated(rest) {
-                parsed.title = withoutClosingPeriod(title)
-            }
+            if parsed.periodSeparated { parsed.title = withoutClosingPeriod(title) }
         }
         return parsed
     }
