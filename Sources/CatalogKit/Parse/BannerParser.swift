@@ -96,7 +96,7 @@ public struct BannerParser: CatalogParser {
         kept.reserveCapacity(events.count)
         var index = 0
         while index < events.count {
-            if case let .startLink(href, _) = events[index], href.contains("p_disp_listcrse"),
+            if case let .startLink(href, _) = events[index], href.containsBytes("p_disp_listcrse"),
                let end = events[index...].firstIndex(of: .endLink),
                kept.last(where: { !isBlank($0) }).map(isBreak) ?? true,
                events[(end + 1)...].first(where: { !isBlank($0) }).map(isBreak) ?? true {
