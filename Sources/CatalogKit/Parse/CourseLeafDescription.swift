@@ -105,12 +105,12 @@ enum CourseLeafDescription {
         while index < events.count {
             let event = events[index]
             if isEmphasisStart(event), lastOnLine.map({ ".!?)".utf8.contains($0) }) ?? true,
-               let end = matchingEnd(events, from: index), let opening = requisiteOpening(Array(events[(index + 1)..<end])) {
+               let end = matchingEnd(events, from: index), let labelOnly = requisiteOpening(Array(events[(index + 1)..<end])) {
                 var next = end + 1
                 // The label alone takes a line of its own, not a sentence's rest nor the paragraph's only line,
                 // which is the description ("<strong>Prerequisite:</strong> MATH 101. Limits, …").
                 var ownLine = true
-                if opening.labelOnly {
+                if labelOnly {
                     while !endsLine(next) { next += 1 }
                     ownLine = lastOnLine == nil && !(index == 0 && next == events.count)
                 } else {
@@ -147,12 +147,12 @@ enum CourseLeafDescription {
         return (rest, requisites)
     }
 
-    /// Whether the emphasis' content opens with a prerequisite's or corequisite's label (nil when not), and
-    /// whether it holds the label alone.
-    private static func requisiteOpening(_ inner: [InlineEvent]) -> (labelOnly: Bool, label: String)? {
+    /// Whether the emphasis' content holds a prerequisite's or corequisite's label alone (nil when it does not open
+    /// with one).
+    private static func requisiteOpening(_ inner: [InlineEvent]) -> Bool? {
         guard let first = LabelledContent.segments(from: plain(inner)).first, let label = first.label,
               [.prerequisite, .corequisite].contains(FieldRole(label: label)) else { return nil }
-        return (first.text.isEmpty, label)
+        return first.text.isEmpty
     }
 
     private static func isEmphasisStart(_ event: InlineEvent) -> Bool {
