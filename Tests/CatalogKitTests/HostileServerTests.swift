@@ -48,8 +48,8 @@ import Testing
         #expect(failure.reason.contains(fault == .headerDrip(interval: 1) ? "timed out" : "wall-clock deadline"), "\(failure.reason)")
         #expect(report.failures.count == 1, "\(report.failures)")
         // A byte a second resets an idle timer for ever; the page's kilobytes would take hours. Alone this takes
-        // about 4 s; the bound is generous because every suite runs at once on two cores and shares Swift's
-        // cooperative threads, which once held this crawl for 91 s.
+        // about 4 s; the bound is generous because every suite runs at once on two cores. (It once took 268 s,
+        // while end-to-end tests blocked every thread of the cooperative pool on their children: they no longer do.)
         #expect(took < 240, "took \(took) s")
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Runs the built `gvingest` binary as a user would, capturing its output and exit status.
 enum Binary {
@@ -6,6 +7,8 @@ enum Binary {
         var status: Int32
         var stdout: String
         var stderr: String
+        /// How long the child ran, from its start to its exit (not the wait for a slot before it).
+        var seconds: Double = 0
     }
 
     static let packageRoot = URL(fileURLWithPath: #filePath)
@@ -32,8 +35,32 @@ enum Binary {
     /// How long a child may run before it is ended: a child that never ends would hold the whole suite.
     static let timeLimit: TimeInterval = 300
 
+    /// Runs the binary and waits for it without holding a thread of Swift's cooperative pool.
     static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
-                    executable: URL? = nil) throws -> Outcome {
+                    executable: URL? = nil) async throws -> Outcome {
+        await childSlots.acquire()
+        defer { childSlots.release() }
+        return try await offThePool {
+            try runBlocking(arguments, in: directory, environment: environment, executable: executable)
+        }
+    }
+
+    /// Runs blocking work (waiting for a child, polling a file) on a thread of its own. Every suite of this process
+    /// shares the cooperative pool, one thread per core: tests blocked on their children held all of it, and a crawl
+    /// timed against its deadline in another suite once waited 268 s for a thread.
+    static func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result(catching: work)) }
+        }
+    }
+
+    /// As many children at once as there are cores: waiting no longer holds a thread, so without a bound every
+    /// end-to-end test would start its child at the same moment.
+    static let childSlots = Slots(ProcessInfo.processInfo.activeProcessorCount)
+
+    /// For a `static let` initializer, which cannot await: it blocks the thread it runs on.
+    static func runBlocking(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
+                            executable: URL? = nil) throws -> Outcome {
         let process = Process()
         process.executableURL = executable ?? url
         process.arguments = arguments
@@ -44,6 +71,7 @@ enum Binary {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        let started = ProcessInfo.processInfo.systemUptime
         try process.run()
         let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeLimit, execute: watchdog)
@@ -60,6 +88,33 @@ enum Binary {
         group.wait()
         process.waitUntilExit()
         return Outcome(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                       stderr: String(decoding: errData, as: UTF8.self))
+                       stderr: String(decoding: errData, as: UTF8.self),
+                       seconds: ProcessInfo.processInfo.systemUptime - started)
+    }
+}
+
+/// A counting semaphore for async code: `acquire` suspends the task, never the thread.
+final class Slots: Sendable {
+    private let state: Mutex<(free: Int, waiting: [CheckedContinuation<Void, Never>])>
+
+    init(_ count: Int) { state = Mutex((max(1, count), [])) }
+
+    func acquire() async {
+        await withCheckedContinuation { continuation in
+            let granted = state.withLock { state in
+                guard state.free > 0 else { state.waiting.append(continuation); return false }
+                state.free -= 1
+                return true
+            }
+            if granted { continuation.resume() }
+        }
+    }
+
+    func release() {
+        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard !state.waiting.isEmpty else { state.free += 1; return nil }
+            return state.waiting.removeFirst()
+        }
+        next?.resume()
     }
 }

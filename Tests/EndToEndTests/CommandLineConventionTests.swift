@@ -5,8 +5,8 @@ import Testing
 /// `-` for standard input, --color, completion scripts, and every --help agreeing with what each command accepts.
 @Suite struct CommandLineConventionTests {
     /// The commands `gvingest help` lists.
-    static func commands() throws -> [String] {
-        let help = try Binary.run(["help"])
+    static func commands() async throws -> [String] {
+        let help = try await Binary.run(["help"])
         let lines = help.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         let start = try #require(lines.firstIndex(of: "Commands:"))
         return lines[(start + 1)...].prefix { !$0.isEmpty }.compactMap { $0.split(separator: " ").first.map(String.init) }
@@ -19,40 +19,40 @@ import Testing
     }
 
     /// The options the parser of `command` accepts, as the generated completions (read from the same lists) say.
-    static func accepted(_ command: String) throws -> Set<String> {
-        let script = try Binary.run(["completions", "bash"]).stdout
+    static func accepted(_ command: String) async throws -> Set<String> {
+        let script = try await Binary.run(["completions", "bash"]).stdout
         let line = try #require(script.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("\(command))") })
         return options(in: line).subtracting(["--help"])
     }
 
-    @Test func everyCommandThatTakesACatalogAnswersAnUnknownOneTheSameWay() throws {
+    @Test func everyCommandThatTakesACatalogAnswersAnUnknownOneTheSameWay() async throws {
         let config = "Fixtures/pipeline.json"
         for words in [["run", "--config", config], ["diff", "--config", config], ["fetch", "--config", config]] {
-            let outcome = try Binary.run(words + ["--catalog", "nope"])
+            let outcome = try await Binary.run(words + ["--catalog", "nope"])
             #expect(outcome.status == 64, "\(words[0])")
             #expect(outcome.stderr.hasPrefix("gvingest \(words[0]): no catalog 'nope' among the catalogs of \(config) (gvsu-fixture)\n"),
                     "\(outcome.stderr)")
         }
     }
 
-    @Test func everyOptionAHelpListsIsAcceptedAndEveryAcceptedOptionIsListed() throws {
+    @Test func everyOptionAHelpListsIsAcceptedAndEveryAcceptedOptionIsListed() async throws {
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-options-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: empty) }
-        let commands = try Self.commands()
+        let commands = try await Self.commands()
         #expect(Set(commands).isSuperset(of: ["run", "parse", "prereq", "fetch", "diff", "search", "config", "completions", "version", "help"]))
         for command in commands {
-            let help = try Binary.run([command, "--help"])
+            let help = try await Binary.run([command, "--help"])
             #expect(help.status == 0, "\(command) --help")
             let listed = Self.options(in: help.stdout).subtracting(["--help"])
             let synopsis = help.stdout.split(separator: "\n", omittingEmptySubsequences: false).prefix { !$0.isEmpty }.joined(separator: "\n")
-            let accepted = try Self.accepted(command)
+            let accepted = try await Self.accepted(command)
             #expect(listed == accepted, "\(command): listed but not accepted \(listed.subtracting(accepted)), accepted but not listed \(accepted.subtracting(listed))")
             #expect(accepted.isSubset(of: Self.options(in: synopsis)), "\(command)'s synopsis omits \(accepted.subtracting(Self.options(in: synopsis)))")
             // The parser itself, not only the lists: each listed option is known (in a directory with no configuration,
             // so nothing runs for real).
             for option in listed {
-                let outcome = try Binary.run([command, option], in: empty)
+                let outcome = try await Binary.run([command, option], in: empty)
                 #expect(!outcome.stderr.contains("unknown option"), "\(command) \(option): \(outcome.stderr)")
             }
         }
@@ -60,7 +60,7 @@ import Testing
 
     /// README's synopses (the `gvingest CMD …` lines of its code blocks, with their continuation lines) name every
     /// option each command accepts, and no other.
-    @Test func readmesSynopsesAgreeWithWhatEachCommandAccepts() throws {
+    @Test func readmesSynopsesAgreeWithWhatEachCommandAccepts() async throws {
         let readme = try String(contentsOf: Binary.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         var inCode = false
         var current: String?
@@ -79,15 +79,15 @@ import Testing
             if let current { mentioned[current, default: []].formUnion(Self.options(in: code)) }
         }
         for command in ["run", "parse", "prereq", "fetch", "diff", "search"] {
-            let accepted = try Self.accepted(command)
+            let accepted = try await Self.accepted(command)
             let listed = mentioned[command, default: []].subtracting(["--help"])
             #expect(listed == accepted, "README's \(command): missing \(accepted.subtracting(listed)), not accepted \(listed.subtracting(accepted))")
         }
     }
 
-    @Test func aUsageErrorIsOneLineTheSynopsisAndWhereToReadMore() throws {
-        for command in try Self.commands() where command != "help" {
-            let outcome = try Binary.run([command, "--no-such-option"])
+    @Test func aUsageErrorIsOneLineTheSynopsisAndWhereToReadMore() async throws {
+        for command in try await Self.commands() where command != "help" {
+            let outcome = try await Binary.run([command, "--no-such-option"])
             #expect(outcome.status == 64, "\(command)")
             let lines = outcome.stderr.split(separator: "\n")
             #expect(lines.first?.hasPrefix("gvingest \(command): unknown option --no-such-option") == true, "\(outcome.stderr)")
@@ -96,105 +96,105 @@ import Testing
             #expect(lines.count <= 7, "\(command): \(lines.count) lines")
             #expect(outcome.stdout.isEmpty)
         }
-        let unknown = try Binary.run(["rnu"])
+        let unknown = try await Binary.run(["rnu"])
         #expect(unknown.status == 64)
         #expect(unknown.stderr == "gvingest: unknown command 'rnu' (did you mean 'run'?)\nUsage: gvingest <command> [options]\nSee 'gvingest help'.\n")
     }
 
-    @Test func versionAndHelpAnswerAsExpected() throws {
-        let long = try Binary.run(["--version"]), word = try Binary.run(["version"])
+    @Test func versionAndHelpAnswerAsExpected() async throws {
+        let long = try await Binary.run(["--version"]), word = try await Binary.run(["version"])
         #expect(long.status == 0 && word.status == 0)
         #expect(long.stdout.hasPrefix("gvingest ") && long.stdout == word.stdout)
-        let helpHelp = try Binary.run(["help", "--help"])
+        let helpHelp = try await Binary.run(["help", "--help"])
         #expect(helpHelp.status == 0)
         #expect(helpHelp.stdout.hasPrefix("Usage: gvingest help [COMMAND]"))
-        #expect(try Binary.run(["help", "parse"]).stdout == (try Binary.run(["parse", "--help"]).stdout))
-        let noTopic = try Binary.run(["help", "nonsense"])
+        #expect(try await Binary.run(["help", "parse"]).stdout == (try await Binary.run(["parse", "--help"]).stdout))
+        let noTopic = try await Binary.run(["help", "nonsense"])
         #expect(noTopic.status == 64)
         #expect(noTopic.stderr.contains("no command 'nonsense'"))
     }
 
     /// Runs the binary with `input` on its standard input.
-    static func run(_ arguments: [String], input: Data) throws -> Binary.Outcome {
+    static func run(_ arguments: [String], input: Data) async throws -> Binary.Outcome {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-stdin-\(UUID().uuidString)")
         try input.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let quoted = ([Binary.url.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
-        return try RecipeTests.shell("cd '\(Binary.packageRoot.path)' && \(quoted) < '\(file.path)'")
+        return try await RecipeTests.shell("cd '\(Binary.packageRoot.path)' && \(quoted) < '\(file.path)'")
     }
 
-    @Test func aDashReadsStandardInput() throws {
+    @Test func aDashReadsStandardInput() async throws {
         let page = try Data(contentsOf: Binary.fixtures.appendingPathComponent("acalog/preview_course_nopop-catoid-10-coid-4242.html"))
-        let parsed = try Self.run(["parse", "-", "--json"], input: page)
+        let parsed = try await Self.run(["parse", "-", "--json"], input: page)
         #expect(parsed.status == 0, "\(parsed.stderr)")
         let records = try #require(try JSONSerialization.jsonObject(with: Data(parsed.stdout.utf8)) as? [[String: Any]])
         #expect(records.map { $0["name"] as? String } == ["CIS 162"])
-        let human = try Self.run(["parse", "-"], input: page)
+        let human = try await Self.run(["parse", "-"], input: page)
         #expect(human.stdout.contains("== (standard input)"))
 
-        let prereq = try Self.run(["prereq", "-", "--json"], input: Data("CIS 162 and MTH 201 with a C or better\n".utf8))
+        let prereq = try await Self.run(["prereq", "-", "--json"], input: Data("CIS 162 and MTH 201 with a C or better\n".utf8))
         #expect(prereq.status == 0, "\(prereq.stderr)")
         let tree = try #require(try JSONSerialization.jsonObject(with: Data(prereq.stdout.utf8)) as? [String: Any])
         #expect(tree["courses"] as? [String] == ["CIS 162", "MTH 201"])
     }
 
-    @Test func aURLWithoutItsSchemeGetsAHint() throws {
-        let parse = try Binary.run(["parse", "www.gvsu.edu/catalog/course/cis-162.htm"])
+    @Test func aURLWithoutItsSchemeGetsAHint() async throws {
+        let parse = try await Binary.run(["parse", "www.gvsu.edu/catalog/course/cis-162.htm"])
         #expect(parse.status == 66)
         #expect(parse.stderr.contains("did you mean https://www.gvsu.edu/catalog/course/cis-162.htm?"), "\(parse.stderr)")
         // A file name is not taken for a host.
-        let file = try Binary.run(["parse", "no-such-page.html", "pages.d/cis-162.html"])
+        let file = try await Binary.run(["parse", "no-such-page.html", "pages.d/cis-162.html"])
         #expect(file.status == 66)
         #expect(!file.stderr.contains("did you mean"), "\(file.stderr)")
-        let fetch = try Binary.run(["fetch", "--start", "www.gvsu.edu/catalog/subject/biology.htm"])
+        let fetch = try await Binary.run(["fetch", "--start", "www.gvsu.edu/catalog/subject/biology.htm"])
         #expect(fetch.status == 64)
         #expect(fetch.stderr.contains("did you mean https://www.gvsu.edu/catalog/subject/biology.htm?"), "\(fetch.stderr)")
     }
 
     /// The diff's colours through a pseudo-terminal (script(1)), under the settings that should turn them off.
-    static func diffOnATerminal(_ environment: String, _ extra: String = "") throws -> String {
+    static func diffOnATerminal(_ environment: String, _ extra: String = "") async throws -> String {
         let command = "cd '\(Binary.packageRoot.path)' && \(environment) '\(Binary.url.path)' diff \(extra) "
             + "Fixtures/snapshots/fall.json Fixtures/snapshots/winter.json"
-        return try RecipeTests.shell("script -qec \"\(command)\" /dev/null").stdout
+        return try await RecipeTests.shell("script -qec \"\(command)\" /dev/null").stdout
     }
 
-    @Test func colourFollowsTheTerminalNoColorTermDumbAndTheOption() throws {
+    @Test func colourFollowsTheTerminalNoColorTermDumbAndTheOption() async throws {
         let escape = "\u{1B}["
-        #expect(try Self.diffOnATerminal("TERM=xterm NO_COLOR=").contains(escape))
-        #expect(!(try Self.diffOnATerminal("TERM=xterm NO_COLOR=1")).contains(escape))
-        #expect(!(try Self.diffOnATerminal("TERM=dumb NO_COLOR=")).contains(escape))
-        #expect(!(try Self.diffOnATerminal("TERM=xterm NO_COLOR=", "--color=never")).contains(escape))
-        #expect(try Self.diffOnATerminal("TERM=dumb NO_COLOR=1", "--color=always").contains(escape))
+        await #expect(try Self.diffOnATerminal("TERM=xterm NO_COLOR=").contains(escape))
+        await #expect(!(try Self.diffOnATerminal("TERM=xterm NO_COLOR=1")).contains(escape))
+        await #expect(!(try Self.diffOnATerminal("TERM=dumb NO_COLOR=")).contains(escape))
+        await #expect(!(try Self.diffOnATerminal("TERM=xterm NO_COLOR=", "--color=never")).contains(escape))
+        await #expect(try Self.diffOnATerminal("TERM=dumb NO_COLOR=1", "--color=always").contains(escape))
         // Off a terminal: none, unless asked for.
-        #expect(!(try Binary.run(["diff", "Fixtures/snapshots/fall.json", "Fixtures/snapshots/winter.json"])).stdout.contains(escape))
-        #expect(try Binary.run(["diff", "--color", "always", "Fixtures/snapshots/fall.json", "Fixtures/snapshots/winter.json"]).stdout.contains(escape))
-        let wrong = try Binary.run(["diff", "--color=sometimes", "Fixtures/snapshots/fall.json", "Fixtures/snapshots/winter.json"])
+        #expect(!(try await Binary.run(["diff", "Fixtures/snapshots/fall.json", "Fixtures/snapshots/winter.json"])).stdout.contains(escape))
+        #expect(try await Binary.run(["diff", "--color", "always", "Fixtures/snapshots/fall.json", "Fixtures/snapshots/winter.json"]).stdout.contains(escape))
+        let wrong = try await Binary.run(["diff", "--color=sometimes", "Fixtures/snapshots/fall.json", "Fixtures/snapshots/winter.json"])
         #expect(wrong.status == 64)
         #expect(wrong.stderr.contains("--color must be auto, always or never"))
     }
 
-    @Test func theBashCompletionsCompleteCommandsAndOptions() throws {
-        let script = try Binary.run(["completions", "bash"])
+    @Test func theBashCompletionsCompleteCommandsAndOptions() async throws {
+        let script = try await Binary.run(["completions", "bash"])
         #expect(script.status == 0)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-completion-\(UUID().uuidString).bash")
         try Data(script.stdout.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        func complete(_ words: [String]) throws -> [String] {
+        func complete(_ words: [String]) async throws -> [String] {
             let array = words.map { "'\($0)'" }.joined(separator: " ")
-            let outcome = try RecipeTests.shell("source '\(file.path)'; COMP_WORDS=(\(array)); COMP_CWORD=\(words.count - 1); _gvingest; "
+            let outcome = try await RecipeTests.shell("source '\(file.path)'; COMP_WORDS=(\(array)); COMP_CWORD=\(words.count - 1); _gvingest; "
                 + "printf '%s\\n' \"${COMPREPLY[@]}\"")
             #expect(outcome.status == 0, "\(outcome.stderr)")
             return outcome.stdout.split(separator: "\n").map(String.init)
         }
-        #expect(try complete(["gvingest", "se"]) == ["search"])
-        #expect(try complete(["gvingest", "fetch", "--ig"]) == ["--ignore-robots"])
-        #expect(try complete(["gvingest", "run", "--co"]).sorted() == ["--color", "--config"])
+        await #expect(try complete(["gvingest", "se"]) == ["search"])
+        await #expect(try complete(["gvingest", "fetch", "--ig"]) == ["--ignore-robots"])
+        await #expect(try complete(["gvingest", "run", "--co"]).sorted() == ["--color", "--config"])
         for shell in ["zsh", "fish"] {
-            let other = try Binary.run(["completions", shell])
+            let other = try await Binary.run(["completions", shell])
             #expect(other.status == 0)
-            for command in try Self.commands() { #expect(other.stdout.contains(command), "\(shell): \(command)") }
+            for command in try await Self.commands() { #expect(other.stdout.contains(command), "\(shell): \(command)") }
             #expect(other.stdout.contains("ignore-robots"))
         }
-        #expect(try Binary.run(["completions", "tcsh"]).status == 64)
+        #expect(try await Binary.run(["completions", "tcsh"]).status == 64)
     }
 }

@@ -20,8 +20,8 @@ import Testing
         return root
     }
 
-    @Test func theTextViewGroupsChangesByKindAndExitsOne() throws {
-        let outcome = try Binary.run(["diff", Self.fall, Self.winter])
+    @Test func theTextViewGroupsChangesByKindAndExitsOne() async throws {
+        let outcome = try await Binary.run(["diff", Self.fall, Self.winter])
         #expect(outcome.status == 1)
         #expect(outcome.stdout.contains("Added (2)\n  + BIO 610  Advanced Ecology\n  + CIS 380  Machine Learning\nRemoved (1)"))
         #expect(outcome.stdout.contains("  ~ CIS 267 → CIS 367  Computer Graphics\n      Offered: [-winter-]{+fall+} semester"))
@@ -30,14 +30,14 @@ import Testing
         #expect(!outcome.stdout.contains("\u{1B}["))
     }
 
-    @Test func theSameCatalogInAnotherShapeExitsZero() throws {
-        let outcome = try Binary.run(["diff", Self.winter, Self.published])
+    @Test func theSameCatalogInAnotherShapeExitsZero() async throws {
+        let outcome = try await Binary.run(["diff", Self.winter, Self.published])
         #expect(outcome.status == 0)
         #expect(outcome.stdout.hasSuffix("no changes\n"))
     }
 
-    @Test func jsonIsOneObjectWithAListPerKind() throws {
-        let outcome = try Binary.run(["diff", "--json", Self.fall, Self.published])
+    @Test func jsonIsOneObjectWithAListPerKind() async throws {
+        let outcome = try await Binary.run(["diff", "--json", Self.fall, Self.published])
         #expect(outcome.status == 1)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: [[String: Any]]])
         #expect(Set(object.keys) == ["added", "removed", "changed", "renumbered"])
@@ -49,70 +49,70 @@ import Testing
         #expect(renumbered["from"] as? String == "CIS 267" && renumbered["to"] as? String == "CIS 367")
     }
 
-    @Test func onlyFiltersAndTheStatusFollowsWhatIsShown() throws {
-        let removed = try Binary.run(["diff", "--json", "--only", "removed", Self.fall, Self.winter])
+    @Test func onlyFiltersAndTheStatusFollowsWhatIsShown() async throws {
+        let removed = try await Binary.run(["diff", "--json", "--only", "removed", Self.fall, Self.winter])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(removed.stdout.utf8)) as? [String: [Any]])
         #expect(object["removed"]?.count == 1 && object["added"]?.isEmpty == true && object["changed"]?.isEmpty == true)
         #expect(removed.status == 1)
-        let several = try Binary.run(["diff", "--only", "added,renumbered", Self.fall, Self.winter])
+        let several = try await Binary.run(["diff", "--only", "added,renumbered", Self.fall, Self.winter])
         #expect(several.stdout.contains("Added (2)") && several.stdout.contains("Renumbered (1)") && !several.stdout.contains("Changed"))
         // Nothing of the kind asked for: no differences.
-        let none = try Binary.run(["diff", "--only", "removed", Self.winter, Self.published])
+        let none = try await Binary.run(["diff", "--only", "removed", Self.winter, Self.published])
         #expect(none.status == 0)
     }
 
-    @Test func markdownIsAChangelog() throws {
-        let outcome = try Binary.run(["diff", "--markdown", Self.fall, Self.winter])
+    @Test func markdownIsAChangelog() async throws {
+        let outcome = try await Binary.run(["diff", "--markdown", Self.fall, Self.winter])
         #expect(outcome.status == 1)
         #expect(outcome.stdout.hasPrefix("## Catalog changes: Fixtures/snapshots/fall.json (2024-09-01T06:00:00Z) → "))
         #expect(outcome.stdout.contains("### Changed (1)\n\n- **MTH 201** — Calculus I\n  - Credits: ~~4~~ 5"))
     }
 
-    @Test func withoutFilesTheLastTwoSnapshotsAreCompared() throws {
+    @Test func withoutFilesTheLastTwoSnapshotsAreCompared() async throws {
         let root = try Self.store()
         defer { try? FileManager.default.removeItem(at: root) }
-        let byDirectory = try Binary.run(["diff", "--snapshots", root.appendingPathComponent("out/snapshots/fx").path])
+        let byDirectory = try await Binary.run(["diff", "--snapshots", root.appendingPathComponent("out/snapshots/fx").path])
         #expect(byDirectory.status == 1)
         #expect(byDirectory.stdout.hasPrefix("Comparing snapshot-000002-20240901T060000Z.json (2024-09-01T06:00:00Z) → snapshot-000003-"))
         try Data(#"{"schemaVersion": 1, "catalogs": [{"id": "fx", "name": "F", "system": "gvsu", "source": {"directory": "pages"}}]}"#.utf8)
             .write(to: root.appendingPathComponent("pipeline.json"))
-        let byConfig = try Binary.run(["diff", "--json"], in: root)
+        let byConfig = try await Binary.run(["diff", "--json"], in: root)
         #expect(byConfig.status == 1)
-        #expect(byConfig.stdout == (try Binary.run(["diff", "--json", Self.fall, Self.winter])).stdout)
+        #expect(byConfig.stdout == (try await Binary.run(["diff", "--json", Self.fall, Self.winter])).stdout)
     }
 
-    @Test func troubleExitsTwoAndBadUsageSixtyFour() throws {
+    @Test func troubleExitsTwoAndBadUsageSixtyFour() async throws {
         let root = try Self.store()
         defer { try? FileManager.default.removeItem(at: root) }
-        let missing = try Binary.run(["diff", Self.fall, "Fixtures/snapshots/nope.json"])
+        let missing = try await Binary.run(["diff", Self.fall, "Fixtures/snapshots/nope.json"])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("Fixtures/snapshots/nope.json: cannot read: No such file or directory"))
-        let notACatalog = try Binary.run(["diff", Self.fall, "Fixtures/pipeline.json"])
+        let notACatalog = try await Binary.run(["diff", Self.fall, "Fixtures/pipeline.json"])
         #expect(notACatalog.status == 2)
         #expect(notACatalog.stderr.contains("Fixtures/pipeline.json: not a snapshot or catalog"))
         let lonely = root.appendingPathComponent("lonely")
         try FileManager.default.createDirectory(at: lonely, withIntermediateDirectories: true)
-        let one = try Binary.run(["diff", "--snapshots", lonely.path])
+        let one = try await Binary.run(["diff", "--snapshots", lonely.path])
         #expect(one.status == 2)
         #expect(one.stderr.contains("has 0 snapshot(s); a diff needs two"))
         for words in [["diff", Self.fall], ["diff", "--only", "moved", Self.fall, Self.winter], ["diff", "--json", "--markdown", Self.fall, Self.winter],
                       ["diff", "--snapshots", "x", Self.fall, Self.winter]] {
-            let outcome = try Binary.run(words)
+            let outcome = try await Binary.run(words)
             #expect(outcome.status == 64, "\(words)")
             #expect(outcome.stderr.contains("Usage: gvingest diff"), "\(words)")
         }
-        let help = try Binary.run(["diff", "--help"])
+        let help = try await Binary.run(["diff", "--help"])
         #expect(help.status == 0 && help.stdout.contains("Bad usage exits 64"))
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
-    func aTerminalGetsColoursUnlessNoColorIsSet() throws {
+    func aTerminalGetsColoursUnlessNoColorIsSet() async throws {
         // script(1) gives the binary a pseudo-terminal for its standard output.
         let command = "\(Binary.url.path) diff \(Self.fall) \(Self.winter)"
-        let coloured = try Binary.run(["-qec", command, "/dev/null"], environment: ["NO_COLOR": ""],
+        let coloured = try await Binary.run(["-qec", command, "/dev/null"], environment: ["NO_COLOR": ""],
                                       executable: URL(fileURLWithPath: "/usr/bin/script"))
         #expect(coloured.stdout.contains("\u{1B}[31m[-4-]\u{1B}[0m\u{1B}[32m{+5+}\u{1B}[0m"))
-        let plain = try Binary.run(["-qec", command, "/dev/null"], environment: ["NO_COLOR": "1"],
+        let plain = try await Binary.run(["-qec", command, "/dev/null"], environment: ["NO_COLOR": "1"],
                                    executable: URL(fileURLWithPath: "/usr/bin/script"))
         #expect(plain.stdout.contains("Credits: [-4-]{+5+}"))
         #expect(!plain.stdout.contains("\u{1B}["))

@@ -29,20 +29,20 @@ import Testing
         return rows
     }
 
-    @Test func parseWritesTheSameRecordsAsJSONJSONLinesAndCSV() throws {
-        let json = try Binary.run(["parse"] + Self.pages + ["--format", "json"])
+    @Test func parseWritesTheSameRecordsAsJSONJSONLinesAndCSV() async throws {
+        let json = try await Binary.run(["parse"] + Self.pages + ["--format", "json"])
         #expect(json.status == 0)
-        #expect(json.stdout == (try Binary.run(["parse"] + Self.pages + ["--json"])).stdout)
+        #expect(json.stdout == (try await Binary.run(["parse"] + Self.pages + ["--json"])).stdout)
         let records = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
 
-        let lines = try Binary.run(["parse"] + Self.pages + ["--format", "jsonl"])
+        let lines = try await Binary.run(["parse"] + Self.pages + ["--format", "jsonl"])
         #expect(lines.status == 0)
         let objects = try lines.stdout.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         #expect(objects.count == records.count)
         #expect(objects.map { $0["id"] as? String } == records.map { $0["id"] as? String })
         #expect(objects.map { $0["description"] as? String } == records.map { $0["description"] as? String })
 
-        let csv = try Binary.run(["parse"] + Self.pages + ["--format", "csv"])
+        let csv = try await Binary.run(["parse"] + Self.pages + ["--format", "csv"])
         #expect(csv.status == 0)
         let rows = Self.csvRows(csv.stdout)
         #expect(rows.first == ["id", "name", "subject", "number", "title", "credits", "level", "prerequisiteString",
@@ -54,25 +54,25 @@ import Testing
             #expect(row[5] == (record["credits"] as? Int).map(String.init))
             #expect(row[9] == record["description"] as? String)  // commas and quotes survive the quoting
         }
-        let wrong = try Binary.run(["parse"] + Self.pages + ["--format", "xml"])
+        let wrong = try await Binary.run(["parse"] + Self.pages + ["--format", "xml"])
         #expect(wrong.status == 64)
-        #expect(try Binary.run(["parse"] + Self.pages + ["--json", "--format", "csv"]).status == 64)
+        #expect(try await Binary.run(["parse"] + Self.pages + ["--json", "--format", "csv"]).status == 64)
     }
 
-    @Test func searchWritesJSONLinesAndCSVWithTheMatch() throws {
+    @Test func searchWritesJSONLinesAndCSVWithTheMatch() async throws {
         let catalog = "Fixtures/snapshots/catalog.json"
-        let json = try Binary.run(["search", "--catalog", catalog, "--subject", "cis", "--json"])
+        let json = try await Binary.run(["search", "--catalog", catalog, "--subject", "cis", "--json"])
         let records = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         #expect(!records.isEmpty)
-        let lines = try Binary.run(["search", "--catalog", catalog, "--subject", "cis", "--format", "jsonl"])
+        let lines = try await Binary.run(["search", "--catalog", catalog, "--subject", "cis", "--format", "jsonl"])
         #expect(lines.stdout.split(separator: "\n").count == records.count)
-        let csv = Self.csvRows(try Binary.run(["search", "--catalog", catalog, "--subject", "cis", "--format", "csv"]).stdout)
+        let csv = Self.csvRows(try await Binary.run(["search", "--catalog", catalog, "--subject", "cis", "--format", "csv"]).stdout)
         #expect(csv.first?.last == "match")
         #expect(csv.dropFirst().map { $0[1] } == records.map { $0["name"] as? String ?? "" })
         #expect(csv.dropFirst().allSatisfy { $0.last == "filters" })
     }
 
-    @Test func searchFindsTheCatalogAConfigurationPublishes() throws {
+    @Test func searchFindsTheCatalogAConfigurationPublishes() async throws {
         let project = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-search-config-\(UUID().uuidString)")
         let out = project.appendingPathComponent("published")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
@@ -81,25 +81,25 @@ import Testing
                                          to: out.appendingPathComponent("catalog.json"))
         try Data(#"{"schemaVersion": 1, "catalogs": [{"id": "x", "name": "X", "system": "gvsu", "source": {"directory": "."}}], "outputs": {"directory": "published"}}"#.utf8)
             .write(to: project.appendingPathComponent("pipeline.json"))
-        let explicit = try Binary.run(["search", "--config", project.appendingPathComponent("pipeline.json").path, "--subject", "cis"])
+        let explicit = try await Binary.run(["search", "--config", project.appendingPathComponent("pipeline.json").path, "--subject", "cis"])
         #expect(explicit.status == 0, "\(explicit.stderr)")
         #expect(!explicit.stdout.isEmpty)
         // pipeline.json in the current directory is the default.
-        let implicit = try Binary.run(["search", "--subject", "cis"], in: project)
+        let implicit = try await Binary.run(["search", "--subject", "cis"], in: project)
         #expect(implicit.status == 0, "\(implicit.stderr)")
         #expect(implicit.stdout == explicit.stdout)
     }
 
-    @Test func diffStatPrintsTheCountsAndQuietNothing() throws {
+    @Test func diffStatPrintsTheCountsAndQuietNothing() async throws {
         let pair = ["Fixtures/snapshots/fall.json", "Fixtures/snapshots/winter.json"]
-        let stat = try Binary.run(["diff"] + pair + ["--stat"])
+        let stat = try await Binary.run(["diff"] + pair + ["--stat"])
         #expect(stat.status == 1)
         #expect(stat.stdout == "2 added, 1 removed, 1 renumbered, 1 changed\n")
-        let quiet = try Binary.run(["diff"] + pair + ["--quiet"])
+        let quiet = try await Binary.run(["diff"] + pair + ["--quiet"])
         #expect(quiet.status == 1)
         #expect(quiet.stdout.isEmpty && quiet.stderr.isEmpty)
-        let same = try Binary.run(["diff", pair[0], pair[0], "--quiet"])
+        let same = try await Binary.run(["diff", pair[0], pair[0], "--quiet"])
         #expect(same.status == 0 && same.stdout.isEmpty)
-        #expect(try Binary.run(["diff"] + pair + ["--stat", "--json"]).status == 64)
+        #expect(try await Binary.run(["diff"] + pair + ["--stat", "--json"]).status == 64)
     }
 }

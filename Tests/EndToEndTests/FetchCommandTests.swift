@@ -32,8 +32,8 @@ import Testing
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
-    @Test func theRecordedCatalogReplaysOfflineWithASummary() throws {
-        let outcome = try Binary.run(["fetch", "--replay", "Fixtures/gvsu", "--json"])
+    @Test func theRecordedCatalogReplaysOfflineWithASummary() async throws {
+        let outcome = try await Binary.run(["fetch", "--replay", "Fixtures/gvsu", "--json"])
         #expect(outcome.status == 0)
         let summary = try Self.lastJSONObject(outcome.stdout)
         for key in ["pagesExpected", "pagesFetched", "pagesFailed", "notModified", "retries", "bytes", "failures"] {
@@ -46,7 +46,7 @@ import Testing
         #expect(!outcome.stderr.contains("\r"))
     }
 
-    @Test func aCrawlRecordedFromTheServerReplaysWithoutIt() throws {
+    @Test func aCrawlRecordedFromTheServerReplaysWithoutIt() async throws {
         let server = try #require(Self.server)
         server.clearAllFaults()
         let mirror = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-mirror-\(UUID().uuidString)")
@@ -64,7 +64,7 @@ import Testing
          "fetch": {"minimumDelayMs": 0, "concurrency": 8, "perHostConcurrency": 8}}
         """.utf8).write(to: config)
         // The fixture pages link to www.gvsu.edu in places; only the loopback origin is allowed here.
-        let recorded = try Binary.run(["fetch", "--config", config.path, "--record", mirror.path, "--json", "--quiet"])
+        let recorded = try await Binary.run(["fetch", "--config", config.path, "--record", mirror.path, "--json", "--quiet"])
         let summary = try Self.lastJSONObject(recorded.stdout)
         let failures = summary["failures"] as? [[String: Any]] ?? []
         #expect(failures.allSatisfy { ($0["reason"] as? String)?.contains("not among the allowed origins") == true }, "\(failures)")
@@ -74,18 +74,18 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: mirror.appendingPathComponent("index.json").path))
 
         let before = server.totalRequests
-        let replayed = try Binary.run(["fetch", "--replay", mirror.path, "--json"])
+        let replayed = try await Binary.run(["fetch", "--replay", mirror.path, "--json"])
         #expect(server.totalRequests == before)
         let again = try Self.lastJSONObject(replayed.stdout)
         #expect(again["pagesFetched"] as? Int == fetched)
     }
 
-    @Test func aPageThatKeepsFailingIsReportedAndTheExitStatusSaysRetry() throws {
+    @Test func aPageThatKeepsFailingIsReportedAndTheExitStatusSaysRetry() async throws {
         let server = try #require(Self.server)
         server.clearAllFaults()
         defer { server.clearAllFaults() }
         server.setFault(.status(503, times: .max), for: "/catalog/course/cis-263.htm")
-        let outcome = try Binary.run(["fetch", "--json", "--system", "gvsu",
+        let outcome = try await Binary.run(["fetch", "--json", "--system", "gvsu",
                                       "--start", server.baseURLString + "/catalog/subject/computer-information-systems.htm"])
         #expect(outcome.status == 75)
         let summary = try Self.lastJSONObject(outcome.stdout)
@@ -96,8 +96,8 @@ import Testing
         #expect(outcome.stderr.contains("failed: "))
     }
 
-    @Test func fetchNeedsAStart() throws {
-        let outcome = try Binary.run(["fetch", "--json"])
+    @Test func fetchNeedsAStart() async throws {
+        let outcome = try await Binary.run(["fetch", "--json"])
         #expect(outcome.status == 64)
         #expect(outcome.stderr.contains("--start"))
     }

@@ -10,9 +10,10 @@ import Testing
     static let uh = Binary.shared.appendingPathComponent("realworld/acalog-uh")
     static let gvsuPages = Binary.fixtures.appendingPathComponent("gvsu/course")
 
-    func emulator() throws -> FirestoreEmulator {
+    /// The suite's emulator; the first call waits, on a thread of its own, for java to start.
+    func emulator() async throws -> FirestoreEmulator {
         try #require(FirestoreEmulator.isInstalled, "the Firestore emulator is needed: apt-get install google-cloud-cli-firestore-emulator")
-        return try Self.emulator.get()
+        return try await Binary.offThePool { try Self.emulator.get() }
     }
 
     /// A scratch directory, removed when the test ends.
@@ -22,8 +23,8 @@ import Testing
         deinit { try? FileManager.default.removeItem(at: root) }
     }
 
-    static func run(_ source: URL, system: String, into scratch: Scratch, catalog: String) throws {
-        let outcome = try Binary.run(["run", "--source", source.path, "--system", system, "--catalog", catalog, "--out", scratch.out.path, "--quiet"])
+    static func run(_ source: URL, system: String, into scratch: Scratch, catalog: String) async throws {
+        let outcome = try await Binary.run(["run", "--source", source.path, "--system", system, "--catalog", catalog, "--out", scratch.out.path, "--quiet"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
     }
 
@@ -32,9 +33,9 @@ import Testing
     }
 
     /// `gvingest publish --json` against `host`: the status, the counts per collection and stderr.
-    static func publish(_ scratch: Scratch, project: String, host: String, extra: [String] = []) throws
+    static func publish(_ scratch: Scratch, project: String, host: String, extra: [String] = []) async throws
         -> (status: Int32, courses: Counts?, news: Counts?, stderr: String) {
-        let outcome = try Binary.run(["publish", "--firestore", project, "--out", scratch.out.path, "--json"] + extra,
+        let outcome = try await Binary.run(["publish", "--firestore", project, "--out", scratch.out.path, "--json"] + extra,
                                      environment: ["FIRESTORE_EMULATOR_HOST": host])
         let json = (try? JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8))) as? [String: [String: Int]]
         func counts(_ key: String) -> Counts? {
@@ -87,21 +88,21 @@ import Testing
         }
     }
 
-    @Test func uhCatalog41Then44PublishesExactlyTheDiff() throws {
-        let emulator = try emulator(), project = "demo-uh-editions", scratch = Scratch()
-        try Self.run(Self.uh.appendingPathComponent("41"), system: "acalog", into: scratch, catalog: "uh")
+    @Test func uhCatalog41Then44PublishesExactlyTheDiff() async throws {
+        let emulator = try await emulator(), project = "demo-uh-editions", scratch = Scratch()
+        try await Self.run(Self.uh.appendingPathComponent("41"), system: "acalog", into: scratch, catalog: "uh")
         let total41 = try Self.catalogCourses(scratch).count
-        let first = try Self.publish(scratch, project: project, host: emulator.hostPort)
+        let first = try await Self.publish(scratch, project: project, host: emulator.hostPort)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.courses == Counts(written: total41, deleted: 0, unchanged: 0))
         #expect(first.news == Counts(written: 0, deleted: 0, unchanged: 0))
         try Self.expectCatalogHeld(emulator, project: project, scratch)
-        let again = try Self.publish(scratch, project: project, host: emulator.hostPort)
+        let again = try await Self.publish(scratch, project: project, host: emulator.hostPort)
         #expect(again.courses == Counts(written: 0, deleted: 0, unchanged: total41))
         let before = try emulator.documents(project: project, collection: "courses")
 
-        try Self.run(Self.uh.appendingPathComponent("44"), system: "acalog", into: scratch, catalog: "uh")
-        let diff = try Binary.run(["diff", "--snapshots", scratch.out.appendingPathComponent("snapshots/uh").path, "--json"])
+        try await Self.run(Self.uh.appendingPathComponent("44"), system: "acalog", into: scratch, catalog: "uh")
+        let diff = try await Binary.run(["diff", "--snapshots", scratch.out.appendingPathComponent("snapshots/uh").path, "--json"])
         let changes = try #require(try JSONSerialization.jsonObject(with: Data(diff.stdout.utf8)) as? [String: [[String: Any]]])
         func ids(_ key: String, _ field: String = "id") -> Set<String> { Set((changes[key] ?? []).compactMap { $0[field] as? String }) }
         let expectedWritten = ids("added").union(ids("changed")).union(ids("renumbered"))
@@ -109,11 +110,11 @@ import Testing
         #expect(!ids("added").isEmpty && !ids("changed").isEmpty && !ids("renumbered").isEmpty && !ids("removed").isEmpty)
 
         // A dry run says what the publish would do and writes nothing.
-        let dryRun = try Self.publish(scratch, project: project, host: emulator.hostPort, extra: ["--dry-run"])
+        let dryRun = try await Self.publish(scratch, project: project, host: emulator.hostPort, extra: ["--dry-run"])
         #expect(dryRun.status == 0 && dryRun.courses?.written == expectedWritten.count && dryRun.courses?.deleted == expectedDeleted.count)
         #expect(try emulator.documents(project: project, collection: "courses").mapValues(\.updateTime) == before.mapValues(\.updateTime))
 
-        let second = try Self.publish(scratch, project: project, host: emulator.hostPort)
+        let second = try await Self.publish(scratch, project: project, host: emulator.hostPort)
         #expect(second.status == 0, "\(second.stderr)")
         #expect(second.courses?.written == expectedWritten.count)
         #expect(second.courses?.deleted == expectedDeleted.count)
@@ -130,13 +131,13 @@ import Testing
         #expect(Set(news.keys) == newsIDs && newsIDs.count == ids("added").count)
         #expect(news.values.compactMap { Self.appRejects(news: $0.fields) }.isEmpty)
 
-        let third = try Self.publish(scratch, project: project, host: emulator.hostPort)
+        let third = try await Self.publish(scratch, project: project, host: emulator.hostPort)
         #expect(third.courses?.written == 0 && third.courses?.deleted == 0 && third.news?.written == 0)
     }
 
-    @Test func throttlingAndUnavailabilityAreRetriedThroughAProxy() throws {
-        let emulator = try emulator(), project = "demo-faults", scratch = Scratch()
-        try Self.run(Self.gvsuPages, system: "gvsu", into: scratch, catalog: "gvsu")
+    @Test func throttlingAndUnavailabilityAreRetriedThroughAProxy() async throws {
+        let emulator = try await emulator(), project = "demo-faults", scratch = Scratch()
+        try await Self.run(Self.gvsuPages, system: "gvsu", into: scratch, catalog: "gvsu")
         let proxy = try LoopbackHTTPServer()
         proxy.forward(toPort: emulator.port)
         proxy.start()
@@ -145,7 +146,7 @@ import Testing
         let listing = "/v1/projects/\(project)/databases/(default)/documents/courses"
         proxy.setFaults([.status(503, times: 2), .tooManyRequests(retryAfter: "0", times: 2)], for: commit)
         proxy.setFault(.status(503, times: 1), for: listing)
-        let published = try Self.publish(scratch, project: project, host: "127.0.0.1:\(proxy.port)")
+        let published = try await Self.publish(scratch, project: project, host: "127.0.0.1:\(proxy.port)")
         #expect(published.status == 0, "\(published.stderr)")
         #expect(proxy.requestCount(path: commit) == 5)
         #expect(published.courses?.written == (try Self.catalogCourses(scratch).count))
@@ -153,7 +154,7 @@ import Testing
 
         // Still unavailable at the deadline: a temporary failure, saying what Firestore answered.
         proxy.setFault(.status(503, times: .max), for: listing)
-        let refused = try Self.publish(scratch, project: project, host: "127.0.0.1:\(proxy.port)", extra: ["--deadline", "2"])
+        let refused = try await Self.publish(scratch, project: project, host: "127.0.0.1:\(proxy.port)", extra: ["--deadline", "2"])
         #expect(refused.status == 75)
         #expect(refused.stderr.contains("HTTP 503") && refused.stderr.contains("deadline"))
     }
@@ -181,61 +182,63 @@ import Testing
         return proxy
     }
 
-    static func waitForFirstCommit(_ emulator: FirestoreEmulator, project: String) throws {
+    static func waitForFirstCommit(_ emulator: FirestoreEmulator, project: String) async throws {
         let deadline = Date().addingTimeInterval(60)
         while try !emulator.hasDocuments(project: project, collection: "courses") {
             try #require(Date() < deadline, "no commit reached the emulator")
-            usleep(20_000)
+            try await Task.sleep(nanoseconds: 20_000_000)
         }
     }
 
-    @Test func aPublishKilledMidwayConvergesOnTheNextOne() throws {
-        let emulator = try emulator(), project = "demo-killed-publish", scratch = Scratch()
-        try Self.run(Self.uh.appendingPathComponent("41"), system: "acalog", into: scratch, catalog: "uh")
+    @Test func aPublishKilledMidwayConvergesOnTheNextOne() async throws {
+        let emulator = try await emulator(), project = "demo-killed-publish", scratch = Scratch()
+        try await Self.run(Self.uh.appendingPathComponent("41"), system: "acalog", into: scratch, catalog: "uh")
         let total = try Self.catalogCourses(scratch).count
         // One commit at a time, each held back by the proxy, so the kill lands between two of them.
         let proxy = try Self.slowCommitProxy(emulator, project: project, latency: 0.5)
         defer { proxy.stop() }
         let publish = try Self.launchPublish(scratch, project: project, host: "127.0.0.1:\(proxy.port)", extra: ["--parallel", "1"])
-        try Self.waitForFirstCommit(emulator, project: project)
+        try await Self.waitForFirstCommit(emulator, project: project)
         kill(publish.processIdentifier, SIGKILL)
-        publish.waitUntilExit()
+        try await Binary.offThePool { publish.waitUntilExit() }
         #expect(publish.terminationReason == .uncaughtSignal)
         let held = try emulator.documents(project: project, collection: "courses").count
         #expect(held > 0 && held < total)
 
-        let next = try Self.publish(scratch, project: project, host: emulator.hostPort)
+        let next = try await Self.publish(scratch, project: project, host: emulator.hostPort)
         #expect(next.status == 0, "\(next.stderr)")
         #expect(next.courses == Counts(written: total - held, deleted: 0, unchanged: held))
         try Self.expectCatalogHeld(emulator, project: project, scratch)
-        #expect(try Self.publish(scratch, project: project, host: emulator.hostPort).courses?.written == 0)
+        await #expect(try Self.publish(scratch, project: project, host: emulator.hostPort).courses?.written == 0)
     }
 
-    @Test func anEmulatorRestartedMidwayThenASecondPublishConverges() throws {
-        let emulator = try emulator(), project = "demo-restarted", scratch = Scratch()
+    @Test func anEmulatorRestartedMidwayThenASecondPublishConverges() async throws {
+        let emulator = try await emulator(), project = "demo-restarted", scratch = Scratch()
         // A marker: documents in another project, which the restart must lose too.
         let marker = Scratch()
-        try Self.run(Self.gvsuPages, system: "gvsu", into: marker, catalog: "gvsu")
-        #expect(try Self.publish(marker, project: "demo-restart-marker", host: emulator.hostPort).status == 0)
-        try Self.run(Self.uh.appendingPathComponent("41"), system: "acalog", into: scratch, catalog: "uh")
+        try await Self.run(Self.gvsuPages, system: "gvsu", into: marker, catalog: "gvsu")
+        await #expect(try Self.publish(marker, project: "demo-restart-marker", host: emulator.hostPort).status == 0)
+        try await Self.run(Self.uh.appendingPathComponent("41"), system: "acalog", into: scratch, catalog: "uh")
         let total = try Self.catalogCourses(scratch).count
         // Commits held back by a proxy, so the kill lands before the last of them; while the emulator is down the
         // proxy answers 502, as a load balancer would.
         let proxy = try Self.slowCommitProxy(emulator, project: project, latency: 0.3)
         defer { proxy.stop() }
         let publish = try Self.launchPublish(scratch, project: project, host: "127.0.0.1:\(proxy.port)", extra: ["--parallel", "1", "--deadline", "180"])
-        try Self.waitForFirstCommit(emulator, project: project)
+        try await Self.waitForFirstCommit(emulator, project: project)
         // The emulator keeps its data in memory: what was committed before the kill is gone after the restart.
-        emulator.stop()
-        try emulator.start()
-        publish.waitUntilExit()
+        try await Binary.offThePool {
+            emulator.stop()
+            try emulator.start()
+            publish.waitUntilExit()
+        }
         #expect(publish.terminationStatus == 0)
         #expect(try !emulator.hasDocuments(project: "demo-restart-marker", collection: "courses"))
         // The commits that landed before the kill are lost, unless their answer was lost too and they were sent again.
         let held = try emulator.documents(project: project, collection: "courses").count
         #expect(held > 0 && held <= total)
 
-        let second = try Self.publish(scratch, project: project, host: emulator.hostPort)
+        let second = try await Self.publish(scratch, project: project, host: emulator.hostPort)
         #expect(second.status == 0, "\(second.stderr)")
         #expect(second.courses == Counts(written: total - held, deleted: 0, unchanged: held))
         try Self.expectCatalogHeld(emulator, project: project, scratch)

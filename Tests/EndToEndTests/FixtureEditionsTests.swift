@@ -13,7 +13,7 @@ import Testing
         #expect(text.contains(#""$bin" diff --config Fixtures/pipeline.json"#))
     }
 
-    @Test func theSecondEditionBringsNewsADiffAndAFeed() throws {
+    @Test func theSecondEditionBringsNewsADiffAndAFeed() async throws {
         let project = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-editions-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: project, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: project) }
@@ -23,14 +23,14 @@ import Testing
         }
         try FileManager.default.copyItem(at: Binary.fixtures.appendingPathComponent("pipeline.json"),
                                          to: project.appendingPathComponent("pipeline.json"))
-        let first = try Binary.run(["run", "--config", "pipeline.json", "--quiet"], in: project)
+        let first = try await Binary.run(["run", "--config", "pipeline.json", "--quiet"], in: project)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stderr.contains("0 news item(s)"))
-        let second = try Binary.run(["run", "--config", "pipeline.json", "--replay", "gvsu-next", "--quiet"], in: project)
+        let second = try await Binary.run(["run", "--config", "pipeline.json", "--replay", "gvsu-next", "--quiet"], in: project)
         #expect(second.status == 0, "\(second.stderr)")
         #expect(second.stderr.contains("3 added, 2 removed, 1 renumbered, 3 changed; 3 news item(s)"), "\(second.stderr)")
 
-        let diff = try Binary.run(["diff", "--config", "pipeline.json", "--json"], in: project)
+        let diff = try await Binary.run(["diff", "--config", "pipeline.json", "--json"], in: project)
         #expect(diff.status == 1)
         let changes = try #require(try JSONSerialization.jsonObject(with: Data(diff.stdout.utf8)) as? [String: [[String: Any]]])
         #expect(Set((changes["added"] ?? []).compactMap { $0["name"] as? String }) == ["BIO 330", "CIS 380", "STA 419"])
@@ -42,16 +42,16 @@ import Testing
         #expect(atom.components(separatedBy: "<entry>").count - 1 == 3)
         #expect(atom.contains("New course: CIS 380 — Machine Learning"))
         // The README's search examples work on what the first command leaves.
-        let search = try Binary.run(["search", "--config", "pipeline.json", "machine learning"], in: project)
+        let search = try await Binary.run(["search", "--config", "pipeline.json", "machine learning"], in: project)
         #expect(search.status == 0)
         #expect(search.stdout.hasPrefix("CIS 380  Machine Learning"), "\(search.stdout)")
-        let requires = try Binary.run(["search", "--requires", "CIS", "162"], in: project)  // pipeline.json's catalog by default
+        let requires = try await Binary.run(["search", "--requires", "CIS", "162"], in: project)  // pipeline.json's catalog by default
         #expect(requires.status == 0 && !requires.stdout.isEmpty, "\(requires.stderr)")
     }
 
     /// README's walkthrough after the first command: every line of its example block runs without an error, in a
     /// fresh copy holding only what the first command leaves (its two runs, done here with the debug binary).
-    @Test func theREADMEsWalkthroughRunsWithoutAnError() throws {
+    @Test func theREADMEsWalkthroughRunsWithoutAnError() async throws {
         let project = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-walkthrough-\(UUID().uuidString)")
         let fixtures = project.appendingPathComponent("Fixtures")
         try FileManager.default.createDirectory(at: fixtures, withIntermediateDirectories: true)
@@ -64,7 +64,7 @@ import Testing
         let gvingest = "gvingest() { '\(Binary.url.path)' \"$@\"; }"
         for line in ["gvingest run --config Fixtures/pipeline.json --quiet",
                      "gvingest run --config Fixtures/pipeline.json --replay Fixtures/gvsu-next --quiet"] {
-            let outcome = try RecipeTests.shell("cd '\(project.path)' && \(gvingest) && \(line)")
+            let outcome = try await RecipeTests.shell("cd '\(project.path)' && \(gvingest) && \(line)")
             #expect(outcome.status == 0, "\(line): \(outcome.stderr)")
         }
         let readme = try String(contentsOf: Binary.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
@@ -73,7 +73,7 @@ import Testing
         let lines = block.split(separator: "\n").filter { $0.hasPrefix("gvingest ") }
         #expect(lines.count >= 3)
         for line in lines {
-            let outcome = try RecipeTests.shell("cd '\(project.path)' && \(gvingest) && \(line)")
+            let outcome = try await RecipeTests.shell("cd '\(project.path)' && \(gvingest) && \(line)")
             // diff exits 1 when the catalogs differ, as diff(1) does; everything else 0.
             #expect(outcome.status == (line.hasPrefix("gvingest diff") ? 1 : 0), "\(line): \(outcome.stderr)")
             #expect(!outcome.stdout.isEmpty, "\(line)")
@@ -82,21 +82,21 @@ import Testing
     }
 
     /// The generator renders the committed pages exactly, both editions, and answers --help without writing anything.
-    @Test func theGeneratorReproducesBothEditions() throws {
+    @Test func theGeneratorReproducesBothEditions() async throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-render-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let render = Binary.fixtures.appendingPathComponent("gvsu/generator/render.py").path
         for (edition, committed) in [("first", "gvsu"), ("next", "gvsu-next")] {
             let out = scratch.appendingPathComponent(committed).path
-            let rendered = try RecipeTests.shell("python3 '\(render)' --edition \(edition) '\(out)'")
+            let rendered = try await RecipeTests.shell("python3 '\(render)' --edition \(edition) '\(out)'")
             #expect(rendered.status == 0, "\(rendered.stderr)")
-            let compared = try RecipeTests.shell("diff -r '\(out)/course' '\(Binary.fixtures.path)/\(committed)/course' && "
+            let compared = try await RecipeTests.shell("diff -r '\(out)/course' '\(Binary.fixtures.path)/\(committed)/course' && "
                 + "diff -r '\(out)/subject' '\(Binary.fixtures.path)/\(committed)/subject'"
                 + (edition == "next" ? " && diff '\(out)/index.json' '\(Binary.fixtures.path)/\(committed)/index.json'" : ""))
             #expect(compared.status == 0, "\(edition): \(compared.stdout)")
         }
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        let help = try RecipeTests.shell("cd '\(scratch.path)' && python3 '\(render)' --help")
+        let help = try await RecipeTests.shell("cd '\(scratch.path)' && python3 '\(render)' --help")
         #expect(help.status == 0)
         #expect(help.stdout.contains("--edition"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0 != "gvsu" && $0 != "gvsu-next" }.isEmpty)

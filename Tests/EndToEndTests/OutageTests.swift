@@ -19,10 +19,10 @@ import Testing
     }
 
     /// Runs the pipeline on `start` and checks the outage is reported as one: 75, the cause, nothing written.
-    func expectOutage(start: String, cause: String) throws {
+    func expectOutage(start: String, cause: String) async throws {
         let project = try Self.project(start: start)
         defer { try? FileManager.default.removeItem(at: project) }
-        let outcome = try Binary.run(["run", "--quiet"], in: project)
+        let outcome = try await Binary.run(["run", "--quiet"], in: project)
         #expect(outcome.status == 75, "\(outcome.stderr)")
         let errors = outcome.stderr.split(separator: "\n").filter { $0.contains("error:") }
         #expect(errors.count == 1, "\(outcome.stderr)")
@@ -36,40 +36,40 @@ import Testing
         #expect(object["exitStatus"] as? Int == 75)
     }
 
-    @Test func aClosedPortIsATemporaryFailureNamingTheRefusal() throws {
+    @Test func aClosedPortIsATemporaryFailureNamingTheRefusal() async throws {
         let server = try LoopbackHTTPServer()
         let port = server.port
         server.stop()
-        try expectOutage(start: "http://127.0.0.1:\(port)/catalog/subject/biology.htm", cause: "connection refused by 127.0.0.1:\(port)")
+        try await expectOutage(start: "http://127.0.0.1:\(port)/catalog/subject/biology.htm", cause: "connection refused by 127.0.0.1:\(port)")
     }
 
-    @Test func aServerThatResetsRobotsTxtIsATemporaryFailure() throws {
+    @Test func aServerThatResetsRobotsTxtIsATemporaryFailure() async throws {
         let server = try LoopbackHTTPServer()
         server.start()
         defer { server.stop() }
         server.setFault(.reset(times: .max), for: "/robots.txt")
-        try expectOutage(start: server.baseURLString + "/catalog/subject/biology.htm", cause: "connection reset by 127.0.0.1:\(server.port)")
+        try await expectOutage(start: server.baseURLString + "/catalog/subject/biology.htm", cause: "connection reset by 127.0.0.1:\(server.port)")
     }
 
-    @Test func aTLSFailureIsATemporaryFailure() throws {
+    @Test func aTLSFailureIsATemporaryFailure() async throws {
         // A plain-text answer to a TLS ClientHello: the handshake fails at once.
         let listener = try PlainTextListener()
-        try expectOutage(start: "https://127.0.0.1:\(listener.port)/catalog/subject/biology.htm", cause: "TLS failure with 127.0.0.1:\(listener.port)")
+        try await expectOutage(start: "https://127.0.0.1:\(listener.port)/catalog/subject/biology.htm", cause: "TLS failure with 127.0.0.1:\(listener.port)")
     }
 
-    @Test func aTimeoutIsATemporaryFailure() throws {
+    @Test func aTimeoutIsATemporaryFailure() async throws {
         let server = try LoopbackHTTPServer()
         server.start()
         defer { server.stop() }
         server.setFault(.latency(seconds: 4), for: "/robots.txt")
-        try expectOutage(start: server.baseURLString + "/catalog/subject/biology.htm", cause: "timed out after 1 s")
+        try await expectOutage(start: server.baseURLString + "/catalog/subject/biology.htm", cause: "timed out after 1 s")
     }
 
-    @Test func fetchNamesTheCauseAndExits75() throws {
+    @Test func fetchNamesTheCauseAndExits75() async throws {
         let server = try LoopbackHTTPServer()
         let port = server.port
         server.stop()
-        let outcome = try Binary.run(["fetch", "--start", "http://127.0.0.1:\(port)/a.htm"])
+        let outcome = try await Binary.run(["fetch", "--start", "http://127.0.0.1:\(port)/a.htm"])
         #expect(outcome.status == 75, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("robots.txt of http://127.0.0.1:\(port) could not be fetched: connection refused"), "\(outcome.stderr)")
     }

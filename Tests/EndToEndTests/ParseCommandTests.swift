@@ -5,8 +5,8 @@ import Testing
 @Suite struct ParseCommandTests {
     static let course = "Fixtures/gvsu/course/cis-452.html"
 
-    @Test func theHumanViewShowsEveryFieldAndItsRule() throws {
-        let outcome = try Binary.run(["parse", Self.course])
+    @Test func theHumanViewShowsEveryFieldAndItsRule() async throws {
+        let outcome = try await Binary.run(["parse", Self.course])
         #expect(outcome.status == 0)
         for expected in ["CIS 452 - Operating Systems Concepts", "credits", "from: label \"Credits:\" in <strong>",
                          "from: sentence \"Prerequisites:…\" at the end of the description",
@@ -16,8 +16,8 @@ import Testing
         }
     }
 
-    @Test func jsonIsOneArrayOfRecordsWithTheAppFields() throws {
-        let outcome = try Binary.run(["parse", "--json", "Fixtures/gvsu/course"])
+    @Test func jsonIsOneArrayOfRecordsWithTheAppFields() async throws {
+        let outcome = try await Binary.run(["parse", "--json", "Fixtures/gvsu/course"])
         #expect(outcome.status == 0)
         let records = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [[String: Any]])
         #expect(records.count >= 60)
@@ -41,78 +41,78 @@ import Testing
         #expect(lab["suffix"] as? String == "L")
     }
 
-    @Test func theHumanViewGivesTheLevelsJsonGives() throws {
+    @Test func theHumanViewGivesTheLevelsJsonGives() async throws {
         // BUSI B011 (number 11) is below college level in either numbering: it is read in the numbering of the
         // pages named with it, four-digit here, in both views; alone it would be read as three-digit.
         let uh = Binary.shared.appendingPathComponent("realworld/acalog-uh/44")
         let pages = ["44-234559.html", "44-209933.html", "44-209934.html"].map { uh.appendingPathComponent($0).path }
-        let json = try Binary.run(["parse", "--json"] + pages)
+        let json = try await Binary.run(["parse", "--json"] + pages)
         let records = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         let source = try #require(records.first { $0["name"] as? String == "BUSI B011" }?["levelSource"] as? String)
         #expect(source.contains("four-digit numbering"), "\(source)")
-        let human = try Binary.run(["parse"] + pages).stdout
+        let human = try await Binary.run(["parse"] + pages).stdout
         let block = try #require(human.range(of: "\n  BUSI B011 - ")).upperBound
         let lines = human[block...].split(separator: "\n")
         let level = try #require(lines.firstIndex { $0.hasPrefix("    level ") })
         #expect(lines[level + 1].hasSuffix("from: \(source)"), "\(lines[level + 1])")
     }
 
-    @Test func aMissingFieldIsAWarningNamingTheFileAndField() throws {
-        let outcome = try Binary.run(["parse", "Fixtures/gvsu/course/chm-399.html"])
+    @Test func aMissingFieldIsAWarningNamingTheFileAndField() async throws {
+        let outcome = try await Binary.run(["parse", "Fixtures/gvsu/course/chm-399.html"])
         #expect(outcome.status == 0)
         #expect(outcome.stderr.contains("Fixtures/gvsu/course/chm-399.html: CHM 399: no credits found"))
     }
 
-    @Test func aPageWithNoCourseExits65() throws {
-        let outcome = try Binary.run(["parse", Self.course, "../shared/realworld/banner/aus-banner9-getCourseDescription-cmp305.html"])
+    @Test func aPageWithNoCourseExits65() async throws {
+        let outcome = try await Binary.run(["parse", Self.course, "../shared/realworld/banner/aus-banner9-getCourseDescription-cmp305.html"])
         #expect(outcome.status == 65)
         #expect(outcome.stderr.contains("aus-banner9-getCourseDescription-cmp305.html: no course found"))
         #expect(outcome.stdout.contains("CIS 452"))
     }
 
     /// The JSON goes out in pieces; a write that fails (a full disk: /dev/full) is exit 73 with the reason.
-    @Test func aFailedWriteOfTheJSONExits73() throws {
-        let outcome = try Binary.run(["-c", "\"$0\" parse --json Fixtures/gvsu/course > /dev/full", Binary.url.path],
+    @Test func aFailedWriteOfTheJSONExits73() async throws {
+        let outcome = try await Binary.run(["-c", "\"$0\" parse --json Fixtures/gvsu/course > /dev/full", Binary.url.path],
                                      executable: URL(fileURLWithPath: "/bin/sh"))
         #expect(outcome.status == 73)
         #expect(outcome.stderr.contains("cannot write the output"))
     }
 
-    @Test func anUnreadableInputExits66() throws {
-        let outcome = try Binary.run(["parse", Self.course, "Fixtures/does-not-exist.html"])
+    @Test func anUnreadableInputExits66() async throws {
+        let outcome = try await Binary.run(["parse", Self.course, "Fixtures/does-not-exist.html"])
         #expect(outcome.status == 66)
         #expect(outcome.stderr.contains("Fixtures/does-not-exist.html: no such file or directory"))
     }
 
     @Test(arguments: [["parse"], ["parse", "--system", "peoplesoft", "x.html"], ["parse", "--jsn", "x.html"], ["prase"], []])
-    func badUsageExits64(_ arguments: [String]) throws {
-        let outcome = try Binary.run(arguments)
+    func badUsageExits64(_ arguments: [String]) async throws {
+        let outcome = try await Binary.run(arguments)
         #expect(outcome.status == 64)
         #expect(outcome.stderr.contains("Usage: gvingest"))
     }
 
-    @Test func unknownOptionsGetADidYouMean() throws {
-        let outcome = try Binary.run(["parse", "--jsn", Self.course])
+    @Test func unknownOptionsGetADidYouMean() async throws {
+        let outcome = try await Binary.run(["parse", "--jsn", Self.course])
         #expect(outcome.stderr.contains("unknown option --jsn (did you mean --json?)"))
     }
 
-    @Test func helpIsPrintedAndExitsZero() throws {
+    @Test func helpIsPrintedAndExitsZero() async throws {
         for arguments in [["--help"], ["parse", "--help"], ["help", "parse"]] {
-            let outcome = try Binary.run(arguments)
+            let outcome = try await Binary.run(arguments)
             #expect(outcome.status == 0)
             #expect(outcome.stdout.contains("Usage: gvingest"))
         }
     }
 
-    @Test func aDirectoryMeansEveryPageUnderIt() throws {
-        let outcome = try Binary.run(["parse", "Fixtures/gvsu"])
+    @Test func aDirectoryMeansEveryPageUnderIt() async throws {
+        let outcome = try await Binary.run(["parse", "Fixtures/gvsu"])
         #expect(outcome.status == 0)
         #expect(outcome.stderr.contains("77 page(s): 71 course(s), 6 listing(s), 0 without a course"))
     }
 
-    @Test func aFileURLWorksLikeAPath() throws {
+    @Test func aFileURLWorksLikeAPath() async throws {
         let url = Binary.packageRoot.appendingPathComponent(Self.course).absoluteString
-        let outcome = try Binary.run(["parse", "--json", "--system", "gvsu", url])
+        let outcome = try await Binary.run(["parse", "--json", "--system", "gvsu", url])
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains("\"name\" : \"CIS 452\""))
     }
@@ -120,16 +120,16 @@ import Testing
 
 /// `gvingest prereq` through the built binary.
 @Suite struct PrereqCommandTests {
-    @Test func theTreeIsPrintedIndented() throws {
-        let outcome = try Binary.run(["prereq", "CIS 241; and CIS 351 or (EGR 326 and EGR major standing)."])
+    @Test func theTreeIsPrintedIndented() async throws {
+        let outcome = try await Binary.run(["prereq", "CIS 241; and CIS 351 or (EGR 326 and EGR major standing)."])
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains("all of"))
         #expect(outcome.stdout.contains("    course CIS 351"))
         #expect(outcome.stdout.contains("program EGR major"))
     }
 
-    @Test func jsonGivesTextTreeAndCourses() throws {
-        let outcome = try Binary.run(["prereq", "--json", "STA 215/312 with a grade of C or better, or permission of instructor"])
+    @Test func jsonGivesTextTreeAndCourses() async throws {
+        let outcome = try await Binary.run(["prereq", "--json", "STA 215/312 with a grade of C or better, or permission of instructor"])
         #expect(outcome.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
         #expect(object["courses"] as? [String] == ["STA 215", "STA 312"])
@@ -137,30 +137,30 @@ import Testing
         #expect((object["tree"] as? [String: Any])?["any"] != nil)
     }
 
-    @Test func noneIsNoTree() throws {
-        let outcome = try Binary.run(["prereq", "None."])
+    @Test func noneIsNoTree() async throws {
+        let outcome = try await Binary.run(["prereq", "None."])
         #expect(outcome.status == 65)
     }
 }
 
 /// Every command reads a configuration the same way: 66 when it can't be read, 65 when it is invalid.
 @Suite struct ConfigurationExitStatusTests {
-    @Test func anUnreadableOrInvalidConfigurationExitsTheSameForEveryCommand() throws {
+    @Test func anUnreadableOrInvalidConfigurationExitsTheSameForEveryCommand() async throws {
         let invalid = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-invalid-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: invalid) }
         try Data(#"{"schemaVersion": 1, "catalogs": [], "fetchh": {}}"#.utf8).write(to: invalid)
         let commands: [[String]] = [["config", "check"], ["run", "--config"], ["fetch", "--config"],
                                     ["parse", "Fixtures/gvsu/course/cis-452.html", "--config"]]
         for command in commands {
-            let missing = try Binary.run(command + ["/nonexistent/pipeline.json"])
+            let missing = try await Binary.run(command + ["/nonexistent/pipeline.json"])
             #expect(missing.status == 66, "\(command): \(missing.stderr)")
-            let bad = try Binary.run(command + [invalid.path])
+            let bad = try await Binary.run(command + [invalid.path])
             #expect(bad.status == 65, "\(command): \(bad.stderr)")
             #expect(bad.stderr.contains("fetchh: unknown key (did you mean \"fetch\"?)"), "\(command)")
         }
     }
 
-    @Test func fetchCrawlsOneCatalogOfAConfigurationAtATime() throws {
+    @Test func fetchCrawlsOneCatalogOfAConfigurationAtATime() async throws {
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-two-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: config) }
         try Data("""
@@ -168,7 +168,7 @@ import Testing
           {"id": "a", "name": "A", "system": "gvsu", "source": {"http": {"startUrls": ["http://127.0.0.1:9/a"]}}},
           {"id": "b", "name": "B", "system": "acalog", "source": {"http": {"startUrls": ["http://127.0.0.1:9/b"]}}}]}
         """.utf8).write(to: config)
-        let outcome = try Binary.run(["fetch", "--config", config.path])
+        let outcome = try await Binary.run(["fetch", "--config", config.path])
         #expect(outcome.status == 64)
         #expect(outcome.stderr.contains("name one with --catalog"))
     }

@@ -22,11 +22,11 @@ import Testing
         return file
     }
 
-    @Test func rulesReadACourseLeafPage() throws {
+    @Test func rulesReadACourseLeafPage() async throws {
         let file = try Self.writeConfig()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let page = Binary.shared.appendingPathComponent("realworld/courseleaf-umdearborn/umdearborn-cis-courses.html")
-        let outcome = try Binary.run(["parse", "--rules", file.path, page.path, "--json"])
+        let outcome = try await Binary.run(["parse", "--rules", file.path, page.path, "--json"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let records = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [[String: Any]])
         #expect(records.count == 71)
@@ -38,20 +38,20 @@ import Testing
         #expect(cs1["system"] as? String == "courseleaf")
 
         let index = Binary.shared.appendingPathComponent("realworld/courseleaf-umdearborn/umdearborn-undergrad-coursesaz-index.html")
-        let listing = try Binary.run(["parse", "--rules", file.path, index.path])
+        let listing = try await Binary.run(["parse", "--rules", file.path, index.path])
         #expect(listing.status == 0, "\(listing.stderr)")
         #expect(listing.stdout.contains("the catalog's rules"))
         #expect(listing.stdout.contains("-> file:///undergraduate/coursesaz/acc/"))
     }
 
-    @Test func rulesNeedAConfigurationWithRules() throws {
+    @Test func rulesNeedAConfigurationWithRules() async throws {
         let file = try Self.writeConfig()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
-        #expect(try Binary.run(["parse", "--rules", file.path, "--system", "gvsu", "x.html"]).status == 64)
-        #expect(try Binary.run(["parse", "--rules", file.path, "--catalog", "nope", "x.html"]).status == 64)
-        #expect(try Binary.run(["parse", "--catalog", "umd", "x.html"]).status == 64)
-        #expect(try Binary.run(["parse", "--rules", "/nonexistent/pipeline.json", "x.html"]).status == 66)
-        let noRules = try Binary.run(["parse", "--rules", "Fixtures/pipeline.json", "x.html"])
+        #expect(try await Binary.run(["parse", "--rules", file.path, "--system", "gvsu", "x.html"]).status == 64)
+        #expect(try await Binary.run(["parse", "--rules", file.path, "--catalog", "nope", "x.html"]).status == 64)
+        #expect(try await Binary.run(["parse", "--catalog", "umd", "x.html"]).status == 64)
+        #expect(try await Binary.run(["parse", "--rules", "/nonexistent/pipeline.json", "x.html"]).status == 66)
+        let noRules = try await Binary.run(["parse", "--rules", "Fixtures/pipeline.json", "x.html"])
         #expect(noRules.status == 64)
         #expect(noRules.stderr.contains("Fixtures/pipeline.json has no catalogs with rules"))
     }

@@ -19,19 +19,8 @@ import Testing
         return root
     }
 
-    static func shell(_ command: String) throws -> Binary.Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", command]
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Binary.Outcome(status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
-                              stderr: String(decoding: errors, as: UTF8.self))
+    static func shell(_ command: String) async throws -> Binary.Outcome {
+        try await Binary.run(["-c", command], executable: URL(fileURLWithPath: "/bin/bash"))
     }
 
     /// The recipe's paths, pointed at the scratch project and the built binary.
@@ -42,7 +31,7 @@ import Testing
             .replacingOccurrences(of: "/srv/gvingest", with: project.path)
     }
 
-    @Test func theCronLineRunsThePipeline() throws {
+    @Test func theCronLineRunsThePipeline() async throws {
         let project = try Self.project()
         defer { try? FileManager.default.removeItem(at: project) }
         let text = try String(contentsOf: Self.recipes.appendingPathComponent("gvingest.cron"), encoding: .utf8)
@@ -50,10 +39,10 @@ import Testing
         let fields = line.split(separator: " ", maxSplits: 5)
         #expect(fields.count == 6)
         // The command as cron hands it to the shell: it must parse as written.
-        let syntax = try Self.shell("bash -n -c \(Self.quoted(String(fields[5])))")
+        let syntax = try await Self.shell("bash -n -c \(Self.quoted(String(fields[5])))")
         #expect(syntax.status == 0, "\(syntax.stderr)")
         let command = Self.localized(String(fields[5]), project: project)
-        let outcome = try Self.shell(command)
+        let outcome = try await Self.shell(command)
         #expect(outcome.status == 0, "\(command)\n\(outcome.stderr)")
         #expect(FileManager.default.fileExists(atPath: project.appendingPathComponent("out/catalog.json").path))
         let log = try String(contentsOf: project.appendingPathComponent("run.log"), encoding: .utf8)
@@ -67,7 +56,7 @@ import Testing
     }
 
     /// The unit and the timer, their paths pointed at the scratch project, through `systemd-analyze verify`.
-    @Test func theSystemdUnitAndTimerPassSystemdAnalyzeVerify() throws {
+    @Test func theSystemdUnitAndTimerPassSystemdAnalyzeVerify() async throws {
         let project = try Self.project()
         defer { try? FileManager.default.removeItem(at: project) }
         let units = project.appendingPathComponent("units")
@@ -76,12 +65,12 @@ import Testing
             let text = try String(contentsOf: Self.recipes.appendingPathComponent(name), encoding: .utf8)
             try Data(Self.localized(text, project: project).utf8).write(to: units.appendingPathComponent(name))
         }
-        let verify = try Self.shell("cd '\(units.path)' && systemd-analyze verify ./gvingest.service ./gvingest.timer")
+        let verify = try await Self.shell("cd '\(units.path)' && systemd-analyze verify ./gvingest.service ./gvingest.timer")
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
         #expect(verify.stderr.isEmpty, "\(verify.stderr)")
     }
 
-    @Test func theSystemdUnitRunsThePipelineAndRetriesOnlyTemporaryFailures() throws {
+    @Test func theSystemdUnitRunsThePipelineAndRetriesOnlyTemporaryFailures() async throws {
         let project = try Self.project()
         defer { try? FileManager.default.removeItem(at: project) }
         let unit = try String(contentsOf: Self.recipes.appendingPathComponent("gvingest.service"), encoding: .utf8)
@@ -91,7 +80,7 @@ import Testing
         }
         let directory = Self.localized(try value("WorkingDirectory"), project: project)
         let command = Self.localized(try value("ExecStart"), project: project)
-        let outcome = try Self.shell("cd '\(directory)' && \(command)")
+        let outcome = try await Self.shell("cd '\(directory)' && \(command)")
         #expect(outcome.status == 0, "\(command)\n\(outcome.stderr)")
         #expect(FileManager.default.fileExists(atPath: project.appendingPathComponent("out/news.atom").path))
         // systemd restarts when Restart= says so OR the status is in RestartForceExitStatus=: only 75 may restart.
@@ -101,15 +90,15 @@ import Testing
         try FileManager.default.removeItem(at: project.appendingPathComponent("pipeline.json"))
         try Data(#"{"schemaVersion": 1, "catalogs": [{"id": "gvsu", "name": "GVSU", "system": "gvsu", "source": {"http": {"startUrls": ["http://127.0.0.1:9/catalog/subject/biology.htm"]}}}], "fetch": {"maxAttempts": 1}}"#.utf8)
             .write(to: project.appendingPathComponent("pipeline.json"))
-        #expect(try Self.shell("cd '\(directory)' && \(command)").status == 75)
+        #expect(try await Self.shell("cd '\(directory)' && \(command)").status == 75)
         let timer = try String(contentsOf: Self.recipes.appendingPathComponent("gvingest.timer"), encoding: .utf8)
         #expect(timer.contains("OnCalendar="))
         #expect(timer.contains("Persistent=true"))
     }
 
-    @Test func theWorkflowPassesActionlintDeploysAndKeepsItsStateOnABranch() throws {
+    @Test func theWorkflowPassesActionlintDeploysAndKeepsItsStateOnABranch() async throws {
         let file = Self.recipes.appendingPathComponent("publish-catalog.yml")
-        let lint = try Self.shell("actionlint -no-color '\(file.path)'")
+        let lint = try await Self.shell("actionlint -no-color '\(file.path)'")
         #expect(lint.status == 0, "\(lint.stdout)\(lint.stderr)")
         let workflow = try String(contentsOf: file, encoding: .utf8)
         #expect(workflow.contains("docs/recipes/publish-catalog.sh .build/release/gvingest pipeline.json out site"))
@@ -123,48 +112,48 @@ import Testing
 
     /// keep-state.sh against a local bare repository standing for GitHub: a first run finds no branch, a save
     /// creates it, the next restore brings the snapshots back, and a second save adds to it.
-    @Test func theStateBranchKeepsSnapshotsAndNewsBetweenRuns() throws {
+    @Test func theStateBranchKeepsSnapshotsAndNewsBetweenRuns() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-state-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         let script = Self.recipes.appendingPathComponent("keep-state.sh").path
         let remote = root.appendingPathComponent("remote.git").path
-        #expect(try Self.shell("git init --quiet --bare '\(remote)'").status == 0)
+        #expect(try await Self.shell("git init --quiet --bare '\(remote)'").status == 0)
         let out = root.appendingPathComponent("out")
         let store = out.appendingPathComponent("snapshots/gvsu")
         try FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
 
-        let first = try Self.shell("'\(script)' restore '\(remote)' gvingest-state '\(out.path)'")
+        let first = try await Self.shell("'\(script)' restore '\(remote)' gvingest-state '\(out.path)'")
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stderr.contains("no branch gvingest-state yet"))
         try Data("{}".utf8).write(to: store.appendingPathComponent("snapshot-000001-20250101T000000Z.json"))
         try Data(#"{"schemaVersion": 1, "news": []}"#.utf8).write(to: out.appendingPathComponent("news.json"))
-        let saved = try Self.shell("'\(script)' save '\(remote)' gvingest-state '\(out.path)'")
+        let saved = try await Self.shell("'\(script)' save '\(remote)' gvingest-state '\(out.path)'")
         #expect(saved.status == 0, "\(saved.stderr)")
 
         let fresh = root.appendingPathComponent("fresh-out")
-        let restored = try Self.shell("'\(script)' restore '\(remote)' gvingest-state '\(fresh.path)'")
+        let restored = try await Self.shell("'\(script)' restore '\(remote)' gvingest-state '\(fresh.path)'")
         #expect(restored.status == 0, "\(restored.stderr)")
         #expect(restored.stderr.contains("restored 1 snapshot(s)"))
         #expect(FileManager.default.fileExists(atPath: fresh.appendingPathComponent("snapshots/gvsu/snapshot-000001-20250101T000000Z.json").path))
         #expect(FileManager.default.fileExists(atPath: fresh.appendingPathComponent("news.json").path))
 
         try Data("{}".utf8).write(to: fresh.appendingPathComponent("snapshots/gvsu/snapshot-000002-20250102T000000Z.json"))
-        #expect(try Self.shell("'\(script)' save '\(remote)' gvingest-state '\(fresh.path)'").status == 0)
-        let log = try Self.shell("git --git-dir='\(remote)' log --oneline gvingest-state")
+        #expect(try await Self.shell("'\(script)' save '\(remote)' gvingest-state '\(fresh.path)'").status == 0)
+        let log = try await Self.shell("git --git-dir='\(remote)' log --oneline gvingest-state")
         #expect(log.stdout.split(separator: "\n").count == 2, "\(log.stdout)")
 
         // A remote that cannot be reached fails the step instead of starting a new baseline unnoticed.
-        let unreachable = try Self.shell("'\(script)' restore '\(root.path)/no-such-remote.git' gvingest-state '\(fresh.path)'")
+        let unreachable = try await Self.shell("'\(script)' restore '\(root.path)/no-such-remote.git' gvingest-state '\(fresh.path)'")
         #expect(unreachable.status == 75, "\(unreachable.stderr)")
     }
 
-    @Test func thePublishScriptPublishesOnlyWhenTheRunSucceeded() throws {
+    @Test func thePublishScriptPublishesOnlyWhenTheRunSucceeded() async throws {
         let project = try Self.project()
         defer { try? FileManager.default.removeItem(at: project) }
         let script = Self.recipes.appendingPathComponent("publish-catalog.sh").path
         let site = project.appendingPathComponent("site")
-        let good = try Self.shell("cd '\(project.path)' && '\(script)' '\(Binary.url.path)' pipeline.json out site")
+        let good = try await Self.shell("cd '\(project.path)' && '\(script)' '\(Binary.url.path)' pipeline.json out site")
         #expect(good.status == 0, "\(good.stderr)")
         let published = try Data(contentsOf: site.appendingPathComponent("catalog.json"))
         #expect(published == (try Data(contentsOf: project.appendingPathComponent("out/catalog.json"))))
@@ -176,7 +165,7 @@ import Testing
 
         // A run that fails publishes nothing: the site keeps the last good catalog.
         try FileManager.default.removeItem(at: project.appendingPathComponent("gvsu"))
-        let bad = try Self.shell("cd '\(project.path)' && '\(script)' '\(Binary.url.path)' pipeline.json out site")
+        let bad = try await Self.shell("cd '\(project.path)' && '\(script)' '\(Binary.url.path)' pipeline.json out site")
         #expect(bad.status != 0)
         #expect(bad.stderr.contains("nothing published"))
         #expect(try Data(contentsOf: site.appendingPathComponent("catalog.json")) == published)

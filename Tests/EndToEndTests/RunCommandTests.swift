@@ -84,7 +84,7 @@ import Testing
         return Scratch(root: root, config: config)
     }
 
-    @Test func v1ThenV2ThenV2AgainThenAFailingV3() throws {
+    @Test func v1ThenV2ThenV2AgainThenAFailingV3() async throws {
         let server = try LoopbackHTTPServer()
         server.start()
         defer { server.stop() }
@@ -94,9 +94,9 @@ import Testing
         server.setResources(v1)
 
         // v1: the first snapshot; the catalog is published, nothing is announced.
-        let first = try Binary.run(["run", "--config", scratch.config.path])
+        let first = try await Binary.run(["run", "--config", scratch.config.path])
         #expect(first.status == 0, "\(first.stderr)")
-        let firstValidation = try Self.validateAgainstSchema(scratch.out.appendingPathComponent("catalog.json"))
+        let firstValidation = try await Self.validateAgainstSchema(scratch.out.appendingPathComponent("catalog.json"))
         #expect(firstValidation.status == 0, "\(firstValidation.stdout)\(firstValidation.stderr)")
         let catalog1 = try JSONSerialization.jsonObject(with: try scratch.file("catalog.json")) as? [String: Any]
         let courses1 = try #require(catalog1?["courses"] as? [[String: Any]])
@@ -107,7 +107,7 @@ import Testing
         // v2: one added, one removed, one changed, one renumbered.
         server.setResources(try Self.version2(v1))
         for path in ["/catalog/course/cis-150.htm", "/catalog/course/cis-367.htm"] { server.removeResource(for: path) }
-        let second = try Binary.run(["run", "--config", scratch.config.path, "--log-format", "json"])
+        let second = try await Binary.run(["run", "--config", scratch.config.path, "--log-format", "json"])
         #expect(second.status == 0, "\(second.stderr.suffix(1500))")
         let logLines = second.stderr.split(separator: "\n")
         #expect(!logLines.isEmpty)
@@ -121,7 +121,7 @@ import Testing
         let intro = (catalog2["courses"] as? [[String: Any]])?.first { $0["name"] as? String == "CIS 162" }
         #expect(intro?["credits"] as? Int == 3)
 
-        let diff = try Binary.run(["diff", "--config", scratch.config.path, "--json"])
+        let diff = try await Binary.run(["diff", "--config", scratch.config.path, "--json"])
         #expect(diff.status == 1)
         let changes = try #require(try JSONSerialization.jsonObject(with: Data(diff.stdout.utf8)) as? [String: [[String: Any]]])
         #expect(changes["added"]?.compactMap { $0["name"] as? String } == ["CIS 380"])
@@ -143,7 +143,7 @@ import Testing
         #expect(try Self.wellFormedXML(atom))
 
         // v2 again: no new news, no duplicate.
-        let again = try Binary.run(["run", "--config", scratch.config.path])
+        let again = try await Binary.run(["run", "--config", scratch.config.path])
         #expect(again.status == 0, "\(again.stderr)")
         let newsAgain = try Self.newsItems(try scratch.file("news.json"))
         #expect(newsAgain.count == 1)
@@ -153,7 +153,7 @@ import Testing
         let before = try ["catalog.json", "news.json", "news.atom"].map { try scratch.file($0) }
         let snapshotsBefore = try scratch.snapshots()
         server.setFault(.status(503, times: .max), for: Self.listingPath)
-        let third = try Binary.run(["run", "--config", scratch.config.path])
+        let third = try await Binary.run(["run", "--config", scratch.config.path])
         #expect(third.status == 75, "\(third.stderr)")
         // An outage, not bad data: the cause, and no advice to loosen the guards.
         #expect(third.stderr.contains("source unavailable for now: HTTP 503"), "\(third.stderr)")
@@ -165,7 +165,7 @@ import Testing
         #expect((report["stages"] as? [[String: Any]])?.first?["name"] as? String == "fetch+parse")
     }
 
-    @Test func aSecondRunAtTheSameTimeStopsAtOnce() throws {
+    @Test func aSecondRunAtTheSameTimeStopsAtOnce() async throws {
         let server = try LoopbackHTTPServer()
         server.start()
         defer { server.stop() }
@@ -181,44 +181,46 @@ import Testing
         try process.run()
         let lock = scratch.out.appendingPathComponent(".gvingest.lock")
         // Wait (up to 15 s on a loaded machine) until the first run holds the lock and is fetching.
-        for _ in 0..<750 where !((try? String(contentsOf: lock, encoding: .utf8))?.contains("pid") ?? false) { usleep(20_000) }
+        for _ in 0..<750 where !((try? String(contentsOf: lock, encoding: .utf8))?.contains("pid") ?? false) {
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
         try #require((try? String(contentsOf: lock, encoding: .utf8))?.contains("pid") == true, "the first run never took the lock")
-        let second = try Binary.run(["run", "--config", scratch.config.path])
-        process.waitUntilExit()
+        let second = try await Binary.run(["run", "--config", scratch.config.path])
+        try await Binary.offThePool { process.waitUntilExit() }
         #expect(second.status == 75)
         #expect(second.stderr.contains("another gvingest run holds the lock"))
         #expect(process.terminationStatus == 0)
     }
 
-    @Test func dryRunWritesNothingAndPrintsTheDiff() throws {
+    @Test func dryRunWritesNothingAndPrintsTheDiff() async throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-dry-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let outcome = try Binary.run(["run", "--source", "Fixtures/gvsu", "--out", scratch.path, "--dry-run"])
+        let outcome = try await Binary.run(["run", "--source", "Fixtures/gvsu", "--out", scratch.path, "--dry-run"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("CIS 452"))
         #expect(!FileManager.default.fileExists(atPath: scratch.path))
     }
 
-    @Test func theSameInputTwiceGivesAByteIdenticalCatalog() throws {
+    @Test func theSameInputTwiceGivesAByteIdenticalCatalog() async throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-twice-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: out) }
-        #expect(try Binary.run(["run", "--source", "Fixtures/gvsu", "--out", out.path]).status == 0)
+        #expect(try await Binary.run(["run", "--source", "Fixtures/gvsu", "--out", out.path]).status == 0)
         let once = try Data(contentsOf: out.appendingPathComponent("catalog.json"))
-        #expect(try Binary.run(["run", "--source", "Fixtures/gvsu", "--out", out.path]).status == 0)
+        #expect(try await Binary.run(["run", "--source", "Fixtures/gvsu", "--out", out.path]).status == 0)
         #expect(try Data(contentsOf: out.appendingPathComponent("catalog.json")) == once)
     }
 
     /// Directory sources: UH catalog 41, then 44, as one catalog; added and removed follow the manifests.
-    @Test func uhCatalog41Then44FromSavedPages() throws {
+    @Test func uhCatalog41Then44FromSavedPages() async throws {
         let uh = Binary.shared.appendingPathComponent("realworld/acalog-uh")
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-uh-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: out) }
         for catalog in ["41", "44"] {
-            let outcome = try Binary.run(["run", "--source", uh.appendingPathComponent(catalog).path, "--system", "acalog",
+            let outcome = try await Binary.run(["run", "--source", uh.appendingPathComponent(catalog).path, "--system", "acalog",
                                           "--catalog", "uh", "--out", out.path, "--quiet"])
             #expect(outcome.status == 0, "\(outcome.stderr)")
         }
-        let diff = try Binary.run(["diff", "--snapshots", out.appendingPathComponent("snapshots/uh").path, "--json"])
+        let diff = try await Binary.run(["diff", "--snapshots", out.appendingPathComponent("snapshots/uh").path, "--json"])
         #expect(diff.status == 1)
         let changes = try #require(try JSONSerialization.jsonObject(with: Data(diff.stdout.utf8)) as? [String: [[String: Any]]])
         func codes(_ csv: String) throws -> Set<String> {
@@ -232,7 +234,7 @@ import Testing
         }
         let old = try codes("41.csv"), new = try codes("44.csv")
         // The published catalog of a real university passes the schema's real validator.
-        let validation = try Self.validateAgainstSchema(out.appendingPathComponent("catalog.json"))
+        let validation = try await Self.validateAgainstSchema(out.appendingPathComponent("catalog.json"))
         #expect(validation.status == 0, "\(validation.stdout)\(validation.stderr)")
         let renumbered = changes["renumbered"] ?? []
         let added = Set((changes["added"] ?? []).compactMap { $0["name"] as? String } + renumbered.compactMap { $0["to"] as? String })
@@ -242,19 +244,10 @@ import Testing
     }
 
     /// Runs Tests/tools/validate-json-schema.py (Python's jsonschema) on a file against schemas/catalog.schema.json.
-    static func validateAgainstSchema(_ file: URL) throws -> Binary.Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [Binary.packageRoot.appendingPathComponent("Tests/tools/validate-json-schema.py").path,
-                             Binary.packageRoot.appendingPathComponent("schemas/catalog.schema.json").path, file.path]
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile(), errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Binary.Outcome(status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
-                              stderr: String(decoding: errors, as: UTF8.self))
+    static func validateAgainstSchema(_ file: URL) async throws -> Binary.Outcome {
+        try await Binary.run([Binary.packageRoot.appendingPathComponent("Tests/tools/validate-json-schema.py").path,
+                              Binary.packageRoot.appendingPathComponent("schemas/catalog.schema.json").path, file.path],
+                             executable: URL(fileURLWithPath: "/usr/bin/python3"))
     }
 
     static func newsItems(_ data: Data) throws -> [[String: Any]] {

@@ -8,7 +8,7 @@ import Testing
     static let published: URL? = {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-search-tests")
         try? FileManager.default.removeItem(at: out)
-        guard let outcome = try? Binary.run(["run", "--source", "Fixtures/gvsu", "--out", out.path, "--quiet"]),
+        guard let outcome = try? Binary.runBlocking(["run", "--source", "Fixtures/gvsu", "--out", out.path, "--quiet"]),
               outcome.status == 0 else { return nil }
         return out.appendingPathComponent("catalog.json")
     }()
@@ -19,9 +19,9 @@ import Testing
         return try #require(document["courses"] as? [[String: Any]])
     }
 
-    static func search(_ arguments: [String]) throws -> Binary.Outcome {
+    static func search(_ arguments: [String]) async throws -> Binary.Outcome {
         let catalog = try #require(published)
-        return try Binary.run(["search", "--catalog", catalog.path] + arguments)
+        return try await Binary.run(["search", "--catalog", catalog.path] + arguments)
     }
 
     static func names(_ json: String) throws -> [String] {
@@ -29,8 +29,8 @@ import Testing
         return records.compactMap { $0["name"] as? String }
     }
 
-    @Test func codeMatchesComeBeforeTitleAndDescriptionMatches() throws {
-        let outcome = try Self.search(["computer", "--json"])
+    @Test func codeMatchesComeBeforeTitleAndDescriptionMatches() async throws {
+        let outcome = try await Self.search(["computer", "--json"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let records = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [[String: Any]])
         let matches = records.compactMap { $0["match"] as? String }
@@ -41,29 +41,29 @@ import Testing
             ["title", "description"].contains { ((record[$0] as? String) ?? "").lowercased().contains("computer") }
         }
         #expect(Set(records.compactMap { $0["name"] as? String }) == Set(expected.compactMap { $0["name"] as? String }))
-        let human = try Self.search(["cis162"])
+        let human = try await Self.search(["cis162"])
         #expect(human.stdout.hasPrefix("CIS 162  Computer Science I  (4 credits, Undergraduate; matched code)"))
     }
 
-    @Test func requiresListsTheCoursesNamingACourse() throws {
+    @Test func requiresListsTheCoursesNamingACourse() async throws {
         let expected = try Self.records().filter { record in
             ((record["prerequisiteCourses"] as? [String]) ?? []).contains("CIS 162")
                 || ((record["corequisiteCourses"] as? [String]) ?? []).contains("CIS 162")
         }.compactMap { $0["name"] as? String }.sorted()
         #expect(expected.count >= 2)
         for spelling in [["--requires", "CIS", "162"], ["--requires", "cis162"], ["--requires=CIS 162"]] {
-            let outcome = try Self.search(spelling + ["--json"])
+            let outcome = try await Self.search(spelling + ["--json"])
             #expect(outcome.status == 0, "\(spelling): \(outcome.stderr)")
             #expect(try Self.names(outcome.stdout) == expected, "\(spelling)")
         }
     }
 
-    @Test func filtersWithoutAQueryListEveryMatchingCourse() throws {
-        let graduate = try Self.search(["--level", "graduate", "--subject", "cis", "--json"])
+    @Test func filtersWithoutAQueryListEveryMatchingCourse() async throws {
+        let graduate = try await Self.search(["--level", "graduate", "--subject", "cis", "--json"])
         let expected = try Self.records().filter { ($0["level"] as? String) == "Graduate" && ($0["subject"] as? String) == "CIS" }
         #expect(!expected.isEmpty)
         #expect(try Self.names(graduate.stdout).count == expected.count)
-        let variable = try Self.search(["--credits", "2", "--json"])
+        let variable = try await Self.search(["--credits", "2", "--json"])
         let twoCredits = try Self.records().filter { record in
             guard let range = record["creditRange"] as? [String: Any], let min = range["min"] as? Double, let max = range["max"] as? Double
             else { return false }
@@ -73,20 +73,20 @@ import Testing
         #expect(Set(try Self.names(variable.stdout)) == Set(twoCredits))
     }
 
-    @Test func exitStatusesSayWhatWentWrong() throws {
-        let none = try Self.search(["no such words anywhere"])
+    @Test func exitStatusesSayWhatWentWrong() async throws {
+        let none = try await Self.search(["no such words anywhere"])
         #expect(none.status == 0)
         #expect(none.stdout.isEmpty)
         #expect(none.stderr.contains("no courses match"))
-        let missing = try Binary.run(["search", "--catalog", "/nonexistent/catalog.json", "cis"])
+        let missing = try await Binary.run(["search", "--catalog", "/nonexistent/catalog.json", "cis"])
         #expect(missing.status == 66)
-        let notCatalog = try Binary.run(["search", "--catalog", "Package.swift", "cis"])
+        let notCatalog = try await Binary.run(["search", "--catalog", "Package.swift", "cis"])
         #expect(notCatalog.status == 65)
         #expect(notCatalog.stderr.contains("not a catalog"))
-        #expect(try Self.search([]).status == 64)
-        #expect(try Self.search(["--credits", "many"]).status == 64)
-        #expect(try Self.search(["--requires", "nonsense"]).status == 64)
-        let help = try Binary.run(["help", "search"])
+        await #expect(try Self.search([]).status == 64)
+        await #expect(try Self.search(["--credits", "many"]).status == 64)
+        await #expect(try Self.search(["--requires", "nonsense"]).status == 64)
+        let help = try await Binary.run(["help", "search"])
         #expect(help.status == 0)
         #expect(help.stdout.contains("--requires CODE"))
     }

@@ -13,10 +13,10 @@ import Testing
     }
 
     @Test(arguments: [[], ["--system", "auto"]])
-    func anAcalogDirectoryIsRecognizedWithoutSystem(extra: [String]) throws {
+    func anAcalogDirectoryIsRecognizedWithoutSystem(extra: [String]) async throws {
         let out = Self.scratch("auto")
         defer { try? FileManager.default.removeItem(at: out) }
-        let outcome = try Binary.run(["run", "--source", "Fixtures/acalog", "--out", out.path, "--quiet"] + extra)
+        let outcome = try await Binary.run(["run", "--source", "Fixtures/acalog", "--out", out.path, "--quiet"] + extra)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("recognized as acalog"))
         let published = try Self.json(out.appendingPathComponent("catalog.json"))
@@ -26,7 +26,7 @@ import Testing
         #expect(courses.contains { $0["name"] as? String == "CIS 162" }, "\(courses.map { $0["name"] ?? "" })")
     }
 
-    @Test func aConfigurationGivesItsNormalizationAndGuards() throws {
+    @Test func aConfigurationGivesItsNormalizationAndGuards() async throws {
         let out = Self.scratch("config")
         defer { try? FileManager.default.removeItem(at: out) }
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
@@ -37,7 +37,7 @@ import Testing
          "normalize": {"levels": [{"from": 0, "to": 999, "level": "doctoral"}]},
          "news": {"feedId": "urn:gvingest:elsewhere:news"}, "guards": {"minimumCourses": 1}}
         """.utf8).write(to: config)
-        let outcome = try Binary.run(["run", "--source", "Fixtures/gvsu", "--config", config.path, "--out", out.path, "--quiet"])
+        let outcome = try await Binary.run(["run", "--source", "Fixtures/gvsu", "--config", config.path, "--out", out.path, "--quiet"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let courses = try #require(try Self.json(out.appendingPathComponent("catalog.json"))["courses"] as? [[String: Any]])
         #expect(!courses.isEmpty)
@@ -51,15 +51,15 @@ import Testing
         {"schemaVersion": 1, "catalogs": [{"id": "elsewhere", "name": "Other", "system": "gvsu", "source": {"directory": "."}}],
          "guards": {"minimumCourses": 500}}
         """.utf8).write(to: config)
-        let refused = try Binary.run(["run", "--source", "Fixtures/gvsu", "--config", config.path, "--out", out.path, "--quiet"])
+        let refused = try await Binary.run(["run", "--source", "Fixtures/gvsu", "--config", config.path, "--out", out.path, "--quiet"])
         #expect(refused.status == 65, "\(refused.stderr)")
         #expect(refused.stderr.contains("guards.minimumCourses (500)"))
     }
 
-    @Test func eachSourceGetsItsOwnFeedAndAWarningBeforeASecondBaseline() throws {
+    @Test func eachSourceGetsItsOwnFeedAndAWarningBeforeASecondBaseline() async throws {
         let out = Self.scratch("feeds")
         defer { try? FileManager.default.removeItem(at: out) }
-        let first = try Binary.run(["run", "--source", "Fixtures/gvsu", "--out", out.path, "--quiet"])
+        let first = try await Binary.run(["run", "--source", "Fixtures/gvsu", "--out", out.path, "--quiet"])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(!first.stderr.contains("new baseline"))
         let atom = try String(contentsOf: out.appendingPathComponent("news.atom"), encoding: .utf8)
@@ -67,7 +67,7 @@ import Testing
         #expect(atom.contains("<title>gvsu: new courses</title>"))
         #expect(!atom.contains(Binary.packageRoot.path))
 
-        let second = try Binary.run(["run", "--source", "Fixtures/acalog", "--out", out.path, "--quiet"])
+        let second = try await Binary.run(["run", "--source", "Fixtures/acalog", "--out", out.path, "--quiet"])
         #expect(second.status == 0, "\(second.stderr)")
         #expect(second.stderr.contains("already holds snapshots of gvsu, none of 'acalog'"), "\(second.stderr)")
         #expect(second.stderr.contains("--catalog gvsu"))
@@ -75,32 +75,32 @@ import Testing
         #expect(secondAtom.contains("<id>urn:gvingest:acalog:news</id>"))
     }
 
-    @Test func aCatalogIdWithASpaceNamesTheStoreWithADash() throws {
+    @Test func aCatalogIdWithASpaceNamesTheStoreWithADash() async throws {
         let out = Self.scratch("named")
         defer { try? FileManager.default.removeItem(at: out) }
-        let outcome = try Binary.run(["run", "--source", "Fixtures/gvsu", "--catalog", "my cat", "--out", out.path, "--quiet"])
+        let outcome = try await Binary.run(["run", "--source", "Fixtures/gvsu", "--catalog", "my cat", "--out", out.path, "--quiet"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let atom = try String(contentsOf: out.appendingPathComponent("news.atom"), encoding: .utf8)
         #expect(atom.contains("<id>urn:gvingest:my-cat:news</id>"))
-        let again = try Binary.run(["run", "--source", "Fixtures/gvsu", "--catalog", "my cat", "--out", out.path, "--quiet"])
+        let again = try await Binary.run(["run", "--source", "Fixtures/gvsu", "--catalog", "my cat", "--out", out.path, "--quiet"])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(!again.stderr.contains("new baseline"), "\(again.stderr)")
     }
 
-    @Test func aMissingSourceIsUnavailable() throws {
+    @Test func aMissingSourceIsUnavailable() async throws {
         let out = Self.scratch("missing")
         defer { try? FileManager.default.removeItem(at: out) }
-        let missing = try Binary.run(["run", "--source", "Fixtures/no-such-catalog", "--out", out.path])
+        let missing = try await Binary.run(["run", "--source", "Fixtures/no-such-catalog", "--out", out.path])
         #expect(missing.status == 69, "\(missing.stderr)")
         #expect(missing.stderr.contains("Fixtures/no-such-catalog: no such directory"))
-        let schemeless = try Binary.run(["run", "--source", "www.gvsu.edu/catalog/", "--out", out.path])
+        let schemeless = try await Binary.run(["run", "--source", "www.gvsu.edu/catalog/", "--out", out.path])
         #expect(schemeless.status == 69)
         #expect(schemeless.stderr.contains("did you mean https://www.gvsu.edu/catalog/?"), "\(schemeless.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 
-    @Test func sourceNeedsOutOrAConfiguration() throws {
-        let outcome = try Binary.run(["run", "--source", "Fixtures/gvsu"])
+    @Test func sourceNeedsOutOrAConfiguration() async throws {
+        let outcome = try await Binary.run(["run", "--source", "Fixtures/gvsu"])
         #expect(outcome.status == 64)
         #expect(outcome.stderr.contains("--source needs --out DIR"))
     }

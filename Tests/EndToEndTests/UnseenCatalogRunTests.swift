@@ -10,10 +10,10 @@ import Testing
     }
 
     /// UH's graduate edition publishes with no configuration: every page a course, levels from its numbering.
-    @Test func theGraduateEditionPublishesWithNoConfiguration() throws {
+    @Test func theGraduateEditionPublishesWithNoConfiguration() async throws {
         let out = Self.scratch("uh40")
         defer { try? FileManager.default.removeItem(at: out) }
-        let outcome = try Binary.run(["run", "--source", Self.uh.appendingPathComponent("40").path, "--system", "acalog",
+        let outcome = try await Binary.run(["run", "--source", Self.uh.appendingPathComponent("40").path, "--system", "acalog",
                                       "--catalog", "uh-graduate", "--out", out.path, "--quiet"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         // Each different course sharing a code is named in the run's warnings.
@@ -27,13 +27,13 @@ import Testing
         #expect(lettered["numberText"] as? String == "7A98")
         #expect(lettered["level"] as? String == "Graduate")
         #expect(!courses.contains { ($0["level"] as? String) == "Doctoral" && !(($0["title"] as? String ?? "").contains("Doctora")) })
-        let validation = try RunCommandTests.validateAgainstSchema(out.appendingPathComponent("catalog.json"))
+        let validation = try await RunCommandTests.validateAgainstSchema(out.appendingPathComponent("catalog.json"))
         #expect(validation.status == 0, "\(validation.stdout)\(validation.stderr)")
     }
 
     /// The same pages run into two fresh output directories under one SOURCE_DATE_EPOCH give byte-identical
     /// outputs and snapshots, news included.
-    @Test func sourceDateEpochMakesRunsReproducible() throws {
+    @Test func sourceDateEpochMakesRunsReproducible() async throws {
         let first = Self.scratch("repro-a"), second = Self.scratch("repro-b")
         defer {
             try? FileManager.default.removeItem(at: first)
@@ -41,7 +41,7 @@ import Testing
         }
         for out in [first, second] {
             for (edition, epoch) in [("41", "1630000000"), ("44", "1660000000")] {
-                let outcome = try Binary.run(["run", "--source", Self.uh.appendingPathComponent(edition).path, "--system", "acalog",
+                let outcome = try await Binary.run(["run", "--source", Self.uh.appendingPathComponent(edition).path, "--system", "acalog",
                                               "--catalog", "uh", "--out", out.path, "--quiet"],
                                              environment: ["SOURCE_DATE_EPOCH": epoch])
                 #expect(outcome.status == 0, "\(outcome.stderr)")
@@ -63,7 +63,7 @@ import Testing
             #expect(try Data(contentsOf: first.appendingPathComponent("snapshots/uh/\(name)"))
                 == Data(contentsOf: second.appendingPathComponent("snapshots/uh/\(name)")))
         }
-        let bad = try Binary.run(["run", "--source", Self.uh.appendingPathComponent("41").path, "--out", first.path],
+        let bad = try await Binary.run(["run", "--source", Self.uh.appendingPathComponent("41").path, "--out", first.path],
                                  environment: ["SOURCE_DATE_EPOCH": "yesterday"])
         #expect(bad.status == 64)
         #expect(bad.stderr.contains("SOURCE_DATE_EPOCH"))
@@ -87,13 +87,13 @@ import Testing
         return directory
     }
 
-    @Test func aFewUnreadPagesAreListedAndTheRunPublishes() throws {
+    @Test func aFewUnreadPagesAreListedAndTheRunPublishes() async throws {
         let source = try Self.pages(broken: 1), out = UnseenCatalogRunTests.scratch("gaps-out")
         defer {
             try? FileManager.default.removeItem(at: source)
             try? FileManager.default.removeItem(at: out)
         }
-        let outcome = try Binary.run(["run", "--source", source.path, "--system", "gvsu", "--catalog", "gvsu", "--out", out.path,
+        let outcome = try await Binary.run(["run", "--source", source.path, "--system", "gvsu", "--catalog", "gvsu", "--out", out.path,
                                       "--quiet"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("parse gap:") && outcome.stderr.contains("moved-0.html"))
@@ -108,13 +108,13 @@ import Testing
         #expect(digest.contains("moved-0.html"))
     }
 
-    @Test func manyUnreadPagesFailTheRunClosed() throws {
+    @Test func manyUnreadPagesFailTheRunClosed() async throws {
         let source = try Self.pages(broken: 6), out = UnseenCatalogRunTests.scratch("gaps-many")
         defer {
             try? FileManager.default.removeItem(at: source)
             try? FileManager.default.removeItem(at: out)
         }
-        let outcome = try Binary.run(["run", "--source", source.path, "--system", "gvsu", "--out", out.path, "--quiet"])
+        let outcome = try await Binary.run(["run", "--source", source.path, "--system", "gvsu", "--out", out.path, "--quiet"])
         #expect(outcome.status == 65)
         #expect(outcome.stderr.contains("guards.maximumUnparsedFraction"))
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("catalog.json").path))

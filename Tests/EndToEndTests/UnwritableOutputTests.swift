@@ -22,7 +22,7 @@ import Testing
     }
 
     /// Runs v1 into a fresh tmpfs at $OUT, then `breakIt`, then v2; returns v2's status and the listings.
-    static func scenario(_ breakIt: String) throws -> Result {
+    static func scenario(_ breakIt: String) async throws -> Result {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-unwritable-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         let out = root.appendingPathComponent("out"), v2 = root.appendingPathComponent("v2")
@@ -46,7 +46,7 @@ import Testing
         list > "$ROOT/after"
         (cd "$OUT" && find . -name '*.tmp') > "$ROOT/leftovers"
         """
-        let outcome = try Binary.run(["--user", "--map-root-user", "--mount", "/bin/bash", "-c", script],
+        let outcome = try await Binary.run(["--user", "--map-root-user", "--mount", "/bin/bash", "-c", script],
                                      environment: ["OUT": out.path, "ROOT": root.path, "BIN": Binary.url.path,
                                                    "V1": Binary.fixtures.appendingPathComponent("gvsu").path, "V2": v2.path],
                                      executable: URL(fileURLWithPath: "/usr/bin/unshare"))
@@ -64,8 +64,8 @@ import Testing
         #expect(result.leftovers.isEmpty, "temporary files left: \(result.leftovers)")
     }
 
-    @Test func aFullDiskFailsTheRunAndLeavesEveryOutputAsItWas() throws {
-        let result = try Self.scenario(#"dd if=/dev/zero of="$OUT/filler" bs=4096 2>/dev/null; true"#)
+    @Test func aFullDiskFailsTheRunAndLeavesEveryOutputAsItWas() async throws {
+        let result = try await Self.scenario(#"dd if=/dev/zero of="$OUT/filler" bs=4096 2>/dev/null; true"#)
         #expect(result.status == 73, "\(result.stderr)")
         #expect(result.stderr.contains("No space left on device"), "\(result.stderr)")
         #expect(result.stderr.contains("/catalog.json"), "\(result.stderr)")
@@ -75,8 +75,8 @@ import Testing
     /// Room for the new outputs but not for the new snapshot (several times their size): the outputs are
     /// staged and put in place, the snapshot then fails, and the outputs must be put back on a disk with
     /// no room left, or the catalog would run ahead of the snapshot it was diffed from.
-    @Test func aDiskThatFillsPartWayThroughChangesNoOutput() throws {
-        let result = try Self.scenario(#"""
+    @Test func aDiskThatFillsPartWayThroughChangesNoOutput() async throws {
+        let result = try await Self.scenario(#"""
         keep=$(( $(stat -c %s "$OUT/catalog.json") + 65536 ))
         avail=$(df -B1 --output=avail "$OUT" | tail -1)
         dd if=/dev/zero of="$OUT/filler" bs=4096 count=$(( (avail - keep) / 4096 )) 2>/dev/null
@@ -87,8 +87,8 @@ import Testing
         Self.expectNothingLost(result)
     }
 
-    @Test func aReadOnlyOutputDirectoryFailsBeforeWritingAnything() throws {
-        let result = try Self.scenario(#"mount --bind "$OUT" "$OUT" && mount -o remount,bind,ro "$OUT""#)
+    @Test func aReadOnlyOutputDirectoryFailsBeforeWritingAnything() async throws {
+        let result = try await Self.scenario(#"mount --bind "$OUT" "$OUT" && mount -o remount,bind,ro "$OUT""#)
         #expect(result.status == 73, "\(result.stderr)")
         #expect(result.stderr.contains("Read-only file system"), "\(result.stderr)")
         #expect(result.stderr.contains("/.gvingest.lock"), "\(result.stderr)")
@@ -97,8 +97,8 @@ import Testing
 
     /// The outputs can be written but the snapshot cannot: the outputs are written first, so they must be
     /// put back when the snapshot fails, or the catalog would run ahead of the snapshot it was diffed from.
-    @Test func aReadOnlySnapshotDirectoryPutsTheOutputsBack() throws {
-        let result = try Self.scenario(#"""
+    @Test func aReadOnlySnapshotDirectoryPutsTheOutputsBack() async throws {
+        let result = try await Self.scenario(#"""
         dir=$(echo "$OUT"/snapshots/*)
         mount --bind "$dir" "$dir" && mount -o remount,bind,ro "$dir"
         """#)
