@@ -58,7 +58,8 @@ enum Binary {
     /// end-to-end test would start its child at the same moment.
     static let childSlots = Slots(ProcessInfo.processInfo.activeProcessorCount)
 
-    /// For a `static let` initializer, which cannot await: it blocks the thread it runs on.
+    /// Runs the binary at once, with no turn among the children, blocking the thread it runs on: for a `static let`
+    /// initializer, which cannot await, or inside `offThePool`.
     static func runBlocking(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
                             executable: URL? = nil) throws -> Outcome {
         let process = Process()

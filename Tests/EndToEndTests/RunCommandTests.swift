@@ -185,7 +185,8 @@ import Testing
             try await Task.sleep(nanoseconds: 20_000_000)
         }
         try #require((try? String(contentsOf: lock, encoding: .utf8))?.contains("pid") == true, "the first run never took the lock")
-        let second = try await Binary.run(["run", "--config", scratch.config.path])
+        // Started at once, not after a turn among the other tests' children: the first run must still hold the lock.
+        let second = try await Binary.offThePool { try Binary.runBlocking(["run", "--config", scratch.config.path]) }
         try await Binary.offThePool { process.waitUntilExit() }
         #expect(second.status == 75)
         #expect(second.stderr.contains("another gvingest run holds the lock"))
