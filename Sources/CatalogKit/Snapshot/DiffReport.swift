@@ -1,7 +1,5 @@
 /// Renders a catalog diff as JSON, as text for a terminal, and as a Markdown changelog.
 public enum DiffReport {
-    // MARK: JSON
-
     /// One object with `added`, `removed`, `changed` and `renumbered`, each a list of entries with `id`,
     /// `name` and `title`; changed and renumbered entries carry `changes` (`{field: {"old": …, "new": …}}`),
     /// renumbered ones `from` and `to` (the old and new codes) and `fromId`.
@@ -32,8 +30,6 @@ public enum DiffReport {
             }),
         ])
     }
-
-    // MARK: Text
 
     /// A line per course, grouped by kind, each field change indented below its course; with `colors`,
     /// ANSI colours (removed and old values red, added and new values green).
@@ -75,20 +71,17 @@ public enum DiffReport {
         return "\(diff.added.count) added, \(diff.removed.count) removed, \(diff.renumbered.count) renumbered, \(diff.changed.count) changed"
     }
 
-    // MARK: Markdown
-
     /// A changelog: a heading, the counts, then a section per kind with a bullet per course and the field
     /// changes below it (removed text struck through). Every catalog text is escaped.
-    public static func markdown(_ diff: CatalogDiff, old: String, new: String, headingLevel: Int = 2) -> String {
-        let hashes = String(repeating: "#", count: max(1, headingLevel))
-        var lines = ["\(hashes) Catalog changes: \(MarkupEscaping.markdown(old)) → \(MarkupEscaping.markdown(new))", ""]
+    public static func markdown(_ diff: CatalogDiff, old: String, new: String) -> String {
+        var lines = ["## Catalog changes: \(MarkupEscaping.markdown(old)) → \(MarkupEscaping.markdown(new))", ""]
         lines.append(diff.isEmpty ? "No changes." : summary(diff).prefix(1).uppercased() + summary(diff).dropFirst() + ".")
         func course(_ course: CourseRef) -> String {
             "**\(MarkupEscaping.markdown(course.name))** — \(MarkupEscaping.markdown(course.title))"
         }
         func section(_ title: String, _ items: [String]) {
             guard !items.isEmpty else { return }
-            lines += ["", "\(hashes)# \(title) (\(items.count))", ""]
+            lines += ["", "### \(title) (\(items.count))", ""]
             lines += items
         }
         section("Added", diff.added.map { "- " + course($0) })
@@ -112,8 +105,6 @@ public enum DiffReport {
                 + "\(removed)\(MarkupEscaping.markdown(excerpt.inserted))\(MarkupEscaping.markdown(excerpt.suffix))"
         }
     }
-
-    // MARK: Shared
 
     /// How a compared field is named for people: "Prerequisites", "Credits", a labelled field's own label.
     public static func label(_ field: String) -> String {

@@ -15,11 +15,6 @@ public struct PageCounts: Sendable, Equatable {
         self.unparsed = unparsed
     }
 
-    /// The counts of a crawl.
-    public init(_ report: CrawlReport) {
-        self.init(expected: report.pagesExpected, fetched: report.pagesFetched, failed: report.pagesFailed, unparsed: report.parseGaps)
-    }
-
     var json: JSONValue {
         var object: [String: JSONValue] = ["expected": .int(expected), "fetched": .int(fetched), "failed": .int(failed)]
         if !unparsed.isEmpty { object["unparsed"] = .array(unparsed.map(\.json)) }
@@ -131,14 +126,11 @@ public struct Snapshot: Sendable, Equatable {
               case let .int(fetched)? = pages["fetched"], case let .int(failed)? = pages["failed"] else {
             throw fail("expected \"pages\": {\"expected\": n, \"fetched\": n, \"failed\": n}")
         }
-        var unparsed: [ParseGap] = []
-        if let gaps = pages["unparsed"] {
-            guard case let .array(items) = gaps else { throw fail("expected \"pages.unparsed\" as a list of {\"url\", \"reason\"}") }
-            for item in items {
-                guard let gap = ParseGap(json: item) else { throw fail("expected each of \"pages.unparsed\" as {\"url\": …, \"reason\": …}") }
-                unparsed.append(gap)
-            }
+        guard case let .array(gaps) = pages["unparsed"] ?? .array([]) else {
+            throw fail("expected \"pages.unparsed\" as a list of {\"url\", \"reason\"}")
         }
+        let unparsed = gaps.compactMap(ParseGap.init(json:))
+        guard unparsed.count == gaps.count else { throw fail("expected each of \"pages.unparsed\" as {\"url\": …, \"reason\": …}") }
         guard case let .int(count)? = header["courseCount"], count == courses.count else {
             throw fail("courseCount is \(header["courseCount"]?.shortDescription ?? "missing") but \(courses.count) courses are listed")
         }

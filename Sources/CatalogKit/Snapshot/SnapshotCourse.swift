@@ -24,7 +24,7 @@ public struct SnapshotCourse: Sendable, Equatable {
         for key in Self.diagnosticKeys { record[key] = nil }
         // As the file will have them: a whole Double is written as an integer and read back as one.
         self.record = record.mapValues(\.wholeNumbersAsIntegers)
-        comparable = ComparableCourse(id: course.id, name: course.code.description, title: course.title, record: record)
+        comparable = ComparableCourse(id: course.id, name: course.code.description, title: course.title) { record[$0] }
     }
 
     /// Reads a record as a snapshot or a published catalog writes it; the stamps are optional here.

@@ -42,8 +42,7 @@ public struct SnapshotStore: Sendable {
 
     /// The snapshot file name for a sequence number and capture time.
     static func fileName(sequence: Int, capturedAt: String) -> String {
-        let digits = String(sequence)
-        return prefix + String(repeating: "0", count: max(0, 6 - digits.count)) + digits + "-" + Timestamp.compact(capturedAt) + ".json"
+        prefix + String(format: "%06d", sequence) + "-" + Timestamp.compact(capturedAt) + ".json"
     }
 
     /// The sequence number of a snapshot file name; nil for any other file (temporary files included).

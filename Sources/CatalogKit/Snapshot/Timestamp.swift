@@ -15,11 +15,10 @@ public enum Timestamp {
     /// Reads exactly the form `string(_:)` writes; nil for anything else.
     public static func date(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
-        let digitPositions = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18]
-        let separators: [(Int, UInt8)] = [(4, UInt8(ascii: "-")), (7, UInt8(ascii: "-")), (10, UInt8(ascii: "T")),
-                                          (13, UInt8(ascii: ":")), (16, UInt8(ascii: ":")), (19, UInt8(ascii: "Z"))]
-        guard bytes.count == 20, digitPositions.allSatisfy({ bytes[$0] >= 0x30 && bytes[$0] <= 0x39 }),
-              separators.allSatisfy({ bytes[$0.0] == $0.1 }) else { return nil }
+        // "0" stands for any digit.
+        let form = Array("0000-00-00T00:00:00Z".utf8)
+        guard bytes.count == form.count,
+              zip(bytes, form).allSatisfy({ $1 == UInt8(ascii: "0") ? (0x30...0x39).contains($0) : $0 == $1 }) else { return nil }
         func number(_ from: Int, _ length: Int) -> Int32 {
             bytes[from..<(from + length)].reduce(0) { $0 * 10 + Int32($1 - 0x30) }
         }
