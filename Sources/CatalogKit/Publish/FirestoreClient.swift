@@ -12,13 +12,6 @@ public struct FirestoreTarget: Sendable, Equatable {
     public var apiBase: URL
     public var token: String
 
-    public init(project: String, database: String = "(default)", apiBase: URL, token: String) {
-        self.project = project
-        self.database = database
-        self.apiBase = apiBase
-        self.token = token
-    }
-
     /// `projects/P/databases/D/documents`: the prefix of every document name.
     public var documentsRoot: String { "projects/\(project)/databases/\(database)/documents" }
 

@@ -50,8 +50,6 @@ public struct FirestorePublishOptions: Sendable, Equatable {
     public var writesPerCommit = 500
     public var bytesPerCommit = 8 << 20
     public var dryRun = false
-
-    public init() {}
 }
 
 /// What a publish did (or, in a dry run, would do).
@@ -69,17 +67,6 @@ public struct FirestorePublishSummary: Sendable, Equatable {
     }
 }
 
-/// Why a publish refused to write: the removal guard.
-public struct FirestoreRemovalRefused: Error, Sendable, CustomStringConvertible {
-    public var deletes: Int
-    public var held: Int
-    public var fraction: Double
-    public var description: String {
-        "\(deletes) of the \(held) course documents in Firestore would be deleted, more than guards.maximumRemovalFraction "
-            + "(\(fraction)) allows; nothing written (--accept-removals publishes anyway)"
-    }
-}
-
 /// Syncs a run's outputs into Firestore: reads both collections, writes only what differs, deletes course documents
 /// no longer in the catalog (never news), in commits within Firestore's limits, several at once.
 public struct FirestorePublisher: Sendable {
@@ -93,18 +80,18 @@ public struct FirestorePublisher: Sendable {
 
     public enum Failure: Error, Sendable, CustomStringConvertible {
         case firestore(FirestoreError)
-        case removals(FirestoreRemovalRefused)
+        /// The removal guard refused: `deletes` of the `held` course documents is more than `fraction` of them.
+        case removals(deletes: Int, held: Int, fraction: Double)
         public var description: String {
             switch self {
             case let .firestore(error): return "\(error)"
-            case let .removals(refusal): return "\(refusal)"
+            case let .removals(deletes, held, fraction):
+                return "\(deletes) of the \(held) course documents in Firestore would be deleted, more than "
+                    + "guards.maximumRemovalFraction (\(fraction)) allows; nothing written (--accept-removals publishes anyway)"
             }
         }
         public var exitStatus: ExitStatus {
-            switch self {
-            case let .firestore(error): return error.exitStatus
-            case .removals: return .dataError
-            }
+            if case let .firestore(error) = self { error.exitStatus } else { .dataError }
         }
     }
 
@@ -119,7 +106,7 @@ public struct FirestorePublisher: Sendable {
             let news = FirestoreCollectionPlan.make(desired: inputs.news, existing: heldNews, deleteMissing: false)
             if !options.acceptRemovals, !courses.deletes.isEmpty,
                Double(courses.deletes.count) > options.maximumRemovalFraction * Double(held.count) {
-                throw Failure.removals(FirestoreRemovalRefused(deletes: courses.deletes.count, held: held.count, fraction: options.maximumRemovalFraction))
+                throw Failure.removals(deletes: courses.deletes.count, held: held.count, fraction: options.maximumRemovalFraction)
             }
             if !options.dryRun {
                 // Writes before deletions: a publish cut short leaves the app extra courses rather than missing ones.
@@ -147,7 +134,7 @@ public struct FirestorePublisher: Sendable {
 
     /// Splits writes into commits of at most `writesPerCommit` writes and `bytesPerCommit` bytes, and sends them with
     /// at most `parallelCommits` in flight; the first failure (after the client's retries) stops the rest.
-    private func commitAll(_ writes: [(JSONValue, Int)], _ client: FirestoreClient) async throws(FirestoreError) {
+    private func commitAll(_ writes: [(JSONValue, Int)], _ client: FirestoreClient) async throws {
         var batches: [[JSONValue]] = []
         var current: [JSONValue] = []
         var bytes = 0
@@ -161,26 +148,13 @@ public struct FirestorePublisher: Sendable {
             bytes += size
         }
         if !current.isEmpty { batches.append(current) }
-        do {
-            // Throwing out of the group cancels the commits still in flight.
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                var next = 0
-                while next < min(batches.count, max(1, options.parallelCommits)) {
-                    let batch = batches[next]
-                    group.addTask { try await client.commit(batch) }
-                    next += 1
-                }
-                while try await group.next() != nil, next < batches.count {
-                    let batch = batches[next]
-                    group.addTask { try await client.commit(batch) }
-                    next += 1
-                }
-                try await group.waitForAll()
+        // Throwing out of the group cancels the commits still in flight.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, batch) in batches.enumerated() {
+                if index >= max(1, options.parallelCommits) { _ = try await group.next() }
+                group.addTask { try await client.commit(batch) }
             }
-        } catch let error as FirestoreError {
-            throw error
-        } catch {
-            throw FirestoreError(kind: .temporary, message: "\(error)")
+            try await group.waitForAll()
         }
     }
 }
