@@ -121,12 +121,9 @@ final class FirestoreClient: Sendable {
             let limits = RequestLimits(maximumBodyBytes: Self.maximumBodyBytes, deadline: .now() + .seconds(Self.requestSeconds),
                                        allowedOrigin: { _ in false })
             let raw = await delegate.run(request, in: session, limits: limits)
-            let verdict = Self.judge(raw, url: url)
-            switch verdict {
-            case let .success(json):
-                return json
-            case let .failure(failure) where failure.kind != .temporary:
-                throw failure
+            switch Self.judge(raw, url: url) {
+            case let .success(json): return json
+            case let .failure(failure) where failure.kind != .temporary: throw failure
             case let .failure(failure):
                 let wait = backoff(attempt: attempt, retryAfter: raw.response?.value(forHTTPHeaderField: "Retry-After").flatMap { RetryAfter.seconds(from: $0) })
                 guard !Task.isCancelled, ProcessInfo.processInfo.systemUptime + wait < deadline else {

@@ -16,11 +16,9 @@ public struct PublishInputError: Error, Sendable, CustomStringConvertible {
     public var exitStatus: ExitStatus { kind == .missing ? .noInput : .dataError }
 }
 
-/// The documents the GVCourse app reads, made from a run's outputs.
-///
-/// A course document carries the app's fields with the app's types, always present (`""` where the catalog has
-/// nothing), because `CourseStore.parseCourseDocument` drops a course whose field is missing or null; the richer
-/// fields follow under the catalog's names.
+/// The documents the GVCourse app reads, made from a run's outputs. A course document carries the app's fields with
+/// the app's types, always present (`""` where the catalog has nothing), because `CourseStore.parseCourseDocument`
+/// drops a course whose field is missing or null; the richer fields follow under the catalog's names.
 public enum FirestoreDocuments {
     /// The app's course fields that are strings: null in the catalog becomes "".
     public static let appStringFields: [RecordKey] = [.subject, .name, .title, .description, .rubricsUrl, .level, .transitionPlanUrl,

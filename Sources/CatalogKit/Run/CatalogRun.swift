@@ -76,7 +76,7 @@ public struct CatalogRun: Sendable {
         let pipeline = NewsPipeline(config: config, catalogID: catalog.id)
         if dryRun { return diffOnly(catalog: catalog, pipeline: pipeline, pages: pages, courses: courses, log: log, report: &report) }
         do {
-            let committed = try await report.stage("diff+announce+publish") { [now, acceptRemovals] () async throws(CommitError) -> (CommitReport, [String: Int]) in
+            let committed = try await report.stage(PublishInputs.committedStage) { [now, acceptRemovals] () async throws(CommitError) -> (CommitReport, [String: Int]) in
                 let committed = try pipeline.commit(catalog: catalog, pages: pages, courses: courses, acceptRemovals: acceptRemovals, now: now)
                 return (committed, ["added": committed.diff.added.count, "removed": committed.diff.removed.count,
                                     "changed": committed.diff.changed.count, "renumbered": committed.diff.renumbered.count,
@@ -93,11 +93,8 @@ public struct CatalogRun: Sendable {
             report.outcome = "\(error)"
             // Pages that failed for passing reasons (5xx, timeouts) explain the other refusals too: a
             // catalog with its listing missing has "too few courses". Running again later is the remedy.
-            let failedPages = if case let .refused(violations) = error {
-                violations.contains { if case .failedPages = $0 { true } else { false } }
-            } else {
-                false
-            }
+            let violations = if case let .refused(violations) = error { violations } else { [GuardViolation]() }
+            let failedPages = violations.contains { if case .failedPages = $0 { true } else { false } }
             return .notCommitted(error, temporary: failedPages && !loaded.failures.isEmpty && loaded.failures.allSatisfy(\.temporary))
         }
     }

@@ -36,31 +36,24 @@ public enum DiffReport {
     public static func human(_ diff: CatalogDiff, old: String, new: String, colors: Bool) -> String {
         let style = TerminalStyle(enabled: colors)
         var lines = ["\(style.bold("Comparing")) \(old) → \(new)"]
-        func section(_ title: String, _ count: Int) {
-            if count > 0 { lines.append(style.bold("\(title) (\(count))")) }
+        func section(_ title: String, _ entries: [[String]]) {
+            if !entries.isEmpty { lines.append(style.bold("\(title) (\(entries.count))")) }
+            lines += entries.joined()
         }
-        func changeLines(_ changes: [FieldChange]) {
-            for change in changes {
+        func changeLines(_ changes: [FieldChange]) -> [String] {
+            changes.map { change in
                 let excerpt = ChangeExcerpt(old: displayValue(change.old), new: displayValue(change.new))
                 let removed = excerpt.removed.isEmpty ? "" : style.red("[-\(excerpt.removed)-]")
                 let inserted = excerpt.inserted.isEmpty ? "" : style.green("{+\(excerpt.inserted)+}")
-                lines.append("      \(label(change.field)): \(excerpt.prefix)\(removed)\(inserted)\(excerpt.suffix)")
+                return "      \(label(change.field)): \(excerpt.prefix)\(removed)\(inserted)\(excerpt.suffix)"
             }
         }
-        section("Added", diff.added.count)
-        for course in diff.added { lines.append(style.green("  + \(course.name)  \(course.title)")) }
-        section("Removed", diff.removed.count)
-        for course in diff.removed { lines.append(style.red("  - \(course.name)  \(course.title)")) }
-        section("Renumbered", diff.renumbered.count)
-        for item in diff.renumbered {
-            lines.append("  ~ \(style.red(item.from.name)) → \(style.green(item.to.name))  \(item.to.title)")
-            changeLines(item.changes)
-        }
-        section("Changed", diff.changed.count)
-        for item in diff.changed {
-            lines.append("  * \(item.course.name)  \(item.course.title)")
-            changeLines(item.changes)
-        }
+        section("Added", diff.added.map { [style.green("  + \($0.name)  \($0.title)")] })
+        section("Removed", diff.removed.map { [style.red("  - \($0.name)  \($0.title)")] })
+        section("Renumbered", diff.renumbered.map { item in
+            ["  ~ \(style.red(item.from.name)) → \(style.green(item.to.name))  \(item.to.title)"] + changeLines(item.changes)
+        })
+        section("Changed", diff.changed.map { ["  * \($0.course.name)  \($0.course.title)"] + changeLines($0.changes) })
         lines.append(summary(diff))
         return lines.joined(separator: "\n") + "\n"
     }

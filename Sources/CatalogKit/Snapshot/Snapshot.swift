@@ -60,9 +60,7 @@ public struct SnapshotFormatError: Error, Sendable, Equatable, CustomStringConve
 }
 
 /// One run's catalog as it was: every course's published fields with when it was first seen and last
-/// changed, and what the run fetched. Snapshots are compared to find new, removed and changed courses.
-///
-/// The file is canonical JSON: keys sorted, courses sorted by id, one course a line.
+/// changed, and what the run fetched. The file is canonical JSON: keys sorted, courses by id, one a line.
 public struct Snapshot: Sendable, Equatable {
     public static let schemaVersion = 1
 
@@ -155,9 +153,8 @@ public enum CourseDocument {
         }
     }
 
-    /// The comparable form of every course in a snapshot or a published catalog
-    /// (`{"catalog": {…}, "courses": [records]}`), and the document's other members. Only the members
-    /// comparing needs are read into values.
+    /// The comparable form of every course, and the document's other members; only the members comparing
+    /// needs are read into values.
     public static func comparableCourses(_ bytes: [UInt8]) throws(SnapshotFormatError) -> (header: [String: JSONValue], courses: [ComparableCourse]) {
         var courses: [ComparableCourse] = []
         let header = try comparableCourses(bytes) { courses.append($0) }

@@ -119,8 +119,7 @@ public struct SnapshotStore: Sendable {
 
     /// Deletes all but the newest `keeping` snapshots, and temporary files that writers killed part-way left
     /// behind once their writer has exited or they are older than `age` seconds (younger ones of a live
-    /// process may belong to a write in progress).
-    /// Returns the files deleted.
+    /// process may belong to a write in progress); returns the files deleted.
     @discardableResult
     public func prune(keeping: Int, temporariesOlderThan age: TimeInterval = 3600, now: Date = Date()) throws(SnapshotError) -> [URL] {
         var doomed = try list().dropLast(max(0, keeping)).map(\.file)
