@@ -100,7 +100,8 @@ enum FetchCommand: Command {
             do {
                 try recorder.finish()
             } catch {
-                throw CommandFailure("cannot write the mirror \(recorder.directory.path): \(error)", status: .cannotCreate)
+                throw CommandFailure("cannot write the mirror \(recorder.directory.path): \(error)",
+                                     status: .cannotCreate)
             }
         }
         guard report.pagesFailed > 0 else { return .ok }

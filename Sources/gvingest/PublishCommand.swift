@@ -88,8 +88,10 @@ enum PublishCommand: Command {
             throw CommandFailure("\(error)", status: error is RunLock.Busy ? .temporaryFailure : .cannotCreate)
         }
         defer { withExtendedLifetime(lock) {} }
-        let summary = try await publish(directory: directory, settings: settings, options: options, checkReport: true).get()
-        print(arguments.has("--json") ? summary.json.serialized() : (options.dryRun ? "dry run, would write: " : "") + summary.line)
+        let outcome = await publish(directory: directory, settings: settings, options: options, checkReport: true)
+        let summary = try outcome.get()
+        let line = (options.dryRun ? "dry run, would write: " : "") + summary.line
+        print(arguments.has("--json") ? summary.json.serialized() : line)
         return .ok
     }
 
@@ -123,7 +125,8 @@ enum PublishCommand: Command {
         guard let settings = config.firestore else { return .ok }
         let options = settings.options(guards: config.guards, acceptRemovals: acceptRemovals)
         let outcome = await report.stage("publish.firestore") { () async -> (Result<FirestorePublishSummary, CommandFailure>, [String: Int]) in
-            let outcome = await publish(directory: config.outputs.directory, settings: settings, options: options, checkReport: false)
+            let outcome = await publish(directory: config.outputs.directory, settings: settings, options: options,
+                                        checkReport: false)
             guard case let .success(summary) = outcome else { return (outcome, [:]) }
             return (outcome, ["coursesWritten": summary.courses.writes.count, "coursesDeleted": summary.courses.deletes.count,
                               "coursesUnchanged": summary.courses.unchanged, "newsWritten": summary.news.writes.count,

@@ -87,7 +87,8 @@ public struct FirestorePublisher: Sendable {
             case let .firestore(error): return "\(error)"
             case let .removals(deletes, held, fraction):
                 return "\(deletes) of the \(held) course documents in Firestore would be deleted, more than "
-                    + "guards.maximumRemovalFraction (\(fraction)) allows; nothing written (--accept-removals publishes anyway)"
+                    + "guards.maximumRemovalFraction (\(fraction)) allows; nothing written "
+                    + "(--accept-removals publishes anyway)"
             }
         }
         public var exitStatus: ExitStatus {
@@ -106,7 +107,8 @@ public struct FirestorePublisher: Sendable {
             let news = FirestoreCollectionPlan.make(desired: inputs.news, existing: heldNews, deleteMissing: false)
             if !options.acceptRemovals, !courses.deletes.isEmpty,
                Double(courses.deletes.count) > options.maximumRemovalFraction * Double(held.count) {
-                throw Failure.removals(deletes: courses.deletes.count, held: held.count, fraction: options.maximumRemovalFraction)
+                throw Failure.removals(deletes: courses.deletes.count, held: held.count,
+                                       fraction: options.maximumRemovalFraction)
             }
             if !options.dryRun {
                 // Writes before deletions: a publish cut short leaves the app extra courses rather than missing ones.

@@ -76,7 +76,7 @@ public struct CatalogRun: Sendable {
         let pipeline = NewsPipeline(config: config, catalogID: catalog.id)
         if dryRun { return diffOnly(catalog: catalog, pipeline: pipeline, pages: pages, courses: courses, log: log, report: &report) }
         do {
-            let committed = try await report.stage(PublishInputs.committedStage) { [now, acceptRemovals] () async throws(CommitError) -> (CommitReport, [String: Int]) in
+            let committed = try await report.stage("diff+announce+publish") { [now, acceptRemovals] () async throws(CommitError) -> (CommitReport, [String: Int]) in
                 let committed = try pipeline.commit(catalog: catalog, pages: pages, courses: courses, acceptRemovals: acceptRemovals, now: now)
                 return (committed, ["added": committed.diff.added.count, "removed": committed.diff.removed.count,
                                     "changed": committed.diff.changed.count, "renumbered": committed.diff.renumbered.count,

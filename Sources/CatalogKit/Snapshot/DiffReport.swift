@@ -51,7 +51,8 @@ public enum DiffReport {
         section("Added", diff.added.map { [style.green("  + \($0.name)  \($0.title)")] })
         section("Removed", diff.removed.map { [style.red("  - \($0.name)  \($0.title)")] })
         section("Renumbered", diff.renumbered.map { item in
-            ["  ~ \(style.red(item.from.name)) → \(style.green(item.to.name))  \(item.to.title)"] + changeLines(item.changes)
+            let codes = "  ~ \(style.red(item.from.name)) → \(style.green(item.to.name))  \(item.to.title)"
+            return [codes] + changeLines(item.changes)
         })
         section("Changed", diff.changed.map { ["  * \($0.course.name)  \($0.course.title)"] + changeLines($0.changes) })
         lines.append(summary(diff))

@@ -128,7 +128,9 @@ public struct Snapshot: Sendable, Equatable {
             throw fail("expected \"pages.unparsed\" as a list of {\"url\", \"reason\"}")
         }
         let unparsed = gaps.compactMap(ParseGap.init(json:))
-        guard unparsed.count == gaps.count else { throw fail("expected each of \"pages.unparsed\" as {\"url\": …, \"reason\": …}") }
+        guard unparsed.count == gaps.count else {
+            throw fail("expected each of \"pages.unparsed\" as {\"url\": …, \"reason\": …}")
+        }
         guard case let .int(count)? = header["courseCount"], count == courses.count else {
             throw fail("courseCount is \(header["courseCount"]?.shortDescription ?? "missing") but \(courses.count) courses are listed")
         }

@@ -17,8 +17,9 @@ public enum Timestamp {
         let bytes = Array(text.utf8)
         // "0" stands for any digit.
         let form = Array("0000-00-00T00:00:00Z".utf8)
-        guard bytes.count == form.count,
-              zip(bytes, form).allSatisfy({ $1 == UInt8(ascii: "0") ? (0x30...0x39).contains($0) : $0 == $1 }) else { return nil }
+        guard bytes.count == form.count, zip(bytes, form).allSatisfy({ byte, expected in
+            expected == UInt8(ascii: "0") ? (0x30...0x39).contains(byte) : byte == expected
+        }) else { return nil }
         func number(_ from: Int, _ length: Int) -> Int32 {
             bytes[from..<(from + length)].reduce(0) { $0 * 10 + Int32($1 - 0x30) }
         }
