@@ -113,7 +113,7 @@ enum PublishCommand: Command {
             return .failure(CommandFailure(error.message, status: error.exitStatus))
         }
         do {
-            return .success(try await FirestorePublisher(target: target, options: options).publish(inputs))
+            return .success(try await FirestorePublisher(target: target, settings: settings, options: options).publish(inputs))
         } catch {
             return .failure(CommandFailure("\(error)", status: error.exitStatus))
         }

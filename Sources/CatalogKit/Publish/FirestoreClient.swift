@@ -155,9 +155,7 @@ final class FirestoreClient: Sendable {
         }
         guard let response = raw.response else { return .failure(FirestoreError(kind: .temporary, message: "no answer")) }
         let json = (try? JSONValue.parse(raw.body)) ?? .null
-        if (200..<300).contains(response.statusCode) {
-            return .success(json)
-        }
+        if (200..<300).contains(response.statusCode) { return .success(json) }
         let status = json["error"]?["status"]?.stringValue
         let message = json["error"]?["message"]?.stringValue
             ?? String(decoding: raw.body.prefix(200), as: UTF8.self)

@@ -35,15 +35,13 @@ public struct FirestoreCollectionPlan: Sendable, Equatable {
     }
 }
 
-/// How a publish behaves: where, which collections, how many deletions it may make, how long it may take.
+/// How a publish behaves (where it goes and how long it may take are its `FirestoreSettings`): how many deletions it may
+/// make, how it splits and sends its writes, whether it writes at all.
 public struct FirestorePublishOptions: Sendable, Equatable {
-    public var coursesCollection = "courses"
-    public var newsCollection = "news"
     /// Deleting more than this fraction of the course documents Firestore holds means something went wrong upstream
     /// (the run's `guards.maximumRemovalFraction`), unless `acceptRemovals`.
     public var maximumRemovalFraction = GuardSettings().maximumRemovalFraction
     public var acceptRemovals = false
-    public var deadlineSeconds = 300
     /// Commits in flight at once. Each touches documents no other commit touches, so their order does not matter.
     public var parallelCommits = 8
     /// Firestore allows 500 writes and 10 MiB a commit; a little under the size keeps the estimate safe.
@@ -71,10 +69,12 @@ public struct FirestorePublishSummary: Sendable, Equatable {
 /// no longer in the catalog (never news), in commits within Firestore's limits, several at once.
 public struct FirestorePublisher: Sendable {
     public var target: FirestoreTarget
+    public var settings: FirestoreSettings
     public var options: FirestorePublishOptions
 
-    public init(target: FirestoreTarget, options: FirestorePublishOptions) {
+    public init(target: FirestoreTarget, settings: FirestoreSettings, options: FirestorePublishOptions) {
         self.target = target
+        self.settings = settings
         self.options = options
     }
 
@@ -97,10 +97,10 @@ public struct FirestorePublisher: Sendable {
     }
 
     public func publish(_ inputs: PublishInputs) async throws(Failure) -> FirestorePublishSummary {
-        let client = FirestoreClient(target: target, deadlineSeconds: options.deadlineSeconds, connections: options.parallelCommits)
+        let client = FirestoreClient(target: target, deadlineSeconds: settings.deadlineSeconds, connections: options.parallelCommits)
         do {
-            async let heldCourses = client.list(collection: options.coursesCollection)
-            let heldNews = try await client.list(collection: options.newsCollection)
+            async let heldCourses = client.list(collection: settings.coursesCollection)
+            let heldNews = try await client.list(collection: settings.newsCollection)
             let held = try await heldCourses
             let courses = FirestoreCollectionPlan.make(desired: inputs.courses, existing: held, deleteMissing: true,
                                                       ignoring: FirestoreDocuments.editionFields)
@@ -112,8 +112,8 @@ public struct FirestorePublisher: Sendable {
             }
             if !options.dryRun {
                 // Writes before deletions: a publish cut short leaves the app extra courses rather than missing ones.
-                try await commitAll(updates(courses.writes, options.coursesCollection) + updates(news.writes, options.newsCollection), client)
-                try await commitAll(courses.deletes.map { (JSONValue.object(["delete": .string(target.documentName(collection: options.coursesCollection, id: $0))]), 64) }, client)
+                try await commitAll(updates(courses.writes, settings.coursesCollection) + updates(news.writes, settings.newsCollection), client)
+                try await commitAll(courses.deletes.map { (JSONValue.object(["delete": .string(target.documentName(collection: settings.coursesCollection, id: $0))]), 64) }, client)
             }
             return FirestorePublishSummary(courses: courses, news: news, retries: client.retries)
         } catch let failure as Failure {

@@ -95,9 +95,7 @@ public struct SnapshotStore: Sendable {
 
     /// The snapshot before the newest, or nil when there are fewer than two.
     public func previous() throws(SnapshotError) -> (entry: Entry, snapshot: Snapshot)? {
-        let entries = try list()
-        guard entries.count >= 2 else { return nil }
-        let entry = entries[entries.count - 2]
+        guard let entry = try list().dropLast().last else { return nil }
         return (entry, try load(entry))
     }
 

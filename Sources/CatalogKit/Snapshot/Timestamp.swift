@@ -30,10 +30,8 @@ public enum Timestamp {
         parts.tm_hour = number(11, 2)
         parts.tm_min = number(14, 2)
         parts.tm_sec = number(17, 2)
-        guard (0...11).contains(parts.tm_mon), (1...31).contains(parts.tm_mday), parts.tm_hour < 24, parts.tm_min < 60,
-              parts.tm_sec < 61 else { return nil }
         let date = Date(timeIntervalSince1970: TimeInterval(timegm(&parts)))
-        // timegm normalizes 31 February into March; such a text is not a date.
+        // timegm normalizes 31 February into March, hour 24 into the next day; such a text is not a date.
         return string(date) == text ? date : nil
     }
 
