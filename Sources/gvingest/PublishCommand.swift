@@ -113,7 +113,8 @@ enum PublishCommand: Command {
             return .failure(CommandFailure(error.message, status: error.exitStatus))
         }
         do {
-            return .success(try await FirestorePublisher(target: target, settings: settings, options: options).publish(inputs))
+            let publisher = FirestorePublisher(target: target, settings: settings, options: options)
+            return .success(try await publisher.publish(inputs))
         } catch {
             return .failure(CommandFailure("\(error)", status: error.exitStatus))
         }

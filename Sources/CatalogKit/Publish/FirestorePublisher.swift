@@ -35,8 +35,8 @@ public struct FirestoreCollectionPlan: Sendable, Equatable {
     }
 }
 
-/// How a publish behaves (where it goes and how long it may take are its `FirestoreSettings`): how many deletions it may
-/// make, how it splits and sends its writes, whether it writes at all.
+/// How a publish behaves (where it goes and how long it may take are its `FirestoreSettings`): how many deletions it
+/// may make, how it splits and sends its writes, whether it writes at all.
 public struct FirestorePublishOptions: Sendable, Equatable {
     /// Deleting more than this fraction of the course documents Firestore holds means something went wrong upstream
     /// (the run's `guards.maximumRemovalFraction`), unless `acceptRemovals`.
