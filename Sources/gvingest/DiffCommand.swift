@@ -64,8 +64,7 @@ enum DiffCommand: Command {
                 throw UsageError(message: "name two files, or use --snapshots/--config, not both")
             }
             inputs = arguments.positional.map { (URL(fileURLWithPath: $0), $0) }
-        case 0:
-            inputs = try lastTwo(arguments)
+        case 0: inputs = try lastTwo(arguments)
         default:
             throw UsageError(message: "name two files to compare (OLD NEW), or none for the last two snapshots")
         }

@@ -68,6 +68,7 @@ enum PublishCommand: Command {
         }
         settings.tokenCommand = arguments.value("--token-command").map { ["/bin/sh", "-c", $0] }
         var options = settings.options(guards: GuardSettings(), acceptRemovals: arguments.has("--accept-removals"))
+        options.dryRun = arguments.has("--dry-run")
         if let parallel = arguments.value("--parallel") {
             guard let count = Int(parallel), (1...64).contains(count) else { throw UsageError(message: "--parallel must be a whole number from 1 to 64, not '\(parallel)'") }
             options.parallelCommits = count
@@ -87,21 +88,16 @@ enum PublishCommand: Command {
             throw CommandFailure("\(error)", status: error is RunLock.Busy ? .temporaryFailure : .cannotCreate)
         }
         defer { withExtendedLifetime(lock) {} }
-        let outcome = await publish(directory: directory, settings: settings, options: options, dryRun: arguments.has("--dry-run"), checkReport: true)
-        switch outcome {
-        case let .success(summary) where arguments.has("--json"):
-            print(summary.json.serialized())
-        case let .success(summary):
-            print("\(arguments.has("--dry-run") ? "dry run, would write: " : "")\(summary.line)")
-        case let .failure(failure):
-            throw failure
-        }
+        let outcome = await publish(directory: directory, settings: settings, options: options, checkReport: true)
+        let summary = try outcome.get()
+        let line = (options.dryRun ? "dry run, would write: " : "") + summary.line
+        print(arguments.has("--json") ? summary.json.serialized() : line)
         return .ok
     }
 
     /// Reads the outputs, resolves the credentials and publishes: shared by `publish` and `run`, each of which
     /// says where a failure's message comes from.
-    static func publish(directory: URL, settings: FirestoreSettings, options: FirestorePublishOptions, dryRun: Bool,
+    static func publish(directory: URL, settings: FirestoreSettings, options: FirestorePublishOptions,
                         checkReport: Bool) async -> Result<FirestorePublishSummary, CommandFailure> {
         let inputs: PublishInputs
         do {
@@ -116,10 +112,9 @@ enum PublishCommand: Command {
         } catch {
             return .failure(CommandFailure(error.message, status: error.exitStatus))
         }
-        var options = options
-        options.dryRun = dryRun
         do {
-            return .success(try await FirestorePublisher(target: target, options: options).publish(inputs))
+            let publisher = FirestorePublisher(target: target, settings: settings, options: options)
+            return .success(try await publisher.publish(inputs))
         } catch {
             return .failure(CommandFailure("\(error)", status: error.exitStatus))
         }
@@ -131,7 +126,8 @@ enum PublishCommand: Command {
         guard let settings = config.firestore else { return .ok }
         let options = settings.options(guards: config.guards, acceptRemovals: acceptRemovals)
         let outcome = await report.stage("publish.firestore") { () async -> (Result<FirestorePublishSummary, CommandFailure>, [String: Int]) in
-            let outcome = await publish(directory: config.outputs.directory, settings: settings, options: options, dryRun: false, checkReport: false)
+            let outcome = await publish(directory: config.outputs.directory, settings: settings, options: options,
+                                        checkReport: false)
             guard case let .success(summary) = outcome else { return (outcome, [:]) }
             return (outcome, ["coursesWritten": summary.courses.writes.count, "coursesDeleted": summary.courses.deletes.count,
                               "coursesUnchanged": summary.courses.unchanged, "newsWritten": summary.news.writes.count,

@@ -23,8 +23,7 @@ enum RecordFormat: String, CaseIterable {
     /// `records` as JSON Lines or CSV (`extraColumns` after the usual ones).
     func text(_ records: [[String: JSONValue]], extraColumns: [String] = []) -> String {
         switch self {
-        case .json:
-            return JSONValue.array(records.map(JSONValue.object)).serialized() + "\n"
+        case .json: return JSONValue.array(records.map(JSONValue.object)).serialized() + "\n"
         case .jsonl:
             return records.map { JSONValue.object($0).serialized(pretty: false) + "\n" }.joined()
         case .csv:

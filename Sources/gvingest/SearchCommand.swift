@@ -74,11 +74,7 @@ enum SearchCommand: Command {
         }
         let hits = CatalogSearch.search(courses, query)
         if let format {
-            let records = hits.map { hit -> [String: JSONValue] in
-                var record = hit.course.record
-                record["match"] = .string(hit.match.rawValue)
-                return record
-            }
+            let records = hits.map { hit in hit.course.record.merging(["match": .string(hit.match.rawValue)]) { $1 } }
             print(format.text(records, extraColumns: ["match"]), terminator: "")
         } else {
             for hit in hits { print(line(hit)) }
@@ -90,11 +86,8 @@ enum SearchCommand: Command {
     /// "CIS 162  Computer Science I  (4 credits, Undergraduate; title)".
     static func line(_ hit: SearchHit) -> String {
         let course = hit.course
-        var facts: [String] = []
-        if let text = course.record[.creditsText]?.stringValue, !text.isEmpty {
-            facts.append("\(text) credits")
-        }
-        if let level = course.level { facts.append(level) }
+        let credits = course.record[.creditsText]?.stringValue.flatMap { $0.isEmpty ? nil : "\($0) credits" }
+        let facts = [credits, course.level].compactMap { $0 }
         let matched = hit.match == .filters ? "" : "; matched \(hit.match.rawValue)"
         return "\(course.name)  \(course.title)  (\(facts.joined(separator: ", "))\(matched))"
     }

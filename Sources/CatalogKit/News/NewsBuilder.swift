@@ -4,10 +4,8 @@ public enum NewsBuilder {
     /// The items for the step from `previous` to `current`, new courses first, then renumbered, changed and
     /// removed ones, each by id.
     public static func items(diff: CatalogDiff, previous: Snapshot, current: Snapshot, settings: NewsSettings) -> [NewsItem] {
-        var now: [String: SnapshotCourse] = [:]
-        for course in current.courses { now[course.id] = course }
-        var before: [String: SnapshotCourse] = [:]
-        for course in previous.courses { before[course.id] = course }
+        let now = Dictionary(current.courses.map { ($0.id, $0) }) { _, last in last }
+        let before = Dictionary(previous.courses.map { ($0.id, $0) }) { _, last in last }
         let baseline = Timestamp.compact(previous.capturedAt)
         func item(_ kind: NewsKind, _ course: SnapshotCourse, title: String, description: String, content: String, featured: Bool = false) -> NewsItem {
             NewsItem(id: "\(current.catalogID):\(kind.rawValue):\(course.id):\(baseline)", title: title, description: description,
@@ -23,7 +21,6 @@ public enum NewsBuilder {
                               description: firstSentence(course.text(.description) ?? "") ?? "\(heading(added)) is new in the catalog.",
                               content: content(of: course), featured: settings.isFeatured(subject: course.text(.subject), level: level)))
         }
-        guard settings.announceChanged || settings.announceRemoved else { return items }
         if settings.announceChanged {
             for pair in diff.renumbered {
                 guard let course = now[pair.to.id] else { continue }
@@ -87,7 +84,6 @@ public enum NewsBuilder {
         guard let page = course.text("pageUrl") ?? course.text(.url), page.hasPrefix("https://") || page.hasPrefix("http://") else { return nil }
         return page
     }
-
 
     /// Words that end in a full stop without ending a sentence.
     static let abbreviations: Set<String> = ["e.g", "i.e", "etc", "vs", "cf", "approx", "incl", "dr", "st", "mr", "ms", "mrs",

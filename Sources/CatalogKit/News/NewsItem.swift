@@ -26,20 +26,6 @@ public struct NewsItem: Sendable, Equatable {
     public var courseID: String
     public var link: String?
 
-    public init(id: String, title: String, description: String, thumbnail: String? = nil, content: String, featured: Bool,
-                createdAt: String, kind: NewsKind, courseID: String, link: String?) {
-        self.id = id
-        self.title = title
-        self.description = description
-        self.thumbnail = thumbnail
-        self.content = content
-        self.featured = featured
-        self.createdAt = createdAt
-        self.kind = kind
-        self.courseID = courseID
-        self.link = link
-    }
-
     public var json: JSONValue {
         .object([
             "id": .string(id), "title": .string(title), "description": .string(description),
@@ -48,7 +34,9 @@ public struct NewsItem: Sendable, Equatable {
             "link": .from(link, JSONValue.string),
         ])
     }
+}
 
+extension NewsItem {
     /// Reads an item as `json` writes it.
     public init(json: JSONValue) throws(NewsFormatError) {
         func text(_ key: String) throws(NewsFormatError) -> String {

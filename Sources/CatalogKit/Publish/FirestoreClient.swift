@@ -12,13 +12,6 @@ public struct FirestoreTarget: Sendable, Equatable {
     public var apiBase: URL
     public var token: String
 
-    public init(project: String, database: String = "(default)", apiBase: URL, token: String) {
-        self.project = project
-        self.database = database
-        self.apiBase = apiBase
-        self.token = token
-    }
-
     /// `projects/P/databases/D/documents`: the prefix of every document name.
     public var documentsRoot: String { "projects/\(project)/databases/\(database)/documents" }
 
@@ -128,12 +121,9 @@ final class FirestoreClient: Sendable {
             let limits = RequestLimits(maximumBodyBytes: Self.maximumBodyBytes, deadline: .now() + .seconds(Self.requestSeconds),
                                        allowedOrigin: { _ in false })
             let raw = await delegate.run(request, in: session, limits: limits)
-            let verdict = Self.judge(raw, url: url)
-            switch verdict {
-            case let .success(json):
-                return json
-            case let .failure(failure) where failure.kind != .temporary:
-                throw failure
+            switch Self.judge(raw, url: url) {
+            case let .success(json): return json
+            case let .failure(failure) where failure.kind != .temporary: throw failure
             case let .failure(failure):
                 let wait = backoff(attempt: attempt, retryAfter: raw.response?.value(forHTTPHeaderField: "Retry-After").flatMap { RetryAfter.seconds(from: $0) })
                 guard !Task.isCancelled, ProcessInfo.processInfo.systemUptime + wait < deadline else {
@@ -165,9 +155,7 @@ final class FirestoreClient: Sendable {
         }
         guard let response = raw.response else { return .failure(FirestoreError(kind: .temporary, message: "no answer")) }
         let json = (try? JSONValue.parse(raw.body)) ?? .null
-        if (200..<300).contains(response.statusCode) {
-            return .success(json)
-        }
+        if (200..<300).contains(response.statusCode) { return .success(json) }
         let status = json["error"]?["status"]?.stringValue
         let message = json["error"]?["message"]?.stringValue
             ?? String(decoding: raw.body.prefix(200), as: UTF8.self)

@@ -4,11 +4,6 @@ import Foundation
 public struct FirestoreDocument: Sendable, Equatable {
     public var id: String
     public var fields: [String: FirestoreValue]
-
-    public init(id: String, fields: [String: FirestoreValue]) {
-        self.id = id
-        self.fields = fields
-    }
 }
 
 /// Why the outputs cannot be published: names the file and the JSON path.
@@ -21,11 +16,9 @@ public struct PublishInputError: Error, Sendable, CustomStringConvertible {
     public var exitStatus: ExitStatus { kind == .missing ? .noInput : .dataError }
 }
 
-/// The documents the GVCourse app reads, made from a run's outputs.
-///
-/// A course document carries the app's fields with the app's types, always present (`""` where the catalog has
-/// nothing), because `CourseStore.parseCourseDocument` drops a course whose field is missing or null; the richer
-/// fields follow under the catalog's names.
+/// The documents the GVCourse app reads, made from a run's outputs. A course document carries the app's fields with
+/// the app's types, always present (`""` where the catalog has nothing), because `CourseStore.parseCourseDocument`
+/// drops a course whose field is missing or null; the richer fields follow under the catalog's names.
 public enum FirestoreDocuments {
     /// The app's course fields that are strings: null in the catalog becomes "".
     public static let appStringFields: [RecordKey] = [.subject, .name, .title, .description, .rubricsUrl, .level, .transitionPlanUrl,
@@ -131,22 +124,18 @@ public struct PublishInputs: Sendable {
         guard case let .array(records)? = catalog["courses"] else {
             throw PublishInputError(kind: .invalid, message: "\(catalogFile.path): courses: expected an array")
         }
-        var courses: [FirestoreDocument] = []
-        courses.reserveCapacity(records.count)
-        for (index, record) in records.enumerated() {
-            courses.append(try FirestoreDocuments.course(record, path: "\(catalogFile.path): courses[\(index)]"))
+        let courses = try records.enumerated().map { index, record throws(PublishInputError) in
+            try FirestoreDocuments.course(record, path: "\(catalogFile.path): courses[\(index)]")
         }
+        let newsBytes = try bytes(newsFile)
         let items: [NewsItem]
         do {
-            items = try NewsFile.decode(try bytes(newsFile))
-        } catch let error as PublishInputError {
-            throw error
+            items = try NewsFile.decode(newsBytes)
         } catch {
             throw PublishInputError(kind: .invalid, message: "\(newsFile.path): \(error)")
         }
-        var news: [FirestoreDocument] = []
-        for (index, item) in items.enumerated() {
-            news.append(try FirestoreDocuments.news(item, path: "\(newsFile.path): news[\(index)]"))
+        let news = try items.enumerated().map { index, item throws(PublishInputError) in
+            try FirestoreDocuments.news(item, path: "\(newsFile.path): news[\(index)]")
         }
         return PublishInputs(catalogID: catalogID, courses: courses, news: news)
     }

@@ -35,23 +35,19 @@ public struct FirestoreCollectionPlan: Sendable, Equatable {
     }
 }
 
-/// How a publish behaves: where, which collections, how many deletions it may make, how long it may take.
+/// How a publish behaves (where it goes and how long it may take are its `FirestoreSettings`): how many deletions it
+/// may make, how it splits and sends its writes, whether it writes at all.
 public struct FirestorePublishOptions: Sendable, Equatable {
-    public var coursesCollection = "courses"
-    public var newsCollection = "news"
     /// Deleting more than this fraction of the course documents Firestore holds means something went wrong upstream
     /// (the run's `guards.maximumRemovalFraction`), unless `acceptRemovals`.
     public var maximumRemovalFraction = GuardSettings().maximumRemovalFraction
     public var acceptRemovals = false
-    public var deadlineSeconds = 300
     /// Commits in flight at once. Each touches documents no other commit touches, so their order does not matter.
     public var parallelCommits = 8
     /// Firestore allows 500 writes and 10 MiB a commit; a little under the size keeps the estimate safe.
     public var writesPerCommit = 500
     public var bytesPerCommit = 8 << 20
     public var dryRun = false
-
-    public init() {}
 }
 
 /// What a publish did (or, in a dry run, would do).
@@ -69,62 +65,55 @@ public struct FirestorePublishSummary: Sendable, Equatable {
     }
 }
 
-/// Why a publish refused to write: the removal guard.
-public struct FirestoreRemovalRefused: Error, Sendable, CustomStringConvertible {
-    public var deletes: Int
-    public var held: Int
-    public var fraction: Double
-    public var description: String {
-        "\(deletes) of the \(held) course documents in Firestore would be deleted, more than guards.maximumRemovalFraction "
-            + "(\(fraction)) allows; nothing written (--accept-removals publishes anyway)"
-    }
-}
-
 /// Syncs a run's outputs into Firestore: reads both collections, writes only what differs, deletes course documents
 /// no longer in the catalog (never news), in commits within Firestore's limits, several at once.
 public struct FirestorePublisher: Sendable {
     public var target: FirestoreTarget
+    public var settings: FirestoreSettings
     public var options: FirestorePublishOptions
 
-    public init(target: FirestoreTarget, options: FirestorePublishOptions) {
+    public init(target: FirestoreTarget, settings: FirestoreSettings, options: FirestorePublishOptions) {
         self.target = target
+        self.settings = settings
         self.options = options
     }
 
     public enum Failure: Error, Sendable, CustomStringConvertible {
         case firestore(FirestoreError)
-        case removals(FirestoreRemovalRefused)
+        /// The removal guard refused: `deletes` of the `held` course documents is more than `fraction` of them.
+        case removals(deletes: Int, held: Int, fraction: Double)
         public var description: String {
             switch self {
             case let .firestore(error): return "\(error)"
-            case let .removals(refusal): return "\(refusal)"
+            case let .removals(deletes, held, fraction):
+                return "\(deletes) of the \(held) course documents in Firestore would be deleted, more than "
+                    + "guards.maximumRemovalFraction (\(fraction)) allows; nothing written "
+                    + "(--accept-removals publishes anyway)"
             }
         }
         public var exitStatus: ExitStatus {
-            switch self {
-            case let .firestore(error): return error.exitStatus
-            case .removals: return .dataError
-            }
+            if case let .firestore(error) = self { error.exitStatus } else { .dataError }
         }
     }
 
     public func publish(_ inputs: PublishInputs) async throws(Failure) -> FirestorePublishSummary {
-        let client = FirestoreClient(target: target, deadlineSeconds: options.deadlineSeconds, connections: options.parallelCommits)
+        let client = FirestoreClient(target: target, deadlineSeconds: settings.deadlineSeconds, connections: options.parallelCommits)
         do {
-            async let heldCourses = client.list(collection: options.coursesCollection)
-            let heldNews = try await client.list(collection: options.newsCollection)
+            async let heldCourses = client.list(collection: settings.coursesCollection)
+            let heldNews = try await client.list(collection: settings.newsCollection)
             let held = try await heldCourses
             let courses = FirestoreCollectionPlan.make(desired: inputs.courses, existing: held, deleteMissing: true,
                                                       ignoring: FirestoreDocuments.editionFields)
             let news = FirestoreCollectionPlan.make(desired: inputs.news, existing: heldNews, deleteMissing: false)
             if !options.acceptRemovals, !courses.deletes.isEmpty,
                Double(courses.deletes.count) > options.maximumRemovalFraction * Double(held.count) {
-                throw Failure.removals(FirestoreRemovalRefused(deletes: courses.deletes.count, held: held.count, fraction: options.maximumRemovalFraction))
+                throw Failure.removals(deletes: courses.deletes.count, held: held.count,
+                                       fraction: options.maximumRemovalFraction)
             }
             if !options.dryRun {
                 // Writes before deletions: a publish cut short leaves the app extra courses rather than missing ones.
-                try await commitAll(updates(courses.writes, options.coursesCollection) + updates(news.writes, options.newsCollection), client)
-                try await commitAll(courses.deletes.map { (JSONValue.object(["delete": .string(target.documentName(collection: options.coursesCollection, id: $0))]), 64) }, client)
+                try await commitAll(updates(courses.writes, settings.coursesCollection) + updates(news.writes, settings.newsCollection), client)
+                try await commitAll(courses.deletes.map { (JSONValue.object(["delete": .string(target.documentName(collection: settings.coursesCollection, id: $0))]), 64) }, client)
             }
             return FirestorePublishSummary(courses: courses, news: news, retries: client.retries)
         } catch let failure as Failure {
@@ -147,7 +136,7 @@ public struct FirestorePublisher: Sendable {
 
     /// Splits writes into commits of at most `writesPerCommit` writes and `bytesPerCommit` bytes, and sends them with
     /// at most `parallelCommits` in flight; the first failure (after the client's retries) stops the rest.
-    private func commitAll(_ writes: [(JSONValue, Int)], _ client: FirestoreClient) async throws(FirestoreError) {
+    private func commitAll(_ writes: [(JSONValue, Int)], _ client: FirestoreClient) async throws {
         var batches: [[JSONValue]] = []
         var current: [JSONValue] = []
         var bytes = 0
@@ -161,26 +150,13 @@ public struct FirestorePublisher: Sendable {
             bytes += size
         }
         if !current.isEmpty { batches.append(current) }
-        do {
-            // Throwing out of the group cancels the commits still in flight.
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                var next = 0
-                while next < min(batches.count, max(1, options.parallelCommits)) {
-                    let batch = batches[next]
-                    group.addTask { try await client.commit(batch) }
-                    next += 1
-                }
-                while try await group.next() != nil, next < batches.count {
-                    let batch = batches[next]
-                    group.addTask { try await client.commit(batch) }
-                    next += 1
-                }
-                try await group.waitForAll()
+        // Throwing out of the group cancels the commits still in flight.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, batch) in batches.enumerated() {
+                if index >= max(1, options.parallelCommits) { _ = try await group.next() }
+                group.addTask { try await client.commit(batch) }
             }
-        } catch let error as FirestoreError {
-            throw error
-        } catch {
-            throw FirestoreError(kind: .temporary, message: "\(error)")
+            try await group.waitForAll()
         }
     }
 }

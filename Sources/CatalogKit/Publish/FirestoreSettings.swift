@@ -15,12 +15,9 @@ public struct FirestoreSettings: Sendable, Equatable {
         self.project = project
     }
 
-    /// The publish options these settings give, with the run's removal guard.
+    /// The publish options with the run's removal guard.
     public func options(guards: GuardSettings, acceptRemovals: Bool) -> FirestorePublishOptions {
         var options = FirestorePublishOptions()
-        options.coursesCollection = coursesCollection
-        options.newsCollection = newsCollection
-        options.deadlineSeconds = deadlineSeconds
         options.maximumRemovalFraction = guards.maximumRemovalFraction
         options.acceptRemovals = acceptRemovals
         return options

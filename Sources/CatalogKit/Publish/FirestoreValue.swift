@@ -60,11 +60,8 @@ public indirect enum FirestoreValue: Sendable, Equatable {
         case let ("stringValue", .string(text)): self = .string(text)
         case let ("arrayValue", .object(array)):
             guard case let .array(values)? = array["values"] else { self = .array([]); return }
-            var decoded: [FirestoreValue] = []
-            for value in values {
-                guard let item = FirestoreValue(rest: value) else { return nil }
-                decoded.append(item)
-            }
+            let decoded = values.compactMap(FirestoreValue.init(rest:))
+            guard decoded.count == values.count else { return nil }
             self = .array(decoded)
         case let ("mapValue", .object(map)):
             guard let fields = FirestoreValue.fields(rest: map["fields"]) else { return nil }
@@ -77,12 +74,8 @@ public indirect enum FirestoreValue: Sendable, Equatable {
     public static func fields(rest json: JSONValue?) -> [String: FirestoreValue]? {
         guard let json else { return [:] }
         guard case let .object(members) = json else { return nil }
-        var fields: [String: FirestoreValue] = [:]
-        for (name, value) in members {
-            guard let decoded = FirestoreValue(rest: value) else { return nil }
-            fields[name] = decoded
-        }
-        return fields
+        let fields = members.compactMapValues(FirestoreValue.init(rest:))
+        return fields.count == members.count ? fields : nil
     }
 
     /// Plain catalog JSON as a Firestore value: numbers stay integers or doubles, objects become maps.

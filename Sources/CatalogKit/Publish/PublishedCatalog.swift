@@ -1,8 +1,5 @@
-/// The published catalog, `catalog.json`: what the app reads.
-///
-/// Made from the run's snapshot, so its courses carry `createdAt` and `updatedAt`. Deterministic: the same
-/// snapshot gives a byte-identical file (sorted keys, courses by id, no time of writing inside). Its form
-/// is described by `schemas/catalog.schema.json`.
+/// The published catalog, `catalog.json` (`schemas/catalog.schema.json`), what the app reads: made from the run's
+/// snapshot, so its courses carry `createdAt` and `updatedAt`; the same snapshot gives a byte-identical file.
 public enum PublishedCatalog {
     public static let schemaVersion = 1
 

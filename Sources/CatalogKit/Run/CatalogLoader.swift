@@ -59,15 +59,11 @@ public enum CatalogLoader {
                 throw SourceUnavailable(message: errors.first.map(\.description) ?? "\(directory.path): no pages")
             }
             let results = await ParseRunner.run(inputs, parser: parser)
-            var failures: [CrawlFailure] = []
-            var gaps: [ParseGap] = []
-            for result in results where !result.yieldedRecord {
-                if result.unreadable {
-                    failures.append(CrawlFailure(url: result.sourceURL, reason: result.failure ?? "could not be read"))
-                } else {
-                    gaps.append(ParseGap(url: result.sourceURL, reason: result.gapReason))
-                }
+            let courseless = results.filter { !$0.yieldedRecord }
+            let failures = courseless.filter(\.unreadable).map {
+                CrawlFailure(url: $0.sourceURL, reason: $0.failure ?? "could not be read")
             }
+            let gaps = courseless.filter { !$0.unreadable }.map { ParseGap(url: $0.sourceURL, reason: $0.gapReason) }
             return LoadedCatalog(courses: results.flatMap(\.courses), pagesExpected: inputs.count,
                                  pagesFetched: inputs.count - failures.count, pagesFailed: failures.count, failures: failures,
                                  parseGaps: gaps, unreadableCourses: results.filter(\.yieldedRecord).flatMap(\.unreadableCourseWarnings),

@@ -93,11 +93,8 @@ public struct CatalogRun: Sendable {
             report.outcome = "\(error)"
             // Pages that failed for passing reasons (5xx, timeouts) explain the other refusals too: a
             // catalog with its listing missing has "too few courses". Running again later is the remedy.
-            let failedPages = if case let .refused(violations) = error {
-                violations.contains { if case .failedPages = $0 { true } else { false } }
-            } else {
-                false
-            }
+            let violations = if case let .refused(violations) = error { violations } else { [GuardViolation]() }
+            let failedPages = violations.contains { if case .failedPages = $0 { true } else { false } }
             return .notCommitted(error, temporary: failedPages && !loaded.failures.isEmpty && loaded.failures.allSatisfy(\.temporary))
         }
     }

@@ -73,22 +73,15 @@ public struct CatalogQuery: Sendable, Equatable {
     }
 }
 
-/// Where a course matched the query's words, best first.
-public enum SearchMatch: String, Sendable, Comparable {
+/// Where a course matched the query's words, best first (in the order of the cases).
+public enum SearchMatch: String, Sendable, Comparable, CaseIterable {
     case code, title, description
     /// No words were asked for: the course passed the filters.
     case filters
 
-    private var rank: Int {
-        switch self {
-        case .code: return 0
-        case .title: return 1
-        case .description: return 2
-        case .filters: return 3
-        }
+    public static func < (lhs: SearchMatch, rhs: SearchMatch) -> Bool {
+        (allCases.firstIndex(of: lhs) ?? 0) < (allCases.firstIndex(of: rhs) ?? 0)
     }
-
-    public static func < (lhs: SearchMatch, rhs: SearchMatch) -> Bool { lhs.rank < rhs.rank }
 }
 
 /// A course the query found, and where its words matched.

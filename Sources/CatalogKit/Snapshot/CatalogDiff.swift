@@ -4,13 +4,9 @@ public struct CourseRef: Sendable, Equatable {
     /// The canonical code, "CIS 367".
     public var name: String
     public var title: String
+}
 
-    public init(id: String, name: String, title: String) {
-        self.id = id
-        self.name = name
-        self.title = title
-    }
-
+extension CourseRef {
     init(_ course: ComparableCourse) {
         self.init(id: course.id, name: course.name, title: course.title)
     }
@@ -30,12 +26,6 @@ public struct ChangedCourse: Sendable, Equatable {
     /// The course's id in the old catalog when it changed (a code it came to share, or stopped sharing, with a
     /// different course qualifies or unqualifies its id); the change is then listed as field `id` too.
     public var previousID: String?
-
-    public init(course: CourseRef, changes: [FieldChange], previousID: String? = nil) {
-        self.course = course
-        self.changes = changes
-        self.previousID = previousID
-    }
 }
 
 /// A course that reappears under a new code with the same title and description.
@@ -61,16 +51,6 @@ public struct CatalogDiff: Sendable, Equatable {
     public init() {}
 
     public var isEmpty: Bool { added.isEmpty && removed.isEmpty && changed.isEmpty && renumbered.isEmpty }
-
-    /// The number of entries of each kind.
-    public func count(_ kind: DiffKind) -> Int {
-        switch kind {
-        case .added: return added.count
-        case .removed: return removed.count
-        case .changed: return changed.count
-        case .renumbered: return renumbered.count
-        }
-    }
 
     /// The same diff with only the kinds asked for.
     public func only(_ kinds: Set<DiffKind>) -> CatalogDiff {
@@ -128,42 +108,39 @@ public struct CatalogDiff: Sendable, Equatable {
             var diff = CatalogDiff()
             var removed = oldByID.values.filter { !newIDs.contains($0.id) }.sorted { $0.id < $1.id }
             var added = self.added.sorted { $0.id < $1.id }
-            var changed = self.changed
             // A course whose code another course came to share, or stopped sharing, changed its id, not its
             // identity: an old and a new course with one code and one title are the same course.
-            var removedByName: [String: [ComparableCourse]] = [:]
-            for course in removed { removedByName[course.name, default: []].append(course) }
-            var reidentified = Set<String>()
-            for course in added {
-                guard var waiting = removedByName[course.name], let at = waiting.firstIndex(where: { $0.title == course.title })
-                else { continue }
-                let from = waiting.remove(at: at)
-                removedByName[course.name] = waiting
-                reidentified.insert(from.id)
-                reidentified.insert(course.id)
-                changed.append(ChangedCourse(course: CourseRef(course),
-                                             changes: [FieldChange(field: RecordKey.id.rawValue, old: .string(from.id), new: .string(course.id))]
-                                                 + fieldChanges(from, course),
-                                             previousID: from.id))
+            let reidentified = Self.pair(&removed, &added, by: \.name) { $0.title == $1.title }.map { from, to in
+                let id = FieldChange(field: RecordKey.id.rawValue, old: .string(from.id), new: .string(to.id))
+                return ChangedCourse(course: CourseRef(to), changes: [id] + fieldChanges(from, to), previousID: from.id)
             }
-            removed.removeAll { reidentified.contains($0.id) }
-            added.removeAll { reidentified.contains($0.id) }
-            var candidates: [String: [ComparableCourse]] = [:]
-            for course in removed { candidates[course.renumberingKey, default: []].append(course) }
-            var renumberedIDs = Set<String>()
-            for course in added {
-                let key = course.renumberingKey
-                guard var waiting = candidates[key], !waiting.isEmpty else { continue }
-                let from = waiting.removeFirst()
-                candidates[key] = waiting
-                renumberedIDs.insert(from.id)
-                renumberedIDs.insert(course.id)
-                diff.renumbered.append(RenumberedCourse(from: CourseRef(from), to: CourseRef(course), changes: fieldChanges(from, course)))
+            diff.renumbered = Self.pair(&removed, &added, by: \.renumberingKey).map { from, to in
+                RenumberedCourse(from: CourseRef(from), to: CourseRef(to), changes: fieldChanges(from, to))
             }
-            diff.added = added.filter { !renumberedIDs.contains($0.id) }.map(CourseRef.init)
-            diff.removed = removed.filter { !renumberedIDs.contains($0.id) }.map(CourseRef.init)
-            diff.changed = changed.sorted { $0.course.id < $1.course.id }
+            diff.added = added.map(CourseRef.init)
+            diff.removed = removed.map(CourseRef.init)
+            diff.changed = (changed + reidentified).sorted { $0.course.id < $1.course.id }
             return diff
+        }
+
+        /// Pairs each added course, in order, with the first waiting removed course of the same key that `matches`
+        /// it, and takes the paired courses out of both lists.
+        private static func pair(_ removed: inout [ComparableCourse], _ added: inout [ComparableCourse],
+                                 by key: (ComparableCourse) -> String,
+                                 matches: (ComparableCourse, ComparableCourse) -> Bool = { _, _ in true })
+            -> [(from: ComparableCourse, to: ComparableCourse)] {
+            var waiting: [String: [ComparableCourse]] = [:]
+            for course in removed { waiting[key(course), default: []].append(course) }
+            var pairs: [(from: ComparableCourse, to: ComparableCourse)] = []
+            for course in added {
+                let courseKey = key(course)
+                guard let at = waiting[courseKey]?.firstIndex(where: { matches($0, course) }) else { continue }
+                pairs.append((waiting[courseKey, default: []].remove(at: at), course))
+            }
+            let paired = Set(pairs.flatMap { [$0.from.id, $0.to.id] })
+            removed.removeAll { paired.contains($0.id) }
+            added.removeAll { paired.contains($0.id) }
+            return pairs
         }
     }
 

@@ -63,10 +63,6 @@ public struct ComparableCourse: Sendable, Equatable {
         self.init(id: try required(.id), name: try required(.name), title: try required(.title), member: value)
     }
 
-    init(id: String, name: String, title: String, record: [String: JSONValue]) {
-        self.init(id: id, name: name, title: title) { record[$0] }
-    }
-
     init(id: String, name: String, title: String, member: (RecordKey) -> JSONValue?) {
         self.id = id
         self.name = name

@@ -1,7 +1,5 @@
 /// Renders a catalog diff as JSON, as text for a terminal, and as a Markdown changelog.
 public enum DiffReport {
-    // MARK: JSON
-
     /// One object with `added`, `removed`, `changed` and `renumbered`, each a list of entries with `id`,
     /// `name` and `title`; changed and renumbered entries carry `changes` (`{field: {"old": …, "new": …}}`),
     /// renumbered ones `from` and `to` (the old and new codes) and `fromId`.
@@ -33,38 +31,30 @@ public enum DiffReport {
         ])
     }
 
-    // MARK: Text
-
     /// A line per course, grouped by kind, each field change indented below its course; with `colors`,
     /// ANSI colours (removed and old values red, added and new values green).
     public static func human(_ diff: CatalogDiff, old: String, new: String, colors: Bool) -> String {
         let style = TerminalStyle(enabled: colors)
         var lines = ["\(style.bold("Comparing")) \(old) → \(new)"]
-        func section(_ title: String, _ count: Int) {
-            if count > 0 { lines.append(style.bold("\(title) (\(count))")) }
+        func section(_ title: String, _ entries: [[String]]) {
+            if !entries.isEmpty { lines.append(style.bold("\(title) (\(entries.count))")) }
+            lines += entries.joined()
         }
-        func changeLines(_ changes: [FieldChange]) {
-            for change in changes {
+        func changeLines(_ changes: [FieldChange]) -> [String] {
+            changes.map { change in
                 let excerpt = ChangeExcerpt(old: displayValue(change.old), new: displayValue(change.new))
                 let removed = excerpt.removed.isEmpty ? "" : style.red("[-\(excerpt.removed)-]")
                 let inserted = excerpt.inserted.isEmpty ? "" : style.green("{+\(excerpt.inserted)+}")
-                lines.append("      \(label(change.field)): \(excerpt.prefix)\(removed)\(inserted)\(excerpt.suffix)")
+                return "      \(label(change.field)): \(excerpt.prefix)\(removed)\(inserted)\(excerpt.suffix)"
             }
         }
-        section("Added", diff.added.count)
-        for course in diff.added { lines.append(style.green("  + \(course.name)  \(course.title)")) }
-        section("Removed", diff.removed.count)
-        for course in diff.removed { lines.append(style.red("  - \(course.name)  \(course.title)")) }
-        section("Renumbered", diff.renumbered.count)
-        for item in diff.renumbered {
-            lines.append("  ~ \(style.red(item.from.name)) → \(style.green(item.to.name))  \(item.to.title)")
-            changeLines(item.changes)
-        }
-        section("Changed", diff.changed.count)
-        for item in diff.changed {
-            lines.append("  * \(item.course.name)  \(item.course.title)")
-            changeLines(item.changes)
-        }
+        section("Added", diff.added.map { [style.green("  + \($0.name)  \($0.title)")] })
+        section("Removed", diff.removed.map { [style.red("  - \($0.name)  \($0.title)")] })
+        section("Renumbered", diff.renumbered.map { item in
+            let codes = "  ~ \(style.red(item.from.name)) → \(style.green(item.to.name))  \(item.to.title)"
+            return [codes] + changeLines(item.changes)
+        })
+        section("Changed", diff.changed.map { ["  * \($0.course.name)  \($0.course.title)"] + changeLines($0.changes) })
         lines.append(summary(diff))
         return lines.joined(separator: "\n") + "\n"
     }
@@ -75,20 +65,17 @@ public enum DiffReport {
         return "\(diff.added.count) added, \(diff.removed.count) removed, \(diff.renumbered.count) renumbered, \(diff.changed.count) changed"
     }
 
-    // MARK: Markdown
-
     /// A changelog: a heading, the counts, then a section per kind with a bullet per course and the field
     /// changes below it (removed text struck through). Every catalog text is escaped.
-    public static func markdown(_ diff: CatalogDiff, old: String, new: String, headingLevel: Int = 2) -> String {
-        let hashes = String(repeating: "#", count: max(1, headingLevel))
-        var lines = ["\(hashes) Catalog changes: \(MarkupEscaping.markdown(old)) → \(MarkupEscaping.markdown(new))", ""]
+    public static func markdown(_ diff: CatalogDiff, old: String, new: String) -> String {
+        var lines = ["## Catalog changes: \(MarkupEscaping.markdown(old)) → \(MarkupEscaping.markdown(new))", ""]
         lines.append(diff.isEmpty ? "No changes." : summary(diff).prefix(1).uppercased() + summary(diff).dropFirst() + ".")
         func course(_ course: CourseRef) -> String {
             "**\(MarkupEscaping.markdown(course.name))** — \(MarkupEscaping.markdown(course.title))"
         }
         func section(_ title: String, _ items: [String]) {
             guard !items.isEmpty else { return }
-            lines += ["", "\(hashes)# \(title) (\(items.count))", ""]
+            lines += ["", "### \(title) (\(items.count))", ""]
             lines += items
         }
         section("Added", diff.added.map { "- " + course($0) })
@@ -112,8 +99,6 @@ public enum DiffReport {
                 + "\(removed)\(MarkupEscaping.markdown(excerpt.inserted))\(MarkupEscaping.markdown(excerpt.suffix))"
         }
     }
-
-    // MARK: Shared
 
     /// How a compared field is named for people: "Prerequisites", "Credits", a labelled field's own label.
     public static func label(_ field: String) -> String {

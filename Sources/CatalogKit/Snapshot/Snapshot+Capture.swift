@@ -1,20 +1,18 @@
 import Foundation
 
 extension Snapshot {
-    /// A new snapshot of a run's normalized courses and its diff from the previous snapshot.
-    ///
-    /// `createdAt` and `updatedAt` are carried over: a course the previous snapshot had keeps its
-    /// `createdAt`, and its `updatedAt` unless a compared field changed; a renumbered course keeps the
-    /// `createdAt` of its old code and is updated now, as is a course whose id changed; a new course (and every course of a first run) is
-    /// created and updated at the capture time.
+    /// A new snapshot of a run's normalized courses and its diff from the previous snapshot. `createdAt` and
+    /// `updatedAt` are carried over: a course the previous snapshot had keeps its `createdAt`, and its `updatedAt`
+    /// unless a compared field changed; a renumbered course keeps the `createdAt` of its old code and is updated now,
+    /// as is a course whose id changed; a new course (and every course of a first run) is created and updated at the
+    /// capture time.
     public static func capture(catalogID: String, source: JSONValue, pages: PageCounts, courses: [Course],
                                previous: Snapshot?, at date: Date) -> (snapshot: Snapshot, diff: CatalogDiff) {
         let now = Timestamp.string(date)
         var snapshot = Snapshot(catalogID: catalogID, source: source, capturedAt: now, pages: pages,
                                 courses: courses.map(SnapshotCourse.init))
         let diff = CatalogDiff.between(old: previous?.courses ?? [], new: snapshot.courses)
-        var before: [String: SnapshotCourse] = [:]
-        for course in previous?.courses ?? [] { before[course.id] = course }
+        let before = Dictionary((previous?.courses ?? []).map { ($0.id, $0) }) { _, last in last }
         let changed = Set(diff.changed.map(\.course.id))
         var renumberedFrom: [String: String] = [:]
         for pair in diff.renumbered { renumberedFrom[pair.to.id] = pair.from.id }
@@ -22,17 +20,11 @@ extension Snapshot {
 
         for index in snapshot.courses.indices {
             let id = snapshot.courses[index].id
-            if let old = before[id] {
-                let created = old.createdAt ?? previous?.capturedAt ?? now
-                snapshot.courses[index].createdAt = created
-                snapshot.courses[index].updatedAt = changed.contains(id) ? now : (old.updatedAt ?? created)
-            } else if let oldID = renumberedFrom[id], let old = before[oldID] {
-                snapshot.courses[index].createdAt = old.createdAt ?? previous?.capturedAt ?? now
-                snapshot.courses[index].updatedAt = now
-            } else {
-                snapshot.courses[index].createdAt = now
-                snapshot.courses[index].updatedAt = now
-            }
+            let old = before[id] ?? renumberedFrom[id].flatMap { before[$0] }
+            let created = old.map { $0.createdAt ?? previous?.capturedAt ?? now } ?? now
+            snapshot.courses[index].createdAt = created
+            let unchanged = before[id] != nil && !changed.contains(id)
+            snapshot.courses[index].updatedAt = unchanged ? (before[id]?.updatedAt ?? created) : now
         }
         return (snapshot, diff)
     }

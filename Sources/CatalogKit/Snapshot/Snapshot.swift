@@ -15,11 +15,6 @@ public struct PageCounts: Sendable, Equatable {
         self.unparsed = unparsed
     }
 
-    /// The counts of a crawl.
-    public init(_ report: CrawlReport) {
-        self.init(expected: report.pagesExpected, fetched: report.pagesFetched, failed: report.pagesFailed, unparsed: report.parseGaps)
-    }
-
     var json: JSONValue {
         var object: [String: JSONValue] = ["expected": .int(expected), "fetched": .int(fetched), "failed": .int(failed)]
         if !unparsed.isEmpty { object["unparsed"] = .array(unparsed.map(\.json)) }
@@ -65,9 +60,7 @@ public struct SnapshotFormatError: Error, Sendable, Equatable, CustomStringConve
 }
 
 /// One run's catalog as it was: every course's published fields with when it was first seen and last
-/// changed, and what the run fetched. Snapshots are compared to find new, removed and changed courses.
-///
-/// The file is canonical JSON: keys sorted, courses sorted by id, one course a line.
+/// changed, and what the run fetched. The file is canonical JSON: keys sorted, courses by id, one a line.
 public struct Snapshot: Sendable, Equatable {
     public static let schemaVersion = 1
 
@@ -131,13 +124,12 @@ public struct Snapshot: Sendable, Equatable {
               case let .int(fetched)? = pages["fetched"], case let .int(failed)? = pages["failed"] else {
             throw fail("expected \"pages\": {\"expected\": n, \"fetched\": n, \"failed\": n}")
         }
-        var unparsed: [ParseGap] = []
-        if let gaps = pages["unparsed"] {
-            guard case let .array(items) = gaps else { throw fail("expected \"pages.unparsed\" as a list of {\"url\", \"reason\"}") }
-            for item in items {
-                guard let gap = ParseGap(json: item) else { throw fail("expected each of \"pages.unparsed\" as {\"url\": …, \"reason\": …}") }
-                unparsed.append(gap)
-            }
+        guard case let .array(gaps) = pages["unparsed"] ?? .array([]) else {
+            throw fail("expected \"pages.unparsed\" as a list of {\"url\", \"reason\"}")
+        }
+        let unparsed = gaps.compactMap(ParseGap.init(json:))
+        guard unparsed.count == gaps.count else {
+            throw fail("expected each of \"pages.unparsed\" as {\"url\": …, \"reason\": …}")
         }
         guard case let .int(count)? = header["courseCount"], count == courses.count else {
             throw fail("courseCount is \(header["courseCount"]?.shortDescription ?? "missing") but \(courses.count) courses are listed")
@@ -163,9 +155,8 @@ public enum CourseDocument {
         }
     }
 
-    /// The comparable form of every course in a snapshot or a published catalog
-    /// (`{"catalog": {…}, "courses": [records]}`), and the document's other members. Only the members
-    /// comparing needs are read into values.
+    /// The comparable form of every course, and the document's other members; only the members comparing
+    /// needs are read into values.
     public static func comparableCourses(_ bytes: [UInt8]) throws(SnapshotFormatError) -> (header: [String: JSONValue], courses: [ComparableCourse]) {
         var courses: [ComparableCourse] = []
         let header = try comparableCourses(bytes) { courses.append($0) }

@@ -1,6 +1,5 @@
-/// One course as a snapshot keeps it: the published record (`Course.json`'s fields as JSON values, so
-/// every field round-trips exactly), when the course was first seen and last changed, and its
-/// comparable form.
+/// One course as a snapshot keeps it: the published record (`Course.json`'s fields as JSON values, so every
+/// field round-trips exactly), when the course was first seen and last changed, and its comparable form.
 public struct SnapshotCourse: Sendable, Equatable {
     /// Keys of `Course.json` a snapshot leaves out: the run's diagnostics say how a page was read, not
     /// what the course is, and would make every snapshot several times larger.
@@ -24,7 +23,7 @@ public struct SnapshotCourse: Sendable, Equatable {
         for key in Self.diagnosticKeys { record[key] = nil }
         // As the file will have them: a whole Double is written as an integer and read back as one.
         self.record = record.mapValues(\.wholeNumbersAsIntegers)
-        comparable = ComparableCourse(id: course.id, name: course.code.description, title: course.title, record: record)
+        comparable = ComparableCourse(id: course.id, name: course.code.description, title: course.title) { record[$0] }
     }
 
     /// Reads a record as a snapshot or a published catalog writes it; the stamps are optional here.

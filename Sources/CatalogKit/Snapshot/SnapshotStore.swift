@@ -42,8 +42,7 @@ public struct SnapshotStore: Sendable {
 
     /// The snapshot file name for a sequence number and capture time.
     static func fileName(sequence: Int, capturedAt: String) -> String {
-        let digits = String(sequence)
-        return prefix + String(repeating: "0", count: max(0, 6 - digits.count)) + digits + "-" + Timestamp.compact(capturedAt) + ".json"
+        prefix + String(format: "%06d", sequence) + "-" + Timestamp.compact(capturedAt) + ".json"
     }
 
     /// The sequence number of a snapshot file name; nil for any other file (temporary files included).
@@ -96,9 +95,7 @@ public struct SnapshotStore: Sendable {
 
     /// The snapshot before the newest, or nil when there are fewer than two.
     public func previous() throws(SnapshotError) -> (entry: Entry, snapshot: Snapshot)? {
-        let entries = try list()
-        guard entries.count >= 2 else { return nil }
-        let entry = entries[entries.count - 2]
+        guard let entry = try list().dropLast().last else { return nil }
         return (entry, try load(entry))
     }
 
@@ -120,8 +117,7 @@ public struct SnapshotStore: Sendable {
 
     /// Deletes all but the newest `keeping` snapshots, and temporary files that writers killed part-way left
     /// behind once their writer has exited or they are older than `age` seconds (younger ones of a live
-    /// process may belong to a write in progress).
-    /// Returns the files deleted.
+    /// process may belong to a write in progress); returns the files deleted.
     @discardableResult
     public func prune(keeping: Int, temporariesOlderThan age: TimeInterval = 3600, now: Date = Date()) throws(SnapshotError) -> [URL] {
         var doomed = try list().dropLast(max(0, keeping)).map(\.file)

@@ -15,11 +15,11 @@ public enum Timestamp {
     /// Reads exactly the form `string(_:)` writes; nil for anything else.
     public static func date(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
-        let digitPositions = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18]
-        let separators: [(Int, UInt8)] = [(4, UInt8(ascii: "-")), (7, UInt8(ascii: "-")), (10, UInt8(ascii: "T")),
-                                          (13, UInt8(ascii: ":")), (16, UInt8(ascii: ":")), (19, UInt8(ascii: "Z"))]
-        guard bytes.count == 20, digitPositions.allSatisfy({ bytes[$0] >= 0x30 && bytes[$0] <= 0x39 }),
-              separators.allSatisfy({ bytes[$0.0] == $0.1 }) else { return nil }
+        // "0" stands for any digit.
+        let form = Array("0000-00-00T00:00:00Z".utf8)
+        guard bytes.count == form.count, zip(bytes, form).allSatisfy({ byte, expected in
+            expected == UInt8(ascii: "0") ? (0x30...0x39).contains(byte) : byte == expected
+        }) else { return nil }
         func number(_ from: Int, _ length: Int) -> Int32 {
             bytes[from..<(from + length)].reduce(0) { $0 * 10 + Int32($1 - 0x30) }
         }
@@ -30,10 +30,8 @@ public enum Timestamp {
         parts.tm_hour = number(11, 2)
         parts.tm_min = number(14, 2)
         parts.tm_sec = number(17, 2)
-        guard (0...11).contains(parts.tm_mon), (1...31).contains(parts.tm_mday), parts.tm_hour < 24, parts.tm_min < 60,
-              parts.tm_sec < 61 else { return nil }
         let date = Date(timeIntervalSince1970: TimeInterval(timegm(&parts)))
-        // timegm normalizes 31 February into March; such a text is not a date.
+        // timegm normalizes 31 February into March, hour 24 into the next day; such a text is not a date.
         return string(date) == text ? date : nil
     }
 
