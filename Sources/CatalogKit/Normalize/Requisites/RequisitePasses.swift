@@ -99,16 +99,14 @@ enum RequisitePasses {
                 let end = items[last].end
                 k = last + 1
                 // A note right after a course (or after its comma) annotates that course.
-                if let previous = output.last, previous.kind == .course {
-                    output[output.count - 1].end = end
-                    continue
-                }
                 if output.count >= 2, output[output.count - 1].kind == .comma, output[output.count - 2].kind == .course {
                     output.removeLast()
-                    output[output.count - 1].end = end
-                    continue
                 }
-                output.append(RequisiteItem(.word, start, end))
+                if output.last?.kind == .course {
+                    output[output.count - 1].end = end
+                } else {
+                    output.append(RequisiteItem(.word, start, end))
+                }
                 continue
             }
             if dropped[k] {
