@@ -10,17 +10,12 @@ public enum CourseLevel: String, Sendable, Codable, CaseIterable, Comparable {
     /// Reads a level a page states ("Graduate", "undergraduate level", "Doctoral"); nil otherwise.
     public init?(stated text: String) {
         let lowered = text.lowercased()
-        if lowered.contains("undergraduate") {
-            self = .undergraduate
-        } else if lowered.contains("doctoral") || lowered.contains("doctorate") {
-            self = .doctoral
-        } else if lowered.contains("graduate") {
-            self = .graduate
-        } else if lowered.contains("developmental") || lowered.contains("remedial") {
-            self = .developmental
-        } else {
-            return nil
-        }
+        // The first word found decides: "undergraduate" holds "graduate", and a doctoral level may say "graduate" too.
+        let words: [(word: String, level: CourseLevel)] = [("undergraduate", .undergraduate),
+            ("doctoral", .doctoral), ("doctorate", .doctoral), ("graduate", .graduate),
+            ("developmental", .developmental), ("remedial", .developmental)]
+        guard let found = words.first(where: { lowered.contains($0.word) }) else { return nil }
+        self = found.level
     }
 
     public static func < (lhs: CourseLevel, rhs: CourseLevel) -> Bool {

@@ -1,7 +1,6 @@
-/// Rewrites of the scanned item list that need to see neighbours on both sides: parenthesis
-/// balancing, notes, attaching grade/concurrency qualifiers to courses, and gathering leftover
-/// words into text leaves. Each pass is linear in the item count (qualifier chains aside, which
-/// stop at the first item that is not part of a course list).
+/// Rewrites of the scanned item list that need to see neighbours on both sides: parenthesis balancing, notes, attaching
+/// grade/concurrency qualifiers to courses, and gathering leftover words into text leaves. Each pass is linear in the
+/// item count (qualifier chains aside, which stop at the first item that is not part of a course list).
 enum RequisitePasses {
     /// Deeper parentheses are read as plain punctuation, which bounds recursion in the tree builder.
     static let maxGroupDepth = 24

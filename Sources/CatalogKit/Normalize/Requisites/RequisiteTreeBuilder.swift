@@ -1,6 +1,5 @@
-/// Builds the tree from the final item list by precedence, loosest first:
-/// sentences (".") → semicolon lists → comma lists → "and" → "or" → juxtaposition → "/" → leaves
-/// and parenthesized groups.
+/// Builds the tree from the final item list by precedence, loosest first: sentences (".") → semicolon lists → comma
+/// lists → "and" → "or" → juxtaposition → "/" → leaves and parenthesized groups.
 ///
 /// Lists ("A, B, and C"; "A; and B or C") take their operator from their last connective: the one
 /// opening the last segment, else the top operator inside the last segment, else the last one
