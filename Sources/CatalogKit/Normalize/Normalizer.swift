@@ -18,8 +18,7 @@ public struct Normalizer: Sendable {
     public func normalize(_ parsed: ParsedCourse, links: [String: String] = [:], scheme: NumberingScheme? = nil) -> Course {
         let scheme = (scheme ?? numberingScheme(for: [parsed.code])).reading(parsed.code)
         var warnings: [String] = []
-        var code = parsed.code
-        code.subject = rules.subjects.code(for: code.subject) ?? code.subject
+        let code = rules.subjects.renaming(parsed.code)
         if !rules.knownSubjects.isEmpty, !rules.knownSubjects.contains(code.subject) {
             warnings.append("unknown subject \(code.subject) (not in normalize.knownSubjects); kept")
         }
@@ -66,13 +65,7 @@ public struct Normalizer: Sendable {
         guard let cleaned = source.map(TextCleaner.cleanLine), !cleaned.isEmpty else { return (nil, nil, nil, []) }
         let text = RequisiteParser.canonicalText(cleaned)
         var tree = RequisiteParser.parse(cleaned)
-        if !rules.subjects.isEmpty {
-            tree = tree?.mappingCodes { code in
-                var renamed = code
-                renamed.subject = rules.subjects.code(for: code.subject) ?? code.subject
-                return renamed
-            }
-        }
+        if !rules.subjects.isEmpty { tree = tree?.mappingCodes(rules.subjects.renaming) }
         return (tree, text, RequisiteMarkdown.render(text, links: links), tree?.courses ?? [])
     }
 
