@@ -12,7 +12,7 @@ extension RequisiteScanner {
                   t.leadUpper || allLower(t.start, t.start + t.leadLetters) else { return false }
             subject = upperString(t.start, t.start + t.leadLetters)
             guard !Self.scoreSubjects.contains(subject) else { return false }
-            return emitCourse(subject: subject, numberToken: index, numberStart: t.start + t.leadLetters, first: index)
+            return emitCourse(subject: subject, numberToken: index, numberStart: t.start + t.leadLetters)
         }
         // "OR 2330" in upper-case prose is a connective and a number; MATH is both a word and a subject.
         guard t.leadUpper, t.tailLetters == 0, t.keyword == .unknown || t.keyword == .math else { return false }
@@ -41,8 +41,7 @@ extension RequisiteScanner {
             }
         }
         guard isCourseNumber(numberToken, allowLetterPrefix: true), !Self.scoreSubjects.contains(subject) else { return false }
-        let numberStart = tokens[numberToken].start
-        return emitCourse(subject: subject, numberToken: numberToken, numberStart: numberStart, first: index)
+        return emitCourse(subject: subject, numberToken: numberToken, numberStart: tokens[numberToken].start)
     }
 
     /// A word of one upper-case letter: a part of a spaced subject ("C S", "COM S").
@@ -74,12 +73,13 @@ extension RequisiteScanner {
         return true
     }
 
-    mutating func emitCourse(subject: String, numberToken: Int, numberStart: Int, first: Int) -> Bool {
+    /// Emits the course that starts at the current token and whose number starts at byte `numberStart`.
+    mutating func emitCourse(subject: String, numberToken: Int, numberStart: Int) -> Bool {
         let n = tokens[numberToken]
         let digitsEnd = n.end - n.tailLetters
         let number = String(decoding: UnsafeBufferPointer(rebasing: bytes[numberStart..<digitsEnd]), as: UTF8.self)
         let suffix = n.tailLetters > 0 ? upperString(digitsEnd, n.end) : nil
-        var item = RequisiteItem(.course, tokens[first].start, n.end)
+        var item = RequisiteItem(.course, tokens[index].start, n.end)
         item.codeIndex = codes.count
         codes.append(CourseCode(subject: subject, number: number, suffix: suffix))
         item.numberDigits = n.digits
@@ -101,7 +101,7 @@ extension RequisiteScanner {
         guard k >= 0, k < items.count - 1, items[k].kind == .course, items[k].codeIndex >= 0,
               items[k].numberDigits == t.digits else { return false }
         let subject = codes[items[k].codeIndex].subject
-        return emitCourse(subject: subject, numberToken: index, numberStart: t.start, first: index)
+        return emitCourse(subject: subject, numberToken: index, numberStart: t.start)
     }
 
     /// ASCII upper-casing of a byte span (only ever called on ASCII letters).
