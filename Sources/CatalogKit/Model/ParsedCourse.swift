@@ -16,12 +16,6 @@ public struct CourseLink: Sendable, Equatable, Codable {
     public var text: String
     /// The absolute URL, when the href resolves.
     public var url: String?
-
-    public init(code: String?, text: String, url: String?) {
-        self.code = code
-        self.text = text
-        self.url = url
-    }
 }
 
 /// A labelled field of a course page that has no dedicated slot ("Repeatability:", "TCCNS Equivalent:").
@@ -60,9 +54,8 @@ public struct ParsedCourse: Sendable, Equatable, Codable {
     /// The page's own URL when it declares one (canonical link), used to resolve its links.
     public var pageURL: String?
     public var system: CatalogSystem
-    /// For each field, the rule that produced it: an XPath, a label, a sentence pattern. Room for the usual
-    /// fields' rules (code, title, catalog, credits, description, requisites, a few labelled fields): growing
-    /// the table as they come in rehashed it twice a course.
+    /// For each field, the rule that produced it: an XPath, a label, a sentence pattern. Made with room for the
+    /// usual fields' rules: growing the table as they came in rehashed it twice a course.
     public var provenance = [String: String](minimumCapacity: 12)
 
     public init(code: CourseCode, title: String, sourceURL: String, system: CatalogSystem) {
@@ -81,17 +74,9 @@ public struct CourseListing: Sendable, Equatable, Codable {
     public var subjectCode: String?
     public var courses: [ListedCourse]
     /// How many pages the listing's pager says there are (1 when there is no pager).
-    public var pageCount: Int
+    public var pageCount = 1
     /// Links to the listing's other pages, absolute.
-    public var pageLinks: [String]
-
-    public init(heading: String?, subjectCode: String?, courses: [ListedCourse], pageCount: Int = 1, pageLinks: [String] = []) {
-        self.heading = heading
-        self.subjectCode = subjectCode
-        self.courses = courses
-        self.pageCount = pageCount
-        self.pageLinks = pageLinks
-    }
+    public var pageLinks: [String] = []
 }
 
 /// A course a listing links to.

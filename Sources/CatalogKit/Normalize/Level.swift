@@ -10,17 +10,12 @@ public enum CourseLevel: String, Sendable, Codable, CaseIterable, Comparable {
     /// Reads a level a page states ("Graduate", "undergraduate level", "Doctoral"); nil otherwise.
     public init?(stated text: String) {
         let lowered = text.lowercased()
-        if lowered.contains("undergraduate") {
-            self = .undergraduate
-        } else if lowered.contains("doctoral") || lowered.contains("doctorate") {
-            self = .doctoral
-        } else if lowered.contains("graduate") {
-            self = .graduate
-        } else if lowered.contains("developmental") || lowered.contains("remedial") {
-            self = .developmental
-        } else {
-            return nil
-        }
+        // The first word found decides: "undergraduate" holds "graduate", and a doctoral level may say "graduate" too.
+        let words: [(word: String, level: CourseLevel)] = [("undergraduate", .undergraduate),
+            ("doctoral", .doctoral), ("doctorate", .doctoral), ("graduate", .graduate),
+            ("developmental", .developmental), ("remedial", .developmental)]
+        guard let found = words.first(where: { lowered.contains($0.word) }) else { return nil }
+        self = found.level
     }
 
     public static func < (lhs: CourseLevel, rhs: CourseLevel) -> Bool {
@@ -52,13 +47,7 @@ public struct NumberingScheme: Sendable, Equatable {
     public var origin: String
     /// Whether a course's title may make it doctoral ("Doctoral Research"): in a scheme none of whose ranges
     /// is doctoral, only the catalog's own words say which courses are.
-    public var doctoralFromTitle: Bool
-
-    public init(ranges: [LevelRange], origin: String, doctoralFromTitle: Bool = false) {
-        self.ranges = ranges
-        self.origin = origin
-        self.doctoralFromTitle = doctoralFromTitle
-    }
+    public var doctoralFromTitle = false
 
     /// The ranges of `normalize.levels`.
     public static func configured(_ ranges: [LevelRange]) -> NumberingScheme {
@@ -90,10 +79,10 @@ public struct NumberingScheme: Sendable, Equatable {
         return wide > narrow ? .fourDigit : .threeDigit
     }
 
-    /// The numbering a course's own number is read in: a number of four places or more in a catalog numbered in
-    /// three is read as four-digit, as a catalog moving from one numbering to the other holds both (UM-Dearborn's
-    /// CIS 150 beside CIS 1501), and three-digit ranges would make every such course doctoral. (The odd
-    /// three-place number of a four-digit catalog stays below its 1000: that is how such catalogs write it.)
+    /// The numbering a course's own number is read in: four places or more in a three-digit catalog are read
+    /// as four-digit, as a catalog moving between numberings holds both (UM-Dearborn's CIS 150 beside CIS 1501)
+    /// and three-digit ranges would make every such course doctoral. The odd three-place number of a four-digit
+    /// catalog stays below its 1000: that is how such catalogs write it.
     func reading(_ code: CourseCode) -> NumberingScheme {
         self == .threeDigit && code.numberWidth >= 4 ? .fourDigit : self
     }
@@ -110,8 +99,7 @@ public struct NumberingScheme: Sendable, Equatable {
     }
 
     private static func doctoralWord(in title: String) -> Substring? {
-        // Splitting every title into words showed in the parse's profile; few titles hold the stem at all.
-        // A byte search: Foundation's `contains` bridged each title to search it.
+        // Few titles hold the stem: a byte search first (splitting each title, or Foundation's `contains`, cost).
         guard title.lowercased().containsBytes("doctora") else { return nil }
         return title.split(whereSeparator: { !$0.isLetter }).first { ["doctoral", "doctorate"].contains($0.lowercased()) }
     }

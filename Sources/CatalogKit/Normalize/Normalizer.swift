@@ -18,8 +18,7 @@ public struct Normalizer: Sendable {
     public func normalize(_ parsed: ParsedCourse, links: [String: String] = [:], scheme: NumberingScheme? = nil) -> Course {
         let scheme = (scheme ?? numberingScheme(for: [parsed.code])).reading(parsed.code)
         var warnings: [String] = []
-        var code = parsed.code
-        code.subject = rules.subjects.code(for: code.subject) ?? code.subject
+        let code = rules.subjects.renaming(parsed.code)
         if !rules.knownSubjects.isEmpty, !rules.knownSubjects.contains(code.subject) {
             warnings.append("unknown subject \(code.subject) (not in normalize.knownSubjects); kept")
         }
@@ -66,13 +65,7 @@ public struct Normalizer: Sendable {
         guard let cleaned = source.map(TextCleaner.cleanLine), !cleaned.isEmpty else { return (nil, nil, nil, []) }
         let text = RequisiteParser.canonicalText(cleaned)
         var tree = RequisiteParser.parse(cleaned)
-        if !rules.subjects.isEmpty {
-            tree = tree?.mappingCodes { code in
-                var renamed = code
-                renamed.subject = rules.subjects.code(for: code.subject) ?? code.subject
-                return renamed
-            }
-        }
+        if !rules.subjects.isEmpty { tree = tree?.mappingCodes(rules.subjects.renaming) }
         return (tree, text, RequisiteMarkdown.render(text, links: links), tree?.courses ?? [])
     }
 
@@ -95,9 +88,8 @@ public struct Normalizer: Sendable {
         let shared = SharedCodes.resolve(normalized)
         for (index, qualifier) in shared.qualifiers { normalized[index].idQualifier = qualifier }
         for (index, warnings) in shared.warnings { normalized[index].warnings += warnings }
-        // Everything below moves indices and works each id and code out once, on the cores (`keys` reads the
-        // courses through a copy of the array that ends with it, so the links set below change the array
-        // in place).
+        // Below, indices move and each id and code is worked out once, on the cores (`keys` reads the courses
+        // through a copy of the array that ends with it, so the links set below change the array in place).
         let keys = { [normalized] in
             ParallelMap.map(Array(normalized.indices)) { index in
                 (id: Course.id(code: normalized[index].code, qualifier: normalized[index].idQualifier),
@@ -121,12 +113,11 @@ public struct Normalizer: Sendable {
             normalized[index].prerequisiteFor = reverse[position].prerequisiteFor
             normalized[index].missingReferences = reverse[position].missing
         }
-        // The kept courses moved out in order, not copied (a copy retains every field, and the array's end
-        // releases them all again): popped into optional slots, last course first, and taken from there.
+        // The kept courses are moved out in order, not copied (a copy retains every field, and the array's end
+        // releases them all again): popped into optional slots, last course first, each slot taken once.
         var slots: [Course?] = []
         slots.reserveCapacity(normalized.count)
         while let course = normalized.popLast() { slots.append(course) }
-        // Each index of `kept` is taken once: every slot still holds its course when it is asked for.
         return kept.compactMap { index in slots[slots.count - 1 - index].take() }
     }
 }

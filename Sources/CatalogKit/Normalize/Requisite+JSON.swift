@@ -4,11 +4,9 @@ extension Requisite {
     public var json: JSONValue {
         var members: [String: JSONValue] = [:]
         switch self {
-        case let .all(children, connective):
-            members["all"] = .array(children.map(\.json))
-            members["connective"] = connective.map(JSONValue.string)
-        case let .any(children, connective):
-            members["any"] = .array(children.map(\.json))
+        case let .all(children, connective), let .any(children, connective):
+            let key = if case .all = self { "all" } else { "any" }
+            members[key] = .array(children.map(\.json))
             members["connective"] = connective.map(JSONValue.string)
         case let .atLeast(count, children, connective):
             members["atLeast"] = .int(count)

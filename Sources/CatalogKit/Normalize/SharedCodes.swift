@@ -41,10 +41,9 @@ enum SharedCodes {
             let titleCounts = Dictionary(representatives.map { (titleSlug(courses[$0].title), 1) }, uniquingKeysWith: +)
             for index in representatives {
                 let slug = titleSlug(courses[index].title)
-                let qualifier = titleCounts[slug, default: 0] > 1 || slug.isEmpty
+                resolution.qualifiers[index] = titleCounts[slug, default: 0] > 1 || slug.isEmpty
                     ? (slug.isEmpty ? "" : slug + "-") + String(FNV1a.hex(FNV1a.hash(sameness(courses[index]).utf8)).prefix(8))
                     : slug
-                resolution.qualifiers[index] = qualifier
             }
             let ordered = representatives.sorted { resolution.qualifiers[$0, default: ""] < resolution.qualifiers[$1, default: ""] }
             for index in ordered {

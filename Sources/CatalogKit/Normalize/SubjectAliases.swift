@@ -12,6 +12,13 @@ public struct SubjectAliases: Sendable, Equatable {
         table[Self.key(subject)]
     }
 
+    /// `code` under its subject's current code.
+    public func renaming(_ code: CourseCode) -> CourseCode {
+        var renamed = code
+        renamed.subject = self.code(for: code.subject) ?? code.subject
+        return renamed
+    }
+
     public var isEmpty: Bool { table.isEmpty }
 
     private static func key(_ text: String) -> String {

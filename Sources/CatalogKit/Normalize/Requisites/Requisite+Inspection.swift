@@ -10,13 +10,15 @@ extension Requisite {
     }
 
     private func collectCourses(into codes: inout Set<CourseCode>) {
+        if case .course(let course) = self { codes.insert(course.code) }
+        for child in children { child.collectCourses(into: &codes) }
+    }
+
+    /// The nodes an operator joins; none for a leaf.
+    var children: [Requisite] {
         switch self {
-        case .all(let children, _), .any(let children, _), .atLeast(_, let children, _):
-            for child in children { child.collectCourses(into: &codes) }
-        case .course(let course):
-            codes.insert(course.code)
-        case .standing, .program, .permission, .exam, .text:
-            break
+        case .all(let children, _), .any(let children, _), .atLeast(_, let children, _): children
+        case .course, .standing, .program, .permission, .exam, .text: []
         }
     }
 
@@ -31,13 +33,13 @@ extension Requisite {
         let indent = String(repeating: "  ", count: depth)
         func quoted(_ source: String?) -> String { source.map { "  \"\($0)\"" } ?? "" }
         switch self {
-        case .all(let children, let connective), .any(let children, let connective):
-            let name = if case .all = self { "all of" } else { "any of" }
+        case .all(_, let connective), .any(_, let connective), .atLeast(_, _, let connective):
+            let name = switch self {
+            case .atLeast(let count, _, _): "at least \(count) of"
+            case .any: "any of"
+            default: "all of"
+            }
             lines.append(indent + name + (connective.map { "  (\($0))" } ?? ""))
-            for child in children { child.appendLines(to: &lines, depth: depth + 1) }
-        case .atLeast(let count, let children, let connective):
-            lines.append(indent + "at least \(count) of" + (connective.map { "  (\($0))" } ?? ""))
-            for child in children { child.appendLines(to: &lines, depth: depth + 1) }
         case .course(let course):
             var qualifiers: [String] = []
             if let grade = course.minGrade { qualifiers.append("min grade \(grade)") }
@@ -55,19 +57,15 @@ extension Requisite {
         case .text(let text):
             lines.append(indent + "text \"" + text + "\"")
         }
+        for child in children { child.appendLines(to: &lines, depth: depth + 1) }
     }
 
     /// Words of `source` that the tree does not account for; empty when the tree is lossless.
     ///
-    /// Lossless means: every word of the source is carried by the tree. A *word* is a maximal run of
-    /// letters and digits (Unicode scalars that are alphabetic or numeric), compared case-insensitively;
-    /// punctuation and whitespace are not words ("C-" is the word "C"; "3000-4000" is "3000" and "4000").
-    /// Leaves carry words through their text: a `text` leaf's text, any leaf's `source`, or, when a
-    /// leaf has no `source`, its value (the canonical code, the standing, program, permission, exam
-    /// name and score). Operators carry the words of their `connective`.
-    /// The check is by count for leaf words (a word written three times must appear in leaves
-    /// three times, because leaves come from disjoint spans of the source) and by presence for
-    /// connective words (one `connective` "and" stands for every "and" that joined that node's children).
+    /// A word is a maximal run of letters and digits, compared case-insensitively ("C-" is "C"; "3000-4000" is
+    /// two). A leaf carries the words of its `source`, else of its value; an operator those of its `connective`.
+    /// Leaf words are counted (leaves come from disjoint spans, so a word written three times must be carried
+    /// three times); a connective word need only be present (one "and" stands for every "and" it joined).
     public func missingWords(of source: String) -> [String] {
         var leafCounts: [String: Int] = [:]
         var connectiveWords = Set<String>()
@@ -82,11 +80,6 @@ extension Requisite {
             }
         }
         return missing
-    }
-
-    /// True when every word of `source` is carried by the tree (see `missingWords(of:)`).
-    public func coversAllWords(of source: String) -> Bool {
-        missingWords(of: source).isEmpty
     }
 
     /// The lower-cased words of `text`: maximal runs of letters and digits.

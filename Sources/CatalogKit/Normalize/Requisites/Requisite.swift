@@ -1,23 +1,15 @@
 /// One node of a parsed prerequisite: an operator over other nodes or a leaf requirement.
 ///
 /// JSON (`Codable`), one object per node; optional keys are omitted when nil/false:
-/// - `{"all":[…], "connective":"and"}`, `{"any":[…], "connective":"or"}`
-/// - `{"atLeast":2, "of":[…], "connective":"two of the following or"}`
+/// - `{"all":[…], "connective":"and"}`, `{"any":[…]}`, `{"atLeast":2, "of":[…]}`
 /// - `{"course":"CIS 162", "minGrade":"C", "concurrent":true, "source":"CIS 162 with a minimum grade of C"}`
-/// - `{"standing":"junior", "source":"junior standing"}`
-/// - `{"program":"CIS major", "source":"Admitted to CIS major"}`
-/// - `{"permission":"instructor", "source":"consent of instructor"}`
-/// - `{"exam":"Math placement", "score":"3", "source":"Math placement score of 3"}`
-/// - `{"text":"six additional hours of 3000-4000 level Mathematics"}`
+/// - `{"standing":"junior"}`, `{"program":"CIS major"}`, `{"permission":"instructor"}`
+/// - `{"exam":"Math placement", "score":"3"}`, `{"text":"six additional hours of 3000-4000 level Mathematics"}`
 ///
-/// Provenance keys, kept so that the tree is lossless (see `missingWords(of:)`):
-/// - `source` on leaves: the exact span of the prose the leaf came from, including any grade,
-///   concurrency or rename phrase folded into it ("A grade of C- or better in COSC 2436",
-///   "ACCT 2301 (formerly ACCT 2331)"). Omitted when it equals the leaf's value.
-/// - `connective` on operators: the words that joined the children ("and", "or", "both and",
-///   "one of the following or"), distinct words in order of appearance. Omitted when children were
-///   only juxtaposed, slashed or split into sentences.
-///
+/// Provenance keys keep the tree lossless (see `missingWords(of:)`): `source` on a leaf is the exact span of
+/// prose it came from, grade, concurrency or rename phrases included, omitted when it equals the value;
+/// `connective` on an operator holds the distinct words that joined its children ("both and", "one of the
+/// following or"), omitted when they were only juxtaposed, slashed or split into sentences.
 /// A `text` leaf is prose the parser did not understand, verbatim; it never contributes courses.
 public indirect enum Requisite: Sendable, Hashable, Codable {
     /// Every child is required.
@@ -45,8 +37,7 @@ public indirect enum Requisite: Sendable, Hashable, Codable {
         case standing, program, permission, exam, score, text, source
     }
 
-    /// Writes the node as one JSON object of the shapes listed on the type: the members of `json`, so that the
-    /// shapes are written down once.
+    /// Writes the members of `json`, so that the shapes are written down once.
     public func encode(to encoder: any Encoder) throws {
         guard case .object(let members) = json else { return }
         var container = encoder.container(keyedBy: Key.self)
@@ -59,14 +50,6 @@ public indirect enum Requisite: Sendable, Hashable, Codable {
             case .array: try container.encode(children, forKey: key)
             case .null, .double, .object: break  // `json` writes none of these
             }
-        }
-    }
-
-    /// The nodes an operator joins; none for a leaf.
-    private var children: [Requisite] {
-        switch self {
-        case .all(let children, _), .any(let children, _), .atLeast(_, let children, _): children
-        case .course, .standing, .program, .permission, .exam, .text: []
         }
     }
 
@@ -108,7 +91,6 @@ public indirect enum Requisite: Sendable, Hashable, Codable {
 
 /// A course leaf: the code and how it must have been taken.
 public struct CourseRequirement: Sendable, Hashable {
-    /// The course.
     public var code: CourseCode
     /// Lowest accepted grade as written ("C", "C-"), or nil when none is stated.
     public var minGrade: String?
@@ -117,7 +99,6 @@ public struct CourseRequirement: Sendable, Hashable {
     /// The exact prose span, when it differs from the canonical code.
     public var source: String?
 
-    /// Creates a course leaf.
     public init(code: CourseCode, minGrade: String? = nil, concurrent: Bool = false, source: String? = nil) {
         self.code = code
         self.minGrade = minGrade

@@ -111,10 +111,9 @@ struct RequisiteToken {
     var leadLetters = 0
     var digits = 0
     var tailLetters = 0
-    /// Upper-case letters standing between digits ("7A20", "460D1"): such a word is no `isSimple` one.
+    /// Upper-case letters between digits, as in "7A20" or "460D1": an `isLetteredNumber`, not an `isSimple` word.
     var innerLetters = 0
     var isSimple = false
-    /// Digits with letters between them and perhaps a suffix, nothing before: "7A20", "6X57", "460D1".
     var isLetteredNumber = false
     /// True when every leading letter is upper-case.
     var leadUpper = false
@@ -138,8 +137,8 @@ enum RequisiteLexer {
     @inline(__always)
     static func isASCIIUpper(_ b: UInt8) -> Bool { b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z") }
 
-    /// What a non-ASCII scalar starting at `i` is: whitespace, punctuation standing for an ASCII byte,
-    /// or part of a word; and its length in bytes.
+    /// What the non-ASCII scalar at `i` is (whitespace, punctuation standing for an ASCII byte, or part of a
+    /// word) and its length in bytes.
     static func classifyNonASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int) -> (kind: ScalarKind, length: Int) {
         let lead = bytes[i]
         let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1

@@ -1,7 +1,6 @@
-/// Rewrites of the scanned item list that need to see neighbours on both sides: parenthesis
-/// balancing, notes, attaching grade/concurrency qualifiers to courses, and gathering leftover
-/// words into text leaves. Each pass is linear in the item count (qualifier chains aside, which
-/// stop at the first item that is not part of a course list).
+/// Rewrites of the scanned item list that need to see neighbours on both sides: parenthesis balancing, notes, attaching
+/// grade/concurrency qualifiers to courses, and gathering leftover words into text leaves. Each pass is linear in the
+/// item count (qualifier chains aside, which stop at the first item that is not part of a course list).
 enum RequisitePasses {
     /// Deeper parentheses are read as plain punctuation, which bounds recursion in the tree builder.
     static let maxGroupDepth = 24
@@ -99,16 +98,14 @@ enum RequisitePasses {
                 let end = items[last].end
                 k = last + 1
                 // A note right after a course (or after its comma) annotates that course.
-                if let previous = output.last, previous.kind == .course {
-                    output[output.count - 1].end = end
-                    continue
-                }
                 if output.count >= 2, output[output.count - 1].kind == .comma, output[output.count - 2].kind == .course {
                     output.removeLast()
-                    output[output.count - 1].end = end
-                    continue
                 }
-                output.append(RequisiteItem(.word, start, end))
+                if output.last?.kind == .course {
+                    output[output.count - 1].end = end
+                } else {
+                    output.append(RequisiteItem(.word, start, end))
+                }
                 continue
             }
             if dropped[k] {

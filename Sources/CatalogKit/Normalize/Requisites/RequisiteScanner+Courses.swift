@@ -1,8 +1,5 @@
 /// Course codes in prose: "CIS 162", "C S 235", "BUSI B011", "FINA 7A20", and a bare number after a list.
 extension RequisiteScanner {
-    /// What separates a lower-case ASCII letter from its capital.
-    static let caseOffset = UInt8(ascii: "a") - UInt8(ascii: "A")
-
     /// A course code at the current token: "CIS 162", "CIS-162", "cis162", "C S 235", "CIS 162L", "BUSI B011".
     mutating func course() -> Bool {
         let t = tokens[index]
@@ -15,7 +12,7 @@ extension RequisiteScanner {
                   t.leadUpper || allLower(t.start, t.start + t.leadLetters) else { return false }
             subject = upperString(t.start, t.start + t.leadLetters)
             guard !Self.scoreSubjects.contains(subject) else { return false }
-            return emitCourse(subject: subject, numberToken: index, numberStart: t.start + t.leadLetters, first: index)
+            return emitCourse(subject: subject, numberToken: index, numberStart: t.start + t.leadLetters)
         }
         // "OR 2330" in upper-case prose is a connective and a number; MATH is both a word and a subject.
         guard t.leadUpper, t.tailLetters == 0, t.keyword == .unknown || t.keyword == .math else { return false }
@@ -23,8 +20,7 @@ extension RequisiteScanner {
             // Spaced single letters: "C S 235".
             var j = index + 1
             subject = upperString(t.start, t.end)
-            while j < tokens.count, tokens[j].isWord, tokens[j].isSimple, tokens[j].leadLetters == 1, tokens[j].digits == 0, tokens[j].leadUpper,
-                  subject.utf8.count < 5 {
+            while isCapitalLetter(j), subject.utf8.count < 5 {
                 subject += upperString(tokens[j].start, tokens[j].end)
                 j += 1
             }
@@ -35,9 +31,8 @@ extension RequisiteScanner {
             subject = upperString(t.start, t.end)
             numberToken = index + 1
             // A word and one letter: "COM S 309", "CPR E 288" (Iowa State's subjects).
-            if numberToken + 1 < tokens.count, tokens[numberToken].isWord, tokens[numberToken].isSimple,
-               tokens[numberToken].leadLetters == 1, tokens[numberToken].digits == 0, tokens[numberToken].leadUpper,
-               subject.utf8.count < 5, isCourseNumber(numberToken + 1, allowLetterPrefix: false) {
+            if isCapitalLetter(numberToken), subject.utf8.count < 5,
+               isCourseNumber(numberToken + 1, allowLetterPrefix: false) {
                 subject += upperString(tokens[numberToken].start, tokens[numberToken].end)
                 numberToken += 1
             }
@@ -46,8 +41,13 @@ extension RequisiteScanner {
             }
         }
         guard isCourseNumber(numberToken, allowLetterPrefix: true), !Self.scoreSubjects.contains(subject) else { return false }
-        let n = tokens[numberToken]
-        return emitCourse(subject: subject, numberToken: numberToken, numberStart: n.start, first: index)
+        return emitCourse(subject: subject, numberToken: numberToken, numberStart: tokens[numberToken].start)
+    }
+
+    /// A word of one upper-case letter: a part of a spaced subject ("C S", "COM S").
+    func isCapitalLetter(_ j: Int) -> Bool {
+        j < tokens.count && tokens[j].isWord && tokens[j].isSimple && tokens[j].leadLetters == 1
+            && tokens[j].digits == 0 && tokens[j].leadUpper
     }
 
     /// Digits (2-5) with an optional upper-case suffix of up to two letters, or one prefix letter then digits, or
@@ -73,18 +73,17 @@ extension RequisiteScanner {
         return true
     }
 
-    mutating func emitCourse(subject: String, numberToken: Int, numberStart: Int, first: Int) -> Bool {
+    /// Emits the course that starts at the current token and whose number starts at byte `numberStart`.
+    mutating func emitCourse(subject: String, numberToken: Int, numberStart: Int) -> Bool {
         let n = tokens[numberToken]
         let digitsEnd = n.end - n.tailLetters
         let number = String(decoding: UnsafeBufferPointer(rebasing: bytes[numberStart..<digitsEnd]), as: UTF8.self)
         let suffix = n.tailLetters > 0 ? upperString(digitsEnd, n.end) : nil
-        var item = RequisiteItem(.course, tokens[first].start, n.end)
+        var item = RequisiteItem(.course, tokens[index].start, n.end)
         item.codeIndex = codes.count
         codes.append(CourseCode(subject: subject, number: number, suffix: suffix))
         item.numberDigits = n.digits
-        items.append(item)
-        index = numberToken + 1
-        return true
+        return append(item, next: numberToken + 1)
     }
 
     /// A bare number right after a course list ("CIS 162 and 163", "STA 215/312") takes that list's subject.
@@ -102,7 +101,7 @@ extension RequisiteScanner {
         guard k >= 0, k < items.count - 1, items[k].kind == .course, items[k].codeIndex >= 0,
               items[k].numberDigits == t.digits else { return false }
         let subject = codes[items[k].codeIndex].subject
-        return emitCourse(subject: subject, numberToken: index, numberStart: t.start, first: index)
+        return emitCourse(subject: subject, numberToken: index, numberStart: t.start)
     }
 
     /// ASCII upper-casing of a byte span (only ever called on ASCII letters).
@@ -110,7 +109,7 @@ extension RequisiteScanner {
         String(unsafeUninitializedCapacity: end - start) { buffer in
             for i in start..<end {
                 let b = bytes[i]
-                buffer[i - start] = b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z") ? b - Self.caseOffset : b
+                buffer[i - start] = b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z") ? b - 0x20 : b
             }
             return end - start
         }

@@ -61,15 +61,9 @@ extension RequisiteScanner {
         let start = first < items.count ? items[first].start : tokens[index].start
         items.removeSubrange(first...)
         var item = RequisiteItem(.exam, start, tokens[last].end)
-        if nameStart >= 0 {
-            (item.valueStart, item.valueEnd) = (nameStart, nameEnd)
-        } else {
-            (item.valueStart, item.valueEnd) = (tokens[index].start, tokens[index].end)
-        }
+        (item.valueStart, item.valueEnd) = nameStart >= 0 ? (nameStart, nameEnd) : (tokens[index].start, tokens[index].end)
         if scoreStart >= 0 { (item.scoreStart, item.scoreEnd) = (scoreStart, scoreEnd) }
-        items.append(item)
-        index = last + 1
-        return true
+        return append(item, next: last + 1)
     }
 
     /// "placement", "placement via the Calculus Readiness Test", "Math placement", "the SAT", "ACT".
@@ -124,9 +118,7 @@ extension RequisiteScanner {
         items.removeSubrange(first...)
         var item = RequisiteItem(kind, start, tokens[last].end)
         (item.valueStart, item.valueEnd) = (start, tokens[valueLast].end)
-        items.append(item)
-        index = last + 1
-        return true
+        return append(item, next: last + 1)
     }
 
     // MARK: Notes and counts
@@ -135,9 +127,7 @@ extension RequisiteScanner {
         var item = RequisiteItem(.word, tokens[index].start, tokens[last].end)
         item.note = note
         sawParenthesisOrNote = true
-        items.append(item)
-        index = last + 1
-        return true
+        return append(item, next: last + 1)
     }
 
     /// "one of", "two of the following:", "one or more of the following", "any one of", "at least one of".
@@ -169,8 +159,6 @@ extension RequisiteScanner {
         if isPunct(j, UInt8(ascii: ":")) { j += 1 }
         var item = RequisiteItem(.atLeast, tokens[index].start, tokens[lastWord].end)
         item.count = count
-        items.append(item)
-        index = j
-        return true
+        return append(item, next: j)
     }
 }

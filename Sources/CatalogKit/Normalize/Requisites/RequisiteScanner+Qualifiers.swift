@@ -34,14 +34,10 @@ extension RequisiteScanner {
             if keyword(j + 1) == .each || keyword(j + 1) == .all, keyword(j + 2) == .of { j += 2 }
             var item = RequisiteItem(.gradePrefix, tokens[index].start, tokens[j].end)
             (item.valueStart, item.valueEnd) = (grade.start, grade.end)
-            sawQualifier = true
-            items.append(item)
-            index = j + 1
-            return true
+            return append(item, next: j + 1)
         }
         let kind: RequisiteItem.Kind = chain || !named ? .gradeSuffixChain : .gradeSuffixImmediate
-        emitSuffix(kind, from: index, through: j - 1, grade: (grade.start, grade.end))
-        return true
+        return emitSuffix(kind, from: index, through: j - 1, grade: (grade.start, grade.end))
     }
 
     /// "credit or registration in", "credit for or concurrent enrollment in", "concurrent enrollment
@@ -84,8 +80,7 @@ extension RequisiteScanner {
         default:
             return false
         }
-        emit(.concurrentPrefix, from: index, through: j - 1)
-        return true
+        return emit(.concurrentPrefix, from: index, through: j - 1)
     }
 
     /// "may be taken concurrently", "can be concurrent" (UC Davis), "taken concurrently", "concurrently",
@@ -120,8 +115,7 @@ extension RequisiteScanner {
         default:
             return false
         }
-        emitSuffix(.concurrentSuffixChain, from: index, through: j - 1)
-        return true
+        return emitSuffix(.concurrentSuffixChain, from: index, through: j - 1)
     }
 
     func isEnrollment(_ k: Int) -> Bool {
@@ -151,7 +145,6 @@ extension RequisiteScanner {
         default:
             return false
         }
-        emit(.creditPrefix, from: index, through: j - 1)
-        return true
+        return emit(.creditPrefix, from: index, through: j - 1)
     }
 }

@@ -24,9 +24,7 @@ extension RequisiteScanner {
         }
         var item = RequisiteItem(.standing, tokens[index].start, tokens[j - 1].end)
         item.keyword = level
-        items.append(item)
-        index = j
-        return true
+        return append(item, next: j)
     }
 
     /// "admission to the CIS major", "Admitted to CIS major", "admission to the BAS IT:CSD program".

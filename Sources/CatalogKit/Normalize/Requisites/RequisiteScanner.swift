@@ -69,12 +69,20 @@ struct RequisiteScanner {
 
     // MARK: Emitting
 
-    mutating func emit(_ kind: RequisiteItem.Kind, from first: Int, through last: Int) {
-        var item = RequisiteItem(kind, tokens[first].start, tokens[last].end)
-        if first == last { item.keyword = tokens[first].keyword }
+    /// Appends `item` and goes on at token `next`; true, for the recognizers to return.
+    @discardableResult
+    mutating func append(_ item: RequisiteItem, next: Int) -> Bool {
         if item.isQualifier { sawQualifier = true }
         items.append(item)
-        index = last + 1
+        index = next
+        return true
+    }
+
+    @discardableResult
+    mutating func emit(_ kind: RequisiteItem.Kind, from first: Int, through last: Int) -> Bool {
+        var item = RequisiteItem(kind, tokens[first].start, tokens[last].end)
+        if first == last { item.keyword = tokens[first].keyword }
+        return append(item, next: last + 1)
     }
 
     /// Emits a leaf of tokens `first` through `last` whose value is tokens `valueFirst` through `valueLast`.
@@ -82,14 +90,13 @@ struct RequisiteScanner {
                            value valueFirst: Int, _ valueLast: Int) -> Bool {
         var item = RequisiteItem(kind, tokens[first].start, tokens[last].end)
         (item.valueStart, item.valueEnd) = (tokens[valueFirst].start, tokens[valueLast].end)
-        items.append(item)
-        index = last + 1
-        return true
+        return append(item, next: last + 1)
     }
 
     /// Emits a suffix qualifier; a bracket or parenthesis pair around exactly it ("(minimum grade
     /// of C-)", "[Min Grade: C]") becomes part of it rather than a group.
-    mutating func emitSuffix(_ kind: RequisiteItem.Kind, from first: Int, through last: Int, grade: (Int, Int)? = nil) {
+    mutating func emitSuffix(_ kind: RequisiteItem.Kind, from first: Int, through last: Int,
+                             grade: (Int, Int)? = nil) -> Bool {
         var start = tokens[first].start
         var end = tokens[last].end
         var next = last + 1
@@ -106,9 +113,7 @@ struct RequisiteScanner {
         }
         var item = RequisiteItem(kind, start, end)
         if let grade { (item.valueStart, item.valueEnd) = grade }
-        sawQualifier = true
-        items.append(item)
-        index = next
+        return append(item, next: next)
     }
 
     // MARK: Main loop
@@ -160,23 +165,16 @@ struct RequisiteScanner {
         case .and, .plus:
             // "and/or" is an inclusive or.
             if word == .and, isPunct(index + 1, UInt8(ascii: "/")), keyword(index + 2) == .or {
-                emit(.or, from: index, through: index + 2)
-                return true
+                return emit(.or, from: index, through: index + 2)
             }
-            emit(.and, from: index, through: index)
-            return true
+            return emit(.and, from: index, through: index)
         case .or:
             if concurrencySuffix() { return true }
             // "a 2.0 GPA or higher": a comparison, not an alternative.
-            if keyword(index + 1).isComparative {
-                emit(.word, from: index, through: index + 1)
-                return true
-            }
-            emit(.or, from: index, through: index)
-            return true
+            if keyword(index + 1).isComparative { return emit(.word, from: index, through: index + 1) }
+            return emit(.or, from: index, through: index)
         case .both, .either:
-            emit(word == .both ? .both : .either, from: index, through: index)
-            return true
+            return emit(word == .both ? .both : .either, from: index, through: index)
         case .which:
             return concurrencySuffix()
         case .a, .an:

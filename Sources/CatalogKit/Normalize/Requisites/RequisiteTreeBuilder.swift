@@ -1,6 +1,5 @@
-/// Builds the tree from the final item list by precedence, loosest first:
-/// sentences (".") → semicolon lists → comma lists → "and" → "or" → juxtaposition → "/" → leaves
-/// and parenthesized groups.
+/// Builds the tree from the final item list by precedence, loosest first: sentences (".") → semicolon lists → comma
+/// lists → "and" → "or" → juxtaposition → "/" → leaves and parenthesized groups.
 ///
 /// Lists ("A, B, and C"; "A; and B or C") take their operator from their last connective: the one
 /// opening the last segment, else the top operator inside the last segment, else the last one
@@ -15,7 +14,7 @@ struct RequisiteTreeBuilder {
     /// parenthesized groups and juxtaposition).
     struct Parsed {
         var node: Requisite
-        var joinedBy: Operator?
+        var joinedBy: Operator? = nil
     }
 
     let bytes: UnsafeBufferPointer<UInt8>
@@ -41,7 +40,7 @@ struct RequisiteTreeBuilder {
             if let list = parseList(semicolons: true) { parts.append(list.node) }
             if index == before {
                 // Nothing could start here (a connective with nothing before it): keep its words.
-                if items[index].isConnective { parts.append(.text(slice(items[index].start, items[index].end))) }
+                if items[index].isConnective { parts.append(.text(text(of: items[index]))) }
                 index += 1
             }
         }
@@ -66,14 +65,13 @@ struct RequisiteTreeBuilder {
             if let segment = semicolons ? parseList(semicolons: false) : parseAnd() {
                 segments.append((pending, segment))
             } else if pending >= 0 {
-                segments.append((-1, Parsed(node: .text(slice(items[pending].start, items[pending].end)), joinedBy: nil)))
+                segments.append((-1, Parsed(node: .text(text(of: items[pending])))))
             }
         }
         // A connective with nothing before it (", and X" at the start) joins nothing: keep it as text.
         if let opening = segments.first, opening.connective >= 0 {
-            let orphan = items[opening.connective]
             segments[0].connective = -1
-            segments.insert((-1, Parsed(node: .text(slice(orphan.start, orphan.end)), joinedBy: nil)), at: 0)
+            segments.insert((-1, Parsed(node: .text(text(of: items[opening.connective])))), at: 0)
         }
         guard let first = segments.first else { return nil }
         if segments.count == 1 { return first.parsed }
@@ -96,21 +94,18 @@ struct RequisiteTreeBuilder {
             let connective = segments[k].connective
             if connective >= 0 { following = items[connective].kind }
             let joiner = connective >= 0 ? items[connective].kind : (k > lastConnective ? decider : following)
-            let word = connective >= 0 ? slice(items[connective].start, items[connective].end) : nil
+            let word = connective >= 0 ? text(of: items[connective]) : nil
             steps.append(Step(op: joiner == .or ? .any : .all, node: segments[k].parsed.node, connective: word))
         }
         steps.reverse()
         return Parsed(node: RequisiteTreeBuilder.fold(first.parsed.node, steps), joinedBy: steps.last?.op ?? first.parsed.joinedBy)
     }
 
-    /// "A and B and C" (also "both A and B", "plus", "&").
+    /// "A and B and C" (also "both A and B", "plus", "&") of operands "A or B" (also "either A or B").
     mutating func parseAnd() -> Parsed? {
-        parseChain(joiner: .and, opener: .both) { $0.parseOr() }
-    }
-
-    /// "A or B" (also "either A or B").
-    mutating func parseOr() -> Parsed? {
-        parseChain(joiner: .or, opener: .either) { $0.parseJuxtaposition() }
+        parseChain(joiner: .and, opener: .both) { builder in
+            builder.parseChain(joiner: .or, opener: .either) { $0.parseJuxtaposition() }
+        }
     }
 
     private mutating func parseChain(joiner: RequisiteItem.Kind, opener: RequisiteItem.Kind,
@@ -136,18 +131,17 @@ struct RequisiteTreeBuilder {
                 index = position
                 break
             }
-            connective = RequisiteTreeBuilder.mergeConnective(connective, slice(word.start, word.end))
+            connective = RequisiteTreeBuilder.mergeConnective(connective, text(of: word))
             operands.append(next)
         }
         if let openerItem {
-            let word = slice(openerItem.start, openerItem.end)
+            let word = text(of: openerItem)
             if operands.count >= 2 {
                 connective = RequisiteTreeBuilder.mergeConnective(word, connective)
             } else {
                 // "both" with nothing to pair: keep the word as text.
-                operands.insert(Parsed(node: .text(word), joinedBy: nil), at: 0)
-                let nodes = operands.map(\.node)
-                return RequisiteTreeBuilder.group(.all, nodes, connective: nil).map { Parsed(node: $0, joinedBy: nil) }
+                operands.insert(Parsed(node: .text(word)), at: 0)
+                return RequisiteTreeBuilder.group(.all, operands.map(\.node), connective: nil).map { Parsed(node: $0) }
             }
         }
         guard !operands.isEmpty else { return nil }
@@ -169,26 +163,20 @@ struct RequisiteTreeBuilder {
             required.append(rest)
         }
         guard let chain = RequisiteTreeBuilder.group(.all, required, connective: connective) else { return nil }
-        let node = RequisiteTreeBuilder.combine(.any, chain, permission, connective: orWord)
-        return Parsed(node: node, joinedBy: .any)
+        return Parsed(node: RequisiteTreeBuilder.combine(.any, chain, permission, connective: orWord), joinedBy: .any)
     }
 
     /// Operands written side by side ("CIS 553 CIS 375", "majors: A grade of …"): all required.
     mutating func parseJuxtaposition() -> Parsed? {
-        guard index < items.count else { return nil }
-        if items[index].startsPrimary {
-            let head = parseSlash()
+        var head: Requisite?
+        if index < items.count, items[index].startsPrimary {
+            head = parseSlash()
+            // One operand alone (the usual case) makes no array.
             if index >= items.count || !(items[index].startsPrimary || items[index].kind == .colon) {
-                return head.map { Parsed(node: $0, joinedBy: nil) }
+                return head.map { Parsed(node: $0) }
             }
-            return parseMoreJuxtaposed(head)
         }
-        return parseMoreJuxtaposed(nil)
-    }
-
-    private mutating func parseMoreJuxtaposed(_ head: Requisite?) -> Parsed? {
-        var parts: [Requisite] = []
-        if let head { parts.append(head) }
+        var parts = head.map { [$0] } ?? []
         while index < items.count {
             if items[index].kind == .colon {
                 index += 1
@@ -199,8 +187,7 @@ struct RequisiteTreeBuilder {
             if let part = parseSlash() { parts.append(part) }
             if index == before { break }
         }
-        guard let node = RequisiteTreeBuilder.group(.all, parts, connective: nil) else { return nil }
-        return Parsed(node: node, joinedBy: nil)
+        return RequisiteTreeBuilder.group(.all, parts, connective: nil).map { Parsed(node: $0) }
     }
 
     /// "STA 215/312", "COSC 1336/1136": alternatives.
@@ -228,7 +215,7 @@ struct RequisiteTreeBuilder {
             return inner
         case .atLeast:
             index += 1
-            let marker = slice(item.start, item.end)
+            let marker = text(of: item)
             guard countDepth < RequisitePasses.maxGroupDepth else { return .text(marker) }
             countDepth += 1
             defer { countDepth -= 1 }
@@ -242,7 +229,7 @@ struct RequisiteTreeBuilder {
             }
         case .both, .either:
             index += 1
-            return .text(slice(item.start, item.end))
+            return .text(text(of: item))
         default:
             guard item.isLeaf else { return nil }
             index += 1
@@ -253,7 +240,7 @@ struct RequisiteTreeBuilder {
     // MARK: Leaves
 
     func leaf(_ item: RequisiteItem) -> Requisite {
-        let source = slice(item.start, item.end)
+        let source = text(of: item)
         switch item.kind {
         case .course:
             guard item.codeIndex >= 0, item.codeIndex < codes.count else { return .text(source) }
@@ -285,6 +272,8 @@ struct RequisiteTreeBuilder {
         String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
     }
 
+    func text(of item: RequisiteItem) -> String { slice(item.start, item.end) }
+
     /// Roles are common nouns ("Department Chair" = "department chair"); only ASCII is folded.
     func lowercased(_ start: Int, _ end: Int) -> String {
         String(decoding: bytes[start..<end].map { RequisiteLexer.isASCIIUpper($0) ? RequisiteLexer.lowercased($0) : $0 },
@@ -301,11 +290,7 @@ struct RequisiteTreeBuilder {
         flat.reserveCapacity(children.count)
         var merged = connective
         for child in children { flatten(child, into: &flat, op: op, word: &merged) }
-        if flat.count == 1, let word = merged {
-            // Cannot happen for well-formed lists; keep the connective's words rather than drop them.
-            flat.append(.text(word))
-        }
-        return op == .all ? .all(flat, connective: merged) : .any(flat, connective: merged)
+        return close((op, flat, merged))
     }
 
     static func combine(_ op: Operator, _ left: Requisite, _ right: Requisite, connective: String?) -> Requisite {
@@ -358,6 +343,7 @@ struct RequisiteTreeBuilder {
 
     private static func close(_ group: (op: Operator, children: [Requisite], word: String?)) -> Requisite {
         var children = group.children
+        // Cannot happen for well-formed lists; keep the connective's words rather than drop them.
         if children.count == 1, let word = group.word { children.append(.text(word)) }
         return group.op == .all ? .all(children, connective: group.word) : .any(children, connective: group.word)
     }
