@@ -123,22 +123,20 @@ public struct MirrorSource: PageSource {
     public func fetch(_ url: URL) async -> Result<FetchedPage, FetchFailure> {
         let key = URLNormalizer.normalize(url).absoluteString
         guard let entry = index.pages[key] ?? index.pages[url.absoluteString] else {
-            return .failure(FetchFailure(url: url, reason: "not in the mirror \(directory.path) (HTTP 404)", status: 404,
-                                         attempts: 1))
+            return .failure(FetchFailure(url: url, reason: "not in the mirror \(directory.path) (HTTP 404)", status: 404))
         }
         guard (200..<300).contains(entry.status) else {
-            return .failure(FetchFailure(url: url, reason: "HTTP \(entry.status) (recorded)", status: entry.status,
-                                         attempts: 1))
+            return .failure(FetchFailure(url: url, reason: "HTTP \(entry.status) (recorded)", status: entry.status))
         }
         let file = directory.appendingPathComponent(entry.file)
         // The index's paths are confined when it is read, but a page (or a folder on its way) may be a symbolic
         // link: what it resolves to must still be inside the mirror.
         guard Self.resolvesInside(file, directory: directory) else {
-            return .failure(FetchFailure(url: url, reason: "the mirror's file \(file.path) resolves outside the mirror \(directory.path); refused",
-                                         attempts: 1))
+            let reason = "the mirror's file \(file.path) resolves outside the mirror \(directory.path); refused"
+            return .failure(FetchFailure(url: url, reason: reason))
         }
         guard let data = try? Data(contentsOf: file) else {
-            return .failure(FetchFailure(url: url, reason: "the mirror's file \(file.path) cannot be read", attempts: 1))
+            return .failure(FetchFailure(url: url, reason: "the mirror's file \(file.path) cannot be read"))
         }
         return .success(FetchedPage(url: url, finalURL: url, status: entry.status, contentType: entry.contentType, etag: entry.etag,
                                     lastModified: entry.lastModified, body: Array(data)))
