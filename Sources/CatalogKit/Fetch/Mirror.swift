@@ -19,13 +19,12 @@ public enum URLNormalizer {
         var output: [Substring] = []
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
         for (index, segment) in segments.enumerated() {
-            if segment == "." { if index == segments.count - 1 { output.append("") }; continue }
-            if segment == ".." {
-                if output.count > 1 { output.removeLast() }
-                if index == segments.count - 1 { output.append("") }
+            guard segment == "." || segment == ".." else {
+                output.append(segment)
                 continue
             }
-            output.append(segment)
+            if segment == "..", output.count > 1 { output.removeLast() }
+            if index == segments.count - 1 { output.append("") }
         }
         let joined = output.joined(separator: "/")
         return joined.hasPrefix("/") ? joined : "/" + joined
@@ -75,18 +74,15 @@ public struct MirrorIndex: Sendable, Equatable {
         }
         var index = MirrorIndex()
         if case let .array(starts)? = root["startUrls"] {
-            index.startURLs = starts.compactMap { if case let .string(url) = $0 { return url } else { return nil } }
+            index.startURLs = starts.compactMap(\.stringValue)
         }
         for (url, value) in pages {
-            guard case let .string(path)? = value["file"], PipelineConfig.confinedPath(path, base: directory) != nil else {
+            guard let path = value["file"]?.stringValue, PipelineConfig.confinedPath(path, base: directory) != nil else {
                 throw MirrorError(message: "\(file.path): pages[\"\(url)\"].file: expected a relative path inside the mirror")
             }
             let status = if case let .int(code)? = value["status"] { code } else { 200 }
-            func string(_ key: String) -> String? {
-                if case let .string(text)? = value[key] { text } else { nil }
-            }
-            index.pages[url] = Entry(file: path, status: status, contentType: string("contentType"), etag: string("etag"),
-                                     lastModified: string("lastModified"))
+            index.pages[url] = Entry(file: path, status: status, contentType: value["contentType"]?.stringValue,
+                                     etag: value["etag"]?.stringValue, lastModified: value["lastModified"]?.stringValue)
         }
         return index
     }

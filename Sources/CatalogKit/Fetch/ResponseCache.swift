@@ -25,14 +25,12 @@ public struct ResponseCache: Sendable {
     public func load(_ url: String) -> CachedResponse? {
         guard let data = try? Data(contentsOf: file(for: url)), let newline = data.firstIndex(of: 0x0A),
               let meta = try? JSONValue.parse(data[data.startIndex..<newline]),
-              case let .string(storedURL)? = meta["url"], storedURL == url,
+              meta["url"]?.stringValue == url,
               case let .int(status)? = meta["status"], case let .int(length)? = meta["length"],
               data.count - newline - 1 == length else { return nil }
-        func string(_ key: String) -> String? {
-            if case let .string(value)? = meta[key] { value } else { nil }
-        }
-        return CachedResponse(url: url, status: status, contentType: string("contentType"), etag: string("etag"),
-                              lastModified: string("lastModified"), body: Array(data[(newline + 1)...]))
+        return CachedResponse(url: url, status: status, contentType: meta["contentType"]?.stringValue,
+                              etag: meta["etag"]?.stringValue, lastModified: meta["lastModified"]?.stringValue,
+                              body: Array(data[(newline + 1)...]))
     }
 
     public func store(_ response: CachedResponse) throws {
