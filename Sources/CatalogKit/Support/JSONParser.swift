@@ -14,11 +14,7 @@ extension JSONValue {
     public static func parse(_ text: some Collection<UInt8>) throws(JSONSyntaxError) -> JSONValue {
         try Array(text).withUnsafeBufferPointer { (bytes) throws(JSONSyntaxError) -> JSONValue in
             var parser = JSONTextParser(bytes: bytes)
-            parser.skipSpace()
-            let value = try parser.value(depth: 0)
-            parser.skipSpace()
-            guard parser.index == parser.bytes.count else { throw parser.error("unexpected text after the JSON value") }
-            return value
+            return try parser.document()
         }
     }
 
@@ -56,14 +52,7 @@ extension JSONValue {
             return try text.withUnsafeBufferPointer { (bytes) throws(JSONSyntaxError) -> JSONValue in
                 var parser = JSONTextParser(bytes: bytes)
                 parser.streamed = (key, elements(refusal))
-                parser.skipSpace()
-                guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "{") else {
-                    throw parser.error("expected an object")
-                }
-                let value = try parser.value(depth: 0)
-                parser.skipSpace()
-                guard parser.index == parser.bytes.count else { throw parser.error("unexpected text after the JSON value") }
-                return value
+                return try parser.document(objectOnly: true)
             }
         } catch {
             // The parser stops with a syntax error when the reader refuses an element; report the refusal.
@@ -135,6 +124,16 @@ struct JSONTextParser {
             if byte == 0x0A { line += 1; column = 1 } else if byte & 0xC0 != 0x80 { column += 1 }
         }
         return JSONSyntaxError(line: line, column: column, message: message)
+    }
+
+    /// The whole text as one value (`objectOnly`: an object), with nothing but white space around it.
+    mutating func document(objectOnly: Bool = false) throws(JSONSyntaxError) -> JSONValue {
+        skipSpace()
+        if objectOnly, index == bytes.count || bytes[index] != UInt8(ascii: "{") { throw error("expected an object") }
+        let parsed = try value(depth: 0)
+        skipSpace()
+        guard index == bytes.count else { throw error("unexpected text after the JSON value") }
+        return parsed
     }
 
     mutating func skipSpace() {

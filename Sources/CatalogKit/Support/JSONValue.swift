@@ -104,15 +104,10 @@ public enum JSONValue: Sendable, Equatable {
         }
     }
 
-    /// The first `count` bytes of a literal. Literals rather than shared arrays: an array read by every core
-    /// is retained and released by each of them, and those reference counts bounce between the cores.
-    static func append(_ literal: StaticString, prefix count: Int, to out: inout [UInt8]) {
+    /// The first `count` bytes of a literal (all by default). Literals rather than shared arrays: an array read by
+    /// every core is retained and released by each of them, and those reference counts bounce between the cores.
+    static func append(_ literal: StaticString, prefix count: Int = .max, to out: inout [UInt8]) {
         out.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: min(count, literal.utf8CodeUnitCount)))
-    }
-
-    /// All of a literal's bytes.
-    static func append(_ literal: StaticString, to out: inout [UInt8]) {
-        append(literal, prefix: literal.utf8CodeUnitCount, to: &out)
     }
 
     private static let spaces: StaticString = "                                                                "
@@ -138,14 +133,9 @@ public enum JSONValue: Sendable, Equatable {
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
+    /// The string in quotes, with JSON's escapes.
     static func writeString(_ value: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        writeEscaped(value, into: &out)
-        out.append(UInt8(ascii: "\""))
-    }
-
-    /// The string's characters with JSON's escapes, without the quotes around them.
-    static func writeEscaped(_ value: String, into out: inout [UInt8]) {
         var value = value
         value.withUTF8 { bytes in
             // Copy the runs that need no escape in one go; most strings are one run.
@@ -173,5 +163,6 @@ public enum JSONValue: Sendable, Equatable {
                 }
             }
         }
+        out.append(UInt8(ascii: "\""))
     }
 }
