@@ -62,12 +62,11 @@ public struct FileSet {
                 throw error
             }
         }
-        var directories: [URL] = []
-        for entry in staged where !directories.contains(entry.target.deletingLastPathComponent()) {
-            directories.append(entry.target.deletingLastPathComponent())
-        }
+        let directories = staged.map { $0.target.deletingLastPathComponent() }
         do {
-            for directory in directories { try AtomicFile.synchronizeDirectory(directory) }
+            for (index, directory) in directories.enumerated() where !directories[..<index].contains(directory) {
+                try AtomicFile.synchronizeDirectory(directory)
+            }
         } catch {
             restore()
             throw error
