@@ -22,10 +22,9 @@ extension JSONValue {
         try parse(Array(text.utf8))
     }
 
-    /// Parses a JSON object whose member `key` is a long array, handing each element of that array to
-    /// `each` as soon as it is read instead of keeping it: a 50,000-record document never exists as one
-    /// tree, only its records as whatever `each` makes of them. Returns the object with that member as
-    /// an empty array. Throws `JSONSyntaxError`, or what `each` throws (which stops the parse).
+    /// Parses a JSON object whose member `key` is a long array, handing each element to `each` as it is read: a
+    /// 50,000-record document never exists as one tree. Returns the object with that member as an empty array.
+    /// Throws `JSONSyntaxError`, or what `each` throws (which stops the parse).
     public static func parse(_ text: [UInt8], streaming key: String, each: (JSONValue) throws -> Void) throws -> JSONValue {
         try withoutActuallyEscaping(each) { each in
             try parseStreaming(text, key: key) { refusal in
@@ -34,9 +33,8 @@ extension JSONValue {
         }
     }
 
-    /// The same for an array of objects of which only some members matter: each element is handed over
-    /// as the values of `keys`, by position (nil where absent). The other members are checked for syntax
-    /// and skipped without being built, which is most of the cost of reading a record.
+    /// The same for an array of objects of which only some members matter: each is handed over as the values of
+    /// `keys`, by position (nil where absent); the others are checked but never built, most of a record's cost.
     public static func parse(_ text: [UInt8], streaming key: String, selecting keys: [String],
                              each: ([JSONValue?]) throws -> Void) throws -> JSONValue {
         try withoutActuallyEscaping(each) { each in
@@ -105,8 +103,8 @@ enum StreamedElements {
 }
 
 struct JSONTextParser {
-    /// The text; valid for the parser's life (it lives inside `withUnsafeBufferPointer`). Unchecked
-    /// access matters here: every byte of tens of megabytes goes through it.
+    /// The text, valid for the parser's life (inside `withUnsafeBufferPointer`): unchecked access matters when
+    /// every byte of tens of megabytes goes through it.
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
     /// The top-level member whose array elements go to a handler instead of into the tree.
