@@ -280,15 +280,9 @@ struct JSONTextParser {
         guard index + 4 <= bytes.count else { throw error("an incomplete \\u escape") }
         var value: UInt32 = 0
         for _ in 0..<4 {
-            let byte = bytes[index]
+            let digit = Character(Unicode.Scalar(bytes[index])).hexDigitValue
             index += 1
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw error("an invalid \\u escape")
-            }
+            guard let digit else { throw error("an invalid \\u escape") }
             value = value << 4 | UInt32(digit)
         }
         return value
