@@ -116,8 +116,8 @@ public final class Crawler: Sendable {
         var report = CrawlReport()
         var seen: Set<String> = []
         var queue: [Job] = []
-        /// Per pager: how many pages it announced, which page numbers were found, a link to copy, whether
-        /// the pages it did not link have been asked for, and the parser that knows how its pages are numbered.
+        /// Per pager: pages announced, page numbers found, a link to copy, whether the unlinked ones were asked for,
+        /// and the parser that knows how its pages are numbered.
         var pagers: [String: (count: Int, pages: Set<Int>, template: String, completed: Bool, parser: any CatalogParser)] = [:]
 
         func enqueue(_ url: URL, _ kind: Kind) {

@@ -32,9 +32,7 @@ public enum URLNormalizer {
 }
 
 /// A recorded crawl: one file per URL and `index.json` mapping URLs to files, statuses and content types.
-///
-/// `--record DIR` writes one; `--replay DIR` serves a crawl from one with no network at all. The
-/// recorded fixture catalog in `Fixtures/gvsu` is such a mirror.
+/// `--record DIR` writes one; `--replay DIR` serves a crawl from one, with no network (as `Fixtures/gvsu`).
 public struct MirrorIndex: Sendable, Equatable {
     public struct Entry: Sendable, Equatable {
         /// Relative to the mirror's directory.

@@ -10,10 +10,8 @@ public struct CachedResponse: Sendable, Equatable {
     public var body: [UInt8]
 }
 
-/// An on-disk response cache: one file per URL, written atomically (temporary file, then rename),
-/// so a run killed mid-write leaves the old entry or the new one, never a torn one.
-///
-/// A file holds one line of JSON metadata, a newline, then the body bytes as received.
+/// An on-disk response cache: one file per URL (a line of JSON metadata, then the body as received), written
+/// atomically, so a run killed mid-write leaves the old entry or the new one, never a torn one.
 public struct ResponseCache: Sendable {
     public let directory: URL
 
