@@ -9,7 +9,7 @@ public struct ConfigIssue: Sendable, Equatable, CustomStringConvertible {
 /// Reads a JSON object tree by path, collecting every problem rather than stopping at the first.
 ///
 /// Each accessor records what it expected when the value is missing or of the wrong kind, and
-/// `finish(allowed:)` rejects keys nobody asked for, with a did-you-mean hint.
+/// `rejectUnknownKeys` rejects keys nobody asked for, with a did-you-mean hint.
 struct ConfigReader {
     private(set) var issues: [ConfigIssue] = []
 
@@ -63,12 +63,7 @@ struct ConfigReader {
     /// A number (integer or not) within `range`; nil and no problem when absent.
     mutating func number(_ value: JSONValue?, _ path: String, in range: ClosedRange<Double>) -> Double? {
         read(value, path, "a number from \(range.lowerBound) to \(range.upperBound)", required: false) { value in
-            let number: Double? = switch value {
-            case let .int(integer): Double(integer)
-            case let .double(double): double
-            default: nil
-            }
-            return number.flatMap { range.contains($0) ? $0 : nil }
+            value.doubleValue.flatMap { range.contains($0) ? $0 : nil }
         }
     }
 
@@ -118,14 +113,12 @@ struct ConfigReader {
 
 /// Levenshtein distance, for did-you-mean hints.
 public func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a), b = Array(b)
-    guard !a.isEmpty else { return b.count }
-    guard !b.isEmpty else { return a.count }
+    let b = Array(b)
     var previous = Array(0...b.count)
-    for i in 1...a.count {
-        var current = [i] + Array(repeating: 0, count: b.count)
-        for j in 1...b.count {
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+    for (i, x) in a.enumerated() {
+        var current = [i + 1]
+        for (j, y) in b.enumerated() {
+            current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
         }
         previous = current
     }

@@ -100,10 +100,9 @@ public struct PipelineConfig: Sendable, Equatable {
     public static func parse(_ data: Data, file: URL) throws(Invalid) -> PipelineConfig {
         let root: JSONValue
         // Editors on Windows save UTF-8 with a byte-order mark; it is not part of the JSON.
-        let byteOrderMark = Data([0xEF, 0xBB, 0xBF])
-        let json = data.starts(with: byteOrderMark) ? data.dropFirst(byteOrderMark.count) : data
+        let json = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data
         do {
-            root = try JSONValue.parse(Data(json))
+            root = try JSONValue.parse(json)
         } catch {
             throw Invalid(file: file.path, issues: [ConfigIssue(path: "", message: "not valid JSON: \(error)")])
         }

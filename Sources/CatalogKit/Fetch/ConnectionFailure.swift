@@ -3,9 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Why a request got no answer, in one line an operator can act on: the host that could not be resolved, the
-/// port that refused, the connection that was reset, the TLS handshake that failed, the timeout. Foundation's
-/// own text ("The operation could not be completed. (NSURLErrorDomain error -1004.)") never reaches the user.
+/// Why a request got no answer, in one line an operator can act on (the host not resolved, the port that refused,
+/// the reset, the TLS failure, the timeout), never Foundation's "(NSURLErrorDomain error -1004.)".
 public enum ConnectionFailure {
     public static func describe(_ error: any Error, url: URL, timeoutSeconds: Int) -> String {
         let host = url.host ?? "(no host)"

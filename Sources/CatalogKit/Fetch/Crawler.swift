@@ -77,15 +77,14 @@ public final class Crawler: Sendable {
     let robots: RobotsGate?
     let progress: (@Sendable (CrawlProgress) -> Void)?
 
-    /// - Parameter robots: nil for sources that are not the web (a mirror).
+    /// - Parameter honourRobots: false for sources that are not the web (a mirror).
     public init(source: any PageSource, parser: PageParser, settings: FetchSettings, honourRobots: Bool,
                 progress: (@Sendable (CrawlProgress) -> Void)? = nil) {
         self.source = source
         self.parser = parser
         self.settings = settings
-        let robots = honourRobots ? RobotsGate(source: source, userAgent: settings.userAgent) : nil
-        self.robots = robots
         self.progress = progress
+        robots = honourRobots ? RobotsGate(source: source, userAgent: settings.userAgent) : nil
         if let robots {
             // Weakly: the gate holds the source, and the crawler holds the gate for as long as it crawls.
             source.vetRedirects { [weak robots] url in await robots?.refusal(for: url)?.reason }
@@ -117,8 +116,8 @@ public final class Crawler: Sendable {
         var report = CrawlReport()
         var seen: Set<String> = []
         var queue: [Job] = []
-        /// Per pager: how many pages it announced, which page numbers were found, a link to copy, whether
-        /// the pages it did not link have been asked for, and the parser that knows how its pages are numbered.
+        /// Per pager: pages announced, page numbers found, a link to copy, whether the unlinked ones were asked for,
+        /// and the parser that knows how its pages are numbered.
         var pagers: [String: (count: Int, pages: Set<Int>, template: String, completed: Bool, parser: any CatalogParser)] = [:]
 
         func enqueue(_ url: URL, _ kind: Kind) {
@@ -155,22 +154,21 @@ public final class Crawler: Sendable {
                     group.addTask { await self.process(job) }
                 }
                 if running == 0 {
+                    guard !deadlineHit else { break }
                     // The queue drained: pages a pager announced but never linked are asked for by number.
-                    if !deadlineHit, queue.isEmpty {
-                        for (key, pager) in pagers where !pager.completed && pager.pages.count < pager.count {
-                            pagers[key]?.completed = true
-                            // A pager that claims more pages than a catalog has is not followed by number.
-                            guard pager.count <= Self.maximumPagerPages else {
-                                report.failures.append(CrawlFailure(url: pager.template, reason: "the pager claims \(pager.count) pages, "
-                                    + "more than \(Self.maximumPagerPages); the pages it does not link were not asked for"))
-                                continue
-                            }
-                            for number in 1...pager.count where !pager.pages.contains(number) {
-                                if let url = pager.parser.pagerURL(pager.template, page: number) { enqueue(url, .listing) }
-                            }
+                    for (key, pager) in pagers where !pager.completed && pager.pages.count < pager.count {
+                        pagers[key]?.completed = true
+                        // A pager that claims more pages than a catalog has is not followed by number.
+                        guard pager.count <= Self.maximumPagerPages else {
+                            report.failures.append(CrawlFailure(url: pager.template, reason: "the pager claims \(pager.count) pages, "
+                                + "more than \(Self.maximumPagerPages); the pages it does not link were not asked for"))
+                            continue
+                        }
+                        for number in 1...pager.count where !pager.pages.contains(number) {
+                            if let url = pager.parser.pagerURL(pager.template, page: number) { enqueue(url, .listing) }
                         }
                     }
-                    if queue.isEmpty || deadlineHit { break }
+                    if queue.isEmpty { break }
                     continue
                 }
                 guard let outcome = await group.next() else { break }

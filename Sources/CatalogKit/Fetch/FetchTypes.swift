@@ -13,8 +13,6 @@ public struct FetchedPage: Sendable, Equatable {
     public var body: [UInt8]
     /// The server answered 304 and the cached body was reused.
     public var notModified = false
-    /// How many requests it took (1 when the first succeeded).
-    public var attempts = 1
 }
 
 /// Why a page could not be had, after every retry it deserved.
@@ -23,7 +21,6 @@ public struct FetchFailure: Error, Sendable, Equatable, CustomStringConvertible 
     public var reason: String
     /// The last HTTP status, when there was one.
     public var status: Int?
-    public var attempts = 0
     /// Whether running again later might succeed (timeouts, 5xx, 429) rather than not (404, refused redirect).
     public var temporary = false
 

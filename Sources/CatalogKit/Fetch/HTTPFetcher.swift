@@ -4,10 +4,8 @@ import Synchronization
 import FoundationNetworking
 #endif
 
-/// Fetches pages over HTTP politely and persistently: bounded concurrency in total and per host, a
-/// minimum delay between requests to one host, retries with exponential backoff and full jitter
-/// honouring Retry-After, a body size limit, a wall-clock deadline per request, allowed origins for
-/// redirects, and conditional requests against an on-disk cache.
+/// Fetches pages over HTTP politely and persistently: bounded concurrency, per-host pacing, retries with backoff
+/// honouring Retry-After, body and time limits, allowed origins, conditional requests against an on-disk cache.
 ///
 /// One long-lived URLSession serves the whole process: short-lived sessions crash on Linux.
 public final class HTTPFetcher: PageSource {
@@ -18,7 +16,6 @@ public final class HTTPFetcher: PageSource {
     private let pacer: HostPacer
     private let cache: ResponseCache?
     private let allowedOrigins: Set<Origin>
-    /// Retries made so far (not counting first attempts), for the crawl's summary.
     public var retries: Int { retryCount.withLock { $0 } }
     private let retryCount = Mutex(0)
     private let redirectVetter = Mutex<(@Sendable (URL) async -> String?)?>(nil)
@@ -80,23 +77,21 @@ public final class HTTPFetcher: PageSource {
         }
         let cached = cache?.load(url.absoluteString)
         var attempt = 0
-        var lastFailure: FetchFailure?
-        while attempt < max(1, settings.maximumAttempts) {
+        while true {
             attempt += 1
             if attempt > 1 { retryCount.withLock { $0 += 1 } }
             if Task.isCancelled {
-                return .failure(Self.cancelled(url, attempts: attempt - 1))
+                return .failure(Self.cancelled(url))
             }
             await gate.acquire(host: host)
             await pacer.waitForTurn(host: host)
             // The crawl's deadline may have passed while this request waited for its turn.
-            let outcome = Task.isCancelled ? .fail(Self.cancelled(url, attempts: 0)) : await perform(url, cached: cached)
+            let outcome = Task.isCancelled ? .fail(Self.cancelled(url)) : await perform(url, cached: cached)
             await gate.release(host: host)
             switch outcome {
             case let .redirect(target, status):
-                return await follow(url, to: target, status: status, redirectsLeft: redirectsLeft, attempts: attempt)
+                return await follow(url, to: target, status: status, redirectsLeft: redirectsLeft)
             case var .page(page):
-                page.attempts = attempt
                 if page.notModified, let cached {
                     page.body = cached.body
                     page.contentType = page.contentType ?? cached.contentType
@@ -106,20 +101,17 @@ public final class HTTPFetcher: PageSource {
                                                     etag: page.etag, lastModified: page.lastModified, body: page.body))
                 }
                 return .success(page)
-            case let .retry(failure, retryAfter):
-                lastFailure = failure
-                guard attempt < settings.maximumAttempts else { break }
+            case .retry(var failure, let retryAfter):
+                guard attempt < settings.maximumAttempts else {
+                    failure.reason += " (gave up after \(attempt) attempt\(attempt == 1 ? "" : "s"))"
+                    return .failure(failure)
+                }
                 // Cancelled at the crawl's deadline, this sleep ends at once, however long the server asked for.
                 try? await Task.sleep(nanoseconds: Sleep.nanoseconds(backoff(attempt: attempt, retryAfter: retryAfter)))
-            case var .fail(failure):
-                failure.attempts = attempt
+            case let .fail(failure):
                 return .failure(failure)
             }
         }
-        var failure = lastFailure ?? FetchFailure(url: url, reason: "no attempt made", temporary: true)
-        failure.attempts = attempt
-        failure.reason += " (gave up after \(attempt) attempt\(attempt == 1 ? "" : "s"))"
-        return .failure(failure)
     }
 
     /// Full jitter: a wait drawn uniformly below an exponentially growing cap; a server's Retry-After
@@ -133,15 +125,14 @@ public final class HTTPFetcher: PageSource {
 
     /// A redirect to another allowed origin: asks the vetter (that origin's robots.txt), then fetches it as a
     /// request of its own, with one redirect fewer left.
-    private func follow(_ url: URL, to target: URL, status: Int, redirectsLeft: Int, attempts: Int) async -> Result<FetchedPage, FetchFailure> {
+    private func follow(_ url: URL, to target: URL, status: Int, redirectsLeft: Int) async -> Result<FetchedPage, FetchFailure> {
         guard redirectsLeft > 0 else {
-            return .failure(FetchFailure(url: url, reason: "more than \(settings.maximumRedirects) redirects (a redirect loop?); last to \(target.absoluteString)",
-                                         status: status, attempts: attempts))
+            let reason = "more than \(settings.maximumRedirects) redirects (a redirect loop?); last to \(target.absoluteString)"
+            return .failure(FetchFailure(url: url, reason: reason, status: status))
         }
         let vetter = redirectVetter.withLock { $0 }
         if let vetter, let objection = await vetter(target) {
-            return .failure(FetchFailure(url: url, reason: "redirect to \(target.absoluteString) refused: \(objection)", status: status,
-                                         attempts: attempts))
+            return .failure(FetchFailure(url: url, reason: "redirect to \(target.absoluteString) refused: \(objection)", status: status))
         }
         switch await fetch(target, redirectsLeft: redirectsLeft - 1) {
         case var .success(page):
@@ -155,14 +146,14 @@ public final class HTTPFetcher: PageSource {
     }
 
     /// A request the crawl's deadline cancelled.
-    static func cancelled(_ url: URL, attempts: Int) -> FetchFailure {
-        FetchFailure(url: url, reason: "cancelled (crawl deadline)", attempts: attempts, temporary: true)
+    static func cancelled(_ url: URL) -> FetchFailure {
+        FetchFailure(url: url, reason: "cancelled (crawl deadline)", temporary: true)
     }
 
     enum Outcome {
         case page(FetchedPage)
         case redirect(URL, status: Int)
-        case retry(FetchFailure, retryAfter: Double?)
+        case retry(FetchFailure, retryAfter: Double? = nil)
         case fail(FetchFailure)
     }
 
@@ -191,23 +182,22 @@ public final class HTTPFetcher: PageSource {
             return .redirect(target, status: raw.response?.statusCode ?? 302)
         }
         if raw.overLimit {
-            return .fail(FetchFailure(url: url, reason: "body larger than \(limit) bytes; cut off",
-                                      status: raw.response?.statusCode))
+            let reason = "body larger than \(limit) bytes; cut off"
+            return .fail(FetchFailure(url: url, reason: reason, status: raw.response?.statusCode))
         }
         if raw.timedOut {
-            return .retry(FetchFailure(url: url, reason: "timed out after \(settings.requestTimeoutSeconds) s (the request's wall-clock deadline)",
-                                       status: raw.response?.statusCode, temporary: true), retryAfter: nil)
+            let reason = "timed out after \(settings.requestTimeoutSeconds) s (the request's wall-clock deadline)"
+            return .retry(FetchFailure(url: url, reason: reason, status: raw.response?.statusCode, temporary: true))
         }
         if let error = raw.error {
-            let code = (error as? URLError)?.code
-            let reason = ConnectionFailure.describe(error, url: url, timeoutSeconds: settings.requestTimeoutSeconds)
-            if code == .cancelled, Task.isCancelled {
-                return .fail(Self.cancelled(url, attempts: 0))
+            if (error as? URLError)?.code == .cancelled, Task.isCancelled {
+                return .fail(Self.cancelled(url))
             }
-            return .retry(FetchFailure(url: url, reason: reason, temporary: true), retryAfter: nil)
+            let reason = ConnectionFailure.describe(error, url: url, timeoutSeconds: settings.requestTimeoutSeconds)
+            return .retry(FetchFailure(url: url, reason: reason, temporary: true))
         }
         guard let response = raw.response else {
-            return .retry(FetchFailure(url: url, reason: "no response", temporary: true), retryAfter: nil)
+            return .retry(FetchFailure(url: url, reason: "no response", temporary: true))
         }
         let status = response.statusCode
         let header = { (name: String) in response.value(forHTTPHeaderField: name) }
@@ -223,8 +213,8 @@ public final class HTTPFetcher: PageSource {
                           retryAfter: retryAfter)
         }
         if (300..<400).contains(status) {
-            return .fail(FetchFailure(url: url, reason: "HTTP \(status): too many redirects (limit \(settings.maximumRedirects))",
-                                      status: status))
+            let reason = "HTTP \(status): too many redirects (limit \(settings.maximumRedirects))"
+            return .fail(FetchFailure(url: url, reason: reason, status: status))
         }
         guard (200..<300).contains(status) else {
             return .fail(FetchFailure(url: url, reason: "HTTP \(status)", status: status))
@@ -234,7 +224,7 @@ public final class HTTPFetcher: PageSource {
         let encoding = header("Content-Encoding")?.lowercased() ?? "identity"
         if encoding == "identity", let length = header("Content-Length").flatMap(Int.init), length != raw.body.count {
             let reason = "truncated body: \(raw.body.count) of \(length) bytes"
-            return .retry(FetchFailure(url: url, reason: reason, status: status, temporary: true), retryAfter: nil)
+            return .retry(FetchFailure(url: url, reason: reason, status: status, temporary: true))
         }
         return .page(FetchedPage(url: url, finalURL: response.url ?? url, status: status, contentType: header("Content-Type"),
                                  etag: header("ETag"), lastModified: header("Last-Modified"), body: raw.body))

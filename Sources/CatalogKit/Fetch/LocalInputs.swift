@@ -84,11 +84,10 @@ public enum PageInputs {
         }
     }
 
-    /// Every entry below `directory`, as paths relative to it, in no particular order, read with `readdir`
-    /// (whose entries say whether they are folders): hidden entries too, symbolic links below `directory` listed
-    /// but not followed, a folder reached twice (a bind mount of its own parent) read once. `directory` itself is
-    /// followed when it is a link, as the user named it. Nil when `directory` cannot be opened; a folder below
-    /// it that cannot be is passed over, as the enumerators pass it over.
+    /// Every entry below `directory` (followed if a link, as the user named it), as relative paths in no order, read
+    /// with `readdir`, whose entries say whether they are folders: hidden ones too, links below listed but not
+    /// followed, a folder reached twice (a bind mount of its own parent) read once. Nil when `directory` cannot be
+    /// opened; a folder below it that cannot be is passed over, as the enumerators pass it over.
     static func entries(under directory: String) -> [String]? {
         var found: [String] = []
         var folders = [""]

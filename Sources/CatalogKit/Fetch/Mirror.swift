@@ -19,13 +19,12 @@ public enum URLNormalizer {
         var output: [Substring] = []
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
         for (index, segment) in segments.enumerated() {
-            if segment == "." { if index == segments.count - 1 { output.append("") }; continue }
-            if segment == ".." {
-                if output.count > 1 { output.removeLast() }
-                if index == segments.count - 1 { output.append("") }
+            guard segment == "." || segment == ".." else {
+                output.append(segment)
                 continue
             }
-            output.append(segment)
+            if segment == "..", output.count > 1 { output.removeLast() }
+            if index == segments.count - 1 { output.append("") }
         }
         let joined = output.joined(separator: "/")
         return joined.hasPrefix("/") ? joined : "/" + joined
@@ -33,9 +32,7 @@ public enum URLNormalizer {
 }
 
 /// A recorded crawl: one file per URL and `index.json` mapping URLs to files, statuses and content types.
-///
-/// `--record DIR` writes one; `--replay DIR` serves a crawl from one with no network at all. The
-/// recorded fixture catalog in `Fixtures/gvsu` is such a mirror.
+/// `--record DIR` writes one; `--replay DIR` serves a crawl from one, with no network (as `Fixtures/gvsu`).
 public struct MirrorIndex: Sendable, Equatable {
     public struct Entry: Sendable, Equatable {
         /// Relative to the mirror's directory.
@@ -75,18 +72,15 @@ public struct MirrorIndex: Sendable, Equatable {
         }
         var index = MirrorIndex()
         if case let .array(starts)? = root["startUrls"] {
-            index.startURLs = starts.compactMap { if case let .string(url) = $0 { return url } else { return nil } }
+            index.startURLs = starts.compactMap(\.stringValue)
         }
         for (url, value) in pages {
-            guard case let .string(path)? = value["file"], PipelineConfig.confinedPath(path, base: directory) != nil else {
+            guard let path = value["file"]?.stringValue, PipelineConfig.confinedPath(path, base: directory) != nil else {
                 throw MirrorError(message: "\(file.path): pages[\"\(url)\"].file: expected a relative path inside the mirror")
             }
             let status = if case let .int(code)? = value["status"] { code } else { 200 }
-            func string(_ key: String) -> String? {
-                if case let .string(text)? = value[key] { text } else { nil }
-            }
-            index.pages[url] = Entry(file: path, status: status, contentType: string("contentType"), etag: string("etag"),
-                                     lastModified: string("lastModified"))
+            index.pages[url] = Entry(file: path, status: status, contentType: value["contentType"]?.stringValue,
+                                     etag: value["etag"]?.stringValue, lastModified: value["lastModified"]?.stringValue)
         }
         return index
     }
@@ -123,22 +117,20 @@ public struct MirrorSource: PageSource {
     public func fetch(_ url: URL) async -> Result<FetchedPage, FetchFailure> {
         let key = URLNormalizer.normalize(url).absoluteString
         guard let entry = index.pages[key] ?? index.pages[url.absoluteString] else {
-            return .failure(FetchFailure(url: url, reason: "not in the mirror \(directory.path) (HTTP 404)", status: 404,
-                                         attempts: 1))
+            return .failure(FetchFailure(url: url, reason: "not in the mirror \(directory.path) (HTTP 404)", status: 404))
         }
         guard (200..<300).contains(entry.status) else {
-            return .failure(FetchFailure(url: url, reason: "HTTP \(entry.status) (recorded)", status: entry.status,
-                                         attempts: 1))
+            return .failure(FetchFailure(url: url, reason: "HTTP \(entry.status) (recorded)", status: entry.status))
         }
         let file = directory.appendingPathComponent(entry.file)
         // The index's paths are confined when it is read, but a page (or a folder on its way) may be a symbolic
         // link: what it resolves to must still be inside the mirror.
         guard Self.resolvesInside(file, directory: directory) else {
-            return .failure(FetchFailure(url: url, reason: "the mirror's file \(file.path) resolves outside the mirror \(directory.path); refused",
-                                         attempts: 1))
+            let reason = "the mirror's file \(file.path) resolves outside the mirror \(directory.path); refused"
+            return .failure(FetchFailure(url: url, reason: reason))
         }
         guard let data = try? Data(contentsOf: file) else {
-            return .failure(FetchFailure(url: url, reason: "the mirror's file \(file.path) cannot be read", attempts: 1))
+            return .failure(FetchFailure(url: url, reason: "the mirror's file \(file.path) cannot be read"))
         }
         return .success(FetchedPage(url: url, finalURL: url, status: entry.status, contentType: entry.contentType, etag: entry.etag,
                                     lastModified: entry.lastModified, body: Array(data)))

@@ -8,11 +8,7 @@ public struct Origin: Hashable, Sendable, CustomStringConvertible {
     public var port: Int
 
     static func defaultPort(_ scheme: String) -> Int? {
-        switch scheme {
-        case "http": return 80
-        case "https": return 443
-        default: return nil
-        }
+        scheme == "http" ? 80 : scheme == "https" ? 443 : nil
     }
 
     /// The origins an `allowedHosts` entry names: `https://host[:port]` (or http) exactly that one; `host:port` both

@@ -10,10 +10,8 @@ public struct CachedResponse: Sendable, Equatable {
     public var body: [UInt8]
 }
 
-/// An on-disk response cache: one file per URL, written atomically (temporary file, then rename),
-/// so a run killed mid-write leaves the old entry or the new one, never a torn one.
-///
-/// A file holds one line of JSON metadata, a newline, then the body bytes as received.
+/// An on-disk response cache: one file per URL (a line of JSON metadata, then the body as received), written
+/// atomically, so a run killed mid-write leaves the old entry or the new one, never a torn one.
 public struct ResponseCache: Sendable {
     public let directory: URL
 
@@ -25,14 +23,12 @@ public struct ResponseCache: Sendable {
     public func load(_ url: String) -> CachedResponse? {
         guard let data = try? Data(contentsOf: file(for: url)), let newline = data.firstIndex(of: 0x0A),
               let meta = try? JSONValue.parse(data[data.startIndex..<newline]),
-              case let .string(storedURL)? = meta["url"], storedURL == url,
+              meta["url"]?.stringValue == url,
               case let .int(status)? = meta["status"], case let .int(length)? = meta["length"],
               data.count - newline - 1 == length else { return nil }
-        func string(_ key: String) -> String? {
-            if case let .string(value)? = meta[key] { value } else { nil }
-        }
-        return CachedResponse(url: url, status: status, contentType: string("contentType"), etag: string("etag"),
-                              lastModified: string("lastModified"), body: Array(data[(newline + 1)...]))
+        return CachedResponse(url: url, status: status, contentType: meta["contentType"]?.stringValue,
+                              etag: meta["etag"]?.stringValue, lastModified: meta["lastModified"]?.stringValue,
+                              body: Array(data[(newline + 1)...]))
     }
 
     public func store(_ response: CachedResponse) throws {

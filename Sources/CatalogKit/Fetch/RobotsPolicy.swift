@@ -73,10 +73,8 @@ public struct RobotsPolicy: Sendable, Equatable {
         return best?.allow ?? true
     }
 
-    /// Matches a robots pattern (`*` wildcard, `$` end anchor); returns the pattern's length as its weight.
-    ///
-    /// Rules match a prefix of the path unless anchored. The classic two-pointer wildcard match with
-    /// backtracking to the last star keeps it O(pattern × path): a hostile "*****…" cannot stall a crawl.
+    /// Matches a robots pattern (`*` wildcard, `$` end anchor, else a prefix); returns the pattern's length as its
+    /// weight. Two pointers, backtracking to the last star: O(pattern × path), so "*****…" cannot stall a crawl.
     static func match(_ pattern: String, _ path: String) -> Int? {
         let anchored = pattern.hasSuffix("$")
         var body = Array(anchored ? String(pattern.dropLast()) : pattern)

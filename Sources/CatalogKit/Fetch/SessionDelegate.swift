@@ -7,16 +7,16 @@ import FoundationNetworking
 /// What one request gave, before any judgement about retrying.
 struct RawResponse: Sendable {
     var response: HTTPURLResponse?
-    var body: [UInt8]
+    var body: [UInt8] = []
     var error: (any Error)?
     /// The body grew past the limit and the transfer was cut off.
-    var overLimit: Bool
+    var overLimit = false
     /// Why a redirect was refused (an origin that is not allowed, a scheme other than HTTP, too many).
     var refusedRedirect: String?
     /// A redirect to another allowed origin, not followed here: that origin's robots.txt is asked first.
     var redirectToOrigin: URL?
     /// The request's own wall-clock deadline passed and the transfer was cut off.
-    var timedOut: Bool
+    var timedOut = false
 }
 
 /// What a request may do: how much body it may receive, by when it must be over, where it may be redirected.
@@ -36,13 +36,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private struct TaskState: Sendable {
         let continuation: CheckedContinuation<RawResponse, Never>
         let limits: RequestLimits
-        var response: HTTPURLResponse?
-        var body: [UInt8] = []
-        var overLimit = false
-        var timedOut = false
         var redirects = 0
-        var refusedRedirect: String?
-        var redirectToOrigin: URL?
+        /// What the request has given so far; the error is added when it completes.
+        var raw = RawResponse()
     }
 
     /// The requests running, and those cancelled before they started.
@@ -73,13 +69,13 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                     // Cancelled all the same, or the session would wait for it before it could be invalidated; with no
                     // state registered, its completion finds nothing to resume.
                     Self.cancel(task)
-                    continuation.resume(returning: RawResponse(body: [], error: URLError(.cancelled), overLimit: false, timedOut: false))
+                    continuation.resume(returning: RawResponse(error: URLError(.cancelled)))
                     return
                 }
                 DispatchQueue.global().asyncAfter(deadline: limits.deadline) { [weak self, weak task] in
                     let running = self?.tasks.withLock { tasks -> Bool in
                         guard tasks.running[identifier] != nil else { return false }
-                        tasks.running[identifier]?.timedOut = true
+                        tasks.running[identifier]?.raw.timedOut = true
                         return true
                     }
                     if running == true { task?.cancel() }
@@ -101,12 +97,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
         let refuse = withState(of: dataTask) { state in
-            state.response = response as? HTTPURLResponse
-            if response.expectedContentLength > Int64(state.limits.maximumBodyBytes) {
-                state.overLimit = true
-                return true
-            }
-            return false
+            state.raw.response = response as? HTTPURLResponse
+            guard response.expectedContentLength > Int64(state.limits.maximumBodyBytes) else { return false }
+            state.raw.overLimit = true
+            return true
         } ?? false
         completionHandler(refuse ? .cancel : .allow)
         // FoundationNetworking ignores the disposition: only cancelling the task stops the transfer.
@@ -115,17 +109,19 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let cut = withState(of: dataTask) { state in
-            guard !state.overLimit, !state.timedOut else { return false }
+            guard !state.raw.overLimit, !state.raw.timedOut else { return false }
             // This runs for every chunk, while URLSession goes on receiving: the faster it is, the sooner a body
             // over the cap is cancelled, and the fewer chunks wait in the queue meanwhile. So: one copy of the
             // bytes, and the cap reserved in advance when the body is known to grow.
-            let room = state.limits.maximumBodyBytes - state.body.count
+            let room = state.limits.maximumBodyBytes - state.raw.body.count
             let taken = min(room, data.count)
-            if state.body.isEmpty { state.body.reserveCapacity(min(state.limits.maximumBodyBytes, max(data.count, 64 * 1024))) }
-            data.withUnsafeBytes { raw in state.body.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[0..<taken])) }
+            if state.raw.body.isEmpty {
+                state.raw.body.reserveCapacity(min(state.limits.maximumBodyBytes, max(data.count, 64 * 1024)))
+            }
+            data.withUnsafeBytes { bytes in state.raw.body.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[0..<taken])) }
             // Once over, always over: chunks that arrive before the cancel lands must not clear it.
             guard data.count > room else { return false }
-            state.overLimit = true
+            state.raw.overLimit = true
             return true
         } ?? false
         if cut { Self.cancel(dataTask) }
@@ -159,23 +155,23 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         let verdict = withState(of: task) { state -> URLRequest? in
             state.redirects += 1
             guard let target else {
-                state.refusedRedirect = "redirect without a target"
+                state.raw.refusedRedirect = "redirect without a target"
                 return nil
             }
             guard let origin = Origin(target) else {
-                state.refusedRedirect = "redirect to \(location ?? target.absoluteString) refused: only http and https URLs are followed"
+                state.raw.refusedRedirect = "redirect to \(location ?? target.absoluteString) refused: only http and https URLs are followed"
                 return nil
             }
             guard state.limits.allowedOrigin(origin) else {
-                state.refusedRedirect = "redirect to \(target.absoluteString) refused: origin \(origin) is not allowed"
+                state.raw.refusedRedirect = "redirect to \(target.absoluteString) refused: origin \(origin) is not allowed"
                 return nil
             }
             guard state.redirects <= maximumRedirects else {
-                state.refusedRedirect = "more than \(maximumRedirects) redirects (a redirect loop?); last to \(target.absoluteString)"
+                state.raw.refusedRedirect = "more than \(maximumRedirects) redirects (a redirect loop?); last to \(target.absoluteString)"
                 return nil
             }
             guard origin == from else {
-                state.redirectToOrigin = target
+                state.raw.redirectToOrigin = target
                 return nil
             }
             return request
@@ -185,10 +181,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let state = tasks.withLock({ $0.running.removeValue(forKey: task.taskIdentifier) }) else { return }
-        let response = state.response ?? (task.response as? HTTPURLResponse)
-        let judged = state.overLimit || state.refusedRedirect != nil || state.redirectToOrigin != nil || state.timedOut
-        let raw = RawResponse(response: response, body: state.body, error: judged ? nil : error, overLimit: state.overLimit,
-                              refusedRedirect: state.refusedRedirect, redirectToOrigin: state.redirectToOrigin, timedOut: state.timedOut)
+        var raw = state.raw
+        raw.response = raw.response ?? (task.response as? HTTPURLResponse)
+        let judged = raw.overLimit || raw.refusedRedirect != nil || raw.redirectToOrigin != nil || raw.timedOut
+        if !judged { raw.error = error }
         state.continuation.resume(returning: raw)
     }
 }

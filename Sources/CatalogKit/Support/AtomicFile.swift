@@ -5,18 +5,12 @@ import Glibc
 
 /// A file operation that failed: the file, what was being done to it, and the system's reason.
 ///
-/// Built from `errno` at the point of failure so the message names the real cause ("No space left on
-/// device", "Read-only file system") rather than a generic "no permission".
+/// Built from `errno` where it failed, so the message names the real cause ("No space left on device") rather
+/// than a generic "no permission".
 public struct FileWriteError: Error, Sendable, Equatable, CustomStringConvertible {
     public var path: String
     public var operation: String
     public var code: Int32
-
-    public init(path: String, operation: String, code: Int32) {
-        self.path = path
-        self.operation = operation
-        self.code = code
-    }
 
     /// The system's words for `code`.
     public var reason: String { String(cString: strerror(code)) }
@@ -44,9 +38,8 @@ public enum AtomicFile {
         if durable { try synchronizeDirectory(directory) }
     }
 
-    /// Writes a new file that must not exist yet: to a temporary file beside it, flushed to disk, then
-    /// hard-linked to its name, which fails (`EEXIST`) if the name is taken, so nothing is ever replaced;
-    /// the directory is flushed too. Readers see the whole file or none.
+    /// Writes a new file, staged and flushed, then hard-linked to its name, which fails (`EEXIST`) if the name is
+    /// taken, so nothing is ever replaced; the directory is flushed too. Readers see the whole file or none.
     public static func create(_ data: Data, at url: URL) throws(FileWriteError) {
         let directory = url.deletingLastPathComponent()
         let staging = try stage(data, beside: url)
@@ -72,9 +65,8 @@ public enum AtomicFile {
         }.map { directory.appendingPathComponent($0) }
     }
 
-    /// Whether the process that named a temporary file (`.NAME.PID.RANDOM.tmp`) is gone, so the file can belong
-    /// to no write in progress. A live process with that number (the writer, or another that got its number
-    /// since) keeps the file, as does a name of another form.
+    /// Whether the process that named a temporary file (`.NAME.PID.RANDOM.tmp`) is gone, so no write in progress
+    /// owns it. A live process with that number (the writer, or a later one) keeps it, as does another form of name.
     public static func writerIsGone(_ name: String) -> Bool {
         let parts = name.split(separator: ".")
         guard parts.count >= 4, parts.last == "tmp", let pid = Int32(parts[parts.count - 3]), pid > 0 else { return false }
@@ -82,9 +74,8 @@ public enum AtomicFile {
         return kill(pid, 0) != 0 && errno == ESRCH
     }
 
-    /// Writes `data` to a new temporary file beside `url` and flushes it to disk; returns the temporary
-    /// file, or throws having removed it. This is where a full disk or an unwritable directory shows, so
-    /// callers that replace several files stage them all before touching any.
+    /// Writes `data` to a new temporary file beside `url`, flushed to disk, or throws having removed it. This is
+    /// where a full disk or an unwritable directory shows: callers replacing several files stage them all first.
     public static func stage(_ data: Data, beside url: URL) throws(FileWriteError) -> URL {
         let temporary = url.deletingLastPathComponent().appendingPathComponent(temporaryName(for: url))
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)

@@ -10,10 +10,8 @@ public enum FileBytes {
     }
 
     /// The file's bytes, a regular file read straight into one array of its size: `Array(Data(contentsOf:))` would
-    /// hold the file twice at its peak, which matters for snapshots of tens of megabytes. Reads to the end of the
-    /// file (for a regular file with a size, until a read comes back short at that size) rather than trusting its
-    /// size, so pipes (`<(zcat …)`), /proc files and files that grow while read work too (those in rounds, each
-    /// appended to what was read before).
+    /// hold the file twice at its peak, which matters for snapshots of tens of megabytes. Reads to the end rather
+    /// than trusting the size, so pipes (`<(zcat …)`), /proc files and files that grow while read work too.
     public static func read(_ url: URL) throws(ReadError) -> [UInt8] {
         try read(path: url.path)
     }

@@ -5,11 +5,10 @@ import Glibc
 
 /// Replaces several files as one: either all of them take their new content or none changes.
 ///
-/// Every new content is first written to a temporary file beside its target and flushed; a full disk or an
-/// unwritable directory fails there, before any target is touched. Only then are the temporary files
-/// renamed over the targets. Each target that existed is first given a second name (a hard link: no data
-/// is copied, so this needs no free space), which is how `restore()` can put the old files back even on a
-/// disk that has just filled up.
+/// Every new content is first staged beside its target and flushed: a full disk or an unwritable directory fails
+/// there, before any target is touched. Only then are they renamed over the targets, each target that existed
+/// first given a second name (a hard link: no data copied, no free space needed), so `restore()` can put the old
+/// files back even on a disk that has just filled up.
 public struct FileSet {
     private struct Installed {
         var target: URL
@@ -18,11 +17,10 @@ public struct FileSet {
     }
 
     private var installed: [Installed] = []
-    /// Where the renames in progress are written down, so that a process killed between two of them can be
-    /// undone (or completed) by the next one: see `recover(journal:keepNew:)`.
     private let journal: URL?
 
-    /// - Parameter journal: a file naming every target and its previous version while the renames run; nil: none.
+    /// - Parameter journal: a file naming every target and its previous version while the renames run, so that a
+    ///   process killed between two of them can be undone (or completed) by the next: see `recover`. Nil: none.
     public init(journal: URL? = nil) {
         self.journal = journal
     }
@@ -62,12 +60,11 @@ public struct FileSet {
                 throw error
             }
         }
-        var directories: [URL] = []
-        for entry in staged where !directories.contains(entry.target.deletingLastPathComponent()) {
-            directories.append(entry.target.deletingLastPathComponent())
-        }
+        let directories = staged.map { $0.target.deletingLastPathComponent() }
         do {
-            for directory in directories { try AtomicFile.synchronizeDirectory(directory) }
+            for (index, directory) in directories.enumerated() where !directories[..<index].contains(directory) {
+                try AtomicFile.synchronizeDirectory(directory)
+            }
         } catch {
             restore()
             throw error
@@ -121,11 +118,10 @@ public struct FileSet {
         if let journal { unlink(journal.path) }
     }
 
-    /// Settles a `replace` that a killed process left half done, as the journal it wrote describes: with
-    /// `keepNew` false every target gets its previous version back (a target that did not exist is removed),
-    /// with `keepNew` true the new versions stay and the previous ones are dropped. `keepNew` is asked with the
-    /// journal's note. Returns whether there was anything to settle. Only call this where no other writer can be
-    /// at work (under the run lock).
+    /// Settles a `replace` a killed process left half done, as its journal describes: unless `keepNew` (asked with
+    /// the journal's note), every target gets its previous version back (a new one is removed); else the previous
+    /// versions are dropped. Returns whether there was anything to settle. Only call it where no other writer can
+    /// be at work (under the run lock).
     @discardableResult
     public static func recover(journal: URL, keepNew: (JSONValue) -> Bool) throws(FileWriteError) -> Bool {
         guard FileManager.default.fileExists(atPath: journal.path) else { return false }

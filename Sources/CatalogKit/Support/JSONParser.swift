@@ -14,11 +14,7 @@ extension JSONValue {
     public static func parse(_ text: some Collection<UInt8>) throws(JSONSyntaxError) -> JSONValue {
         try Array(text).withUnsafeBufferPointer { (bytes) throws(JSONSyntaxError) -> JSONValue in
             var parser = JSONTextParser(bytes: bytes)
-            parser.skipSpace()
-            let value = try parser.value(depth: 0)
-            parser.skipSpace()
-            guard parser.index == parser.bytes.count else { throw parser.error("unexpected text after the JSON value") }
-            return value
+            return try parser.document()
         }
     }
 
@@ -26,10 +22,9 @@ extension JSONValue {
         try parse(Array(text.utf8))
     }
 
-    /// Parses a JSON object whose member `key` is a long array, handing each element of that array to
-    /// `each` as soon as it is read instead of keeping it: a 50,000-record document never exists as one
-    /// tree, only its records as whatever `each` makes of them. Returns the object with that member as
-    /// an empty array. Throws `JSONSyntaxError`, or what `each` throws (which stops the parse).
+    /// Parses a JSON object whose member `key` is a long array, handing each element to `each` as it is read: a
+    /// 50,000-record document never exists as one tree. Returns the object with that member as an empty array.
+    /// Throws `JSONSyntaxError`, or what `each` throws (which stops the parse).
     public static func parse(_ text: [UInt8], streaming key: String, each: (JSONValue) throws -> Void) throws -> JSONValue {
         try withoutActuallyEscaping(each) { each in
             try parseStreaming(text, key: key) { refusal in
@@ -38,9 +33,8 @@ extension JSONValue {
         }
     }
 
-    /// The same for an array of objects of which only some members matter: each element is handed over
-    /// as the values of `keys`, by position (nil where absent). The other members are checked for syntax
-    /// and skipped without being built, which is most of the cost of reading a record.
+    /// The same for an array of objects of which only some members matter: each is handed over as the values of
+    /// `keys`, by position (nil where absent); the others are checked but never built, most of a record's cost.
     public static func parse(_ text: [UInt8], streaming key: String, selecting keys: [String],
                              each: ([JSONValue?]) throws -> Void) throws -> JSONValue {
         try withoutActuallyEscaping(each) { each in
@@ -56,14 +50,7 @@ extension JSONValue {
             return try text.withUnsafeBufferPointer { (bytes) throws(JSONSyntaxError) -> JSONValue in
                 var parser = JSONTextParser(bytes: bytes)
                 parser.streamed = (key, elements(refusal))
-                parser.skipSpace()
-                guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "{") else {
-                    throw parser.error("expected an object")
-                }
-                let value = try parser.value(depth: 0)
-                parser.skipSpace()
-                guard parser.index == parser.bytes.count else { throw parser.error("unexpected text after the JSON value") }
-                return value
+                return try parser.document(objectOnly: true)
             }
         } catch {
             // The parser stops with a syntax error when the reader refuses an element; report the refusal.
@@ -116,8 +103,8 @@ enum StreamedElements {
 }
 
 struct JSONTextParser {
-    /// The text; valid for the parser's life (it lives inside `withUnsafeBufferPointer`). Unchecked
-    /// access matters here: every byte of tens of megabytes goes through it.
+    /// The text, valid for the parser's life (inside `withUnsafeBufferPointer`): unchecked access matters when
+    /// every byte of tens of megabytes goes through it.
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
     /// The top-level member whose array elements go to a handler instead of into the tree.
@@ -135,6 +122,16 @@ struct JSONTextParser {
             if byte == 0x0A { line += 1; column = 1 } else if byte & 0xC0 != 0x80 { column += 1 }
         }
         return JSONSyntaxError(line: line, column: column, message: message)
+    }
+
+    /// The whole text as one value (`objectOnly`: an object), with nothing but white space around it.
+    mutating func document(objectOnly: Bool = false) throws(JSONSyntaxError) -> JSONValue {
+        skipSpace()
+        if objectOnly, index == bytes.count || bytes[index] != UInt8(ascii: "{") { throw error("expected an object") }
+        let parsed = try value(depth: 0)
+        skipSpace()
+        guard index == bytes.count else { throw error("unexpected text after the JSON value") }
+        return parsed
     }
 
     mutating func skipSpace() {
@@ -283,15 +280,9 @@ struct JSONTextParser {
         guard index + 4 <= bytes.count else { throw error("an incomplete \\u escape") }
         var value: UInt32 = 0
         for _ in 0..<4 {
-            let byte = bytes[index]
+            let digit = Character(Unicode.Scalar(bytes[index])).hexDigitValue
             index += 1
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw error("an invalid \\u escape")
-            }
+            guard let digit else { throw error("an invalid \\u escape") }
             value = value << 4 | UInt32(digit)
         }
         return value

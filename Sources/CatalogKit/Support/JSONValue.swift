@@ -1,7 +1,7 @@
 import SafeLibXML
 
-/// A JSON value with a writer of its own: deterministic (object keys sorted), and several times
-/// faster than `JSONEncoder` on Linux, which matters when thousands of records are printed.
+/// A JSON value with a writer of its own: deterministic (keys sorted), and several times faster than `JSONEncoder`
+/// on Linux, which matters when thousands of records are printed.
 public enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
@@ -21,9 +21,8 @@ public enum JSONValue: Sendable, Equatable {
         String(decoding: serializedBytes(indentingLevels: pretty ? .max : 0), as: UTF8.self)
     }
 
-    /// The JSON text as UTF-8, with the outer `levels` of nesting indented and everything deeper compact:
-    /// with 2, a document's list of records comes out one record a line, which keeps large files readable
-    /// and line-oriented tools useful. Keys are sorted, so equal values give equal bytes.
+    /// The JSON text as UTF-8, the outer `levels` of nesting indented and the rest compact: with 2, a document's
+    /// records come one a line, which keeps large files readable and line tools useful. Equal values, equal bytes.
     public func serializedBytes(indentingLevels levels: Int) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(256)
@@ -73,8 +72,8 @@ public enum JSONValue: Sendable, Equatable {
         out.append(UInt8(ascii: "}"))
     }
 
-    /// An array's brackets, commas and line breaks around `count` elements that `element` writes, each at
-    /// `depth + 1` (`ParseOutput.jsonParts` lays out its parallel-written records the same way).
+    /// An array's brackets, commas and line breaks around `count` elements that `element` writes at `depth + 1`
+    /// (`ParseOutput.jsonParts` lays out its parallel-written records the same way).
     static func writeArray(count: Int, into out: inout [UInt8], pretty: Bool, depth: Int,
                            element: (Int, inout [UInt8]) -> Void) {
         guard count > 0 else { out.append(contentsOf: "[]".utf8); return }
@@ -104,15 +103,10 @@ public enum JSONValue: Sendable, Equatable {
         }
     }
 
-    /// The first `count` bytes of a literal. Literals rather than shared arrays: an array read by every core
-    /// is retained and released by each of them, and those reference counts bounce between the cores.
-    static func append(_ literal: StaticString, prefix count: Int, to out: inout [UInt8]) {
+    /// The first `count` bytes of a literal (all by default). Literals rather than shared arrays: an array read by
+    /// every core is retained and released by each of them, and those reference counts bounce between the cores.
+    static func append(_ literal: StaticString, prefix count: Int = .max, to out: inout [UInt8]) {
         out.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: min(count, literal.utf8CodeUnitCount)))
-    }
-
-    /// All of a literal's bytes.
-    static func append(_ literal: StaticString, to out: inout [UInt8]) {
-        append(literal, prefix: literal.utf8CodeUnitCount, to: &out)
     }
 
     private static let spaces: StaticString = "                                                                "
@@ -138,14 +132,9 @@ public enum JSONValue: Sendable, Equatable {
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
+    /// The string in quotes, with JSON's escapes.
     static func writeString(_ value: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        writeEscaped(value, into: &out)
-        out.append(UInt8(ascii: "\""))
-    }
-
-    /// The string's characters with JSON's escapes, without the quotes around them.
-    static func writeEscaped(_ value: String, into out: inout [UInt8]) {
         var value = value
         value.withUTF8 { bytes in
             // Copy the runs that need no escape in one go; most strings are one run.
@@ -173,5 +162,6 @@ public enum JSONValue: Sendable, Equatable {
                 }
             }
         }
+        out.append(UInt8(ascii: "\""))
     }
 }

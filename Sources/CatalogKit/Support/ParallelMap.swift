@@ -2,6 +2,9 @@ import Foundation
 import Synchronization
 
 /// `map` spread over the cores, for work that is pure and independent item by item.
+///
+/// Values are moved into and out of the parts, never copied: a copy of a course retains each of its fields, and
+/// dropping the parts releases them all again, a serial pass over the whole catalog.
 enum ParallelMap {
     /// Up to this many items, threads cost more than they save.
     static let minimumItems = 64
@@ -12,10 +15,8 @@ enum ParallelMap {
                                                      _ transform: @Sendable (Item) -> Value) -> [Value] {
         guard items.count > minimumItems, (width ?? 2) > 1 else { return items.map(transform) }
         let chunks = min(width ?? ProcessInfo.processInfo.activeProcessorCount * 4, items.count)
-        // Chunk c takes items c, c + chunks, c + 2 * chunks…, so a run of slow items is shared out.
-        // Each part is made last item first, so that the values can be taken off the parts' ends in order: moved,
-        // not copied (a copy of a course retains each of its fields, and dropping the parts releases them all again,
-        // a serial pass over the whole catalog).
+        // Chunk c takes items c, c + chunks, c + 2 * chunks…, so a run of slow items is shared out. Each part is
+        // made last item first, so that the values can be taken off the parts' ends in order.
         var parts = inChunks(chunks) { chunk in stride(from: chunk, to: items.count, by: chunks).reversed().map { transform(items[$0]) } }
         return items.indices.map { parts[$0 % chunks].removeLast() }
     }
@@ -25,9 +26,8 @@ enum ParallelMap {
     static func map<Item: Sendable, Value: Sendable>(consuming items: consuming [Item],
                                                      _ transform: @Sendable (Item) -> Value) -> [Value] {
         let ranges = cuts(of: items.count)
-        // Moved, never copied (a copy of a course retains each of its fields): each range's items are taken off
-        // the end of `items`, so last first, and popped again to be transformed in order; the values are joined by
-        // `joined(moving:)`.
+        // Each range's items are taken off the end of `items`, so last first, and popped again to be transformed
+        // in order.
         var groups = ranges.map { _ in [Item]() }
         for (index, range) in ranges.enumerated().reversed() {
             groups[index].reserveCapacity(range.count)
@@ -42,9 +42,8 @@ enum ParallelMap {
         return joined(moving: &parts)
     }
 
-    /// The parts' values in order, moved out of them rather than copied (a copy of a course retains each of its
-    /// fields, and letting go of the parts releases them all again): taken off the parts' ends, so last first, and
-    /// off the end of that.
+    /// The parts' values in order, moved out of them: taken off the parts' ends, so last first, and off the end of
+    /// that.
     static func joined<Value>(moving parts: inout [[Value]]) -> [Value] {
         var lastFirst: [Value] = []
         lastFirst.reserveCapacity(parts.reduce(0) { $0 + $1.count })
