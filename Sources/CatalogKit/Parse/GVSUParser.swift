@@ -1,11 +1,9 @@
 import Foundation
 import SafeLibXML
 
-/// GVSU's own catalog (www.gvsu.edu/catalog): subject pages list courses, one page per course.
-///
-/// No saved copy of GVSU's markup exists here, so this parser reads the text layout rather than class
-/// names: the catalog name, a heading "CIS 452 - Title", description paragraphs whose last sentences give
-/// contact hours, terms offered, prerequisites and corequisites, then "Credits: 4" and other labelled lines.
+/// GVSU's own catalog (www.gvsu.edu/catalog): subject pages list courses, one page per course. Read by its text
+/// layout, not class names: the catalog name, a heading "CIS 452 - Title", description paragraphs whose last
+/// sentences give contact hours, terms offered and requisites, then "Credits: 4" and other labelled lines.
 public struct GVSUParser: CatalogParser {
     public let system = CatalogSystem.gvsu
 
