@@ -161,30 +161,28 @@ public enum CharsetDetector {
     private static func readAttributes(_ bytes: [UInt8], from start: Int, end: Int) -> ([String: String], Int) {
         var attributes: [String: String] = [:]
         var index = start
+        // The bytes from `index` on for which `test` holds, with `index` moved past them.
+        func take(while test: (UInt8) -> Bool) -> ArraySlice<UInt8> {
+            let from = index
+            while index < end, test(bytes[index]) { index += 1 }
+            return bytes[from..<index]
+        }
         while index < end {
-            while index < end, isSpaceOrSlash(bytes[index]) { index += 1 }
+            _ = take(while: isSpaceOrSlash)
             guard index < end, bytes[index] != UInt8(ascii: ">") else { return (attributes, index + 1) }
-            var name: [UInt8] = []
-            while index < end, !isSpace(bytes[index]), bytes[index] != UInt8(ascii: "="),
-                  bytes[index] != UInt8(ascii: ">"), bytes[index] != UInt8(ascii: "/") {
-                name.append(lowercase(bytes[index]))
-                index += 1
-            }
-            while index < end, isSpace(bytes[index]) { index += 1 }
-            var value: [UInt8] = []
+            let name = take { !isSpace($0) && !"=>/".utf8.contains($0) }.map(lowercase)
+            _ = take(while: isSpace)
+            var value: ArraySlice<UInt8> = []
             if index < end, bytes[index] == UInt8(ascii: "=") {
                 index += 1
-                while index < end, isSpace(bytes[index]) { index += 1 }
+                _ = take(while: isSpace)
                 if index < end, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") {
                     let quote = bytes[index]
                     index += 1
-                    while index < end, bytes[index] != quote { value.append(bytes[index]); index += 1 }
+                    value = take { $0 != quote }
                     index += 1
                 } else {
-                    while index < end, !isSpace(bytes[index]), bytes[index] != UInt8(ascii: ">") {
-                        value.append(bytes[index])
-                        index += 1
-                    }
+                    value = take { !isSpace($0) && $0 != UInt8(ascii: ">") }
                 }
             }
             let key = String(decoding: name, as: UTF8.self)
