@@ -44,9 +44,7 @@ public struct GVSUParser: CatalogParser {
         // The trailing sentences live in the last prose paragraph before any labelled line.
         if let index = segments.lastIndex(where: { $0.label == nil && !$0.emphasized }) {
             let (description, sentences) = InlineSentences.split(segments[index])
-            var replacement = description.text.isEmpty ? [] : [description]
-            replacement.append(contentsOf: sentences.map(\.0))
-            segments.replaceSubrange(index...index, with: replacement)
+            segments.replaceSubrange(index...index, with: (description.text.isEmpty ? [] : [description]) + sentences)
         }
         var assembler = CourseAssembler(course: course, scope: "after the heading \(where_)")
         assembler.assemble(segments)

@@ -26,7 +26,7 @@ enum InlineSentences {
     ]
 
     /// The description before the trailing sentences, then one segment per sentence found.
-    static func split(_ segment: ContentSegment) -> (description: ContentSegment, sentences: [(ContentSegment, String)]) {
+    static func split(_ segment: ContentSegment) -> (description: ContentSegment, sentences: [ContentSegment]) {
         let scalars = Array(segment.text.utf8)
         var markers = findMarkers(scalars)
         // "Offered" must be a single sentence of its own, or it is prose ("Offered jointly with …").
@@ -38,7 +38,7 @@ enum InlineSentences {
             return trimmed.hasSuffix(".") && !trimmed.dropLast().contains(". ") && !trimmed.contains("\n")
         }.map(\.element)
         guard let first = markers.first else { return (segment, []) }
-        var sentences: [(ContentSegment, String)] = []
+        var sentences: [ContentSegment] = []
         for (index, marker) in markers.enumerated() {
             let end = index + 1 < markers.count ? markers[index + 1].start : scalars.count
             var piece = slice(segment, scalars, from: marker.valueStart, to: end)
@@ -46,7 +46,7 @@ enum InlineSentences {
             piece.rule = "sentence \"\(marker.written.trimmingTrailingSpaces())…\" at the end of the description"
             if marker.kind == .offered, piece.text.hasSuffix(".") { piece.text.removeLast() }
             if marker.kind == .contactHours { piece.text = String(piece.text.dropFirst().dropLast()) }
-            sentences.append((piece, marker.written))
+            sentences.append(piece)
         }
         return (slice(segment, scalars, from: 0, to: first.start), sentences)
     }
