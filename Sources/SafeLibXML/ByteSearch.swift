@@ -14,9 +14,8 @@ public enum ByteSearch {
 }
 
 extension String {
-    /// Whether `part` occurs in the string, byte for byte in UTF-8: a plain substring search. Foundation's
-    /// `contains` on strings bridges both to NSString and searches those, which cost more per page than
-    /// recognizing the page's system by its URL ought to.
+    /// Whether `part` occurs in the string, byte for byte in UTF-8, where Foundation's `contains` bridges both to
+    /// NSString.
     public func containsBytes(_ part: String) -> Bool {
         var text = self
         var part = part

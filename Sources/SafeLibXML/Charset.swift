@@ -1,9 +1,7 @@
 import Foundation
 
-/// Which character encoding a page is decoded with, and what decided it.
-///
-/// libxml2's own guess treats an undeclared page as ISO-8859-1 and garbles UTF-8, so the
-/// choice is made here, in Swift, and libxml2 is always handed UTF-8.
+/// Which character encoding a page is decoded with, and what decided it. Chosen here, not by libxml2, whose guess
+/// treats an undeclared page as ISO-8859-1 and garbles UTF-8.
 public struct CharsetChoice: Sendable, Equatable, CustomStringConvertible {
     /// What decided the charset, in the order it is consulted.
     public enum Source: String, Sendable, Equatable {
@@ -27,8 +25,7 @@ public struct CharsetChoice: Sendable, Equatable, CustomStringConvertible {
 
 /// Chooses a page's charset: HTTP header when known, then byte order mark, then a `<meta>` prescan, then UTF-8.
 public enum CharsetDetector {
-    /// How many leading bytes the `<meta>` prescan reads. HTML asks for 1024; saved pages often
-    /// carry long `<head>` preambles, so a little more is read.
+    /// How many leading bytes the `<meta>` prescan reads: HTML asks for 1024, but saved pages' heads run longer.
     static let prescanLimit = 4096
 
     public static func choose(bytes: [UInt8], contentType: String?) -> CharsetChoice {
@@ -114,8 +111,7 @@ public enum CharsetDetector {
         return nil
     }
 
-    /// Where `byte` next occurs in `bytes[from..<end]`, found by `memchr` (the prescan reads up to 4 KB of
-    /// every page for a `<meta>` most pages lack).
+    /// Where `byte` next occurs in `bytes[from..<end]`, by `memchr`: every page is prescanned.
     private static func firstIndex(of byte: UInt8, in bytes: [UInt8], from start: Int, end: Int) -> Int? {
         guard start < end else { return nil }
         return bytes.withUnsafeBufferPointer { buffer -> Int? in
@@ -148,14 +144,7 @@ public enum CharsetDetector {
     }
 
     private static func skipComment(_ bytes: [UInt8], from start: Int, end: Int) -> Int {
-        var index = start
-        while index + 2 < end {
-            if bytes[index] == UInt8(ascii: "-"), bytes[index + 1] == UInt8(ascii: "-"), bytes[index + 2] == UInt8(ascii: ">") {
-                return index + 3
-            }
-            index += 1
-        }
-        return end
+        bytes[min(start, end)..<end].firstRange(of: Array("-->".utf8))?.upperBound ?? end
     }
 
     private static func lowercase(_ byte: UInt8) -> UInt8 {
@@ -172,30 +161,28 @@ public enum CharsetDetector {
     private static func readAttributes(_ bytes: [UInt8], from start: Int, end: Int) -> ([String: String], Int) {
         var attributes: [String: String] = [:]
         var index = start
+        // The bytes from `index` on for which `test` holds, with `index` moved past them.
+        func take(while test: (UInt8) -> Bool) -> ArraySlice<UInt8> {
+            let from = index
+            while index < end, test(bytes[index]) { index += 1 }
+            return bytes[from..<index]
+        }
         while index < end {
-            while index < end, isSpaceOrSlash(bytes[index]) { index += 1 }
+            _ = take(while: isSpaceOrSlash)
             guard index < end, bytes[index] != UInt8(ascii: ">") else { return (attributes, index + 1) }
-            var name: [UInt8] = []
-            while index < end, !isSpace(bytes[index]), bytes[index] != UInt8(ascii: "="),
-                  bytes[index] != UInt8(ascii: ">"), bytes[index] != UInt8(ascii: "/") {
-                name.append(lowercase(bytes[index]))
-                index += 1
-            }
-            while index < end, isSpace(bytes[index]) { index += 1 }
-            var value: [UInt8] = []
+            let name = take { !isSpace($0) && !"=>/".utf8.contains($0) }.map(lowercase)
+            _ = take(while: isSpace)
+            var value: ArraySlice<UInt8> = []
             if index < end, bytes[index] == UInt8(ascii: "=") {
                 index += 1
-                while index < end, isSpace(bytes[index]) { index += 1 }
+                _ = take(while: isSpace)
                 if index < end, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") {
                     let quote = bytes[index]
                     index += 1
-                    while index < end, bytes[index] != quote { value.append(bytes[index]); index += 1 }
+                    value = take { $0 != quote }
                     index += 1
                 } else {
-                    while index < end, !isSpace(bytes[index]), bytes[index] != UInt8(ascii: ">") {
-                        value.append(bytes[index])
-                        index += 1
-                    }
+                    value = take { !isSpace($0) && $0 != UInt8(ascii: ">") }
                 }
             }
             let key = String(decoding: name, as: UTF8.self)
@@ -232,13 +219,9 @@ enum Transcoder {
             let bigEndian = charset == "utf-16be"
             var start = 0
             if let bom = CharsetDetector.byteOrderMark(bytes), bom.name == charset { start = bom.length }
-            var units: [UInt16] = []
-            units.reserveCapacity((bytes.count - start) / 2)
-            var index = start
-            while index + 1 < bytes.count {
+            let units = stride(from: start, to: bytes.count - 1, by: 2).map { index in
                 let first = UInt16(bytes[index]), second = UInt16(bytes[index + 1])
-                units.append(bigEndian ? (first << 8 | second) : (second << 8 | first))
-                index += 2
+                return bigEndian ? (first << 8 | second) : (second << 8 | first)
             }
             let text = String(decoding: units, as: UTF16.self)
             return .converted(Array(text.utf8), replaced: 0)
@@ -247,9 +230,8 @@ enum Transcoder {
         }
     }
 
-    /// Checks UTF-8 and, when it is broken, copies it with each maximal invalid subpart replaced by U+FFFD
-    /// (Unicode's recommended practice, which the standard library's decoding follows). Returns nil bytes when
-    /// the input was valid, and how many replacements were made.
+    /// Checks UTF-8 and, when it is broken, copies it with each maximal invalid subpart replaced by U+FFFD. Returns
+    /// nil bytes when the input was valid, and how many replacements were made.
     static func repairUTF8(_ input: UnsafeBufferPointer<UInt8>) -> (bytes: [UInt8]?, replaced: Int) {
         guard String(validating: input, as: UTF8.self) == nil else { return (nil, 0) }
         let repaired = Array(String(decoding: input, as: UTF8.self).utf8)
@@ -259,39 +241,21 @@ enum Transcoder {
 
     /// How many times U+FFFD's UTF-8 form (EF BF BD) occurs in `bytes`.
     private static func replacementCharacters(in bytes: some Collection<UInt8>) -> Int {
-        var count = 0
-        var matched = 0
-        for byte in bytes {
-            switch (matched, byte) {
-            case (_, 0xEF): matched = 1
-            case (1, 0xBF): matched = 2
-            case (2, 0xBD): matched = 0; count += 1
-            default: matched = 0
-            }
-        }
-        return count
+        bytes.ranges(of: [0xEF, 0xBF, 0xBD]).count
     }
 
     /// Windows-1252's 0x80–0x9F block; every other byte is the Latin-1 code point of the same value.
-    private static let high: [UInt32] = [
+    private static let high: [Unicode.Scalar] = ([
         0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008D, 0x017D, 0x008F,
         0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178,
-    ]
+    ] as [UInt32]).compactMap(Unicode.Scalar.init)
 
     static func windows1252ToUTF8(_ bytes: [UInt8]) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count + bytes.count / 8)
         for byte in bytes {
             if byte < 0x80 { output.append(byte); continue }
-            let scalar = byte < 0xA0 ? high[Int(byte - 0x80)] : UInt32(byte)
-            if scalar < 0x800 {
-                output.append(UInt8(0xC0 | (scalar >> 6)))
-                output.append(UInt8(0x80 | (scalar & 0x3F)))
-            } else {
-                output.append(UInt8(0xE0 | (scalar >> 12)))
-                output.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
-                output.append(UInt8(0x80 | (scalar & 0x3F)))
-            }
+            UTF8.encode(byte < 0xA0 ? high[Int(byte - 0x80)] : Unicode.Scalar(byte)) { output.append($0) }
         }
         return output
     }

@@ -53,14 +53,12 @@ public final class HTMLDocument {
     /// How many issues libxml2 reported in all.
     public let issueCount: Int
 
-    /// Parses HTML bytes, choosing the charset in Swift (see `CharsetDetector`).
-    /// - Parameters:
-    ///   - contentType: the HTTP `Content-Type` header, when the page came over HTTP.
+    /// Parses HTML bytes, choosing the charset in Swift (see `CharsetDetector`); `contentType` is the HTTP header.
     public init(bytes: [UInt8], url: URL? = nil, contentType: String? = nil,
                 sizeLimit: Int = HTMLDocument.defaultSizeLimit) throws(HTMLError) {
         guard !bytes.isEmpty else { throw .emptyInput }
         guard bytes.count <= sizeLimit else { throw .tooLarge(bytes: bytes.count, limit: sizeLimit) }
-        LibXML.ensureInitialized()
+        _ = LibXML.initialized
 
         let charset = CharsetDetector.choose(bytes: bytes, contentType: contentType)
         let collector = IssueCollector()
@@ -88,7 +86,6 @@ public final class HTMLDocument {
         self.issues = collector.issues
         self.issueCount = collector.count
         self.baseURL = url
-        // `/html/head/base[@href]`, by walking the head.
         if let base = headChildren(named: ["base"]).first(where: { $0.hasAttribute("href") }) {
             hasBaseElement = true
             if let href = base.attribute("href"), let resolved = resolve(href) { self.baseURL = resolved }
@@ -107,9 +104,7 @@ public final class HTMLDocument {
         // outside its short list (`<sup>`, `<sub>`, `<img>`, `<br>`), so "H<sub>2</sub> <b>O</b>" would lose a space.
         let options = Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
             | HTML_PARSE_NONET.rawValue | HTML_PARSE_IGNORE_ENC.rawValue | HTML_PARSE_COMPACT.rawValue)
-        // libxml2 reports through a thread-local handler. The parse below is synchronous, with no
-        // suspension point, so the handler set here sees exactly this parse's errors; the previous
-        // handler is restored before returning.
+        // libxml2 reports through a thread-local handler: set for this synchronous parse, then restored.
         let previousHandler = __xmlStructuredError()?.pointee
         let previousContext = __xmlStructuredErrorContext()?.pointee
         let unmanaged = Unmanaged.passRetained(collector)
@@ -120,16 +115,13 @@ public final class HTMLDocument {
         }
         defer { xmlSetStructuredErrorFunc(previousContext, previousHandler) }
         let size = Int32(clamping: buffer.count)
-        // No URL for libxml2: links resolve in Swift (`resolve`, against `baseURL`), and nothing reads the
-        // document's own; spelling it out cost more per page than some of the queries.
+        // No URL for libxml2: links resolve in Swift, against `baseURL`.
         return buffer.withMemoryRebound(to: CChar.self) { chars in
             guard encoding == nil else { return htmlCtxtReadMemory(context, chars.baseAddress, size, nil, encoding, options) }
-            // Valid UTF-8 already: what `htmlCtxtReadMemory` does, but with the context told the bytes are UTF-8.
-            // Named "UTF-8", libxml2 ran each page through its UTF-8 to UTF-8 converter into two more buffers;
-            // named nothing, it guesses Latin-1 at the first byte above 127 and garbles the text. (A static
-            // input buffer, which would spare the one copy left, made libxml2 2.9.14 read pages twice over.) With
-            // no encoding on the input, only HTML_PARSE_IGNORE_ENC keeps a contrary `<meta charset>` from
-            // switching libxml2 to it halfway through the page.
+            // Valid UTF-8 already: what `htmlCtxtReadMemory` does, with the context told the bytes are UTF-8. Named
+            // "UTF-8", libxml2 would convert UTF-8 to UTF-8; named nothing, it guesses Latin-1. (A static input
+            // buffer made libxml2 2.9.14 read pages twice.) HTML_PARSE_IGNORE_ENC keeps a contrary `<meta charset>`
+            // from switching libxml2 to it halfway through the page.
             guard let input = xmlParserInputBufferCreateMem(chars.baseAddress, size, XML_CHAR_ENCODING_NONE) else { return nil }
             guard let stream = xmlNewIOInputStream(context, input, XML_CHAR_ENCODING_NONE) else {
                 xmlFreeParserInputBuffer(input)
@@ -154,10 +146,9 @@ public final class HTMLDocument {
     /// Elements of the whole document, in document order, named one of `names` (lower case): what `//a | //b`
     /// selects, without XPath gathering every node of the page into a node set first.
     public func elements(named names: [String], limit: Int = .max) -> [HTMLNode] {
-        var found: [xmlNodePtr] = []
         // The document's own children (the root element, a doctype, comments), each with what is below it.
-        HTMLNode.walk(from: pointer.pointee.children, below: nil, names: ElementNames(names), limit: limit, into: &found)
-        return found.map { HTMLNode(document: self, pointer: $0) }
+        HTMLNode.walk(from: pointer.pointee.children, below: nil, names: ElementNames(names), limit: limit)
+            .map { HTMLNode(document: self, pointer: $0) }
     }
 
     /// The first element of the document, in document order, named `name` (lower case) for which `test` holds:
@@ -184,7 +175,7 @@ public final class HTMLDocument {
         try evaluate(xpath, context: nil)
     }
 
-    /// Whether anything matches an XPath expression; false for an invalid one (recognizers ask, they do not fail).
+    /// Whether anything matches an XPath expression; false for an invalid one.
     public func contains(_ xpath: String) -> Bool {
         ((try? first(xpath)) ?? nil) != nil
     }
@@ -194,10 +185,8 @@ public final class HTMLDocument {
         try evaluate(xpath, context: nil, limit: 1).first
     }
 
-    /// Makes relative links resolve against `url` from now on, unless the page sets its own `<base href>`.
-    ///
-    /// A saved page read from a file still links as it did on its site: callers pass the URL
-    /// the page declares for itself (its canonical link).
+    /// Makes relative links resolve against `url` (the URL a saved page declares for itself) from now on, unless
+    /// the page sets its own `<base href>`.
     public func rebase(to url: URL) {
         if !hasBaseElement { baseURL = url }
     }
@@ -216,11 +205,7 @@ public final class HTMLDocument {
     private static let linkCharacters = CharacterSet.urlQueryAllowed.union(.urlPathAllowed).union(CharacterSet(charactersIn: "#%"))
 
     func evaluate(_ xpath: String, context node: xmlNodePtr?, limit: Int = .max) throws(HTMLError) -> [HTMLNode] {
-        let result: xmlXPathObjectPtr
-        switch XPathCache.shared.evaluate(xpath, document: pointer, node: node) {
-        case let .success(object): result = object
-        case let .failure(failure): throw .invalidXPath(expression: xpath, offset: failure.offset, code: failure.code)
-        }
+        let result = try XPathCache.shared.evaluate(xpath, document: pointer, node: node)
         defer { xmlXPathFreeObject(result) }
         guard result.pointee.type == XPATH_NODESET, let set = result.pointee.nodesetval,
               set.pointee.nodeNr > 0, let table = set.pointee.nodeTab else { return [] }
@@ -234,16 +219,9 @@ public final class HTMLDocument {
     }
 }
 
-/// libxml2's process-wide set-up, done once.
 enum LibXML {
-    private static let initialized: Bool = {
-        xmlInitParser()
-        return true
-    }()
-
-    static func ensureInitialized() {
-        _ = initialized
-    }
+    /// libxml2's process-wide set-up, done once, on first use.
+    static let initialized: Void = xmlInitParser()
 
     /// Copies a libxml2-owned string into Swift and frees it.
     static func take(_ pointer: UnsafeMutablePointer<xmlChar>?) -> String? {
@@ -253,17 +231,16 @@ enum LibXML {
     }
 }
 
-/// Gathers parser errors for one parse. Used only on the parsing thread, for the length of one call.
+/// Gathers parser errors for one parse, on the parsing thread.
 final class IssueCollector {
     private(set) var issues: [ParseIssue] = []
     private(set) var count = 0
 
     func record(_ error: xmlError) {
-        let level: ParseIssue.Level
-        switch error.level {
-        case XML_ERR_WARNING: level = .warning
-        case XML_ERR_FATAL: level = .fatal
-        default: level = .error
+        let level: ParseIssue.Level = switch error.level {
+        case XML_ERR_WARNING: .warning
+        case XML_ERR_FATAL: .fatal
+        default: .error
         }
         let message = error.message.map { TextCollapsing.collapse(String(cString: $0)) } ?? "unknown error"
         note(ParseIssue(level: level, message: message, line: Int(error.line), code: Int(error.code)))

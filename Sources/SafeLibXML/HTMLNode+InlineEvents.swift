@@ -3,15 +3,10 @@ import Foundation
 
 /// A node's content as inline events: what the parsers read text, emphasis, links and breaks from.
 extension HTMLNode {
-    /// The siblings between this node and `end`, a later sibling, flattened into inline events as
-    /// `inlineEvents(after:)` flattens them.
+    /// The siblings between this node and `end`, a later sibling, flattened into inline events.
     public func inlineEventsOfSiblings(before end: HTMLNode) -> [InlineEvent] {
         var events: [InlineEvent] = []
-        var sibling = pointer.pointee.next
-        while let next = sibling, next != end.pointer {
-            flatten(next, into: &events)
-            sibling = next.pointee.next
-        }
+        flatten(from: pointer.pointee.next, before: end.pointer, into: &events)
         return events
     }
 
@@ -23,27 +18,28 @@ extension HTMLNode {
     public func inlineEvents(after start: HTMLNode? = nil) -> [InlineEvent] {
         var events: [InlineEvent] = []
         events.reserveCapacity(64)  // a course body is a few dozen events: no regrowing on the way
-        if let start {
-            var current: xmlNodePtr? = start.pointer
-            while let node = current, node != pointer {
-                var sibling = node.pointee.next
-                while let next = sibling {
-                    flatten(next, into: &events)
-                    sibling = next.pointee.next
-                }
-                current = node.pointee.parent
-                if let parent = current, parent != pointer, InlineEvent.isBlock(HTMLNode(document: document, pointer: parent).name) {
-                    events.append(.blockBoundary)
-                }
-            }
-        } else {
-            var child = pointer.pointee.children
-            while let node = child {
-                flatten(node, into: &events)
-                child = node.pointee.next
+        guard let start else {
+            flatten(from: pointer.pointee.children, into: &events)
+            return events
+        }
+        var current: xmlNodePtr? = start.pointer
+        while let node = current, node != pointer {
+            flatten(from: node.pointee.next, into: &events)
+            current = node.pointee.parent
+            if let parent = current, parent != pointer, InlineEvent.role(of: parent) == .block {
+                events.append(.blockBoundary)
             }
         }
         return events
+    }
+
+    /// Flattens `first` and the siblings after it, up to `end` (nil: all of them).
+    private func flatten(from first: xmlNodePtr?, before end: xmlNodePtr? = nil, into events: inout [InlineEvent]) {
+        var sibling = first
+        while let node = sibling, node != end {
+            flatten(node, into: &events)
+            sibling = node.pointee.next
+        }
     }
 
     private func flatten(_ node: xmlNodePtr, into events: inout [InlineEvent]) {
@@ -80,11 +76,7 @@ extension HTMLNode {
         case .skipped, nil:
             break
         }
-        var child = node.pointee.children
-        while let current = child {
-            flatten(current, into: &events)
-            child = current.pointee.next
-        }
+        flatten(from: node.pointee.children, into: &events)
         if let closing { events.append(closing) }
     }
 
@@ -93,8 +85,8 @@ extension HTMLNode {
         return withAttributeBytes("style", Self.styleHides) ?? false
     }
 
-    /// Whether a `style` value says `display: none` or `visibility: hidden` (any case, any spaces). An ASCII value
-    /// is looked through on its bytes; any other the long way, since lower-casing can change its length.
+    /// Whether a `style` value says `display: none` or `visibility: hidden` (any case, any spaces), on the bytes of
+    /// an ASCII value (lower-casing another can change its length).
     static func styleHides(_ style: UnsafeBufferPointer<UInt8>) -> Bool {
         guard style.allSatisfy({ $0 < 0x80 }) else {
             let compact = String(decoding: style, as: UTF8.self).lowercased().filter { $0 != " " }

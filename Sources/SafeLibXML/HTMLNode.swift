@@ -8,11 +8,6 @@ public struct HTMLNode {
     let document: HTMLDocument
     let pointer: xmlNodePtr
 
-    init(document: HTMLDocument, pointer: xmlNodePtr) {
-        self.document = document
-        self.pointer = pointer
-    }
-
     /// The lower-case element name (`h1`, `td`), `#text` for text nodes, `#comment` for comments.
     public var name: String {
         switch pointer.pointee.type {
@@ -27,8 +22,7 @@ public struct HTMLNode {
     static func elementName(_ node: xmlNodePtr) -> String {
         guard let name = node.pointee.name else { return "" }
         let written = String(cString: name)
-        // libxml2's HTML parser writes element names in lower case already: an ASCII name without capitals
-        // needs no copy. Anything else (a doctype's name, non-ASCII) is lower-cased as it always was.
+        // libxml2's HTML parser writes element names in lower case already: such a name needs no copy.
         let asIs = written.utf8.allSatisfy { $0 < 0x80 && !($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) }
         return asIs ? written : written.lowercased()
     }
@@ -38,10 +32,8 @@ public struct HTMLNode {
         attributeNode(name) != nil
     }
 
-    /// The element's own attribute named `name`, found by walking its attribute list. `xmlHasProp` and
-    /// `xmlGetProp` go on, for an attribute the element lacks on a page with a doctype, to the DTD's attribute
-    /// defaults, which an HTML page's DTD never declares (libxml2 gives it only the doctype's name and ids):
-    /// same answers, and most elements lack most of the attributes asked for.
+    /// The element's own attribute named `name`, by walking its attribute list: `xmlHasProp` also searches the
+    /// DTD's attribute defaults, which an HTML page's DTD never declares.
     private func attributeNode(_ name: String) -> xmlAttrPtr? {
         guard isElement else { return nil }
         var property = pointer.pointee.properties
@@ -52,7 +44,7 @@ public struct HTMLNode {
         return nil
     }
 
-    /// Whether libxml2's name `written` is exactly `name`, byte for byte (as `xmlStrEqual` compares).
+    /// Whether libxml2's name `written` is exactly `name`, byte for byte.
     private static func isNamed(_ written: UnsafePointer<xmlChar>, _ name: String) -> Bool {
         var index = 0
         for byte in name.utf8 {
@@ -66,7 +58,8 @@ public struct HTMLNode {
     /// Elements below this node (not the node itself), in document order, named one of `names` (lower case):
     /// what `.//a | .//b` selects, without XPath gathering every descendant into a node set first.
     public func descendants(named names: [String], limit: Int = .max) -> [HTMLNode] {
-        HTMLNode.walk(below: pointer, names: ElementNames(names), limit: limit).map { HTMLNode(document: document, pointer: $0) }
+        Self.walk(from: pointer.pointee.children, below: pointer, names: ElementNames(names), limit: limit)
+            .map { HTMLNode(document: document, pointer: $0) }
     }
 
     /// Element children named one of `names` (lower case), in order: what `a | b` selects from here.
@@ -81,25 +74,32 @@ public struct HTMLNode {
         return nodes
     }
 
-    /// Nodes below `root` in document order that are elements named in `names`, at most `limit`. A loop, not
-    /// recursion, whatever depth a tree has (libxml2 keeps 256 levels of a page nested 10,000 deep in its source).
-    static func walk(below root: xmlNodePtr, names: ElementNames, limit: Int) -> [xmlNodePtr] {
-        var found: [xmlNodePtr] = []
-        walk(from: root.pointee.children, below: root, names: names, limit: limit, into: &found)
-        return found
+    /// Child elements, in order (text and comments left out).
+    public var children: [HTMLNode] {
+        var nodes: [HTMLNode] = []
+        var child = pointer.pointee.children
+        while let current = child {
+            if current.pointee.type == XML_ELEMENT_NODE { nodes.append(HTMLNode(document: document, pointer: current)) }
+            child = current.pointee.next
+        }
+        return nodes
     }
 
-    /// `walk`, from `start` (a child of `root`) onwards, adding to `found`.
-    static func walk(from start: xmlNodePtr?, below root: xmlNodePtr?, names: ElementNames, limit: Int, into found: inout [xmlNodePtr]) {
-        guard limit > 0 else { return }
+    /// The elements named in `names`, in document order from `start` (a child of `root`), at most `limit`.
+    static func walk(from start: xmlNodePtr?, below root: xmlNodePtr?, names: ElementNames,
+                     limit: Int) -> [xmlNodePtr] {
+        var found: [xmlNodePtr] = []
+        guard limit > 0 else { return found }
         visit(from: start, below: root, names: names) { node in
             found.append(node)
             return found.count < limit
         }
+        return found
     }
 
     /// Hands `body` each element named in `names`, in document order from `start` (a child of `root`), until
-    /// it returns false.
+    /// it returns false. A loop, not recursion, whatever depth a tree has (libxml2 keeps 256 levels of a page
+    /// nested 10,000 deep in its source).
     static func visit(from start: xmlNodePtr?, below root: xmlNodePtr?, names: ElementNames, _ body: (xmlNodePtr) -> Bool) {
         var current = start
         while let node = current {
@@ -126,8 +126,7 @@ public struct HTMLNode {
     /// The value of an attribute, entities decoded, or nil when absent.
     public func attribute(_ name: String) -> String? {
         guard let attribute = attributeNode(name) else { return nil }
-        // What `xmlGetProp` returns, without its copy: a value that is one text node (the HTML parser makes
-        // no other kind) is that node's text; anything else goes through libxml2; no value is "".
+        // What `xmlGetProp` returns, without its copy of the one text node the HTML parser makes of a value.
         guard let value = attribute.pointee.children else { return "" }
         if Self.isOneTextNode(value) { return value.pointee.content.map { String(cString: $0) } }
         return LibXML.take(xmlNodeListGetString(attribute.pointee.doc, value, 1)) ?? ""
@@ -144,9 +143,8 @@ public struct HTMLNode {
         return LibXML.take(xmlGetProp(pointer, name))
     }
 
-    /// Whether the `class` attribute lists `name` among its classes: what XPath's
-    /// `contains(concat(' ', normalize-space(@class), ' '), ' name ')` asks (classes split at spaces, tabs, line
-    /// feeds and carriage returns; compared byte for byte), read off libxml2's copy of the value.
+    /// Whether the `class` attribute lists `name` among its classes, byte for byte: what XPath's
+    /// `contains(concat(' ', normalize-space(@class), ' '), ' name ')` asks.
     public func hasClass(_ name: String) -> Bool {
         var name = name
         return name.withUTF8 { wanted in
@@ -168,8 +166,7 @@ public struct HTMLNode {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
-    /// `body` over the UTF-8 bytes of attribute `name`'s value, or nil when the element has no such attribute.
-    /// A value that is one text node (all the HTML parser makes) is read where libxml2 keeps it.
+    /// `body` over the UTF-8 bytes of attribute `name`'s value (where libxml2 keeps it), or nil when it is absent.
     func withAttributeBytes<Result>(_ name: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
         guard let attribute = attributeNode(name) else { return nil }
         if let value = attribute.pointee.children, Self.isOneTextNode(value), let content = value.pointee.content {
@@ -179,17 +176,15 @@ public struct HTMLNode {
         return text.withUTF8(body)
     }
 
-    /// The nearest text node before this node in document order whose text contains `needle`, skipping
-    /// text inside any element named in `excluded`. Selects what
-    /// `preceding::text()[contains(., needle)][not(ancestor::e)]…[1]` does, but walks back from here and
-    /// stops at the first match, where libxml2 gathers every preceding node before filtering them.
+    /// The nearest text node before this node in document order whose text contains `needle`, skipping text inside
+    /// any element named in `excluded`: `preceding::text()[contains(., needle)][not(ancestor::e)]…[1]`, stopping at
+    /// the first match where libxml2 gathers every preceding node first.
     public func nearestPrecedingText(containing needle: String, outside excluded: [String]) -> HTMLNode? {
         let excluded = ElementNames(excluded)
         return needle.withCString { needle in
             var current = Self.previousInDocumentOrder(pointer)
             while let node = current {
-                if node.pointee.type == XML_TEXT_NODE || node.pointee.type == XML_CDATA_SECTION_NODE,
-                   let content = node.pointee.content,
+                if Self.isText(node), let content = node.pointee.content,
                    content.withMemoryRebound(to: CChar.self, capacity: 1, { strstr($0, needle) != nil }),
                    !Self.hasAncestor(node, namedIn: excluded) {
                     return HTMLNode(document: document, pointer: node)
@@ -224,11 +219,10 @@ public struct HTMLNode {
 
     /// The node's position, as an XPath (`/html/body/div[2]/h1`): where a value came from.
     ///
-    /// The same text as libxml2's `xmlGetNodePath`, which reads the page's elements: built here for an element or
-    /// a text node of an HTML tree (no namespaces) because libxml2's formats and copies the whole path again at
-    /// every level; other nodes ask libxml2.
+    /// The text of libxml2's `xmlGetNodePath`, built here for elements and text (which copies the whole path at
+    /// every level); other nodes ask libxml2.
     public var path: String {
-        // Steps from this node up, each a name (nil for `text()`) and a position; written out once at the top.
+        // Steps from this node up, each a name (nil for `text()`) and a position.
         var steps: [(name: UnsafePointer<xmlChar>?, position: Int)] = []
         var current: xmlNodePtr? = pointer
         while let node = current {
@@ -253,7 +247,7 @@ public struct HTMLNode {
         node.pointee.type == XML_TEXT_NODE || node.pointee.type == XML_CDATA_SECTION_NODE
     }
 
-    /// "/html/body/div[2]/text()" from the steps gathered bottom up, as bytes into one string.
+    /// "/html/body/div[2]/text()" from the steps gathered bottom up.
     private static func spell(_ steps: [(name: UnsafePointer<xmlChar>?, position: Int)]) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(steps.count * 8)
@@ -298,23 +292,9 @@ public struct HTMLNode {
         return 0
     }
 
-    /// The source line of the node, as libxml2 recorded it.
-    public var line: Int { Int(xmlGetLineNo(pointer)) }
-
     public var parent: HTMLNode? {
         guard let parent = pointer.pointee.parent, parent.pointee.type == XML_ELEMENT_NODE else { return nil }
         return HTMLNode(document: document, pointer: parent)
-    }
-
-    /// Child elements, in order (text and comments left out).
-    public var children: [HTMLNode] {
-        var nodes: [HTMLNode] = []
-        var child = pointer.pointee.children
-        while let current = child {
-            if current.pointee.type == XML_ELEMENT_NODE { nodes.append(HTMLNode(document: document, pointer: current)) }
-            child = current.pointee.next
-        }
-        return nodes
     }
 
     /// Nodes matching an XPath expression evaluated with this node as the context node.
@@ -326,9 +306,9 @@ public struct HTMLNode {
         try document.evaluate(xpath, context: pointer, limit: 1).first
     }
 
-    /// An attribute holding a link (`href` by default), resolved against the page's base URL.
-    public func link(_ attribute: String = "href") -> URL? {
-        self.attribute(attribute).flatMap(document.resolve)
+    /// The `href` attribute, resolved against the page's base URL.
+    public func link() -> URL? {
+        attribute("href").flatMap(document.resolve)
     }
 
     /// Whether two values refer to the same node of the same document.

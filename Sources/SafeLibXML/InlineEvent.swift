@@ -16,22 +16,11 @@ public enum InlineEvent: Sendable, Equatable {
     /// A block element (`p`, `div`, `hr`, `li`, headings, table cells…) begins or ends.
     case blockBoundary
 
-    static let emphasis: Set<String> = ["strong", "b", "em", "i"]
-    static let skipped: Set<String> = ["script", "style", "noscript", "template", "head", "title"]
-    static let blocks: Set<String> = [
-        "p", "div", "hr", "li", "ul", "ol", "dl", "dt", "dd", "table", "tr", "td", "th", "tbody", "thead", "tfoot",
-        "h1", "h2", "h3", "h4", "h5", "h6", "section", "article", "header", "footer", "main", "nav", "aside",
-        "blockquote", "pre", "form", "fieldset", "address", "figure", "figcaption", "caption", "body", "html",
-    ]
-
-    static func isBlock(_ name: String) -> Bool { blocks.contains(name) }
-
     /// What an element is to `flatten`, by name: one hash lookup per element instead of one per set asked.
     enum ElementRole { case skipped, lineBreak, emphasis, link, block }
 
-    /// The role of an element, looked up by its name's bytes where libxml2 keeps them: a name of up to eight
-    /// lower-case ASCII letters or digits (every name with a role but two) is packed into one integer, whose
-    /// lookup is cheaper than making a Swift string of the name and hashing that. Other names go by `name`.
+    /// The role of an element, by its name's bytes: a name of up to eight lower-case ASCII letters or digits is
+    /// looked up packed into one integer, cheaper than making a string of it; other names go by `roles`.
     static func role(of node: xmlNodePtr) -> ElementRole? {
         guard let name = node.pointee.name else { return nil }
         var packed: UInt64 = 0
@@ -58,12 +47,14 @@ public enum InlineEvent: Sendable, Equatable {
     }()
 
     static let roles: [String: ElementRole] = {
-        var roles: [String: ElementRole] = [:]
-        for name in blocks { roles[name] = .block }
-        for name in emphasis { roles[name] = .emphasis }
-        for name in skipped { roles[name] = .skipped }
-        roles["br"] = .lineBreak
-        roles["a"] = .link
+        var roles: [String: ElementRole] = ["br": .lineBreak, "a": .link]
+        for name in ["strong", "b", "em", "i"] { roles[name] = .emphasis }
+        for name in ["script", "style", "noscript", "template", "head", "title"] { roles[name] = .skipped }
+        for name in [
+            "p", "div", "hr", "li", "ul", "ol", "dl", "dt", "dd", "table", "tr", "td", "th", "tbody", "thead", "tfoot",
+            "h1", "h2", "h3", "h4", "h5", "h6", "section", "article", "header", "footer", "main", "nav", "aside",
+            "blockquote", "pre", "form", "fieldset", "address", "figure", "figcaption", "caption", "body", "html",
+        ] { roles[name] = .block }
         return roles
     }()
 }
@@ -76,8 +67,7 @@ struct ElementNames {
         self.names = names.map { ContiguousArray($0.utf8CString) }
     }
 
-    /// Whether `node` is an element named one of these: asked of libxml2's own copy of the name instead of a
-    /// Swift string made per node, since walks ask it of every node they pass.
+    /// Whether `node` is an element named one of these, without a string made per node.
     func matches(_ node: xmlNodePtr) -> Bool {
         guard node.pointee.type == XML_ELEMENT_NODE, let name = node.pointee.name else { return false }
         let written = UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self)

@@ -1,9 +1,7 @@
 /// Whitespace handling shared by every text the wrapper hands out.
 public enum TextCollapsing {
-    /// Collapses every run of white space (including NBSP and the other Unicode spaces) to one
-    /// ASCII space and trims both ends. Entities are already decoded by libxml2.
-    ///
-    /// Works on UTF-8 bytes: building strings scalar by scalar was the slowest part of a parse.
+    /// Collapses every run of white space (including NBSP and the other Unicode spaces) to one ASCII space and trims
+    /// both ends, working on UTF-8 bytes.
     public static func collapse<S: StringProtocol>(_ text: S) -> String {
         if let result = text.utf8.withContiguousStorageIfAvailable({ collapse(bytes: $0) }) { return result }
         return Array(text.utf8).withUnsafeBufferPointer { collapse(bytes: $0) }
@@ -18,7 +16,7 @@ public enum TextCollapsing {
     }
 
     /// Whether collapsing would change nothing: no white space at either end, none but single ASCII spaces
-    /// between words. Asks `spaceLength`, so dashes and curly quotes (non-ASCII, not spaces) keep the shortcut.
+    /// between words.
     static func isCollapsed(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var index = 0
         var previousWasSpace = true  // a space first is a leading space
@@ -105,12 +103,8 @@ public enum TextCollapsing {
         }
     }
 
-    /// Whether a string holds nothing but white space.
-    public static func isBlank<S: StringProtocol>(_ text: S) -> Bool {
-        text.unicodeScalars.allSatisfy(isCollapsibleSpace)
-    }
-
-    /// `isBlank` for a String: ASCII answers from the bytes, and text rarely starts with anything else.
+    /// Whether a string holds nothing but white space. ASCII answers from the bytes, and text rarely starts with
+    /// anything else.
     public static func isBlank(_ text: String) -> Bool {
         for byte in text.utf8 {
             if byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) { continue }

@@ -2,15 +2,11 @@ import CLibXML2
 import Foundation
 import Synchronization
 
-/// Compiled XPath expressions and XPath contexts, kept for the life of the process and lent out one user
-/// at a time.
+/// Compiled XPath expressions and XPath contexts, kept for the life of the process and lent out one user at a time.
 ///
-/// Parsers ask the same few expressions of thousands of small pages. Compiling an expression cost about
-/// as much as evaluating it, and a fresh context registers every XPath function in a new hash table, which
-/// cost more than the queries themselves; so both are made once and reused. Neither is safe to share
-/// between threads while in use (libxml2 caches function lookups inside a compiled expression on first
-/// use), so each is checked out for one evaluation and returned; a second thread asking meanwhile gets
-/// its own copy.
+/// Compiling an expression costs about as much as evaluating it, and a fresh context registers every XPath function
+/// anew, so both are made once. Neither is safe to share between threads while in use (libxml2 caches function
+/// lookups inside a compiled expression), so each is checked out for one evaluation; another thread gets its own.
 final class XPathCache: Sendable {
     static let shared = XPathCache()
 
@@ -25,12 +21,6 @@ final class XPathCache: Sendable {
         let pointer: Pointer
     }
 
-    /// Why an expression gave no result: libxml2's error code and where in the expression it stopped.
-    struct Failure: Error {
-        var offset: Int
-        var code: Int
-    }
-
     private struct Idle {
         var expressions: [String: [Lent<xmlXPathCompExprPtr>]] = [:]
         var contexts: [Lent<xmlXPathContextPtr>] = []
@@ -39,14 +29,18 @@ final class XPathCache: Sendable {
     private let idle = Mutex(Idle())
 
     /// Evaluates `expression` in `document`, from `node` (nil: the document). The caller frees the result.
-    func evaluate(_ expression: String, document: xmlDocPtr, node: xmlNodePtr?) -> Result<xmlXPathObjectPtr, Failure> {
-        guard let context = borrowContext() else { return .failure(Failure(offset: 0, code: Int(XML_ERR_NO_MEMORY.rawValue))) }
+    func evaluate(_ expression: String, document: xmlDocPtr, node: xmlNodePtr?) throws(HTMLError) -> xmlXPathObjectPtr {
+        guard let context = borrowContext() else {
+            throw .invalidXPath(expression: expression, offset: 0, code: Int(XML_ERR_NO_MEMORY.rawValue))
+        }
         defer { giveBack(context) }
         context.pointee.doc = document
         context.pointee.node = node
         xmlResetError(&context.pointee.lastError)
         let borrowed: Lent<xmlXPathCompExprPtr>? = idle.withLock { $0.expressions[expression]?.popLast() }
-        guard let compiled = borrowed ?? compile(expression, in: context) else { return .failure(Self.failure(of: context)) }
+        guard let compiled = borrowed ?? compile(expression, in: context) else {
+            throw Self.failure(of: expression, context)
+        }
         let result = xmlXPathCompiledEval(compiled.pointer, context)
         let kept: Bool = idle.withLock { idle in
             guard idle.expressions[expression] != nil || idle.expressions.count < Self.capacity else { return false }
@@ -54,12 +48,14 @@ final class XPathCache: Sendable {
             return true
         }
         if !kept { xmlXPathFreeCompExpr(compiled.pointer) }
-        guard let result else { return .failure(Self.failure(of: context)) }
-        return .success(result)
+        guard let result else { throw Self.failure(of: expression, context) }
+        return result
     }
 
-    private static func failure(of context: xmlXPathContextPtr) -> Failure {
-        Failure(offset: Int(context.pointee.lastError.int1), code: Int(context.pointee.lastError.code))
+    /// Why `expression` gave no result: libxml2's error code and where in the expression it stopped.
+    private static func failure(of expression: String, _ context: xmlXPathContextPtr) -> HTMLError {
+        let error = context.pointee.lastError
+        return .invalidXPath(expression: expression, offset: Int(error.int1), code: Int(error.code))
     }
 
     private func compile(_ expression: String, in context: xmlXPathContextPtr) -> Lent<xmlXPathCompExprPtr>? {

@@ -92,7 +92,7 @@ import Testing
     static func split(_ text: String, links: [SegmentLink] = []) -> (String, [String]) {
         let segment = ContentSegment(label: nil, labelStyle: nil, text: text, links: links, emphasized: false)
         let (description, sentences) = InlineSentences.split(segment)
-        return (description.text, sentences.map { "\($0.0.label ?? "")=\($0.0.text)" })
+        return (description.text, sentences.map { "\($0.label ?? "")=\($0.text)" })
     }
 
     @Test func gvsuTrailingSentencesAreSplitOut() {
@@ -117,9 +117,9 @@ import Testing
         }
         let segment = ContentSegment(label: nil, labelStyle: nil, text: text, links: [link("CIS 162"), link("CIS 163")], emphasized: false)
         let (_, sentences) = InlineSentences.split(segment)
-        #expect(sentences.map { $0.0.links.map(\.text) } == [["CIS 162"], ["CIS 163"]])
-        let prerequisite = Array(sentences[0].0.text.utf8)
-        let first = sentences[0].0.links[0]
+        #expect(sentences.map { $0.links.map(\.text) } == [["CIS 162"], ["CIS 163"]])
+        let prerequisite = Array(sentences[0].text.utf8)
+        let first = sentences[0].links[0]
         #expect(String(decoding: prerequisite[first.start..<first.end], as: UTF8.self) == "CIS 162")
     }
 

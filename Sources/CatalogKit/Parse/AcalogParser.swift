@@ -12,12 +12,10 @@ public struct AcalogParser: CatalogParser {
 
     public init() {}
 
-    // An id lookup is a hash lookup; `//h1[@id=…]` walks the whole page. (Ids are unique on a page; were one
-    // repeated, libxml2 keeps the first element that has it.)
+    // An id lookup is a hash lookup; `//h1[@id=…]` walks the whole page. (libxml2 keeps the first of a repeated id.)
     static let fullPageHeadingXPath = "id('course_preview_title')[self::h1]"
-    // Expanded listings' blocks are `//td[contains(concat(' ', normalize-space(@class), ' '), ' coursepadding ')]`
-    // and each one's heading `(.//h3 | .//h2 | .//h4)[1]`; both are found by walking the tree, which on these
-    // small pages costs far less than asking libxml2's XPath (it gathers every node of the page before filtering).
+    // Expanded listings' blocks (`td.coursepadding`) and their headings (`(.//h3 | .//h2 | .//h4)[1]`) are found by
+    // walking the tree, which costs far less than XPath (it gathers every node of the page before filtering).
     static let inlineHeadingNames = ["h3", "h2", "h4"]
     static let courseLinkXPath = "//a[contains(@href, 'preview_course_nopop.php') or contains(@href, 'preview_course.php')]"
     static let pagerLinkXPath = "//a[contains(@href, 'filter[cpage]=') or contains(@href, 'filter%5Bcpage%5D=')]"
@@ -65,11 +63,10 @@ public struct AcalogParser: CatalogParser {
         var course = try ParsedCourse.begun(from: heading, parsed: parsed, page: page, system: system, place: where_)
         let container = heading.parent ?? page.document.root
         var assembler = CourseAssembler(course: course, scope: "after \(where_)")
-        // A rule under the heading parts its header (credits, "Not Repeatable.", "Offered by …": George Mason's
-        // layout) from the body: the header's unlabelled lines are no description. A rule further down (past a
-        // dozen elements: more than a header holds), one with nothing but links below it (a footer's), one below a
-        // line longer than a header's, or one with less unlabelled text below it than above (the description is
-        // above it then, and a fee or a note below) closes no header: the text above it is the body.
+        // A rule under the heading parts its header (credits, "Not Repeatable.", "Offered by …") from the body: the
+        // header's unlabelled lines are no description. A rule further down (past more elements than a header holds),
+        // one with only links below it (a footer's), one below a line longer than a header's, or one with less
+        // unlabelled text below it than above (a fee or a note below the description) closes no header.
         var segments: [ContentSegment]?
         if let separator = heading.nextSibling(named: "hr", within: Self.headerElementLimit) {
             let below = Self.courseBody(container?.inlineEvents(after: separator) ?? [])
@@ -125,9 +122,8 @@ public struct AcalogParser: CatalogParser {
     public func listing(in page: PageContext) throws -> CourseListing? {
         var courses: [ListedCourse] = []
         var seen: Set<String> = []
-        // The blocks that hold a course's own text: found once, then each link walks up its own ancestors. Asking
-        // every link "is there a block_content td above me with the course heading in it" rescanned the block per
-        // link, quadratic in Acalog's own layout, where every listing link sits in that one block.
+        // The blocks that hold a course's own text, found once: asking it of every link, each in that one block,
+        // would be quadratic.
         let courseBlocks = try page.document.select(Self.allFullPageHeadingsXPath).flatMap { heading in
             Self.ancestors(of: heading).filter { $0.name == "td" && $0.hasClass("block_content") }
         }

@@ -4,12 +4,10 @@ import SafeLibXML
 /// Ellucian Banner's course catalog, as Banner 8 (`bwckctlg.p_disp_course_detail`, `p_display_courses`) and
 /// Banner 9 (`getCatalogDetails`, `getCourseDescription`, `getCatalogPrerequisites`) serve it.
 ///
-/// Banner 8 writes each course as a `td.nttitle` row ("MATH 2331 - Linear Algebra") followed by a
-/// `td.ntdefault` row: the description, "4.000 Credit hours" and other hour lines, then fields labelled by
-/// `span.fieldlabeltext` ("Levels:", "Prerequisites:" with links to the courses). Banner 9 answers in
-/// fragments: the details (hidden `span#subjectCode`, `#courseNumber`, `#courseTitle`, "Credit Hours: 3"),
-/// the description alone and the prerequisite table; only the details name their course, so only they
-/// give one.
+/// Banner 8 writes each course as a `td.nttitle` row ("MATH 2331 - Linear Algebra") followed by a `td.ntdefault`
+/// row: the description, "4.000 Credit hours" and other hour lines, then fields labelled by `span.fieldlabeltext`.
+/// Banner 9 answers in fragments: the details (hidden `span#subjectCode`, `#courseNumber`, `#courseTitle`, "Credit
+/// Hours: 3"), the description and the prerequisite table; only the details name their course.
 public struct BannerParser: CatalogParser {
     public let system = CatalogSystem.banner
 
@@ -20,9 +18,6 @@ public struct BannerParser: CatalogParser {
     static let bodyXPath = "ancestor::tr[1]/following-sibling::tr[1]/td[\(XPathPredicate.hasClass("ntdefault"))]"
     static let banner9DetailsXPath = "//section[@aria-labelledby='catalog'][.//span[@id='subjectCode']]"
     static let banner9XPath = "//section[@aria-labelledby='catalog' or @aria-labelledby='courseDescription' or @aria-labelledby='preReqs' or @aria-labelledby='coReqs']"
-    /// The corequisites fragment (`getCorequisites`), and the two others a page without the details may hold.
-    static let banner9CorequisitesXPath = "//section[@aria-labelledby='coReqs']"
-    static let banner9DescriptionOrPrerequisitesXPath = "//section[@aria-labelledby='courseDescription' or @aria-labelledby='preReqs']"
 
     public func recognizes(_ page: PageContext) -> Bool {
         if page.pageURLText.containsBytes("bwckctlg.p_") { return true }
@@ -34,8 +29,9 @@ public struct BannerParser: CatalogParser {
 
     public func courseLessPage(_ document: HTMLDocument) -> String? {
         guard document.contains(Self.banner9XPath), !document.contains(Self.banner9DetailsXPath) else { return nil }
-        let fragment = document.contains(Self.banner9CorequisitesXPath)
-            && !document.contains(Self.banner9DescriptionOrPrerequisitesXPath) ? "corequisites" : "course description or prerequisites"
+        let fragment = document.contains("//section[@aria-labelledby='coReqs']")
+            && !document.contains("//section[@aria-labelledby='courseDescription' or @aria-labelledby='preReqs']")
+            ? "corequisites" : "course description or prerequisites"
         return "a Banner 9 fragment (\(fragment)), which does not name its course; "
             + "its course comes from the getCatalogDetails fragment"
     }
@@ -83,9 +79,8 @@ public struct BannerParser: CatalogParser {
         return course
     }
 
-    /// Without the link "All Sections for this Course": a link to the term's sections (`bwckctlg.p_disp_listcrse`)
-    /// alone on its line is the page's way to the schedule, not a note of the course. As the value of a label
-    /// ("Schedule Types: Lecture") it is kept.
+    /// Without the link "All Sections for this Course" (`bwckctlg.p_disp_listcrse`) alone on its line: the way to
+    /// the schedule, not a note of the course. As the value of a label ("Schedule Types: Lecture") it is kept.
     static func withoutLoneSectionLinks(_ events: [InlineEvent]) -> [InlineEvent] {
         func isBreak(_ event: InlineEvent) -> Bool { event == .lineBreak || event == .blockBoundary }
         func isBlank(_ event: InlineEvent) -> Bool {
@@ -109,8 +104,8 @@ public struct BannerParser: CatalogParser {
         return kept
     }
 
-    /// Banner labels its fields with `span.fieldlabeltext`, which the reader does not see as labels: each
-    /// such label's text is set in emphasis, so "Prerequisites:<br>…" reads as a label with its value below.
+    /// The events with the text of each `span.fieldlabeltext` set in emphasis, so that "Prerequisites:<br>…" reads
+    /// as a label with its value below.
     static func labelledEvents(_ events: [InlineEvent], labels: Set<String>) -> [InlineEvent] {
         events.flatMap { event -> [InlineEvent] in
             guard case let .text(text) = event, labels.contains(TextCollapsing.collapse(text)) else { return [event] }

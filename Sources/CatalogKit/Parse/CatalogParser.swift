@@ -10,8 +10,7 @@ public struct PageContext {
     public let pageURL: URL
     /// Which rule gave `pageURL`, for provenance.
     public let pageURLRule: String
-    /// `sourceURL.absoluteString` and `pageURL.absoluteString`, spelled out once: Foundation builds the string
-    /// anew on every call, and parsers ask for it several times a page.
+    /// `sourceURL.absoluteString` and `pageURL.absoluteString`, which Foundation builds anew on every call.
     public let sourceURLText: String
     public let pageURLText: String
 
@@ -37,17 +36,15 @@ public struct PageContext {
         }
     }
 
-    /// Rules a saved page uses to say where it came from, most specific first: how each finds the URL's text,
-    /// and how provenance names it. Each is a walk of a few nodes; as XPath (shown) each query cost more than
-    /// the rest of reading the page's URL.
+    /// Rules a saved page uses to say where it came from, most specific first: how each finds the URL's text (by a
+    /// walk, cheaper than the XPath shown), and how provenance names it.
     static let declaredURLRules: [(find: @Sendable (HTMLDocument) -> String?, rule: String)] = [
         // /html/head/link[@rel='canonical']/@href
         ({ headValue($0, element: "link", where: "rel", is: "canonical", take: "href") }, "<link rel=canonical>"),
         // /html/head/meta[@property='og:url']/@content
         ({ headValue($0, element: "meta", where: "property", is: "og:url", take: "content") }, "<meta property=og:url>"),
         // The cougargrades archive of UH pages records the page's URL in a hidden metadata span:
-        // //div[@class='edu-uh-publications-metadata']/span[@title='scrape_url']
-        // (the first such span in document order, also where such divs nest).
+        // (//div[@class='edu-uh-publications-metadata']/span[@title='scrape_url'])[1]
         ({ document in
             document.firstElement(named: "span") { span in
                 guard span.attribute("title") == "scrape_url", let parent = span.parent else { return false }
@@ -83,11 +80,6 @@ public struct PageCourses: Sendable {
     public var courses: [ParsedCourse] = []
     /// One line each: which element, where, and the text it held.
     public var unreadable: [String] = []
-
-    public init(courses: [ParsedCourse] = [], unreadable: [String] = []) {
-        self.courses = courses
-        self.unreadable = unreadable
-    }
 
     /// Notes an element that stands for a course but whose code did not read as one; `text` is what it held, as
     /// `HTMLNode.text` gives it (white space collapsed already).

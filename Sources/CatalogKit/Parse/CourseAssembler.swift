@@ -10,9 +10,8 @@ enum FieldRole: Equatable {
         self = Self.byLabel[Self.key(label)] ?? .other
     }
 
-    /// "Prerequisite(s):" and "Prereq." name the same thing: lower case, "(s)" dropped, dots and colons
-    /// dropped, white space collapsed. ASCII labels, nearly all, take one pass over their bytes; others go
-    /// the long way, since lower-casing can change their length.
+    /// "Prerequisite(s):" and "Prereq." name the same thing: lower case, "(s)" dropped, dots and colons dropped,
+    /// white space collapsed. ASCII labels take one pass over their bytes; lower-casing others can change their length.
     static func key(_ label: String) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(label.utf8.count)
@@ -35,7 +34,7 @@ enum FieldRole: Equatable {
         return TextCollapsing.collapse(key)
     }
 
-    /// One hash lookup per label: a `switch` over these strings compared them one by one, for every label of every page.
+    /// One hash lookup per label, where a `switch` compares the strings one by one.
     private static let byLabel: [String: FieldRole] = {
         let names: [(FieldRole, [String])] = [
             (.credits, ["credits", "credit", "credit hours", "credit hour", "hours", "units", "semester hours", "semester credit hours", "cr"]),
@@ -90,11 +89,10 @@ struct CourseAssembler {
     /// Where the body was read, for provenance ("after <h3> at /html/…/h3").
     let scope: String
 
-    /// Prose with the lines at its end that hold only "Yes", "No", "Y" or "N" moved to the notes: such a line is
-    /// the value of a field whose label the page does not show (UH's pages end their descriptions with one).
-    /// Nil when nothing is left.
+    /// Prose with the lines at its end that hold only "Yes", "No", "Y" or "N" (the value of a field whose label the
+    /// page does not show) moved to the notes; nil when nothing is left.
     private mutating func proseWithoutTrailingFlags(_ text: String) -> String? {
-        // Nearly all prose ends in a sentence: one look at its last line spares splitting and joining it.
+        // Nearly all prose ends in a sentence: its last line tells without splitting it.
         let lastLine = text.utf8.lastIndex(of: UInt8(ascii: "\n")).map { text[text.utf8.index(after: $0)...] } ?? text[...]
         if !lastLine.isEmpty, !Self.isLoneFlag(lastLine) { return text }
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -111,9 +109,8 @@ struct CourseAssembler {
         return lines.isEmpty ? nil : lines.joined(separator: "\n")
     }
 
-    /// The credits of a segment that is nothing but a credit phrase ("3 Credit(s)", "3 unit(s)", "1-4 Credit Hours"),
-    /// the way some Acalog catalogs write the credits, unlabelled, after the heading. A byte look first: nearly
-    /// every segment is prose, long or not opening with a digit.
+    /// The credits of a segment that is nothing but a credit phrase ("3 Credit(s)", "1-4 Credit Hours"), as some
+    /// Acalog catalogs write them, unlabelled, after the heading. The bytes first: nearly every segment is prose.
     static func loneCreditPhrase(_ text: String) -> String? {
         guard text.utf8.count <= 40, let first = text.utf8.first, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9"),
               let (rest, credits, cap) = CourseHeading.trailingCreditPhrase(text), rest.isEmpty, cap == nil else { return nil }
@@ -134,7 +131,7 @@ struct CourseAssembler {
         var segments = written
         var roles = written.map { $0.label.map(FieldRole.init(label:)) }
         // A requisite whose later sentence another label opens is several fields, put in its place (from the end,
-        // so the indices ahead stay good; the segments are copied only when one is cut).
+        // so the indices ahead stay good).
         for index in segments.indices.reversed() {
             guard let role = roles[index] else { continue }
             let pieces = InlineSentences.splitFollowingFields(segments[index], role: role)
@@ -199,8 +196,7 @@ struct CourseAssembler {
     }
 
     /// Where a labelled segment's value came from: `label "Credit Hours:" in <strong>, after <h3> at /html/…`.
-    /// Spelled out piece by piece into room reserved once: the scope is long, and interpolating it grew the
-    /// string several times per field.
+    /// Spelled out piece by piece into room reserved once: interpolating the long scope grew the string several times.
     private func rule(for segment: ContentSegment, label: String) -> String {
         let written = segment.writtenLabel ?? label
         let style = segment.labelStyle ?? "text"

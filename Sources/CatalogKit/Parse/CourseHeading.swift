@@ -11,16 +11,15 @@ enum CourseHeading {
         var credits: String?
         /// What the credits' slash adds: "Maximum of 18" in "1-18 Credits/Maximum of 18".
         var creditsCap: String?
-        /// Whether a period follows the code ("MATH 92. Beginning Algebra Review. 3 units"): the heading then closes
-        /// its title with one too, which is the heading's punctuation, not the title's.
+        /// Whether a period follows the code ("MATH 92. Beginning Algebra Review. 3 units"): the period closing the
+        /// title then is the heading's punctuation, not the title's.
         var periodSeparated = false
     }
 
     static let separators: Set<Character> = ["-", "\u{2013}", "\u{2014}", ":", "."]
 
-    /// The catalog's name: the nearest text before a course heading that mentions "Catalog", links left out
-    /// ("Catalog Home") as are the choices of a catalog menu. (As XPath:
-    /// `preceding::text()[contains(., 'Catalog')][not(ancestor::a)][not(ancestor::option)][1]`.)
+    /// The catalog's name: the nearest text before a course heading that mentions "Catalog", outside links
+    /// ("Catalog Home") and the choices of a catalog menu.
     static func catalogName(before heading: HTMLNode) -> HTMLNode? {
         heading.nearestPrecedingText(containing: "Catalog", outside: ["a", "option"])
     }
@@ -34,11 +33,8 @@ enum CourseHeading {
         if let first = title.first, separators.contains(first) {
             title = title.dropFirst().drop(while: { $0 == " " })
         }
-        let titleText = String(title)
         let periods = rest.first(where: { $0 != " " }) == "."
-        guard let (stripped, credits) = trailingCredits(titleText) else {
-            return Parsed(code: code, title: periods ? withoutClosingPeriod(titleText) : titleText, periodSeparated: periods)
-        }
+        let (stripped, credits) = trailingCredits(String(title))
         return Parsed(code: code, title: periods ? withoutClosingPeriod(stripped) : stripped, credits: credits, periodSeparated: periods)
     }
 
@@ -63,12 +59,11 @@ enum CourseHeading {
     }
 
     /// Splits "Title (3)" into "Title" and "3" when the parenthetical reads as credits.
-    static func trailingCredits(_ title: String) -> (String, String)? {
-        guard title.hasSuffix(")"), let open = title.lastIndex(of: "(") else { return nil }
+    static func trailingCredits(_ title: String) -> (title: String, credits: String?) {
+        guard title.hasSuffix(")"), let open = title.lastIndex(of: "(") else { return (title, nil) }
         let inner = title[title.index(after: open)..<title.index(before: title.endIndex)]
-        guard let first = inner.first, first.isASCIIDigit, looksLikeCredits(inner) else { return nil }
-        let stripped = title[..<open].trimmingTrailingSpaces()
-        return (String(stripped), String(inner))
+        guard let first = inner.first, first.isASCIIDigit, looksLikeCredits(inner) else { return (title, nil) }
+        return (String(title[..<open].trimmingTrailingSpaces()), String(inner))
     }
 
     /// Words that end a credit phrase: "3 Credit Hours", "4.000 Credit hours", "(3 Credits)".
@@ -76,13 +71,12 @@ enum CourseHeading {
                                                    "sch"]
     private static let creditJoiners: Set<String> = ["to", "or", "-", "\u{2013}"]
 
-    /// Splits "Computer Literacy/Info Mgmt 3 Credit Hours" into the text before and the credits ("3",
-    /// "1 to 3", "3 or 4"), when the text ends with numbers followed by credit units (in parentheses or not).
-    /// What a slash after the units of a number adds, a cap on repeating the course ("1-18 Credits/Maximum of 18",
-    /// Penn State's), is no title: it comes back as `cap` ("Credit/No Credit" in a title is none).
+    /// Splits "Computer Literacy/Info Mgmt 3 Credit Hours" into the text before and the credits ("3", "1 to 3",
+    /// "3 or 4"), when the text ends with numbers followed by credit units (in parentheses or not). A cap after a
+    /// slash ("1-18 Credits/Maximum of 18") comes back as `cap` ("Credit/No Credit" in a title is none).
     static func trailingCreditPhrase(_ text: String) -> (rest: String, credits: String, cap: String?)? {
         var words = TextCollapsing.collapse(text).split(separator: " ").map(String.init)
-        // "Credit(s)", "unit(s)": Acalog's catalogs write the plural as a parenthesis, which is no opening one.
+        // "Credit(s)", "unit(s)": a plural in parentheses, no opening one.
         func bare(_ word: String) -> String {
             var word = word.lowercased()
             if word.hasSuffix("(s)") { word.removeLast(3) }

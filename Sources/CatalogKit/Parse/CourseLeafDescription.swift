@@ -4,11 +4,10 @@ import SafeLibXML
 /// The description of a CourseLeaf course, read from `courseblockdesc`, and the line of credits some sites put
 /// before it.
 ///
-/// The paragraph is prose as a whole ("TOPIC TITLE: …" in it is no field), but older CourseLeaf sites write two
-/// fields into it, in forms prose does not take: a first line of credits ("(3-0) Cr. 3. F.S.", Iowa State's), and a
-/// requisite opened by its label in emphasis where a line or a sentence starts, either the label alone with its value
-/// after it on the line ("<br><strong>Prerequisite:</strong> Junior standing.<br>", Texas A&M's) or label and value
-/// in one emphasis that ends its line ("<em>Prereq: Com S 309</em><br/>", Iowa State's).
+/// The paragraph is prose as a whole ("TOPIC TITLE: …" in it is no field), but older sites write two fields into it:
+/// a first line of credits ("(3-0) Cr. 3. F.S."), and a requisite opened by its label in emphasis where a line or a
+/// sentence starts, the label alone ("<br><strong>Prerequisite:</strong> Junior standing.<br>") or label and value
+/// in one emphasis that ends its line ("<em>Prereq: Com S 309</em><br/>").
 enum CourseLeafDescription {
     struct Read {
         var prose: String
@@ -22,30 +21,32 @@ enum CourseLeafDescription {
     static func read(_ events: [InlineEvent]) -> Read {
         let (rest, requisites) = takingRequisites(from: events)
         var read = Read(prose: LabelledContent.prose(from: rest), requisites: requisites)
-        let firstLineEnd = read.prose.utf8.firstIndex(of: UInt8(ascii: "\n")) ?? read.prose.endIndex
-        let firstLine = read.prose[..<firstLineEnd]
-        if firstLine.utf8.count <= longestCreditsLine, let credits = creditsSentence(in: firstLine) {
+        if let (credits, line, after) = creditsLine(read.prose) {
             read.credits = credits
-            read.creditsLine = String(firstLine)
-            read.prose = String(read.prose[firstLineEnd...].drop(while: { $0 == "\n" }))
+            read.creditsLine = String(line)
+            read.prose = String(after)
         }
         return read
     }
 
-    /// The first unlabelled segment, when its first line is a line of credits ("Credits 1 to 4. 1 to 4 Other Hours.", a
-    /// paragraph of its own before the description), taken out of the segments: its credits and that line.
+    /// The credits of the first line of `text` when it is a line of credits, that line, and the text after it.
+    private static func creditsLine(_ text: String) -> (credits: String, line: Substring, rest: Substring)? {
+        let lineEnd = text.utf8.firstIndex(of: UInt8(ascii: "\n")) ?? text.endIndex
+        let line = text[..<lineEnd]
+        guard line.utf8.count <= longestCreditsLine, let credits = creditsSentence(in: line) else { return nil }
+        return (credits, line, text[lineEnd...].drop(while: { $0 == "\n" }))
+    }
+
+    /// The first line of the first unlabelled segment, when it is a line of credits ("Credits 1 to 4. 1 to 4 Other
+    /// Hours.") before the description, taken out of the segments: its credits and that line.
     static func takingCreditsLine(from segments: inout [ContentSegment]) -> (credits: String, line: String)? {
         guard let index = segments.firstIndex(where: { $0.label == nil }) else { return nil }
         let segment = segments[index]
-        let text = segment.text
-        let lineEnd = text.utf8.firstIndex(of: UInt8(ascii: "\n")) ?? text.endIndex
-        guard text.utf8.distance(from: text.startIndex, to: lineEnd) <= longestCreditsLine,
-              let credits = creditsSentence(in: text[..<lineEnd]) else { return nil }
-        let rest = text[lineEnd...].drop(while: { $0 == "\n" })
+        guard let (credits, line, rest) = creditsLine(segment.text) else { return nil }
         if rest.isEmpty {
             segments.remove(at: index)
         } else {
-            let cut = text.utf8.distance(from: text.utf8.startIndex, to: rest.startIndex)
+            let cut = segment.text.utf8.distance(from: segment.text.utf8.startIndex, to: rest.startIndex)
             segments[index].text = String(rest)
             segments[index].links = segment.links.filter { $0.start >= cut }.map { link in
                 var moved = link
@@ -54,18 +55,17 @@ enum CourseLeafDescription {
                 return moved
             }
         }
-        return (credits, String(text[..<lineEnd]))
+        return (credits, String(line))
     }
 
     /// The longest line that is a line of credits: a longer one is a description that mentions credit.
     static let longestCreditsLine = 60
 
-    /// Words that open a sentence of credits: "Cr. 3." (Iowa State, after the contact hours "(3-0)" and before the
-    /// terms "F.S."), "Credits 1 to 4." (Texas A&M).
+    /// Words that open a sentence of credits: "Cr. 3." (after contact hours "(3-0)"), "Credits 1 to 4.".
     private static let creditsMarkers: [[UInt8]] = ["Cr. ", "Credits ", "Credit "].map { Array($0.utf8) }
 
-    /// The value of a sentence of credits that starts the line or follows the contact hours ("(3-0) Cr. 3."). A
-    /// value that is no number ("Cr. R.", "Cr. arr.") is none.
+    /// The value of a sentence of credits that starts the line or follows the contact hours ("(3-0) Cr. 3."), when
+    /// it is a number ("Cr. R.", "Cr. arr." are none).
     static func creditsSentence(in line: Substring) -> String? {
         guard line.utf8.contains(UInt8(ascii: "C")) else { return nil }
         let bytes = Array(line.utf8)
@@ -91,9 +91,8 @@ enum CourseLeafDescription {
     }
 
     /// The events without the requisites that open with their label in emphasis where a line or a sentence starts,
-    /// each read as a labelled segment, its links kept, and the line it filled gone from the prose. An emphasis
-    /// holding the label alone takes the rest of its line as the value; one holding label and value must end its
-    /// line (punctuation after it goes with it: "<em>Prereq: E E 201</em>.").
+    /// each read as a labelled segment. An emphasis holding the label alone takes the rest of its line as the value;
+    /// one holding label and value must end its line (punctuation after it goes with it: "<em>Prereq: X</em>.").
     private static func takingRequisites(from events: [InlineEvent]) -> ([InlineEvent], [ContentSegment]) {
         guard events.contains(where: isEmphasisStart) else { return (events, []) }
         var rest: [InlineEvent] = []

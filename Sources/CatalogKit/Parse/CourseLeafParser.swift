@@ -3,11 +3,10 @@ import SafeLibXML
 
 /// CourseLeaf (Leepfrog), the catalog system of UM-Dearborn and many others.
 ///
-/// A subject page (`/undergraduate/coursesaz/cis/`) holds every course as a `div.courseblock`: the heading
-/// `p.courseblocktitle` ("CIS 112␣␣Computer Literacy/Info Mgmt␣␣3 Credit Hours"; newer sites split it into
-/// `span.detail-code`, `span.detail-title` and `span.detail-hours_html`), the description `p.courseblockdesc`,
-/// then `p.courseblockextra` fields ("Prerequisite(s):" with links to `/search/?P=MATH%20115`).
-/// The A–Z index of subjects links to those pages and holds no course.
+/// A subject page holds every course as a `div.courseblock`: the heading `p.courseblocktitle` ("CIS 112␣␣Computer
+/// Literacy/Info Mgmt␣␣3 Credit Hours", or `span.detail-code`, `span.detail-title` and `span.detail-hours_html`),
+/// the description `p.courseblockdesc`, then `p.courseblockextra` fields ("Prerequisite(s):" with links to
+/// `/search/?P=MATH%20115`). The A–Z index of subjects links to those pages and holds no course.
 public struct CourseLeafParser: CatalogParser {
     public let system = CatalogSystem.courseleaf
 
@@ -64,7 +63,7 @@ public struct CourseLeafParser: CatalogParser {
         var events: [InlineEvent] = []
         var requisites: [ContentSegment] = []
         var description: [(text: String, path: String)] = []
-        /// Credits read from a line of the body ("(3-0) Cr. 3.", "Credits 1 to 4."): the value, the line and where it was.
+        // Credits read from a line of the body ("(3-0) Cr. 3.", "Credits 1 to 4."): the value, the line and its place.
         var credits: (value: String, line: String, place: String)?
         var afterHeading = false
         // A hidden child is the print copy of what the block shows (UC Davis repeats its labelled list in one).
@@ -110,8 +109,7 @@ public struct CourseLeafParser: CatalogParser {
             var rules = ["code": "span.detail-code at \(codeNode.path), in \(place)"]
             var title = ""
             if let titleNode = try node.first(detailTitleXPath) {
-                // "— Data, Logic, & Computing": the dash parts the title from the code before it (UC Davis).
-                // A leading period stays (".NET Programming").
+                // "— Data, Logic, & Computing": the dash parts the title from the code; a leading period stays.
                 title = String(titleNode.text.drop(while: { $0 != "." && CourseHeading.separators.contains($0) || $0 == " " }))
                 rules["title"] = "span.detail-title at \(titleNode.path)"
             }
@@ -134,8 +132,8 @@ public struct CourseLeafParser: CatalogParser {
         return heading
     }
 
-    /// A heading's text with its blocks and lines apart: a title and its credits in two `div`s
-    /// ("Maps of the World" and "3 Credits") are two phrases, not "World3 Credits" as the text content has them.
+    /// A heading's text with its blocks and lines apart: a title and its credits in two `div`s are two phrases,
+    /// not "World3 Credits" as the text content has them.
     static func spacedText(_ node: HTMLNode) -> String {
         let prose = LabelledContent.prose(from: node.inlineEvents())
         return prose.utf8.contains(UInt8(ascii: "\n")) ? TextCollapsing.collapse(prose.replacingOccurrences(of: "\n", with: " ")) : prose

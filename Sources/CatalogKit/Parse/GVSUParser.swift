@@ -1,11 +1,9 @@
 import Foundation
 import SafeLibXML
 
-/// GVSU's own catalog (www.gvsu.edu/catalog): subject pages list courses, one page per course.
-///
-/// No saved copy of GVSU's markup exists here, so this parser reads the text layout rather than class
-/// names: the catalog name, a heading "CIS 452 - Title", description paragraphs whose last sentences give
-/// contact hours, terms offered, prerequisites and corequisites, then "Credits: 4" and other labelled lines.
+/// GVSU's own catalog (www.gvsu.edu/catalog): subject pages list courses, one page per course. Read by its text
+/// layout, not class names: the catalog name, a heading "CIS 452 - Title", description paragraphs whose last
+/// sentences give contact hours, terms offered and requisites, then "Credits: 4" and other labelled lines.
 public struct GVSUParser: CatalogParser {
     public let system = CatalogSystem.gvsu
 
@@ -46,9 +44,7 @@ public struct GVSUParser: CatalogParser {
         // The trailing sentences live in the last prose paragraph before any labelled line.
         if let index = segments.lastIndex(where: { $0.label == nil && !$0.emphasized }) {
             let (description, sentences) = InlineSentences.split(segments[index])
-            var replacement = description.text.isEmpty ? [] : [description]
-            replacement.append(contentsOf: sentences.map(\.0))
-            segments.replaceSubrange(index...index, with: replacement)
+            segments.replaceSubrange(index...index, with: (description.text.isEmpty ? [] : [description]) + sentences)
         }
         var assembler = CourseAssembler(course: course, scope: "after the heading \(where_)")
         assembler.assemble(segments)

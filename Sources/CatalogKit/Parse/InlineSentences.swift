@@ -1,5 +1,5 @@
-/// Splits the trailing sentences GVSU writes into a description paragraph ("(3-0-0) Offered fall
-/// semester. Prerequisites: CIS 241; and CIS 351.") into labelled segments of their own.
+/// Splits the trailing sentences GVSU writes into a description paragraph ("(3-0-0) Offered fall semester.
+/// Prerequisites: CIS 241; and CIS 351.") into labelled segments of their own.
 enum InlineSentences {
     /// Each kind's raw value is the label its segment gets.
     enum Kind: String {
@@ -26,7 +26,7 @@ enum InlineSentences {
     ]
 
     /// The description before the trailing sentences, then one segment per sentence found.
-    static func split(_ segment: ContentSegment) -> (description: ContentSegment, sentences: [(ContentSegment, String)]) {
+    static func split(_ segment: ContentSegment) -> (description: ContentSegment, sentences: [ContentSegment]) {
         let scalars = Array(segment.text.utf8)
         var markers = findMarkers(scalars)
         // "Offered" must be a single sentence of its own, or it is prose ("Offered jointly with …").
@@ -38,7 +38,7 @@ enum InlineSentences {
             return trimmed.hasSuffix(".") && !trimmed.dropLast().contains(". ") && !trimmed.contains("\n")
         }.map(\.element)
         guard let first = markers.first else { return (segment, []) }
-        var sentences: [(ContentSegment, String)] = []
+        var sentences: [ContentSegment] = []
         for (index, marker) in markers.enumerated() {
             let end = index + 1 < markers.count ? markers[index + 1].start : scalars.count
             var piece = slice(segment, scalars, from: marker.valueStart, to: end)
@@ -46,30 +46,36 @@ enum InlineSentences {
             piece.rule = "sentence \"\(marker.written.trimmingTrailingSpaces())…\" at the end of the description"
             if marker.kind == .offered, piece.text.hasSuffix(".") { piece.text.removeLast() }
             if marker.kind == .contactHours { piece.text = String(piece.text.dropFirst().dropLast()) }
-            sentences.append((piece, marker.written))
+            sentences.append(piece)
         }
         return (slice(segment, scalars, from: 0, to: first.start), sentences)
     }
 
     static func findMarkers(_ s: [UInt8]) -> [Marker] {
-        var markers: [Marker] = []
-        var index = 0
-        while index < s.count {
-            defer { index += 1 }
-            guard atSentenceStart(s, index) else { continue }
+        sentenceStarts(s, from: 0) { index in
             if let end = contactTriple(s, at: index) {
-                markers.append(Marker(kind: .contactHours, start: index, valueStart: index, written: "(n-n-n)"))
-                index = end - 1
-                continue
+                return (Marker(kind: .contactHours, start: index, valueStart: index, written: "(n-n-n)"), end)
             }
-            for (label, kind) in labels where s[index...].starts(with: label.utf8) {
-                let length = label.utf8.count
-                markers.append(Marker(kind: kind, start: index, valueStart: index + length, written: label))
-                index += length - 1
-                break
+            guard let (label, kind) = labels.first(where: { s[index...].starts(with: $0.0.utf8) }) else { return nil }
+            let valueStart = index + label.utf8.count
+            return (Marker(kind: kind, start: index, valueStart: valueStart, written: label), valueStart)
+        }
+    }
+
+    /// What `match` finds at the sentence starts of `s` from `index` on, each scan going on from the find's `end`.
+    private static func sentenceStarts<Found>(_ s: [UInt8], from index: Int,
+                                              _ match: (Int) -> (found: Found, end: Int)?) -> [Found] {
+        var found: [Found] = []
+        var index = index
+        while index < s.count {
+            if atSentenceStart(s, index), let (item, end) = match(index) {
+                found.append(item)
+                index = end
+            } else {
+                index += 1
             }
         }
-        return markers
+        return found
     }
 
     /// Labels that open a later sentence of a requisite field as a field of their own: "Prerequisite: MATH 248.
@@ -81,16 +87,9 @@ enum InlineSentences {
     static func splitFollowingFields(_ segment: ContentSegment, role: FieldRole) -> [ContentSegment] {
         guard role == .prerequisite || role == .corequisite, segment.text.containsBytes(":") else { return [segment] }
         let s = Array(segment.text.utf8)
-        var cuts: [(start: Int, valueStart: Int, label: String)] = []
-        var index = 1
-        while index < s.count {
-            defer { index += 1 }
-            guard atSentenceStart(s, index) else { continue }
-            for label in followingLabels where s[index...].starts(with: label.utf8) && FieldRole(label: label) != role {
-                cuts.append((index, index + label.utf8.count, label))
-                index += label.utf8.count - 1
-                break
-            }
+        let cuts = sentenceStarts(s, from: 1) { index -> ((start: Int, valueStart: Int, label: String), end: Int)? in
+            let label = followingLabels.first { s[index...].starts(with: $0.utf8) && FieldRole(label: $0) != role }
+            return label.map { ((index, index + $0.utf8.count, $0), index + $0.utf8.count) }
         }
         guard let first = cuts.first else { return [segment] }
         // A piece ends before the next label and the separator that led to it ("BIOL 3301 ; Recommended: …").

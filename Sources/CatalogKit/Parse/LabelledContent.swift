@@ -26,12 +26,10 @@ struct SegmentLink: Equatable {
     var end: Int
 }
 
-/// Splits a course body into labelled fields and prose, the way a reader of the page sees them.
-///
-/// Catalog systems write labels differently: `<strong>Credit Hours:</strong> <strong>3.0</strong>` (Acalog),
-/// `<em>Prereq.:</em> <em>…</em>` (LSU), `<strong>Description</strong><br/>text` (a bare label whose value
-/// follows on the next lines), or plain text "TCCNS Equivalent: ACCT 2301" at the start of a line. One reader
-/// handles them all, so each parser only maps labels to fields.
+/// Splits a course body into labelled fields and prose, the way a reader of the page sees them: labels written
+/// `<strong>Credit Hours:</strong> <strong>3.0</strong>` (Acalog), `<em>Prereq.:</em> <em>…</em>` (LSU),
+/// `<strong>Description</strong><br/>text` (a bare label, its value on the next lines), or in plain text at the
+/// start of a line ("TCCNS Equivalent: ACCT 2301").
 enum LabelledContent {
     static func segments(from events: [InlineEvent]) -> [ContentSegment] {
         let (lines, links) = lines(from: events)
@@ -70,8 +68,7 @@ enum LabelledContent {
         var tokens: [Token]
     }
 
-    /// A piece of a line: an emphasis element as a whole, or plain text between them. Its tokens are a slice
-    /// of the line's (a unit per array was an allocation per piece of every line).
+    /// A piece of a line: an emphasis element as a whole, or plain text between them (a slice of the line's tokens).
     struct Unit {
         var tokens: ArraySlice<Token>
         var emphasisTag: String?
@@ -79,8 +76,8 @@ enum LabelledContent {
             TextCollapsing.collapse(tokens.count == 1 ? tokens[tokens.startIndex].text : tokens.map(\.text).joined())
         }
         var isEmpty: Bool { tokens.allSatisfy { TextCollapsing.isBlank($0.text) } }
-        /// Whether the last scalar that is not white space is a colon: when not, `colonLabel(text)` is nil
-        /// (the collapsed text would not end in one), and the text need not be made to ask.
+        /// Whether the last scalar that is not white space is a colon: when not, `colonLabel(text)` is nil, and the
+        /// text need not be made to ask.
         var endsWithColon: Bool {
             for token in tokens.reversed() {
                 for scalar in token.text.unicodeScalars.reversed() where !TextCollapsing.isCollapsibleSpace(scalar) {
@@ -117,7 +114,6 @@ enum LabelledContent {
         for event in events {
             switch event {
             case let .text(text):
-                // Room for a line's usual handful at once, rather than growing by one, two, four…
                 if current.tokens.isEmpty { current.tokens.reserveCapacity(8) }
                 current.tokens.append(Token(text: text, emphasis: depth > 0 ? group : nil,
                                             emphasisTag: depth > 0 ? groupTag : nil, link: link))
@@ -148,7 +144,7 @@ enum LabelledContent {
     static func units(of line: Line) -> [Unit] {
         var units: [Unit] = []
         let tokens = line.tokens
-        units.reserveCapacity(tokens.count)  // at most one unit a token; growing one by one cost an allocation a step
+        units.reserveCapacity(tokens.count)  // at most one unit a token
         var start = tokens.startIndex
         while start < tokens.endIndex {
             let group = tokens[start].emphasis
@@ -168,8 +164,7 @@ enum LabelledContent {
     static func colonLabel(_ text: String) -> String? {
         // The byte test first: most emphasis is not a label, and `hasSuffix` compares characters.
         guard text.utf8.last == UInt8(ascii: ":"), text.hasSuffix(":") else { return nil }
-        // The colon is the last byte (checked above), so the label is the bytes before it; a String, not a
-        // Substring, for `collapse` (the generic one is not specialized across modules).
+        // A String, not a Substring, for `collapse` (the generic one is not specialized across modules).
         let body = TextCollapsing.collapse(String(decoding: text.utf8.dropLast(), as: UTF8.self))
         guard let first = body.unicodeScalars.first, isLetter(first),
               hasAtMost(60, charactersIn: body), wordCount(body) <= 8 else { return nil }
@@ -186,7 +181,7 @@ enum LabelledContent {
 
     /// A label in plain text at the start of a line: "TCCNS Equivalent: ACCT 2301".
     static func textLabel(_ text: String) -> String? {
-        // Most lines have no colon; finding that out by bytes spares walking them character by character.
+        // Most lines have no colon: the bytes tell, without walking the characters.
         guard text.utf8.contains(UInt8(ascii: ":")), let colon = text.firstIndex(of: ":") else { return nil }
         let body = text[..<colon]
         guard !body.isEmpty, hasAtMost(40, charactersIn: body), let first = body.unicodeScalars.first, isUppercase(first)
@@ -202,9 +197,8 @@ enum LabelledContent {
         return String(body)
     }
 
-    /// How many words `split(separator: " ")` gives, counted on the bytes for ASCII text: splitting makes a
-    /// Substring per word and compares characters, which cost more than the rest of reading a label. Other text
-    /// is split as before: a space with a combining mark after it is one character, and no separator.
+    /// How many words `split(separator: " ")` gives, counted on the bytes for ASCII text (splitting cost more than
+    /// the rest of reading a label); in other text a space with a combining mark after it is no separator.
     private static func wordCount(_ text: String) -> Int {
         guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return text.split(separator: " ").count }
         var words = 0
@@ -250,8 +244,8 @@ enum LabelledContent {
             for unit in LabelledContent.units(of: line) {
                 let isEmpty = unit.isEmpty
                 if let tag = unit.emphasisTag {
-                    // The unit's collapsed text is made only where a label may be read from it: a colon label
-                    // ends in a colon, a bare one starts its line; nothing in a link is a label.
+                    // Only where a label may be: a colon label ends in a colon, a bare one starts its line, and
+                    // nothing in a link is one.
                     if !lineHasContent || unit.endsWithColon, !unit.tokens.contains(where: { $0.link != nil }) {
                         let text = unit.text
                         if !text.isEmpty,
@@ -262,9 +256,8 @@ enum LabelledContent {
                         }
                     }
                     if let builder = current, builder.label != nil, !builder.hasText, builder.labelStyle != "text" {
-                        // `<em>Prereq.:</em> <em>value</em>`: the value is the emphasis element that follows. The
-                        // pair is whole, so what follows on the line may start a field of its own, as on a new
-                        // line ("<em>Lecture Contact Hours:</em> <em>3</em> Lab Contact Hours: 0").
+                        // `<em>Prereq.:</em> <em>value</em>`: the value is the emphasis that follows, and what follows
+                        // it may start a field ("<em>Lecture Contact Hours:</em> <em>3</em> Lab Contact Hours: 0").
                         current?.append(unit.tokens, links: links)
                         closeSegment()
                         lineHasContent = false
@@ -375,8 +368,7 @@ enum LabelledContent {
                         pendingSpace = false
                     }
                     let start = bytes.count
-                    // One whole character (the lead byte and its continuation bytes), and with it the visible
-                    // ASCII after it, copied as one run: those bytes are never white space.
+                    // One whole character, and the visible ASCII after it (never white space), copied as one run.
                     var end = index + 1
                     while end < source.count, source[end] & 0xC0 == 0x80 { end += 1 }
                     while end < source.count, source[end] > 0x20, source[end] < 0x7F { end += 1 }

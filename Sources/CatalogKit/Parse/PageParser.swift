@@ -11,13 +11,10 @@ public enum SystemChoice: Sendable, Equatable, CustomStringConvertible {
 
     /// Reads `auto` or a system's name (`gvsu`, `acalog`, `courseleaf`, `banner`).
     public init?(argument: String) {
-        if argument == "auto" {
-            self = .auto
-        } else if let system = CatalogSystem(rawValue: argument) {
-            self = .fixed(system)
-        } else {
+        guard let choice = argument == "auto" ? .auto : CatalogSystem(rawValue: argument).map(Self.fixed) else {
             return nil
         }
+        self = choice
     }
 
     /// The words `init(argument:)` accepts, for usage messages: "auto, gvsu, acalog, courseleaf or banner".
@@ -79,7 +76,7 @@ public struct PageResult: Sendable {
     /// Fields a course page lacks, one line each, naming the page and the field.
     public var missingFieldWarnings: [String] {
         var warnings: [String] = []
-        // Each course read in place: thousands of them, and a copy retains every field.
+        // Each course read in place: a copy retains every field.
         for index in courses.indices {
             for (field, isMissing) in [("title", courses[index].title.isEmpty), ("credits", courses[index].creditsText == nil),
                                        ("description", courses[index].description.isEmpty)] where isMissing {
@@ -147,9 +144,8 @@ public struct PageParser: Sendable {
     }
 }
 
-/// Texts that many courses hold, one copy each: pages of one layout give thousands of courses the same provenance
-/// (the same rule at the same path), field labels and catalog name, and a copy per course was a block per text to
-/// make, keep and free.
+/// Texts that many courses hold, one copy each: pages of one layout give thousands of courses the same provenance,
+/// field labels and catalog name.
 final class SharedTexts: Sendable {
     private let known = Mutex<Set<String>>([])
 
@@ -168,10 +164,8 @@ final class SharedTexts: Sendable {
 }
 
 extension Array where Element == PageResult {
-    /// The courses of all pages, in page order, moved out of the results (`ParallelMap.joined(moving:)`); the
-    /// results keep no course.
+    /// The courses of all pages, in page order, moved out of the results; the results keep no course.
     public mutating func takeCourses() -> [ParsedCourse] {
-        // Taking each page's array out retains its buffer, not its courses.
         var parts = indices.map { page in
             let courses = self[page].courses
             self[page].courses = []

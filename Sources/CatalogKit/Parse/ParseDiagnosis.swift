@@ -2,14 +2,12 @@ import Foundation
 import SafeLibXML
 
 /// What a maintainer needs when a page gives no course or a course lacks a field: the rule that matched nothing,
-/// the nearest candidate on the page, a known page type that holds no course, an unmapped label that looks like
-/// the missing field. Pure: a page's bytes or a parsed course in, a sentence out.
+/// the nearest candidate, a known page type that holds no course, an unmapped label that looks like the field.
 public enum ParseDiagnosis {
     /// Why `bytes`, read as `system`, gave no course: a known course-less page type, or the rules that matched
     /// nothing and the nearest candidate.
     public static func noCourse(bytes: [UInt8], url: URL?, system: CatalogSystem?) -> String {
         guard let document = try? HTMLDocument(bytes: bytes, url: url) else { return "the page could not be read as HTML" }
-        // A page that holds no course by nature, whichever system was asked to read it.
         if let known = CatalogParsers.all.lazy.compactMap({ $0.courseLessPage(document) }).first { return known }
         var sentence = system.map { "matched nothing: " + CatalogParsers.parser(for: $0).lookedFor.joined(separator: "; ") }
             ?? "no parser recognized the page"

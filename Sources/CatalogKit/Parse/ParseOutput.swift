@@ -19,10 +19,9 @@ public enum ParseOutput {
     /// How many records `writeJSON` has in memory at once.
     public static let defaultBatch = 1_024
 
-    /// Hands `write` the JSON array of `jsonBytes` in consecutive pieces, in order: the records of each batch
-    /// are written on the cores in parallel, a range of them into each piece (the same bytes as
-    /// `JSONValue.array(records).serialized()`, which would write thousands of records on one core), and a
-    /// batch is handed out before the next is made. So the output never sits in memory whole.
+    /// Hands `write` the JSON array of `jsonBytes` in consecutive pieces, in order: the records of each batch are
+    /// written on the cores in parallel, a range of them into each piece (the bytes of
+    /// `JSONValue.array(records).serialized()`), and a batch is handed out before the next is made.
     public static func writeJSON<Failure: Error>(courses: consuming [Course], batch: Int = defaultBatch,
                                                  to write: ([UInt8]) throws(Failure) -> Void) throws(Failure) {
         guard !courses.isEmpty else { return try write(Array("[]".utf8)) }
@@ -32,9 +31,8 @@ public enum ParseOutput {
         let batches = stride(from: 0, to: total, by: size).map { start in
             ParallelMap.cuts(of: min(size, total - start)).map { (start + $0.lowerBound)..<(start + $0.upperBound) }
         }
-        // Each range's courses, last first: moved off the end of `courses`, never copied (a copy retains every
-        // field of a course). The core writing a range takes them off its end in order and lets go of each once
-        // it is written, so the courses are freed on the cores, not on one core after the output is out.
+        // Each range's courses, last first: moved off the end of `courses`, never copied. The core writing a range
+        // takes them off its end in order and lets each go once written, so the courses are freed on the cores.
         var lastFirst = batches.map { $0.map { _ in [Course]() } }
         for (batchIndex, ranges) in batches.enumerated().reversed() {
             for (rangeIndex, range) in ranges.enumerated().reversed() {
@@ -45,11 +43,10 @@ public enum ParseOutput {
         for (batchIndex, ranges) in batches.enumerated() {
             let handed = lastFirst[batchIndex]
             lastFirst[batchIndex] = []
-            // Separators go with the records: the array as `JSONValue.writeArray` lays it out ("[", then ",\n  "
-            // between records, "\n]").
+            // Separators go with the records, as `JSONValue.writeArray` lays them out.
             let parts = ParallelMap.map(handingOver: consume handed) { (records: consuming [Course], rangeIndex) -> [UInt8] in
                 var bytes: [UInt8] = []
-                bytes.reserveCapacity(records.count * 3_400)  // 3.2 KB a record on average: no regrowing on the way
+                bytes.reserveCapacity(records.count * 3_400)  // 3.2 KB a record on average
                 var index = ranges[rangeIndex].lowerBound
                 while let course = records.popLast() {
                     bytes.append(contentsOf: index == 0 ? "[\n  ".utf8 : ",\n  ".utf8)
@@ -63,8 +60,8 @@ public enum ParseOutput {
         try write(Array("\n]".utf8))
     }
 
-    /// The readable view of one page. `scheme`: the numbering that gives levels, as the pages read together are
-    /// numbered (by default, each course's own number's), so that a page shows the levels `--json` gives.
+    /// The readable view of one page. `scheme`: the numbering that gives levels (by default, each course's own
+    /// number's), so that a page shows the levels `--json` gives.
     public static func human(_ result: PageResult, rules: NormalizationRules = .standard, scheme: NumberingScheme? = nil) -> String {
         var out = "== \(result.input)\n"
         func line(_ key: String, _ value: String, from rule: String? = nil) {

@@ -5,8 +5,7 @@ public enum ParseRunner {
     /// `concurrency`: at most this many pages at once (for saved pages, no more than there are cores either).
     public static func run(_ inputs: [PageInput], parser: PageParser,
                            concurrency: Int = ProcessInfo.processInfo.activeProcessorCount) async -> [PageResult] {
-        // Saved pages keep no one waiting: they are read and parsed straight on the cores rather than as a task
-        // each, and this thread waits for them (two pages are already worth a second thread).
+        // Saved pages keep no one waiting: they are read and parsed straight on the cores, not as a task each.
         let paths = inputs.compactMap(\.path)
         if paths.count == inputs.count {
             // Fewer at once than there are cores only when asked; `ParallelMap` never runs more than the cores.

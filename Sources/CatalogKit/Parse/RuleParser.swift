@@ -107,13 +107,8 @@ public struct ParseRules: Sendable, Equatable {
 
 /// Reads pages by a catalog's `ParseRules`; the records carry the catalog's system.
 public struct RuleParser: CatalogParser {
-    public let system: CatalogSystem
     public let rules: ParseRules
-
-    public init(rules: ParseRules, system: CatalogSystem) {
-        self.rules = rules
-        self.system = system
-    }
+    public let system: CatalogSystem
 
     public var lookedFor: [String] { ["rules.course \(rules.course)"] + (rules.listingCourses.map { ["rules.listing.courses \($0)"] } ?? []) }
 
