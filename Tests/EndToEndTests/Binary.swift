@@ -1,5 +1,5 @@
+@testable import CatalogKit
 import Foundation
-import Synchronization
 
 /// Runs the built `gvingest` binary as a user would, capturing its output and exit status.
 enum Binary {
@@ -38,11 +38,17 @@ enum Binary {
     /// Runs the binary and waits for it without holding a thread of Swift's cooperative pool.
     static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
                     executable: URL? = nil) async throws -> Outcome {
-        await childSlots.acquire()
-        defer { childSlots.release() }
-        return try await offThePool {
-            try runBlocking(arguments, in: directory, environment: environment, executable: executable)
+        await children.acquire(host: "")
+        let outcome: Result<Outcome, any Error>
+        do {
+            outcome = .success(try await offThePool {
+                try runBlocking(arguments, in: directory, environment: environment, executable: executable)
+            })
+        } catch {
+            outcome = .failure(error)
         }
+        await children.release(host: "")
+        return try outcome.get()
     }
 
     /// Runs blocking work (waiting for a child, polling a file) on a thread of its own. Every suite of this process
@@ -54,9 +60,10 @@ enum Binary {
         }
     }
 
-    /// As many children at once as there are cores: waiting no longer holds a thread, so without a bound every
-    /// end-to-end test would start its child at the same moment.
-    static let childSlots = Slots(ProcessInfo.processInfo.activeProcessorCount)
+    /// As many children at once as there are cores (the crawler's gate, with one "host"): waiting no longer holds a
+    /// thread, so without a bound every end-to-end test would start its child at the same moment.
+    static let children = ConcurrencyGate(total: ProcessInfo.processInfo.activeProcessorCount,
+                                          perHost: ProcessInfo.processInfo.activeProcessorCount)
 
     /// Runs the binary at once, with no turn among the children, blocking the thread it runs on: for a `static let`
     /// initializer, which cannot await, or inside `offThePool`.
@@ -91,31 +98,5 @@ enum Binary {
         return Outcome(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                        stderr: String(decoding: errData, as: UTF8.self),
                        seconds: ProcessInfo.processInfo.systemUptime - started)
-    }
-}
-
-/// A counting semaphore for async code: `acquire` suspends the task, never the thread.
-final class Slots: Sendable {
-    private let state: Mutex<(free: Int, waiting: [CheckedContinuation<Void, Never>])>
-
-    init(_ count: Int) { state = Mutex((max(1, count), [])) }
-
-    func acquire() async {
-        await withCheckedContinuation { continuation in
-            let granted = state.withLock { state in
-                guard state.free > 0 else { state.waiting.append(continuation); return false }
-                state.free -= 1
-                return true
-            }
-            if granted { continuation.resume() }
-        }
-    }
-
-    func release() {
-        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            guard !state.waiting.isEmpty else { state.free += 1; return nil }
-            return state.waiting.removeFirst()
-        }
-        next?.resume()
     }
 }
