@@ -30,11 +30,7 @@ extension JSONTextParser {
             } else {
                 try skipValue(depth: depth + 1)
             }
-            skipSpace()
-            guard index < bytes.count else { throw error("unexpected end of the text inside an object") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; return values }
-            throw error("expected ',' or '}' in an object")
+            guard try more(UInt8(ascii: "}"), end: "unexpected end of the text inside an object") else { return values }
         }
     }
 
@@ -120,11 +116,7 @@ extension JSONTextParser {
                 skipSpace()
             }
             try skipValue(depth: depth + 1)
-            skipSpace()
-            guard index < bytes.count else { throw error("unexpected end of the text") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == close { index += 1; return }
-            throw error(isObject ? "expected ',' or '}' in an object" : "expected ',' or ']' in an array")
+            guard try more(close, end: "unexpected end of the text") else { return }
         }
     }
 }

@@ -181,11 +181,7 @@ struct JSONTextParser {
             } else {
                 members[key] = try value(depth: depth + 1)
             }
-            skipSpace()
-            guard index < bytes.count else { throw error("unexpected end of the text inside an object") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
-            throw error("expected ',' or '}' in an object")
+            guard try more(UInt8(ascii: "}"), end: "unexpected end of the text inside an object") else { return .object(members) }
         }
     }
 
@@ -205,12 +201,18 @@ struct JSONTextParser {
             case let .selected(keys, handler)?:
                 guard handler(try selectedMembers(keys, depth: depth + 1)) else { throw error("the reader refused an element") }
             }
-            skipSpace()
-            guard index < bytes.count else { throw error("unexpected end of the text inside an array") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(values) }
-            throw error("expected ',' or ']' in an array")
+            guard try more(UInt8(ascii: "]"), end: "unexpected end of the text inside an array") else { return .array(values) }
         }
+    }
+
+    /// After a member or an element: true past a ',' (another follows), false past `close` (the last one).
+    @inline(__always)
+    mutating func more(_ close: UInt8, end: String) throws(JSONSyntaxError) -> Bool {
+        skipSpace()
+        guard index < bytes.count else { throw error(end) }
+        if bytes[index] == UInt8(ascii: ",") { index += 1; return true }
+        if bytes[index] == close { index += 1; return false }
+        throw error(close == UInt8(ascii: "}") ? "expected ',' or '}' in an object" : "expected ',' or ']' in an array")
     }
 
     mutating func string() throws(JSONSyntaxError) -> String {
