@@ -6,8 +6,6 @@ import FoundationNetworking
 
 /// Fetches pages over HTTP politely and persistently: bounded concurrency, per-host pacing, retries with backoff
 /// honouring Retry-After, body and time limits, allowed origins, conditional requests against an on-disk cache.
-///
-/// One long-lived URLSession serves the whole process: short-lived sessions crash on Linux.
 public final class HTTPFetcher: PageSource {
     public let settings: FetchSettings
     private let session: URLSession
@@ -23,15 +21,10 @@ public final class HTTPFetcher: PageSource {
     /// - Parameter startURLs: their origins are allowed besides those `settings.allowedHosts` names.
     public init(settings: FetchSettings, startURLs: [URL] = []) {
         self.settings = settings
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.httpAdditionalHeaders = ["User-Agent": settings.userAgent]
-        configuration.timeoutIntervalForRequest = TimeInterval(settings.requestTimeoutSeconds)
-        configuration.httpMaximumConnectionsPerHost = max(1, settings.perHostConcurrency)
+        (session, delegate) = SessionDelegate.session(maximumRedirects: settings.maximumRedirects,
+                                                      timeoutSeconds: settings.requestTimeoutSeconds,
+                                                      connectionsPerHost: settings.perHostConcurrency, userAgent: settings.userAgent)
         allowedOrigins = Set(startURLs.compactMap(Origin.init) + settings.allowedHosts.flatMap { Origin.allowed(by: $0) ?? [] })
-        delegate = SessionDelegate(maximumRedirects: settings.maximumRedirects)
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: ImmediateQueue())
         gate = ConcurrencyGate(total: max(1, settings.concurrency), perHost: max(1, settings.perHostConcurrency))
         pacer = HostPacer(minimumDelay: Double(settings.minimumDelayMilliseconds) / 1000)
         cache = settings.cacheDirectory.map(ResponseCache.init(directory:))

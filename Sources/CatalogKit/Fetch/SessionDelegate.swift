@@ -54,6 +54,19 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         self.maximumRedirects = maximumRedirects
     }
 
+    /// A long-lived session (short-lived ones crash on Linux) with no cache, its calls to a delegate of its own.
+    static func session(maximumRedirects: Int, timeoutSeconds: Int, connectionsPerHost: Int,
+                        userAgent: String? = nil) -> (URLSession, SessionDelegate) {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        if let userAgent { configuration.httpAdditionalHeaders = ["User-Agent": userAgent] }
+        configuration.timeoutIntervalForRequest = TimeInterval(timeoutSeconds)
+        configuration.httpMaximumConnectionsPerHost = max(1, connectionsPerHost)
+        let delegate = SessionDelegate(maximumRedirects: maximumRedirects)
+        return (URLSession(configuration: configuration, delegate: delegate, delegateQueue: ImmediateQueue()), delegate)
+    }
+
     func run(_ request: URLRequest, in session: URLSession, limits: RequestLimits) async -> RawResponse {
         let task = session.dataTask(with: request)
         let identifier = task.taskIdentifier
