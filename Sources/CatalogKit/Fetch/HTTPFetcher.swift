@@ -34,11 +34,7 @@ public final class HTTPFetcher: PageSource {
         session.finishTasksAndInvalidate()
     }
 
-    /// Whether a URL's origin may be fetched: http or https, and among the allowed origins when any are set.
-    public func allows(_ url: URL) -> Bool {
-        Origin(url).map(allows) ?? false
-    }
-
+    /// Whether an origin may be fetched: among the allowed origins when any are set.
     func allows(_ origin: Origin) -> Bool {
         allowedOrigins.isEmpty || allowedOrigins.contains(origin)
     }
