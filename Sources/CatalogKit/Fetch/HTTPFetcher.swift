@@ -64,7 +64,7 @@ public final class HTTPFetcher: PageSource {
         if let refusal = refusal(for: url) {
             return .failure(FetchFailure(url: url, reason: refusal))
         }
-        let cached = cache?.load(url.absoluteString)
+        let cached = cache?.load(url)
         var attempt = 0
         while true {
             attempt += 1
@@ -86,8 +86,7 @@ public final class HTTPFetcher: PageSource {
                     page.contentType = page.contentType ?? cached.contentType
                     page.status = cached.status
                 } else if let cache, (200..<300).contains(page.status), page.etag != nil || page.lastModified != nil {
-                    try? cache.store(CachedResponse(url: url.absoluteString, status: page.status, contentType: page.contentType,
-                                                    etag: page.etag, lastModified: page.lastModified, body: page.body))
+                    try? cache.store(page)
                 }
                 return .success(page)
             case .retry(var failure, let retryAfter):
@@ -152,7 +151,7 @@ public final class HTTPFetcher: PageSource {
         url.path == "/robots.txt" ? min(settings.maximumBodyBytes, RobotsPolicy.maximumBytes) : settings.maximumBodyBytes
     }
 
-    private func perform(_ url: URL, cached: CachedResponse?) async -> Outcome {
+    private func perform(_ url: URL, cached: FetchedPage?) async -> Outcome {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData,
                                  timeoutInterval: TimeInterval(max(1, settings.requestTimeoutSeconds)))
         request.setValue(settings.userAgent, forHTTPHeaderField: "User-Agent")
