@@ -29,14 +29,12 @@ public struct FileSet {
     /// `note` is kept in the journal for `recover` to hand back (what the caller needs to judge a commit).
     public mutating func replace(_ files: [(url: URL, data: Data)], note: JSONValue = .null) throws(FileWriteError) {
         var staged: [(target: URL, temporary: URL)] = []
-        do {
-            for file in files {
-                try AtomicFile.makeDirectory(file.url.deletingLastPathComponent())
-                staged.append((file.url, try AtomicFile.stage(file.data, beside: file.url)))
-            }
-        } catch {
-            for entry in staged { unlink(entry.temporary.path) }
-            throw error
+        var renamed = 0
+        // Whatever fails, the staged files not yet renamed over their targets are removed.
+        defer { for entry in staged[renamed...] { unlink(entry.temporary.path) } }
+        for file in files {
+            try AtomicFile.makeDirectory(file.url.deletingLastPathComponent())
+            staged.append((file.url, try AtomicFile.stage(file.data, beside: file.url)))
         }
         let backups = staged.map { $0.target.deletingLastPathComponent().appendingPathComponent(AtomicFile.temporaryName(for: $0.target)) }
         if let journal {
@@ -44,24 +42,14 @@ public struct FileSet {
                 .object(["target": .string(entry.target.path), "backup": .string(backup.path),
                          "existed": .bool(FileManager.default.fileExists(atPath: entry.target.path))])
             }
-            do {
-                try AtomicFile.write(Data(JSONValue.object(["files": .array(entries), "note": note]).serialized().utf8), to: journal)
-            } catch {
-                for entry in staged { unlink(entry.temporary.path) }
-                throw error
-            }
+            try AtomicFile.write(Data(JSONValue.object(["files": .array(entries), "note": note]).serialized().utf8), to: journal)
         }
-        for (index, entry) in staged.enumerated() {
-            do {
-                try install(entry.temporary, at: entry.target, backup: backups[index])
-            } catch {
-                for rest in staged[index...] { unlink(rest.temporary.path) }
-                restore()
-                throw error
-            }
-        }
-        let directories = staged.map { $0.target.deletingLastPathComponent() }
         do {
+            for (index, entry) in staged.enumerated() {
+                try install(entry.temporary, at: entry.target, backup: backups[index])
+                renamed += 1
+            }
+            let directories = staged.map { $0.target.deletingLastPathComponent() }
             for (index, directory) in directories.enumerated() where !directories[..<index].contains(directory) {
                 try AtomicFile.synchronizeDirectory(directory)
             }
