@@ -44,20 +44,9 @@ public enum MarkupEscaping {
 
     /// A URL as a Markdown link target: the characters that would end or break it percent-encoded.
     public static func markdownLinkTarget(_ url: String) -> String {
-        if !url.utf8.contains(where: { $0 == UInt8(ascii: "(") || $0 == UInt8(ascii: ")") || $0 == UInt8(ascii: " ")
-            || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") }) { return url }
-        var output = ""
-        for character in url {
-            switch character {
-            case "(": output += "%28"
-            case ")": output += "%29"
-            case " ": output += "%20"
-            case "<": output += "%3C"
-            case ">": output += "%3E"
-            default: output.append(character)
-            }
-        }
-        return output
+        guard url.utf8.contains(where: { "() <>".utf8.contains($0) }) else { return url }
+        let encoded: [Character: String] = ["(": "%28", ")": "%29", " ": "%20", "<": "%3C", ">": "%3E"]
+        return url.reduce(into: "") { output, character in output += encoded[character] ?? String(character) }
     }
 
     /// Text for XML character data and attribute values: the five special characters as entities, and
