@@ -6,10 +6,7 @@ public struct ConfigIssue: Sendable, Equatable, CustomStringConvertible {
     public var description: String { path.isEmpty ? message : "\(path): \(message)" }
 }
 
-/// Reads a JSON object tree by path, collecting every problem rather than stopping at the first.
-///
-/// Each accessor records what it expected when the value is missing or of the wrong kind, and
-/// `rejectUnknownKeys` rejects keys nobody asked for, with a did-you-mean hint.
+/// Reads a JSON object tree by path, recording every problem (what was expected where), not only the first.
 struct ConfigReader {
     private(set) var issues: [ConfigIssue] = []
 
@@ -17,8 +14,7 @@ struct ConfigReader {
         issues.append(ConfigIssue(path: path, message: message))
     }
 
-    /// The value `extract` reads, or nil with a problem: "expected <expected>, but it is missing" (when `required`)
-    /// or "expected <expected>, got …".
+    /// The value `extract` reads, or nil with a problem: "expected …, got …" or (if `required`) "… but it is missing".
     private mutating func read<T>(_ value: JSONValue?, _ path: String, _ expected: String, required: Bool,
                                   missing: String? = nil, _ extract: (JSONValue) -> T?) -> T? {
         guard let value else {
@@ -52,8 +48,7 @@ struct ConfigReader {
         }
     }
 
-    /// An integer within `range`; nil and no problem when absent. Settings that feed arithmetic (delays,
-    /// timeouts, counts) are read this way, so no value can overflow what is computed from it.
+    /// An integer within `range`; nil and no problem when absent. Bounded, so nothing computed from it overflows.
     mutating func integer(_ value: JSONValue?, _ path: String, in range: ClosedRange<Int>) -> Int? {
         read(value, path, "an integer from \(range.lowerBound) to \(range.upperBound)", required: false) {
             if case let .int(integer) = $0, range.contains(integer) { integer } else { nil }

@@ -22,9 +22,8 @@ extension JSONValue {
         try parse(Array(text.utf8))
     }
 
-    /// Parses a JSON object whose member `key` is a long array, handing each element to `each` as it is read: a
-    /// 50,000-record document never exists as one tree. Returns the object with that member as an empty array.
-    /// Throws `JSONSyntaxError`, or what `each` throws (which stops the parse).
+    /// Parses a JSON object whose member `key` is a long array, handing each element to `each` as it is read (so a
+    /// large document never exists as one tree); that member is returned empty. What `each` throws stops the parse.
     public static func parse(_ text: [UInt8], streaming key: String, each: (JSONValue) throws -> Void) throws -> JSONValue {
         try withoutActuallyEscaping(each) { each in try parseStreaming(text, key: key, elements: .whole(each)) }
     }
@@ -79,8 +78,7 @@ enum StreamedElements {
 }
 
 struct JSONTextParser {
-    /// The text, valid for the parser's life (inside `withUnsafeBufferPointer`): unchecked access matters when
-    /// every byte of tens of megabytes goes through it.
+    /// The text, valid inside `withUnsafeBufferPointer`: unchecked access matters at tens of megabytes.
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
     /// The top-level member whose array elements go to a handler instead of into the tree.
