@@ -39,8 +39,7 @@ public final class HTTPFetcher: PageSource {
         allowedOrigins.isEmpty || allowedOrigins.contains(origin)
     }
 
-    /// A redirect to another allowed origin is followed only when `vetter` has no objection (the crawler asks
-    /// that origin's robots.txt); nil: no objection.
+    /// A redirect to another allowed origin is followed only when `vetter` (its robots.txt) answers nil.
     public func vetRedirects(with vetter: @escaping @Sendable (URL) async -> String?) {
         redirectVetter.withLock { $0 = vetter }
     }
@@ -102,8 +101,7 @@ public final class HTTPFetcher: PageSource {
         }
     }
 
-    /// Full jitter: a wait drawn uniformly below an exponentially growing cap; a server's Retry-After
-    /// (capped) is a floor.
+    /// Full jitter: a wait drawn below an exponentially growing cap; a server's Retry-After (capped) is a floor.
     func backoff(attempt: Int, retryAfter: Double?) -> Double {
         let cap = min(Double(settings.backoffMaximumMilliseconds), Double(settings.backoffBaseMilliseconds) * pow(2, Double(attempt - 1))) / 1000
         let jitter = Double.random(in: 0...max(0, cap))
@@ -111,8 +109,7 @@ public final class HTTPFetcher: PageSource {
         return min(Double(settings.retryAfterMaximumSeconds), max(0, retryAfter)) + jitter / 10
     }
 
-    /// A redirect to another allowed origin: asks the vetter (that origin's robots.txt), then fetches it as a
-    /// request of its own, with one redirect fewer left.
+    /// A redirect to another allowed origin: asks the vetter, then fetches it with one redirect fewer left.
     private func follow(_ url: URL, to target: URL, status: Int, redirectsLeft: Int) async -> Result<FetchedPage, FetchFailure> {
         guard redirectsLeft > 0 else {
             let reason = "more than \(settings.maximumRedirects) redirects (a redirect loop?); last to \(target.absoluteString)"
@@ -145,8 +142,7 @@ public final class HTTPFetcher: PageSource {
         case fail(FetchFailure)
     }
 
-    /// The most body a request may receive: robots.txt has a cap of its own (RFC 9309 asks parsers to read at
-    /// least 500 KiB; more than that is not a robots.txt anyone wrote by hand).
+    /// The most body a request may receive; robots.txt has its own (RFC 9309 asks to read at least 500 KiB).
     static func bodyLimit(for url: URL, settings: FetchSettings) -> Int {
         url.path == "/robots.txt" ? min(settings.maximumBodyBytes, RobotsPolicy.maximumBytes) : settings.maximumBodyBytes
     }
@@ -207,8 +203,7 @@ public final class HTTPFetcher: PageSource {
         guard (200..<300).contains(status) else {
             return .fail(FetchFailure(url: url, reason: "HTTP \(status)", status: status))
         }
-        // Content-Length counts the bytes on the wire: a compressed body is longer once URLSession has decoded
-        // it, so only an uncompressed body can be checked against it.
+        // Content-Length counts the bytes on the wire: only an uncompressed body can be checked against it.
         let encoding = header("Content-Encoding")?.lowercased() ?? "identity"
         if encoding == "identity", let length = header("Content-Length").flatMap(Int.init), length != raw.body.count {
             let reason = "truncated body: \(raw.body.count) of \(length) bytes"
@@ -221,8 +216,7 @@ public final class HTTPFetcher: PageSource {
 
 /// Reads a Retry-After header: delay-seconds or an HTTP-date.
 public enum RetryAfter {
-    /// No wait a server asks for is taken as longer than a day: the value is clamped before any arithmetic,
-    /// so "1e300" or a date in the year 9999 cannot overflow a sleep.
+    /// No wait asked for is longer than a day, clamped before any arithmetic so that "1e300" cannot overflow a sleep.
     public static let longest = 86_400.0
 
     public static func seconds(from value: String, now: Date = Date()) -> Double? {

@@ -1,7 +1,6 @@
 import Foundation
 
-/// An on-disk response cache: one file per URL (a line of JSON metadata, then the body as received), written
-/// atomically, so a run killed mid-write leaves the old entry or the new one, never a torn one.
+/// An on-disk response cache: one file per URL (a line of JSON metadata, then the body), written atomically.
 public struct ResponseCache: Sendable {
     public let directory: URL
 
