@@ -36,9 +36,9 @@ struct ConfigReader {
         read(value, path, "an array", required: required) { if case let .array(array) = $0 { array } else { nil } }
     }
 
-    mutating func string(_ value: JSONValue?, _ path: String, required: Bool = true, nonEmpty: Bool = true) -> String? {
-        read(value, path, "a\(nonEmpty ? " non-empty" : "") string", required: required, missing: "a string") {
-            if case let .string(string) = $0, !(nonEmpty && string.isEmpty) { string } else { nil }
+    mutating func string(_ value: JSONValue?, _ path: String, required: Bool = true) -> String? {
+        read(value, path, "a non-empty string", required: required, missing: "a string") {
+            if case let .string(string) = $0, !string.isEmpty { string } else { nil }
         }
     }
 
