@@ -157,7 +157,6 @@ public final class Crawler: Sendable {
                     // The queue drained: pages a pager announced but never linked are asked for by number.
                     for (key, pager) in pagers where !pager.completed && pager.pages.count < pager.count {
                         pagers[key]?.completed = true
-                        // A pager that claims more pages than a catalog has is not followed by number.
                         guard pager.count <= Self.maximumPagerPages else {
                             report.failures.append(CrawlFailure(url: pager.template, reason: "the pager claims \(pager.count) pages, "
                                 + "more than \(Self.maximumPagerPages); the pages it does not link were not asked for"))

@@ -25,7 +25,6 @@ public enum FileBytes {
         guard info.st_mode & S_IFMT != S_IFDIR else { throw ReadError(path: path, code: EISDIR) }
         // A regular file gets its size and a spare byte (for the read that returns 0), at least a page (/proc says 0).
         let isRegular = info.st_mode & S_IFMT == S_IFREG
-        // Where a regular file with a size ends, as `fstat` saw it (/proc files say 0, and read on to the end).
         let statedSize = isRegular && info.st_size > 0 ? Int(info.st_size) : nil
         var bytes: [UInt8] = []
         var capacity = isRegular ? max(Int(info.st_size) + 1, 4_096) : 65_536
@@ -33,7 +32,6 @@ public enum FileBytes {
             var failure: Int32 = 0
             var atEnd = false
             let before = bytes.count
-            // Each round reads into fresh space the size of what was read so far, until a read returns 0.
             let chunk = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
                 guard let base = buffer.baseAddress else { return }
                 while initialized < buffer.count {

@@ -65,7 +65,6 @@ enum ParallelMap {
         var slots = [[Item]?](repeating: nil, count: count)
         for index in slots.indices.reversed() { slots[index] = groups.popLast() }
         let handed = Mutex(consume slots)
-        // Each chunk takes its own slot, once.
         return inChunks(count) { chunk in body(handed.withLock { $0[chunk].take() ?? [] }, chunk) }
     }
 
