@@ -76,16 +76,17 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-cache-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let cache = ResponseCache(directory: directory)
-        let entry = CachedResponse(url: "https://x.edu/a", status: 200, contentType: "text/html", etag: "\"1\"",
-                                   lastModified: nil, body: Array("<p>body\nwith lines</p>".utf8))
+        let url = URL(string: "https://x.edu/a")!
+        let entry = FetchedPage(url: url, finalURL: url, status: 200, contentType: "text/html", etag: "\"1\"",
+                                lastModified: nil, body: Array("<p>body\nwith lines</p>".utf8))
         try cache.store(entry)
-        #expect(cache.load("https://x.edu/a") == entry)
-        #expect(cache.load("https://x.edu/b") == nil)
+        #expect(cache.load(url) == entry)
+        #expect(cache.load(URL(string: "https://x.edu/b")!) == nil)
         // A file cut short (as a killed writer without the rename would leave it) is not trusted.
         let file = cache.file(for: "https://x.edu/a")
         let bytes = try Data(contentsOf: file)
         try bytes.prefix(bytes.count - 3).write(to: file)
-        #expect(cache.load("https://x.edu/a") == nil)
+        #expect(cache.load(url) == nil)
         // No temporary files are left behind.
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".tmp") }
         #expect(leftovers.isEmpty)

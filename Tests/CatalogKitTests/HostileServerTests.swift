@@ -171,9 +171,9 @@ import Testing
         #expect(Origin.allowed(by: "https://www.gvsu.edu:8443") == [Origin(scheme: "https", host: "www.gvsu.edu", port: 8443)])
         #expect(Origin.allowed(by: "ftp://x.edu") == nil)
         let fetcher = HTTPFetcher(settings: FetchSettings(), startURLs: [URL(string: "https://www.gvsu.edu/catalog/")!])
-        #expect(fetcher.allows(URL(string: "https://www.gvsu.edu/other")!))
-        #expect(!fetcher.allows(URL(string: "http://www.gvsu.edu/other")!))
-        #expect(!fetcher.allows(URL(string: "https://www.gvsu.edu:8443/other")!))
-        #expect(!fetcher.allows(URL(string: "file:///etc/passwd")!))
+        #expect(fetcher.refusal(for: URL(string: "https://www.gvsu.edu/other")!) == nil)
+        #expect(fetcher.refusal(for: URL(string: "http://www.gvsu.edu/other")!) != nil)
+        #expect(fetcher.refusal(for: URL(string: "https://www.gvsu.edu:8443/other")!) != nil)
+        #expect(fetcher.refusal(for: URL(string: "file:///etc/passwd")!) != nil)
     }
 }

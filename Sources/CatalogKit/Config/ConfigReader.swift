@@ -6,10 +6,7 @@ public struct ConfigIssue: Sendable, Equatable, CustomStringConvertible {
     public var description: String { path.isEmpty ? message : "\(path): \(message)" }
 }
 
-/// Reads a JSON object tree by path, collecting every problem rather than stopping at the first.
-///
-/// Each accessor records what it expected when the value is missing or of the wrong kind, and
-/// `rejectUnknownKeys` rejects keys nobody asked for, with a did-you-mean hint.
+/// Reads a JSON object tree by path, recording every problem (what was expected where), not only the first.
 struct ConfigReader {
     private(set) var issues: [ConfigIssue] = []
 
@@ -17,8 +14,7 @@ struct ConfigReader {
         issues.append(ConfigIssue(path: path, message: message))
     }
 
-    /// The value `extract` reads, or nil with a problem: "expected <expected>, but it is missing" (when `required`)
-    /// or "expected <expected>, got …".
+    /// The value `extract` reads, or nil with a problem: "expected …, got …" or (if `required`) "… but it is missing".
     private mutating func read<T>(_ value: JSONValue?, _ path: String, _ expected: String, required: Bool,
                                   missing: String? = nil, _ extract: (JSONValue) -> T?) -> T? {
         guard let value else {
@@ -40,9 +36,9 @@ struct ConfigReader {
         read(value, path, "an array", required: required) { if case let .array(array) = $0 { array } else { nil } }
     }
 
-    mutating func string(_ value: JSONValue?, _ path: String, required: Bool = true, nonEmpty: Bool = true) -> String? {
-        read(value, path, "a\(nonEmpty ? " non-empty" : "") string", required: required, missing: "a string") {
-            if case let .string(string) = $0, !(nonEmpty && string.isEmpty) { string } else { nil }
+    mutating func string(_ value: JSONValue?, _ path: String, required: Bool = true) -> String? {
+        read(value, path, "a non-empty string", required: required, missing: "a string") {
+            if case let .string(string) = $0, !string.isEmpty { string } else { nil }
         }
     }
 
@@ -52,8 +48,7 @@ struct ConfigReader {
         }
     }
 
-    /// An integer within `range`; nil and no problem when absent. Settings that feed arithmetic (delays,
-    /// timeouts, counts) are read this way, so no value can overflow what is computed from it.
+    /// An integer within `range`; nil and no problem when absent. Bounded, so nothing computed from it overflows.
     mutating func integer(_ value: JSONValue?, _ path: String, in range: ClosedRange<Int>) -> Int? {
         read(value, path, "an integer from \(range.lowerBound) to \(range.upperBound)", required: false) {
             if case let .int(integer) = $0, range.contains(integer) { integer } else { nil }

@@ -25,8 +25,7 @@ public struct OutputSettings: Sendable, Equatable {
 
 /// What news a run publishes and how its feed is named (`news` in pipeline.json).
 public struct NewsSettings: Sendable, Equatable {
-    /// A new course is featured when it matches every list given here (subject codes, levels); with
-    /// neither list, nothing is featured.
+    /// A new course is featured when it matches every list given here; with neither, nothing is featured.
     public var featuredSubjects: Set<String>
     public var featuredLevels: Set<CourseLevel>
     /// Whether courses that leave the catalog get a news item too.
@@ -60,13 +59,11 @@ public struct NewsSettings: Sendable, Equatable {
 public struct GuardSettings: Sendable, Equatable {
     /// Fewer courses than this means the crawl went wrong.
     public var minimumCourses: Int
-    /// More than this fraction of the previous snapshot's courses removed at once means the crawl went wrong,
-    /// unless the run is told to accept it.
+    /// More than this fraction of the previous courses removed at once means the crawl went wrong (unless accepted).
     public var maximumRemovalFraction: Double
     /// Whether a run with pages that could not be fetched may publish.
     public var allowFailedPages: Bool
-    /// More than this fraction of the fetched pages giving no course means the site's layout changed under
-    /// the parser; fewer are parse gaps the run lists and publishes past.
+    /// More than this fraction of fetched pages giving no course means the layout changed; fewer are parse gaps.
     public var maximumUnparsedFraction: Double
 
     public init(minimumCourses: Int = 1, maximumRemovalFraction: Double = 0.1, allowFailedPages: Bool = false,

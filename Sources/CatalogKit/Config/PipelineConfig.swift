@@ -37,8 +37,7 @@ public struct CatalogConfig: Sendable, Equatable {
 public struct NormalizationRules: Sendable, Equatable {
     /// Subject names and retired codes mapped to current codes.
     public var subjects: SubjectAliases
-    /// Levels implied by course numbers, used when a page states none; nil: the numbering scheme the
-    /// catalog's own numbers show (`NumberingScheme.inferred`).
+    /// Levels implied by course numbers when a page states none; nil: `NumberingScheme.inferred` from the catalog.
     public var levels: [LevelRange]?
     /// Subject codes the catalog is known to use; a course under another gets a warning (empty: no check).
     public var knownSubjects: Set<String>
@@ -126,23 +125,19 @@ public struct PipelineConfig: Sendable, Equatable {
                     }
                 }
             }
-            if let fetch = reader.object(object["fetch"], "fetch", required: false) {
-                config.fetch = readFetch(fetch, "fetch", base: base, reader: &reader)
-            }
-            if let normalize = reader.object(object["normalize"], "normalize", required: false) {
-                config.normalize = readNormalize(normalize, "normalize", reader: &reader)
-            }
-            config.outputs = readOutputs(reader.object(object["outputs"], "outputs", required: false) ?? [:], "outputs", base: base, reader: &reader)
+            // A section left out reads as an empty one: every setting at its default.
+            func section(_ key: String) -> [String: JSONValue] { reader.object(object[key], key, required: false) ?? [:] }
+            config.fetch = readFetch(section("fetch"), "fetch", base: base, reader: &reader)
+            config.normalize = readNormalize(section("normalize"), "normalize", reader: &reader)
+            config.outputs = readOutputs(section("outputs"), "outputs", base: base, reader: &reader)
             // The feed's defaults name the first catalog, so two deployments do not share a feed id.
             var news = NewsSettings()
             if let first = config.catalogs.first {
                 news.feedTitle = "\(first.name): new courses"
                 news.feedID = "urn:gvingest:\(first.id):news"
             }
-            config.news = readNews(reader.object(object["news"], "news", required: false) ?? [:], "news", defaults: news, reader: &reader)
-            if let guards = reader.object(object["guards"], "guards", required: false) {
-                config.guards = readGuards(guards, "guards", reader: &reader)
-            }
+            config.news = readNews(section("news"), "news", defaults: news, reader: &reader)
+            config.guards = readGuards(section("guards"), "guards", reader: &reader)
             if let publish = reader.object(object["publish"], "publish", required: false) {
                 config.firestore = readPublish(publish, "publish", reader: &reader)
             }

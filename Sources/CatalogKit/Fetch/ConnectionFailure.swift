@@ -3,15 +3,13 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Why a request got no answer, in one line an operator can act on (the host not resolved, the port that refused,
-/// the reset, the TLS failure, the timeout), never Foundation's "(NSURLErrorDomain error -1004.)".
+/// Why a request got no answer, in one line an operator can act on, never "(NSURLErrorDomain error -1004.)".
 public enum ConnectionFailure {
     public static func describe(_ error: any Error, url: URL, timeoutSeconds: Int) -> String {
         let host = url.host ?? "(no host)"
         let endpoint = url.port.map { "\(host):\($0)" } ?? host
         let nsError = error as NSError
-        // On Linux the description is libcurl's own line ("Recv failure: Connection reset by peer"), specific
-        // where the code is not (a TLS failure is code -1); Foundation's generic sentence is dropped.
+        // On Linux the description is libcurl's line, specific where the code is not (a TLS failure is code -1).
         let detail = nsError.localizedDescription.hasPrefix("The operation could not be completed") ? nil : nsError.localizedDescription
         guard nsError.domain == NSURLErrorDomain else {
             return "connection error with \(endpoint): \(detail ?? "\(nsError.domain) \(nsError.code)")"

@@ -68,8 +68,8 @@ public struct CrawlReport: Sendable {
     }
 }
 
-/// Crawls a catalog: every listing page from the start URLs (every page of a pager, its count checked),
-/// then every course page they link to. URLs are normalized and fetched once; robots.txt is honoured.
+/// Crawls a catalog: every listing page from the start URLs (every page of a pager), then every course page they
+/// link to, each normalized URL once, honouring robots.txt.
 public final class Crawler: Sendable {
     let source: any PageSource
     let parser: PageParser
@@ -116,8 +116,7 @@ public final class Crawler: Sendable {
         var report = CrawlReport()
         var seen: Set<String> = []
         var queue: [Job] = []
-        /// Per pager: pages announced, page numbers found, a link to copy, whether the unlinked ones were asked for,
-        /// and the parser that knows how its pages are numbered.
+        /// Per pager: pages announced and found, a link to copy, whether the unlinked ones were asked for, its parser.
         var pagers: [String: (count: Int, pages: Set<Int>, template: String, completed: Bool, parser: any CatalogParser)] = [:]
 
         func enqueue(_ url: URL, _ kind: Kind) {
@@ -137,8 +136,8 @@ public final class Crawler: Sendable {
                 deadlineHit = true
                 group.cancelAll()
             }
-            // The deadline holds while every page waits (on a slow server, a Retry-After, a turn): the watchdog
-            // wakes the loop, and cancelling the group ends every request and sleep in progress.
+            // The deadline holds while every page waits: the watchdog wakes the loop, and cancelling the group ends
+            // every request and sleep in progress.
             if let first = start.first {
                 group.addTask {
                     try? await Task.sleep(nanoseconds: Sleep.nanoseconds(deadline - ProcessInfo.processInfo.systemUptime))
@@ -158,7 +157,6 @@ public final class Crawler: Sendable {
                     // The queue drained: pages a pager announced but never linked are asked for by number.
                     for (key, pager) in pagers where !pager.completed && pager.pages.count < pager.count {
                         pagers[key]?.completed = true
-                        // A pager that claims more pages than a catalog has is not followed by number.
                         guard pager.count <= Self.maximumPagerPages else {
                             report.failures.append(CrawlFailure(url: pager.template, reason: "the pager claims \(pager.count) pages, "
                                 + "more than \(Self.maximumPagerPages); the pages it does not link were not asked for"))
@@ -233,8 +231,6 @@ public final class Crawler: Sendable {
             // The watchdog, when the crawl ended first.
             group.cancelAll()
         }
-        // Pager pages that were asked for but never found are failures already; a pager whose count
-        // disagrees with the pages linked was completed above.
         report.retries = source.retries
         report.coursePages.sort { $0.sourceURL < $1.sourceURL }
         report.failures.sort { $0.url < $1.url }

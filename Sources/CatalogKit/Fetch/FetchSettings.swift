@@ -32,8 +32,7 @@ public struct FetchSettings: Sendable, Equatable {
 
     public init() {}
 
-    /// Each integer setting's key in `pipeline.json` and the values it may take. The bounds are far beyond any
-    /// sensible crawl and keep every delay, timeout and count that is computed from them clear of overflow.
+    /// Each integer setting's key in `pipeline.json` and its bounds: beyond any sensible crawl, clear of overflow.
     public static var ranges: [(key: String, keyPath: WritableKeyPath<FetchSettings, Int>, range: ClosedRange<Int>)] { [
         ("concurrency", \.concurrency, 1...256), ("perHostConcurrency", \.perHostConcurrency, 1...64),
         ("minimumDelayMs", \.minimumDelayMilliseconds, 0...60_000), ("requestTimeoutSeconds", \.requestTimeoutSeconds, 1...600),

@@ -6,8 +6,6 @@ import FoundationNetworking
 
 /// Fetches pages over HTTP politely and persistently: bounded concurrency, per-host pacing, retries with backoff
 /// honouring Retry-After, body and time limits, allowed origins, conditional requests against an on-disk cache.
-///
-/// One long-lived URLSession serves the whole process: short-lived sessions crash on Linux.
 public final class HTTPFetcher: PageSource {
     public let settings: FetchSettings
     private let session: URLSession
@@ -23,15 +21,10 @@ public final class HTTPFetcher: PageSource {
     /// - Parameter startURLs: their origins are allowed besides those `settings.allowedHosts` names.
     public init(settings: FetchSettings, startURLs: [URL] = []) {
         self.settings = settings
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.httpAdditionalHeaders = ["User-Agent": settings.userAgent]
-        configuration.timeoutIntervalForRequest = TimeInterval(settings.requestTimeoutSeconds)
-        configuration.httpMaximumConnectionsPerHost = max(1, settings.perHostConcurrency)
+        (session, delegate) = SessionDelegate.session(maximumRedirects: settings.maximumRedirects,
+                                                      timeoutSeconds: settings.requestTimeoutSeconds,
+                                                      connectionsPerHost: settings.perHostConcurrency, userAgent: settings.userAgent)
         allowedOrigins = Set(startURLs.compactMap(Origin.init) + settings.allowedHosts.flatMap { Origin.allowed(by: $0) ?? [] })
-        delegate = SessionDelegate(maximumRedirects: settings.maximumRedirects)
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: ImmediateQueue())
         gate = ConcurrencyGate(total: max(1, settings.concurrency), perHost: max(1, settings.perHostConcurrency))
         pacer = HostPacer(minimumDelay: Double(settings.minimumDelayMilliseconds) / 1000)
         cache = settings.cacheDirectory.map(ResponseCache.init(directory:))
@@ -41,17 +34,12 @@ public final class HTTPFetcher: PageSource {
         session.finishTasksAndInvalidate()
     }
 
-    /// Whether a URL's origin may be fetched: http or https, and among the allowed origins when any are set.
-    public func allows(_ url: URL) -> Bool {
-        Origin(url).map(allows) ?? false
-    }
-
+    /// Whether an origin may be fetched: among the allowed origins when any are set.
     func allows(_ origin: Origin) -> Bool {
         allowedOrigins.isEmpty || allowedOrigins.contains(origin)
     }
 
-    /// A redirect to another allowed origin is followed only when `vetter` has no objection (the crawler asks
-    /// that origin's robots.txt); nil: no objection.
+    /// A redirect to another allowed origin is followed only when `vetter` (its robots.txt) answers nil.
     public func vetRedirects(with vetter: @escaping @Sendable (URL) async -> String?) {
         redirectVetter.withLock { $0 = vetter }
     }
@@ -75,7 +63,7 @@ public final class HTTPFetcher: PageSource {
         if let refusal = refusal(for: url) {
             return .failure(FetchFailure(url: url, reason: refusal))
         }
-        let cached = cache?.load(url.absoluteString)
+        let cached = cache?.load(url)
         var attempt = 0
         while true {
             attempt += 1
@@ -97,8 +85,7 @@ public final class HTTPFetcher: PageSource {
                     page.contentType = page.contentType ?? cached.contentType
                     page.status = cached.status
                 } else if let cache, (200..<300).contains(page.status), page.etag != nil || page.lastModified != nil {
-                    try? cache.store(CachedResponse(url: url.absoluteString, status: page.status, contentType: page.contentType,
-                                                    etag: page.etag, lastModified: page.lastModified, body: page.body))
+                    try? cache.store(page)
                 }
                 return .success(page)
             case .retry(var failure, let retryAfter):
@@ -114,8 +101,7 @@ public final class HTTPFetcher: PageSource {
         }
     }
 
-    /// Full jitter: a wait drawn uniformly below an exponentially growing cap; a server's Retry-After
-    /// (capped) is a floor.
+    /// Full jitter: a wait drawn below an exponentially growing cap; a server's Retry-After (capped) is a floor.
     func backoff(attempt: Int, retryAfter: Double?) -> Double {
         let cap = min(Double(settings.backoffMaximumMilliseconds), Double(settings.backoffBaseMilliseconds) * pow(2, Double(attempt - 1))) / 1000
         let jitter = Double.random(in: 0...max(0, cap))
@@ -123,8 +109,7 @@ public final class HTTPFetcher: PageSource {
         return min(Double(settings.retryAfterMaximumSeconds), max(0, retryAfter)) + jitter / 10
     }
 
-    /// A redirect to another allowed origin: asks the vetter (that origin's robots.txt), then fetches it as a
-    /// request of its own, with one redirect fewer left.
+    /// A redirect to another allowed origin: asks the vetter, then fetches it with one redirect fewer left.
     private func follow(_ url: URL, to target: URL, status: Int, redirectsLeft: Int) async -> Result<FetchedPage, FetchFailure> {
         guard redirectsLeft > 0 else {
             let reason = "more than \(settings.maximumRedirects) redirects (a redirect loop?); last to \(target.absoluteString)"
@@ -157,13 +142,12 @@ public final class HTTPFetcher: PageSource {
         case fail(FetchFailure)
     }
 
-    /// The most body a request may receive: robots.txt has a cap of its own (RFC 9309 asks parsers to read at
-    /// least 500 KiB; more than that is not a robots.txt anyone wrote by hand).
+    /// The most body a request may receive; robots.txt has its own (RFC 9309 asks to read at least 500 KiB).
     static func bodyLimit(for url: URL, settings: FetchSettings) -> Int {
         url.path == "/robots.txt" ? min(settings.maximumBodyBytes, RobotsPolicy.maximumBytes) : settings.maximumBodyBytes
     }
 
-    private func perform(_ url: URL, cached: CachedResponse?) async -> Outcome {
+    private func perform(_ url: URL, cached: FetchedPage?) async -> Outcome {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData,
                                  timeoutInterval: TimeInterval(max(1, settings.requestTimeoutSeconds)))
         request.setValue(settings.userAgent, forHTTPHeaderField: "User-Agent")
@@ -219,8 +203,7 @@ public final class HTTPFetcher: PageSource {
         guard (200..<300).contains(status) else {
             return .fail(FetchFailure(url: url, reason: "HTTP \(status)", status: status))
         }
-        // Content-Length counts the bytes on the wire: a compressed body is longer once URLSession has decoded
-        // it, so only an uncompressed body can be checked against it.
+        // Content-Length counts the bytes on the wire: only an uncompressed body can be checked against it.
         let encoding = header("Content-Encoding")?.lowercased() ?? "identity"
         if encoding == "identity", let length = header("Content-Length").flatMap(Int.init), length != raw.body.count {
             let reason = "truncated body: \(raw.body.count) of \(length) bytes"
@@ -233,8 +216,7 @@ public final class HTTPFetcher: PageSource {
 
 /// Reads a Retry-After header: delay-seconds or an HTTP-date.
 public enum RetryAfter {
-    /// No wait a server asks for is taken as longer than a day: the value is clamped before any arithmetic,
-    /// so "1e300" or a date in the year 9999 cannot overflow a sleep.
+    /// No wait asked for is longer than a day, clamped before any arithmetic so that "1e300" cannot overflow a sleep.
     public static let longest = 86_400.0
 
     public static func seconds(from value: String, now: Date = Date()) -> Double? {

@@ -11,8 +11,7 @@ public struct PageInput: Sendable {
     public var path: String?
     private var givenURL: URL?
 
-    /// The page's URL; for a file found under a directory, made from `path` when asked (on the core that
-    /// parses the page, not one after another as the directory is listed).
+    /// The page's URL; for a file under a directory, made when asked, on the core that parses the page.
     public var url: URL { givenURL ?? URL(fileURLWithPath: path ?? "", isDirectory: false) }
 
     public init(name: String, url: URL) {
@@ -84,10 +83,9 @@ public enum PageInputs {
         }
     }
 
-    /// Every entry below `directory` (followed if a link, as the user named it), as relative paths in no order, read
-    /// with `readdir`, whose entries say whether they are folders: hidden ones too, links below listed but not
-    /// followed, a folder reached twice (a bind mount of its own parent) read once. Nil when `directory` cannot be
-    /// opened; a folder below it that cannot be is passed over, as the enumerators pass it over.
+    /// Every entry below `directory` as relative paths in no order, read with `readdir` (whose entries say whether
+    /// they are folders): hidden ones too, links below not followed, a folder reached twice (a bind mount) read once.
+    /// Nil when `directory` cannot be opened; a folder below it that cannot be is passed over.
     static func entries(under directory: String) -> [String]? {
         var found: [String] = []
         var folders = [""]
@@ -127,8 +125,7 @@ public enum PageInputs {
         var inode: ino_t
     }
 
-    /// Whether a file is a page by its name: an extension `html` or `htm` in any case, as `URL.pathExtension`
-    /// reads extensions (none when what stands before the last dot is empty, "." or "..": ".html", "...html").
+    /// Whether a file's extension is `html` or `htm` in any case, as `URL.pathExtension` reads it (".html" has none).
     static func isPage(_ path: String) -> Bool {
         let name = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path.utf8[path.utf8.index(after: $0)...] } ?? path.utf8[...]
         guard let dot = name.lastIndex(of: UInt8(ascii: ".")) else { return false }
@@ -147,8 +144,7 @@ public enum PageInputs {
 
 /// Reads the bytes of one page: a file, or one HTTP GET for `gvingest parse URL`.
 public enum PageReader {
-    /// One long-lived session for the process: short-lived sessions crash on Linux, and an
-    /// ephemeral configuration keeps the default disk cache out of `~/.cache`.
+    /// Long-lived (short-lived sessions crash on Linux) and ephemeral (no disk cache in `~/.cache`).
     static let session: URLSession = {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 30

@@ -1,8 +1,7 @@
 import Foundation
 import Synchronization
 
-/// Puts URLs in one form so that the same page is fetched once: scheme and host lower-cased, default
-/// port and fragment dropped, dot segments resolved, an empty path made "/".
+/// Puts URLs in one form so that the same page is fetched once.
 public enum URLNormalizer {
     public static func normalize(_ url: URL) -> URL {
         guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return url }
@@ -31,8 +30,7 @@ public enum URLNormalizer {
     }
 }
 
-/// A recorded crawl: one file per URL and `index.json` mapping URLs to files, statuses and content types.
-/// `--record DIR` writes one; `--replay DIR` serves a crawl from one, with no network (as `Fixtures/gvsu`).
+/// A recorded crawl (`--record DIR`, `--replay DIR`): one file per URL, and `index.json` mapping URLs to them.
 public struct MirrorIndex: Sendable, Equatable {
     public struct Entry: Sendable, Equatable {
         /// Relative to the mirror's directory.
@@ -123,8 +121,7 @@ public struct MirrorSource: PageSource {
             return .failure(FetchFailure(url: url, reason: "HTTP \(entry.status) (recorded)", status: entry.status))
         }
         let file = directory.appendingPathComponent(entry.file)
-        // The index's paths are confined when it is read, but a page (or a folder on its way) may be a symbolic
-        // link: what it resolves to must still be inside the mirror.
+        // The index's paths are confined, but a page or a folder on its way may be a symbolic link out of the mirror.
         guard Self.resolvesInside(file, directory: directory) else {
             let reason = "the mirror's file \(file.path) resolves outside the mirror \(directory.path); refused"
             return .failure(FetchFailure(url: url, reason: reason))
@@ -136,8 +133,7 @@ public struct MirrorSource: PageSource {
                                     lastModified: entry.lastModified, body: Array(data)))
     }
 
-    /// Whether `file`, every symbolic link on its path followed, lies inside `directory` (itself resolved).
-    /// A file that does not exist resolves to nothing and is not inside.
+    /// Whether `file`, every symbolic link on its path followed, exists inside `directory` (itself resolved).
     static func resolvesInside(_ file: URL, directory: URL) -> Bool {
         guard let root = realPath(directory.path), let target = realPath(file.path) else { return false }
         return target.hasPrefix(root.hasSuffix("/") ? root : root + "/")

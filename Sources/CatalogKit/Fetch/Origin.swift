@@ -1,7 +1,6 @@
 import Foundation
 
-/// Where a page comes from in the sense of the web's security model: scheme, host and port. Two URLs on one
-/// address but another port or scheme are another server, with its own robots.txt and its own answers.
+/// Scheme, host and port: another port or scheme is another server, with its own robots.txt.
 public struct Origin: Hashable, Sendable, CustomStringConvertible {
     public var scheme: String
     public var host: String
@@ -11,8 +10,7 @@ public struct Origin: Hashable, Sendable, CustomStringConvertible {
         scheme == "http" ? 80 : scheme == "https" ? 443 : nil
     }
 
-    /// The origins an `allowedHosts` entry names: `https://host[:port]` (or http) exactly that one; `host:port` both
-    /// schemes on that port; a bare `host` both schemes on their default ports. Nil when it names none.
+    /// The origins an `allowedHosts` entry names: a URL's, or (`host[:port]`) both schemes', nil when it names none.
     public static func allowed(by entry: String) -> [Origin]? {
         let text = entry.lowercased()
         if text.contains("://") {

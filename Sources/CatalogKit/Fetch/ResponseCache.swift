@@ -1,17 +1,6 @@
 import Foundation
 
-/// A cached response: the body with the validators a conditional request sends back.
-public struct CachedResponse: Sendable, Equatable {
-    public var url: String
-    public var status: Int
-    public var contentType: String?
-    public var etag: String?
-    public var lastModified: String?
-    public var body: [UInt8]
-}
-
-/// An on-disk response cache: one file per URL (a line of JSON metadata, then the body as received), written
-/// atomically, so a run killed mid-write leaves the old entry or the new one, never a torn one.
+/// An on-disk response cache: one file per URL (a line of JSON metadata, then the body), written atomically.
 public struct ResponseCache: Sendable {
     public let directory: URL
 
@@ -20,26 +9,30 @@ public struct ResponseCache: Sendable {
         directory.appendingPathComponent(FNV1a.hex(FNV1a.hash(url.utf8)) + ".entry")
     }
 
-    public func load(_ url: String) -> CachedResponse? {
-        guard let data = try? Data(contentsOf: file(for: url)), let newline = data.firstIndex(of: 0x0A),
+    /// The entry for `url`: the body with the validators a conditional request sends back.
+    func load(_ url: URL) -> FetchedPage? {
+        let key = url.absoluteString
+        guard let data = try? Data(contentsOf: file(for: key)), let newline = data.firstIndex(of: 0x0A),
               let meta = try? JSONValue.parse(data[data.startIndex..<newline]),
-              meta["url"]?.stringValue == url,
+              meta["url"]?.stringValue == key,
               case let .int(status)? = meta["status"], case let .int(length)? = meta["length"],
               data.count - newline - 1 == length else { return nil }
-        return CachedResponse(url: url, status: status, contentType: meta["contentType"]?.stringValue,
-                              etag: meta["etag"]?.stringValue, lastModified: meta["lastModified"]?.stringValue,
-                              body: Array(data[(newline + 1)...]))
+        return FetchedPage(url: url, finalURL: url, status: status, contentType: meta["contentType"]?.stringValue,
+                           etag: meta["etag"]?.stringValue, lastModified: meta["lastModified"]?.stringValue,
+                           body: Array(data[(newline + 1)...]))
     }
 
-    public func store(_ response: CachedResponse) throws {
+    /// Keeps a page as the entry for the URL it was asked for.
+    func store(_ page: FetchedPage) throws {
+        let key = page.url.absoluteString
         let meta = JSONValue.object([
-            "url": .string(response.url), "status": .int(response.status), "length": .int(response.body.count),
-            "contentType": .from(response.contentType, JSONValue.string), "etag": .from(response.etag, JSONValue.string),
-            "lastModified": .from(response.lastModified, JSONValue.string),
+            "url": .string(key), "status": .int(page.status), "length": .int(page.body.count),
+            "contentType": .from(page.contentType, JSONValue.string), "etag": .from(page.etag, JSONValue.string),
+            "lastModified": .from(page.lastModified, JSONValue.string),
         ])
         var bytes = Array(meta.serialized(pretty: false).utf8)
         bytes.append(0x0A)
-        bytes.append(contentsOf: response.body)
-        try AtomicFile.write(Data(bytes), to: file(for: response.url), durable: false)
+        bytes.append(contentsOf: page.body)
+        try AtomicFile.write(Data(bytes), to: file(for: key), durable: false)
     }
 }

@@ -14,8 +14,7 @@ public struct RobotsPolicy: Sendable, Equatable {
 
     /// The most of a robots.txt that is fetched: a larger one is not fetched at all (and allows nothing).
     public static let maximumBytes = 512 * 1024
-    /// The most rules kept for our agent: every URL is checked against each, so a file of hundreds of thousands
-    /// would cost more than the crawl. A file with more allows nothing (`refusal` says why).
+    /// The most rules kept for our agent (every URL is checked against each); a file with more allows nothing.
     public static let maximumRules = 2_000
 
     /// Why the file was not taken as written (too many rules), or nil.
@@ -73,8 +72,8 @@ public struct RobotsPolicy: Sendable, Equatable {
         return best?.allow ?? true
     }
 
-    /// Matches a robots pattern (`*` wildcard, `$` end anchor, else a prefix); returns the pattern's length as its
-    /// weight. Two pointers, backtracking to the last star: O(pattern × path), so "*****…" cannot stall a crawl.
+    /// The pattern's length if a robots pattern (`*`, `$` anchor, else a prefix) matches. Backtracking only to the
+    /// last star: O(pattern × path), so "*****…" cannot stall a crawl.
     static func match(_ pattern: String, _ path: String) -> Int? {
         let anchored = pattern.hasSuffix("$")
         var body = Array(anchored ? String(pattern.dropLast()) : pattern)

@@ -27,11 +27,8 @@ struct RequestLimits: Sendable {
     var allowedOrigin: @Sendable (Origin) -> Bool
 }
 
-/// Streams response bodies (so an oversized one is cut off early), vets every redirect, and holds each
-/// request to a wall-clock deadline: URLSession's own timeout is an idle timer that every byte resets.
-///
-/// URLSession calls it on its own queue; per-task state sits behind a lock, changed in place (appending a chunk
-/// never copies the body received so far).
+/// Streams bodies (cutting an oversized one off early), vets redirects, and holds each request to a wall-clock
+/// deadline (URLSession's timeout is an idle timer every byte resets). Per-task state sits behind a lock.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private struct TaskState: Sendable {
         let continuation: CheckedContinuation<RawResponse, Never>
@@ -54,6 +51,19 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         self.maximumRedirects = maximumRedirects
     }
 
+    /// A long-lived session (short-lived ones crash on Linux) with no cache, its calls to a delegate of its own.
+    static func session(maximumRedirects: Int, timeoutSeconds: Int, connectionsPerHost: Int,
+                        userAgent: String? = nil) -> (URLSession, SessionDelegate) {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        if let userAgent { configuration.httpAdditionalHeaders = ["User-Agent": userAgent] }
+        configuration.timeoutIntervalForRequest = TimeInterval(timeoutSeconds)
+        configuration.httpMaximumConnectionsPerHost = max(1, connectionsPerHost)
+        let delegate = SessionDelegate(maximumRedirects: maximumRedirects)
+        return (URLSession(configuration: configuration, delegate: delegate, delegateQueue: ImmediateQueue()), delegate)
+    }
+
     func run(_ request: URLRequest, in session: URLSession, limits: RequestLimits) async -> RawResponse {
         let task = session.dataTask(with: request)
         let identifier = task.taskIdentifier
@@ -66,8 +76,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                     return true
                 }
                 guard starts else {
-                    // Cancelled all the same, or the session would wait for it before it could be invalidated; with no
-                    // state registered, its completion finds nothing to resume.
+                    // Cancelled all the same, or invalidating the session would wait for it.
                     Self.cancel(task)
                     continuation.resume(returning: RawResponse(error: URLError(.cancelled)))
                     return
@@ -83,8 +92,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 task.resume()
             }
         } onCancel: {
-            // A task cancelled before its state is registered would complete with no state to complete:
-            // URLSession reports the cancellation on its own thread, possibly first. Such a request never starts.
+            // URLSession may report a cancellation before the state is registered: such a request never starts.
             let started = tasks.withLock { tasks in
                 guard tasks.running[identifier] == nil else { return true }
                 tasks.cancelledBeforeStart.insert(identifier)
@@ -110,9 +118,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let cut = withState(of: dataTask) { state in
             guard !state.raw.overLimit, !state.raw.timedOut else { return false }
-            // This runs for every chunk, while URLSession goes on receiving: the faster it is, the sooner a body
-            // over the cap is cancelled, and the fewer chunks wait in the queue meanwhile. So: one copy of the
-            // bytes, and the cap reserved in advance when the body is known to grow.
+            // Runs for every chunk while URLSession goes on receiving, so: one copy of the bytes, the cap reserved.
             let room = state.limits.maximumBodyBytes - state.raw.body.count
             let taken = min(room, data.count)
             if state.raw.body.isEmpty {
@@ -127,8 +133,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         if cut { Self.cancel(dataTask) }
     }
 
-    /// Runs `change` on a task's state under the lock (nil when the task is not known); the state is taken out
-    /// and put back, so its body is changed in place, not copied.
+    /// Runs `change` on a task's state under the lock (nil for an unknown task), taken out so its body is not copied.
     private func withState<Result: Sendable>(of task: URLSessionTask, _ change: (inout TaskState) -> Result) -> Result? {
         tasks.withLock { tasks in
             guard var state = tasks.running.removeValue(forKey: task.taskIdentifier) else { return nil }
@@ -137,11 +142,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
-    /// Cancels a task from another thread: `cancel()` waits for URLSession's own queue. From a delegate call
-    /// (which runs on that queue, `ImmediateQueue`) it would wait for itself; from a cancellation handler, which
-    /// runs holding the Swift task's status lock, it would wait for that queue while the queue waits for the lock
-    /// to resume the task's continuation (a deadlock seen under AddressSanitizer). Until it lands, the chunks
-    /// still arriving are dropped as they come, so they hold no memory.
+    /// Cancels a task from another thread: `cancel()` waits for URLSession's queue, which a delegate call runs on,
+    /// and which waits for the Swift task's status lock a cancellation handler holds (a deadlock under ASan).
     static func cancel(_ task: URLSessionTask) {
         DispatchQueue.global().async { task.cancel() }
     }
@@ -189,15 +191,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 }
 
-/// The delegate queue that runs each delegate call at once, on the thread that delivers it (URLSession's own).
-///
-/// FoundationNetworking hands every chunk of a body to the delegate queue and goes on receiving, with no way to
-/// slow down: behind a queue of its own, chunks from a fast sender piled up by the hundred megabytes before the
-/// delegate saw the body cap and the cancellation landed. Run at once, a chunk over the cap is dropped as it
-/// arrives. The delegate's calls only take a lock briefly and never wait for URLSession.
-///
-/// Unchecked because OperationQueue is an open class the compiler cannot check; sound because this subclass adds
-/// no state of its own.
+/// Runs each delegate call at once on URLSession's thread: behind a queue, chunks from a fast sender piled up by the
+/// hundred megabytes before the body cap was seen. Delegate calls never wait for URLSession. Unchecked Sendable: this
+/// subclass adds no state.
 final class ImmediateQueue: OperationQueue, @unchecked Sendable {
     override func addOperation(_ block: @escaping @Sendable () -> Void) {
         block()

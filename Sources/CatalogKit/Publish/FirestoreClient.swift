@@ -61,13 +61,7 @@ final class FirestoreClient: Sendable {
     /// - Parameter deadlineSeconds: from now, the latest moment a request may still be retried.
     init(target: FirestoreTarget, deadlineSeconds: Int, connections: Int) {
         self.target = target
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.timeoutIntervalForRequest = 60
-        configuration.httpMaximumConnectionsPerHost = max(1, connections)
-        delegate = SessionDelegate(maximumRedirects: 0)
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: ImmediateQueue())
+        (session, delegate) = SessionDelegate.session(maximumRedirects: 0, timeoutSeconds: 60, connectionsPerHost: connections)
         deadline = ProcessInfo.processInfo.systemUptime + Double(max(1, deadlineSeconds))
     }
 

@@ -3,10 +3,7 @@ import Foundation
 import Glibc
 #endif
 
-/// A file operation that failed: the file, what was being done to it, and the system's reason.
-///
-/// Built from `errno` where it failed, so the message names the real cause ("No space left on device") rather
-/// than a generic "no permission".
+/// A file operation that failed: the file, what was being done, and the cause from `errno` ("No space left on device").
 public struct FileWriteError: Error, Sendable, Equatable, CustomStringConvertible {
     public var path: String
     public var operation: String
@@ -23,9 +20,8 @@ public struct FileWriteError: Error, Sendable, Equatable, CustomStringConvertibl
 
 /// Writes files so that readers see the old content or the new, never a part.
 public enum AtomicFile {
-    /// Writes to a temporary file beside the target, flushes it to disk, renames it over the target, then
-    /// (`durable`) flushes the directory so the new name survives a power cut. Caches and mirrors pass
-    /// `durable: false`: a lost entry is fetched again, and a flush per page would slow every crawl.
+    /// Stages the data beside the target, renames it over, then (`durable`) flushes the directory so the new name
+    /// survives a power cut. Caches and mirrors pass `durable: false`: a lost entry is fetched again.
     public static func write(_ data: Data, to url: URL, durable: Bool = true) throws(FileWriteError) {
         let directory = url.deletingLastPathComponent()
         try makeDirectory(directory)
@@ -38,8 +34,7 @@ public enum AtomicFile {
         if durable { try synchronizeDirectory(directory) }
     }
 
-    /// Writes a new file, staged and flushed, then hard-linked to its name, which fails (`EEXIST`) if the name is
-    /// taken, so nothing is ever replaced; the directory is flushed too. Readers see the whole file or none.
+    /// Writes a new file, staged then hard-linked to its name: `EEXIST` if taken, so nothing is ever replaced.
     public static func create(_ data: Data, at url: URL) throws(FileWriteError) {
         let directory = url.deletingLastPathComponent()
         let staging = try stage(data, beside: url)
@@ -56,8 +51,7 @@ public enum AtomicFile {
         }
     }
 
-    /// Temporary files that writers of `names` left in `directory` when killed part-way (`.NAME.PID.RANDOM.tmp`).
-    /// Only call this while no other writer can be at work there (under the run lock).
+    /// Temporary files that killed writers of `names` left in `directory`; call it only under the run lock.
     public static func leftoverTemporaries(in directory: URL, of names: [String]) -> [URL] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return entries.filter { entry in
@@ -65,8 +59,8 @@ public enum AtomicFile {
         }.map { directory.appendingPathComponent($0) }
     }
 
-    /// Whether the process that named a temporary file (`.NAME.PID.RANDOM.tmp`) is gone, so no write in progress
-    /// owns it. A live process with that number (the writer, or a later one) keeps it, as does another form of name.
+    /// Whether the process that named a temporary file (`.NAME.PID.RANDOM.tmp`) is gone; any live one with that
+    /// number keeps it, as does another form of name.
     public static func writerIsGone(_ name: String) -> Bool {
         let parts = name.split(separator: ".")
         guard parts.count >= 4, parts.last == "tmp", let pid = Int32(parts[parts.count - 3]), pid > 0 else { return false }
@@ -74,8 +68,8 @@ public enum AtomicFile {
         return kill(pid, 0) != 0 && errno == ESRCH
     }
 
-    /// Writes `data` to a new temporary file beside `url`, flushed to disk, or throws having removed it. This is
-    /// where a full disk or an unwritable directory shows: callers replacing several files stage them all first.
+    /// Writes `data` to a new temporary file beside `url`, flushed, or throws having removed it: where a full disk
+    /// shows, so callers replacing several files stage them all first.
     public static func stage(_ data: Data, beside url: URL) throws(FileWriteError) -> URL {
         let temporary = url.deletingLastPathComponent().appendingPathComponent(temporaryName(for: url))
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)

@@ -1,5 +1,4 @@
-/// FNV-1a, 64 bits: a fast, stable hash for cache file names, fingerprints and the lexer's keyword table.
-/// Not for security, and stable across runs and machines (Swift's `Hasher` is seeded per process).
+/// FNV-1a, 64 bits: a fast hash stable across runs and machines, unlike Swift's per-process `Hasher`. Not for security.
 enum FNV1a {
     static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
 

@@ -3,12 +3,8 @@ import Foundation
 import Glibc
 #endif
 
-/// Replaces several files as one: either all of them take their new content or none changes.
-///
-/// Every new content is first staged beside its target and flushed: a full disk or an unwritable directory fails
-/// there, before any target is touched. Only then are they renamed over the targets, each target that existed
-/// first given a second name (a hard link: no data copied, no free space needed), so `restore()` can put the old
-/// files back even on a disk that has just filled up.
+/// Replaces several files as one: all take their new content or none changes. Everything is staged (where a full
+/// disk fails) before any rename; each old file keeps a second name (a hard link, needing no space) for `restore()`.
 public struct FileSet {
     private struct Installed {
         var target: URL
@@ -19,24 +15,20 @@ public struct FileSet {
     private var installed: [Installed] = []
     private let journal: URL?
 
-    /// - Parameter journal: a file naming every target and its previous version while the renames run, so that a
-    ///   process killed between two of them can be undone (or completed) by the next: see `recover`. Nil: none.
+    /// - Parameter journal: names every target and its previous version while the renames run, for `recover`.
     public init(journal: URL? = nil) {
         self.journal = journal
     }
 
-    /// Writes every file, or none: on a failure nothing is left changed and the error names the file.
-    /// `note` is kept in the journal for `recover` to hand back (what the caller needs to judge a commit).
+    /// Writes every file, or none (the error names the file). `note` is kept in the journal for `recover`.
     public mutating func replace(_ files: [(url: URL, data: Data)], note: JSONValue = .null) throws(FileWriteError) {
         var staged: [(target: URL, temporary: URL)] = []
-        do {
-            for file in files {
-                try AtomicFile.makeDirectory(file.url.deletingLastPathComponent())
-                staged.append((file.url, try AtomicFile.stage(file.data, beside: file.url)))
-            }
-        } catch {
-            for entry in staged { unlink(entry.temporary.path) }
-            throw error
+        var renamed = 0
+        // Whatever fails, the staged files not yet renamed over their targets are removed.
+        defer { for entry in staged[renamed...] { unlink(entry.temporary.path) } }
+        for file in files {
+            try AtomicFile.makeDirectory(file.url.deletingLastPathComponent())
+            staged.append((file.url, try AtomicFile.stage(file.data, beside: file.url)))
         }
         let backups = staged.map { $0.target.deletingLastPathComponent().appendingPathComponent(AtomicFile.temporaryName(for: $0.target)) }
         if let journal {
@@ -44,24 +36,14 @@ public struct FileSet {
                 .object(["target": .string(entry.target.path), "backup": .string(backup.path),
                          "existed": .bool(FileManager.default.fileExists(atPath: entry.target.path))])
             }
-            do {
-                try AtomicFile.write(Data(JSONValue.object(["files": .array(entries), "note": note]).serialized().utf8), to: journal)
-            } catch {
-                for entry in staged { unlink(entry.temporary.path) }
-                throw error
-            }
+            try AtomicFile.write(Data(JSONValue.object(["files": .array(entries), "note": note]).serialized().utf8), to: journal)
         }
-        for (index, entry) in staged.enumerated() {
-            do {
-                try install(entry.temporary, at: entry.target, backup: backups[index])
-            } catch {
-                for rest in staged[index...] { unlink(rest.temporary.path) }
-                restore()
-                throw error
-            }
-        }
-        let directories = staged.map { $0.target.deletingLastPathComponent() }
         do {
+            for (index, entry) in staged.enumerated() {
+                try install(entry.temporary, at: entry.target, backup: backups[index])
+                renamed += 1
+            }
+            let directories = staged.map { $0.target.deletingLastPathComponent() }
             for (index, directory) in directories.enumerated() where !directories[..<index].contains(directory) {
                 try AtomicFile.synchronizeDirectory(directory)
             }
@@ -79,8 +61,7 @@ public struct FileSet {
             case ENOENT:
                 backup = nil  // nothing to keep: the target is new
             case EPERM, EOPNOTSUPP, EMLINK:
-                // A file system without hard links: move the old file aside instead (it is missing from its
-                // name until the rename below, which readers of a published directory may notice).
+                // No hard links here: the old file is moved aside, missing from its name until the rename below.
                 guard rename(target.path, name.path) == 0 else {
                     throw FileWriteError(path: target.path, operation: "keep the previous version", code: errno)
                 }
@@ -97,8 +78,7 @@ public struct FileSet {
         installed.append(Installed(target: target, backup: backup))
     }
 
-    /// Puts back what the files held before `replace` (best effort: this runs because something failed).
-    /// Renames only, so it works on a full disk.
+    /// Puts back what the files held before `replace`, best effort; renames only, so it works on a full disk.
     public mutating func restore() {
         for entry in installed.reversed() {
             if let backup = entry.backup {
@@ -118,10 +98,8 @@ public struct FileSet {
         if let journal { unlink(journal.path) }
     }
 
-    /// Settles a `replace` a killed process left half done, as its journal describes: unless `keepNew` (asked with
-    /// the journal's note), every target gets its previous version back (a new one is removed); else the previous
-    /// versions are dropped. Returns whether there was anything to settle. Only call it where no other writer can
-    /// be at work (under the run lock).
+    /// Settles a `replace` a killed process left half done: every target gets its previous version back unless
+    /// `keepNew` (given the journal's note). Whether there was anything to settle; call it only under the run lock.
     @discardableResult
     public static func recover(journal: URL, keepNew: (JSONValue) -> Bool) throws(FileWriteError) -> Bool {
         guard FileManager.default.fileExists(atPath: journal.path) else { return false }

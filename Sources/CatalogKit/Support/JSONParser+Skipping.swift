@@ -1,5 +1,4 @@
-/// The skipping path of the JSON reader: members of a streamed object that nobody asked for are checked as
-/// strictly as the building path checks what it builds, but never built.
+/// The skipping path: members of a streamed object nobody asked for are checked as strictly as built ones, not built.
 extension JSONTextParser {
     /// An object's members named `keys`, by position; the others are skipped without being built.
     mutating func selectedMembers(_ keys: [[UInt8]], depth: Int) throws(JSONSyntaxError) -> [JSONValue?] {
@@ -30,11 +29,7 @@ extension JSONTextParser {
             } else {
                 try skipValue(depth: depth + 1)
             }
-            skipSpace()
-            guard index < bytes.count else { throw error("unexpected end of the text inside an object") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; return values }
-            throw error("expected ',' or '}' in an object")
+            guard try more(UInt8(ascii: "}"), end: "unexpected end of the text inside an object") else { return values }
         }
     }
 
@@ -75,8 +70,8 @@ extension JSONTextParser {
         }
     }
 
-    /// Refuses a key its object (whose keys are `skippedKeys[base...]`) already had. `seen` has a bit set for each
-    /// key's length and end bytes: only a key whose bit is set already is compared with the others.
+    /// Refuses a key its object (keys `skippedKeys[base...]`) already had; only a key whose `sketch` bit is already
+    /// set in `seen` is compared with the others.
     mutating func noteSkippedKey(_ key: KeyText, since base: Int, seen: inout UInt64) throws(JSONSyntaxError) {
         let text = bytes
         let bit = UInt64(1) << UInt64(key.sketch(text: text) & 63)
@@ -120,11 +115,7 @@ extension JSONTextParser {
                 skipSpace()
             }
             try skipValue(depth: depth + 1)
-            skipSpace()
-            guard index < bytes.count else { throw error("unexpected end of the text") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == close { index += 1; return }
-            throw error(isObject ? "expected ',' or '}' in an object" : "expected ',' or ']' in an array")
+            guard try more(close, end: "unexpected end of the text") else { return }
         }
     }
 }

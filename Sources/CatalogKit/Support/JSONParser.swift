@@ -22,15 +22,10 @@ extension JSONValue {
         try parse(Array(text.utf8))
     }
 
-    /// Parses a JSON object whose member `key` is a long array, handing each element to `each` as it is read: a
-    /// 50,000-record document never exists as one tree. Returns the object with that member as an empty array.
-    /// Throws `JSONSyntaxError`, or what `each` throws (which stops the parse).
+    /// Parses a JSON object whose member `key` is a long array, handing each element to `each` as it is read (so a
+    /// large document never exists as one tree); that member is returned empty. What `each` throws stops the parse.
     public static func parse(_ text: [UInt8], streaming key: String, each: (JSONValue) throws -> Void) throws -> JSONValue {
-        try withoutActuallyEscaping(each) { each in
-            try parseStreaming(text, key: key) { refusal in
-                .whole { element in refusal.accepts { try each(element) } }
-            }
-        }
+        try withoutActuallyEscaping(each) { each in try parseStreaming(text, key: key, elements: .whole(each)) }
     }
 
     /// The same for an array of objects of which only some members matter: each is handed over as the values of
@@ -38,24 +33,20 @@ extension JSONValue {
     public static func parse(_ text: [UInt8], streaming key: String, selecting keys: [String],
                              each: ([JSONValue?]) throws -> Void) throws -> JSONValue {
         try withoutActuallyEscaping(each) { each in
-            try parseStreaming(text, key: key) { refusal in
-                .selected(keys: keys.map { Array($0.utf8) }) { values in refusal.accepts { try each(values) } }
-            }
+            try parseStreaming(text, key: key, elements: .selected(keys: keys.map { Array($0.utf8) }, each))
         }
     }
 
-    private static func parseStreaming(_ text: [UInt8], key: String, elements: (Refusal) -> StreamedElements) throws -> JSONValue {
-        let refusal = Refusal()
-        do {
-            return try text.withUnsafeBufferPointer { (bytes) throws(JSONSyntaxError) -> JSONValue in
-                var parser = JSONTextParser(bytes: bytes)
-                parser.streamed = (key, elements(refusal))
+    private static func parseStreaming(_ text: [UInt8], key: String, elements: StreamedElements) throws -> JSONValue {
+        try text.withUnsafeBufferPointer { bytes in
+            var parser = JSONTextParser(bytes: bytes)
+            parser.streamed = (key, elements)
+            do {
                 return try parser.document(objectOnly: true)
+            } catch {
+                // The parser stops with a syntax error when the reader refuses an element; report the refusal.
+                throw parser.refusal ?? error
             }
-        } catch {
-            // The parser stops with a syntax error when the reader refuses an element; report the refusal.
-            if let reason = refusal.reason { throw reason }
-            throw error
         }
     }
 
@@ -79,38 +70,23 @@ extension JSONValue {
     }
 }
 
-/// What stopped a streaming parse: the reader's error for an element.
-private final class Refusal {
-    var reason: (any Error)?
-
-    /// Runs the reader on an element; false (and the reason kept) when it throws.
-    func accepts(_ read: () throws -> Void) -> Bool {
-        do {
-            try read()
-            return true
-        } catch {
-            reason = error
-            return false
-        }
-    }
-}
-
-/// How the elements of a streamed array are handed over; a handler returns false to stop the parse.
+/// How the elements of a streamed array are handed over to their reader.
 enum StreamedElements {
-    case whole((JSONValue) -> Bool)
+    case whole((JSONValue) throws -> Void)
     /// Objects only: the values of the members named `keys` (UTF-8), by position, nil where absent.
-    case selected(keys: [[UInt8]], ([JSONValue?]) -> Bool)
+    case selected(keys: [[UInt8]], ([JSONValue?]) throws -> Void)
 }
 
 struct JSONTextParser {
-    /// The text, valid for the parser's life (inside `withUnsafeBufferPointer`): unchecked access matters when
-    /// every byte of tens of megabytes goes through it.
+    /// The text, valid inside `withUnsafeBufferPointer`: unchecked access matters at tens of megabytes.
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
     /// The top-level member whose array elements go to a handler instead of into the tree.
     var streamed: (key: String, elements: StreamedElements)?
     /// The keys of the objects the skipping path is inside, innermost last, so a key twice is refused there too.
     var skippedKeys: [KeyText] = []
+    /// What the reader of a streamed element threw, which stopped the parse.
+    var refusal: (any Error)?
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -181,11 +157,7 @@ struct JSONTextParser {
             } else {
                 members[key] = try value(depth: depth + 1)
             }
-            skipSpace()
-            guard index < bytes.count else { throw error("unexpected end of the text inside an object") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
-            throw error("expected ',' or '}' in an object")
+            guard try more(UInt8(ascii: "}"), end: "unexpected end of the text inside an object") else { return .object(members) }
         }
     }
 
@@ -200,17 +172,33 @@ struct JSONTextParser {
             switch each {
             case nil:
                 values.append(try value(depth: depth + 1))
-            case let .whole(handler)?:
-                guard handler(try value(depth: depth + 1)) else { throw error("the reader refused an element") }
-            case let .selected(keys, handler)?:
-                guard handler(try selectedMembers(keys, depth: depth + 1)) else { throw error("the reader refused an element") }
+            case let .whole(reader)?:
+                try hand(try value(depth: depth + 1), to: reader)
+            case let .selected(keys, reader)?:
+                try hand(try selectedMembers(keys, depth: depth + 1), to: reader)
             }
-            skipSpace()
-            guard index < bytes.count else { throw error("unexpected end of the text inside an array") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(values) }
-            throw error("expected ',' or ']' in an array")
+            guard try more(UInt8(ascii: "]"), end: "unexpected end of the text inside an array") else { return .array(values) }
         }
+    }
+
+    /// Hands a streamed element to its reader; what the reader throws is kept as the refusal and stops the parse.
+    mutating func hand<Element>(_ element: Element, to reader: (Element) throws -> Void) throws(JSONSyntaxError) {
+        do {
+            try reader(element)
+        } catch let reason {
+            refusal = reason
+            throw error("the reader refused an element")
+        }
+    }
+
+    /// After a member or an element: true past a ',' (another follows), false past `close` (the last one).
+    @inline(__always)
+    mutating func more(_ close: UInt8, end: String) throws(JSONSyntaxError) -> Bool {
+        skipSpace()
+        guard index < bytes.count else { throw error(end) }
+        if bytes[index] == UInt8(ascii: ",") { index += 1; return true }
+        if bytes[index] == close { index += 1; return false }
+        throw error(close == UInt8(ascii: "}") ? "expected ',' or '}' in an object" : "expected ',' or ']' in an array")
     }
 
     mutating func string() throws(JSONSyntaxError) -> String {

@@ -1,7 +1,6 @@
 import SafeLibXML
 
-/// A JSON value with a writer of its own: deterministic (keys sorted), and several times faster than `JSONEncoder`
-/// on Linux, which matters when thousands of records are printed.
+/// A JSON value with a writer of its own: deterministic (keys sorted), and several times faster than `JSONEncoder`.
 public enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
@@ -21,8 +20,7 @@ public enum JSONValue: Sendable, Equatable {
         String(decoding: serializedBytes(indentingLevels: pretty ? .max : 0), as: UTF8.self)
     }
 
-    /// The JSON text as UTF-8, the outer `levels` of nesting indented and the rest compact: with 2, a document's
-    /// records come one a line, which keeps large files readable and line tools useful. Equal values, equal bytes.
+    /// The JSON text as UTF-8, the outer `levels` of nesting indented and the rest compact (with 2: a record a line).
     public func serializedBytes(indentingLevels levels: Int) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(256)
@@ -72,8 +70,7 @@ public enum JSONValue: Sendable, Equatable {
         out.append(UInt8(ascii: "}"))
     }
 
-    /// An array's brackets, commas and line breaks around `count` elements that `element` writes at `depth + 1`
-    /// (`ParseOutput.jsonParts` lays out its parallel-written records the same way).
+    /// An array's brackets, commas and line breaks around `count` elements that `element` writes at `depth + 1`.
     static func writeArray(count: Int, into out: inout [UInt8], pretty: Bool, depth: Int,
                            element: (Int, inout [UInt8]) -> Void) {
         guard count > 0 else { out.append(contentsOf: "[]".utf8); return }
@@ -103,8 +100,7 @@ public enum JSONValue: Sendable, Equatable {
         }
     }
 
-    /// The first `count` bytes of a literal (all by default). Literals rather than shared arrays: an array read by
-    /// every core is retained and released by each of them, and those reference counts bounce between the cores.
+    /// The first `count` bytes of a literal: a shared array would have its reference count bounce between the cores.
     static func append(_ literal: StaticString, prefix count: Int = .max, to out: inout [UInt8]) {
         out.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: min(count, literal.utf8CodeUnitCount)))
     }

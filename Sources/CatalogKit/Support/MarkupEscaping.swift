@@ -1,9 +1,7 @@
-/// Escaping for the text gvingest writes into Markdown and XML: course titles and descriptions come
-/// from web pages and may hold anything, `<script>` included.
+/// Escaping for the text written into Markdown and XML: course text comes from web pages and may hold anything.
 public enum MarkupEscaping {
-    /// Text for Markdown that renders as itself: the characters Markdown reads as markup anywhere are
-    /// backslash-escaped, and so are the ones that would start a heading, list or quote at a line's start.
-    /// `inline`: the text continues a line, so its first characters start nothing.
+    /// Text for Markdown that renders as itself: markup characters backslash-escaped, and those that would start a
+    /// heading, list or quote at a line's start (`inline`: the text continues a line, so its start is none).
     public static func markdown(_ text: String, inline: Bool = true) -> String {
         // Most catalog text needs no escape at all; checking the bytes first spares building a copy.
         if inline, !text.utf8.contains(where: { $0 == 0x0A || isMarkdownSpecial($0) }) { return text }
@@ -44,24 +42,12 @@ public enum MarkupEscaping {
 
     /// A URL as a Markdown link target: the characters that would end or break it percent-encoded.
     public static func markdownLinkTarget(_ url: String) -> String {
-        if !url.utf8.contains(where: { $0 == UInt8(ascii: "(") || $0 == UInt8(ascii: ")") || $0 == UInt8(ascii: " ")
-            || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") }) { return url }
-        var output = ""
-        for character in url {
-            switch character {
-            case "(": output += "%28"
-            case ")": output += "%29"
-            case " ": output += "%20"
-            case "<": output += "%3C"
-            case ">": output += "%3E"
-            default: output.append(character)
-            }
-        }
-        return output
+        guard url.utf8.contains(where: { "() <>".utf8.contains($0) }) else { return url }
+        let encoded: [Character: String] = ["(": "%28", ")": "%29", " ": "%20", "<": "%3C", ">": "%3E"]
+        return url.reduce(into: "") { output, character in output += encoded[character] ?? String(character) }
     }
 
-    /// Text for XML character data and attribute values: the five special characters as entities, and
-    /// characters XML 1.0 does not allow (most control characters) replaced by U+FFFD.
+    /// Text for XML: the five special characters as entities, characters XML 1.0 does not allow as U+FFFD.
     public static func xml(_ text: String) -> String {
         var output = ""
         output.reserveCapacity(text.utf8.count + 8)

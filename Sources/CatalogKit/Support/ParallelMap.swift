@@ -1,16 +1,13 @@
 import Foundation
 import Synchronization
 
-/// `map` spread over the cores, for work that is pure and independent item by item.
-///
-/// Values are moved into and out of the parts, never copied: a copy of a course retains each of its fields, and
-/// dropping the parts releases them all again, a serial pass over the whole catalog.
+/// `map` spread over the cores. Values are moved into and out of the parts, never copied: dropping copies of courses
+/// would release every field again, a serial pass over the whole catalog.
 enum ParallelMap {
     /// Up to this many items, threads cost more than they save.
     static let minimumItems = 64
 
-    /// The same values as `items.map(transform)`, in the same order. `minimumItems`: up to this many, on the calling
-    /// thread alone; `width`: at most this many items at once (every core when nil).
+    /// `items.map(transform)`: up to `minimumItems` on the calling thread, at most `width` at once (nil: every core).
     static func map<Item: Sendable, Value: Sendable>(_ items: [Item], minimumItems: Int = minimumItems, width: Int? = nil,
                                                      _ transform: @Sendable (Item) -> Value) -> [Value] {
         guard items.count > minimumItems, (width ?? 2) > 1 else { return items.map(transform) }
@@ -21,13 +18,11 @@ enum ParallelMap {
         return items.indices.map { parts[$0 % chunks].removeLast() }
     }
 
-    /// The same values as `items.map(transform)`, in the same order, with each item handed over to the core that
-    /// transforms it and let go of there (rather than on the calling core once all are done).
+    /// `items.map(transform)`, each item handed over to the core that transforms it and let go of there.
     static func map<Item: Sendable, Value: Sendable>(consuming items: consuming [Item],
                                                      _ transform: @Sendable (Item) -> Value) -> [Value] {
         let ranges = cuts(of: items.count)
-        // Each range's items are taken off the end of `items`, so last first, and popped again to be transformed
-        // in order.
+        // Taken off the end of `items`, so last first, and popped again to be transformed in order.
         var groups = ranges.map { _ in [Item]() }
         for (index, range) in ranges.enumerated().reversed() {
             groups[index].reserveCapacity(range.count)
@@ -42,8 +37,7 @@ enum ParallelMap {
         return joined(moving: &parts)
     }
 
-    /// The parts' values in order, moved out of them: taken off the parts' ends, so last first, and off the end of
-    /// that.
+    /// The parts' values in order, moved out of them (popped last first, then popped again).
     static func joined<Value>(moving parts: inout [[Value]]) -> [Value] {
         var lastFirst: [Value] = []
         lastFirst.reserveCapacity(parts.reduce(0) { $0 + $1.count })
@@ -56,16 +50,14 @@ enum ParallelMap {
         return values
     }
 
-    /// `0..<count` cut into contiguous ranges, a few per core (one up to `minimumItems`), for work whose output
-    /// is joined in order (one buffer per range instead of one per item).
+    /// `0..<count` cut into contiguous ranges, a few per core (one up to `minimumItems`), for output joined in order.
     static func cuts(of count: Int) -> [Range<Int>] {
         guard count > minimumItems else { return [0..<count] }
         let chunks = min(ProcessInfo.processInfo.activeProcessorCount * 4, count)
         return (0..<chunks).map { chunk in (count * chunk / chunks)..<(count * (chunk + 1) / chunks) }
     }
 
-    /// `body(group, index)` for each of `groups`, spread over the cores, each group handed over to the call that
-    /// takes it: what it holds is let go of on that core when the call is done. The results in group order.
+    /// `body(group, index)` for each of `groups` over the cores, each group let go of on its core; results in order.
     static func map<Item: Sendable, Value: Sendable>(handingOver groups: consuming [[Item]],
                                                      _ body: @Sendable (_ group: consuming [Item], _ index: Int) -> Value) -> [Value] {
         let count = groups.count
@@ -73,12 +65,10 @@ enum ParallelMap {
         var slots = [[Item]?](repeating: nil, count: count)
         for index in slots.indices.reversed() { slots[index] = groups.popLast() }
         let handed = Mutex(consume slots)
-        // Each chunk takes its own slot, once.
         return inChunks(count) { chunk in body(handed.withLock { $0[chunk].take() ?? [] }, chunk) }
     }
 
-    /// `body(chunk)` for each chunk in `0..<chunks`, run on the cores (never more at once than `chunks`); the
-    /// results by chunk.
+    /// `body(chunk)` for each chunk in `0..<chunks`, run on the cores; the results by chunk.
     private static func inChunks<Value: Sendable>(_ chunks: Int, _ body: @Sendable (Int) -> Value) -> [Value] {
         let results = Mutex([Value?](repeating: nil, count: chunks))
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
