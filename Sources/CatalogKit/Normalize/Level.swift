@@ -30,12 +30,6 @@ public struct LevelRange: Sendable, Equatable, Codable {
     public var to: Int?
     public var level: CourseLevel
 
-    public init(from: Int, to: Int?, level: CourseLevel) {
-        self.from = from
-        self.to = to
-        self.level = level
-    }
-
     public func contains(_ number: Int) -> Bool { number >= from && (to.map { number <= $0 } ?? true) }
 }
 

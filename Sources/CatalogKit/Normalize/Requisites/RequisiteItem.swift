@@ -16,6 +16,9 @@ struct RequisiteItem {
         // Qualifiers of the courses that follow (prefix) or precede (suffix).
         case gradePrefix, gradeSuffixChain, gradeSuffixImmediate
         case concurrentPrefix, concurrentSuffixChain, creditPrefix
+
+        var isPrefix: Bool { self == .gradePrefix || self == .concurrentPrefix || self == .creditPrefix }
+        var isSuffix: Bool { self == .gradeSuffixChain || self == .gradeSuffixImmediate || self == .concurrentSuffixChain }
     }
 
     /// Why a word makes the span around it a note rather than a requirement.
@@ -69,12 +72,7 @@ struct RequisiteItem {
         }
     }
 
-    var isQualifier: Bool {
-        switch kind {
-        case .gradePrefix, .gradeSuffixChain, .gradeSuffixImmediate, .concurrentPrefix, .concurrentSuffixChain, .creditPrefix: true
-        default: false
-        }
-    }
+    var isQualifier: Bool { kind.isPrefix || kind.isSuffix }
 
     var isWordLike: Bool { kind == .word || kind == .filler }
 

@@ -44,8 +44,7 @@ enum RequisiteKeyword: String, CaseIterable {
         return table
     }()
 
-    /// The keyword an ASCII word is, its bytes compared case-insensitively after the hash of its lower-cased
-    /// bytes finds a candidate.
+    /// The keyword an ASCII word is: the hash of its lower-cased bytes finds a candidate to compare them with.
     static func lookUp(hash: UInt64, _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> RequisiteKeyword? {
         guard let entry = table[hash], entry.spelling.count == end - start else { return nil }
         for offset in entry.spelling.indices where RequisiteLexer.lowercased(bytes[start + offset]) != entry.spelling[offset] {
@@ -124,18 +123,14 @@ struct RequisiteToken {
 
 /// Splits prose into tokens by hand over UTF-8: regexes and Foundation would dominate the parse time.
 enum RequisiteLexer {
-    @inline(__always)
-    static func isASCIILetter(_ b: UInt8) -> Bool { lowercased(b) >= UInt8(ascii: "a") && lowercased(b) <= UInt8(ascii: "z") }
+    @inline(__always) static func isASCIILetter(_ b: UInt8) -> Bool { lowercased(b) >= UInt8(ascii: "a") && lowercased(b) <= UInt8(ascii: "z") }
 
     /// An ASCII letter's lower case (the 0x20 bit); other bytes pass through only where that bit is already set.
-    @inline(__always)
-    static func lowercased(_ b: UInt8) -> UInt8 { b | 0x20 }
+    @inline(__always) static func lowercased(_ b: UInt8) -> UInt8 { b | 0x20 }
 
-    @inline(__always)
-    static func isASCIIDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
+    @inline(__always) static func isASCIIDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
 
-    @inline(__always)
-    static func isASCIIUpper(_ b: UInt8) -> Bool { b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z") }
+    @inline(__always) static func isASCIIUpper(_ b: UInt8) -> Bool { b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z") }
 
     /// What the non-ASCII scalar at `i` is (whitespace, punctuation standing for an ASCII byte, or part of a
     /// word) and its length in bytes.
@@ -173,11 +168,7 @@ enum RequisiteLexer {
         return (.word, length)
     }
 
-    enum ScalarKind {
-        case space
-        case punct(UInt8)
-        case word
-    }
+    enum ScalarKind { case space, punct(UInt8), word }
 
     static func tokenize(_ bytes: UnsafeBufferPointer<UInt8>, into tokens: inout [RequisiteToken]) {
         let count = bytes.count

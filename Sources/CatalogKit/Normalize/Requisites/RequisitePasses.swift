@@ -5,8 +5,6 @@ enum RequisitePasses {
     /// Deeper parentheses are read as plain punctuation, which bounds recursion in the tree builder.
     static let maxGroupDepth = 24
 
-    // MARK: Parentheses and notes
-
     /// Drops unmatched and too-deep parentheses and the parentheses of "(or equivalent)", and turns
     /// notes ("formerly …", "(Also …)", "… recommended", "may not …", "excluding …") into single word items, or
     /// folds them into the course they follow.
@@ -129,8 +127,6 @@ enum RequisitePasses {
         return output
     }
 
-    // MARK: Qualifiers
-
     /// Applies grade, concurrency and completion qualifiers to the courses they govern and folds
     /// their words into a course's span; a qualifier with no course to govern becomes a word.
     ///
@@ -145,7 +141,7 @@ enum RequisitePasses {
             switch items[k].kind {
             case .gradePrefix, .concurrentPrefix, .creditPrefix:
                 var m = k + 1
-                while m < count, items[m].kind == .open || isPrefix(items[m].kind) { m += 1 }
+                while m < count, items[m].kind == .open || items[m].kind.isPrefix { m += 1 }
                 guard m < count, items[m].kind == .course else {
                     items[k].kind = .word
                     continue
@@ -156,7 +152,7 @@ enum RequisitePasses {
             case .gradeSuffixChain, .gradeSuffixImmediate, .concurrentSuffixChain:
                 // "ACCT 3367, with minimum grade of C": a comma may stand between.
                 var m = k - 1
-                while m >= 0, items[m].kind == .close || items[m].kind == .comma || (attached[m] && isSuffix(items[m].kind)) { m -= 1 }
+                while m >= 0, items[m].kind == .close || items[m].kind == .comma || (attached[m] && items[m].kind.isSuffix) { m -= 1 }
                 guard m >= 0, items[m].kind == .course else {
                     items[k].kind = .word
                     continue
@@ -190,14 +186,6 @@ enum RequisitePasses {
         }
     }
 
-    private static func isPrefix(_ kind: RequisiteItem.Kind) -> Bool {
-        kind == .gradePrefix || kind == .concurrentPrefix || kind == .creditPrefix
-    }
-
-    private static func isSuffix(_ kind: RequisiteItem.Kind) -> Bool {
-        kind == .gradeSuffixChain || kind == .gradeSuffixImmediate || kind == .concurrentSuffixChain
-    }
-
     private static func apply(_ qualifier: RequisiteItem, to course: inout RequisiteItem) {
         switch qualifier.kind {
         case .gradePrefix, .gradeSuffixChain, .gradeSuffixImmediate:
@@ -208,8 +196,6 @@ enum RequisitePasses {
             break
         }
     }
-
-    // MARK: Text
 
     /// Gathers each run of leftover words into one text leaf; a run of filler words only ("with",
     /// "the", "must be") is folded into the leaf after it, or else the one before it.

@@ -1,6 +1,5 @@
 /// Exams with scores, named exams, notes and counts ("at least two of").
 extension RequisiteScanner {
-
     /// "Math placement score of 3", "ACT math score of 24", "MPLS with a score of 116",
     /// "A passing score on the Mathematics Placement Test", "ALEKS score ≥ 40".
     mutating func scoreExam() -> Bool {
@@ -120,8 +119,6 @@ extension RequisiteScanner {
         (item.valueStart, item.valueEnd) = (start, tokens[valueLast].end)
         return append(item, next: last + 1)
     }
-
-    // MARK: Notes and counts
 
     mutating func noteMarker(_ note: RequisiteItem.Note, through last: Int) -> Bool {
         var item = RequisiteItem(.word, tokens[index].start, tokens[last].end)

@@ -1,6 +1,5 @@
 /// Qualifiers of a course: a minimum grade, taken concurrently, credit hours completed.
 extension RequisiteScanner {
-
     /// "[A] [minimum] grade of C- [or better] [in]", "with a grade of C or better", "C or higher in",
     /// "Minimum Grade of D-", "Min Grade: C", "with a “C” or better", "a minimum "C-" grade in" (the grade before
     /// the word, as Langara writes it).

@@ -1,6 +1,5 @@
 /// Standing, admission to a program, and permission of someone.
 extension RequisiteScanner {
-
     /// "junior standing", "sophomore standing or above", "graduate standing", "junior or senior standing".
     mutating func standing() -> Bool {
         let level = keyword(index)

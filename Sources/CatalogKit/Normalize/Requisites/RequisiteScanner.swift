@@ -24,22 +24,16 @@ struct RequisiteScanner {
         items.reserveCapacity(tokens.count)
     }
 
-    // MARK: Token helpers
-
-    @inline(__always)
-    func keyword(_ j: Int) -> RequisiteKeyword {
+    @inline(__always) func keyword(_ j: Int) -> RequisiteKeyword {
         j < tokens.count && tokens[j].isWord ? tokens[j].keyword : .unknown
     }
 
-    @inline(__always)
-    func isPunct(_ j: Int, _ byte: UInt8) -> Bool {
+    @inline(__always) func isPunct(_ j: Int, _ byte: UInt8) -> Bool {
         j < tokens.count && !tokens[j].isWord && tokens[j].punct == byte
     }
 
-    @inline(__always)
-    func isWord(_ j: Int) -> Bool { j < tokens.count && tokens[j].isWord }
+    @inline(__always) func isWord(_ j: Int) -> Bool { j < tokens.count && tokens[j].isWord }
 
-    /// True when the word starts with an upper-case letter.
     func isCapitalized(_ j: Int) -> Bool { isWord(j) && RequisiteLexer.isASCIIUpper(bytes[tokens[j].start]) }
 
     func isQuote(_ j: Int) -> Bool { isPunct(j, UInt8(ascii: "\"")) || isPunct(j, UInt8(ascii: "'")) }
@@ -66,8 +60,6 @@ struct RequisiteScanner {
         if isQuote(j), !tokens[j].spaceBefore { j += 1 }
         return (start, end, j)
     }
-
-    // MARK: Emitting
 
     /// Appends `item` and goes on at token `next`; true, for the recognizers to return.
     @discardableResult
@@ -115,8 +107,6 @@ struct RequisiteScanner {
         if let grade { (item.valueStart, item.valueEnd) = grade }
         return append(item, next: next)
     }
-
-    // MARK: Main loop
 
     mutating func run() {
         while index < tokens.count {

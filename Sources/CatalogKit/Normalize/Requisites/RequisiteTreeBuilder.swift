@@ -24,8 +24,6 @@ struct RequisiteTreeBuilder {
     /// Nesting of "one of" lists, which recurse like parentheses.
     var countDepth = 0
 
-    // MARK: Levels
-
     /// Sentences of the whole text or of one parenthesized group (stops at its ")").
     mutating func parseSentences() -> Requisite? {
         var parts: [Requisite] = []
@@ -237,8 +235,6 @@ struct RequisiteTreeBuilder {
         }
     }
 
-    // MARK: Leaves
-
     func leaf(_ item: RequisiteItem) -> Requisite {
         let source = text(of: item)
         switch item.kind {
@@ -279,8 +275,6 @@ struct RequisiteTreeBuilder {
         String(decoding: bytes[start..<end].map { RequisiteLexer.isASCIIUpper($0) ? RequisiteLexer.lowercased($0) : $0 },
                as: UTF8.self)
     }
-
-    // MARK: Node construction
 
     /// An operator node with same-operator children merged and a single child collapsed.
     static func group(_ op: Operator, _ children: [Requisite], connective: String?) -> Requisite? {
