@@ -1,7 +1,7 @@
 import SafeLibXML
 
 /// A course's level; the app shows it capitalised ("Undergraduate").
-public enum CourseLevel: String, Sendable, Codable, CaseIterable, Comparable {
+public enum CourseLevel: String, Sendable, Codable, CaseIterable {
     case developmental, undergraduate, graduate, doctoral
 
     /// The app-facing string: "Developmental", "Undergraduate", "Graduate", "Doctoral".
@@ -16,10 +16,6 @@ public enum CourseLevel: String, Sendable, Codable, CaseIterable, Comparable {
             ("developmental", .developmental), ("remedial", .developmental)]
         guard let found = words.first(where: { lowered.contains($0.word) }) else { return nil }
         self = found.level
-    }
-
-    public static func < (lhs: CourseLevel, rhs: CourseLevel) -> Bool {
-        allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0
     }
 }
 
@@ -42,11 +38,6 @@ public struct NumberingScheme: Sendable, Equatable {
     /// Whether a course's title may make it doctoral ("Doctoral Research"): in a scheme none of whose ranges
     /// is doctoral, only the catalog's own words say which courses are.
     public var doctoralFromTitle = false
-
-    /// The ranges of `normalize.levels`.
-    public static func configured(_ ranges: [LevelRange]) -> NumberingScheme {
-        NumberingScheme(ranges: ranges, origin: "normalize.levels")
-    }
 
     /// GVSU's: 0–99 developmental, 100–499 undergraduate, 500–699 graduate, 700 and up doctoral.
     public static let threeDigit = NumberingScheme(ranges: [

@@ -17,7 +17,8 @@ extension Requisite {
             members["minGrade"] = course.minGrade.map(JSONValue.string)
             members["source"] = course.source.map(JSONValue.string)
         case let .standing(value, source), let .program(value, source), let .permission(value, source):
-            let key = if case .standing = self { "standing" } else if case .program = self { "program" } else { "permission" }
+            let key = if case .standing = self { "standing" }
+                else if case .program = self { "program" } else { "permission" }
             members[key] = .string(value)
             members["source"] = source.map(JSONValue.string)
         case let .exam(name, score, source):

@@ -5,9 +5,8 @@ enum RequisitePasses {
     /// Deeper parentheses are read as plain punctuation, which bounds recursion in the tree builder.
     static let maxGroupDepth = 24
 
-    /// Drops unmatched and too-deep parentheses and the parentheses of "(or equivalent)", and turns
-    /// notes ("formerly …", "(Also …)", "… recommended", "may not …", "excluding …") into single word items, or
-    /// folds them into the course they follow.
+    /// Drops unmatched and too-deep parentheses and those of "(or equivalent)", and turns notes ("formerly …",
+    /// "… recommended", "may not …") into single word items or folds them into the course they follow.
     static func resolveParenthesesAndNotes(_ items: [RequisiteItem]) -> [RequisiteItem] {
         let count = items.count
         var partner = [Int](repeating: -1, count: count)
@@ -171,8 +170,7 @@ enum RequisitePasses {
         if attached.contains(true) { items = items.indices.filter { !attached[$0] }.map { items[$0] } }
     }
 
-    /// Applies `qualifier` to each course of the list that `items[start]` is in, walking by `step` up to the
-    /// first item that is neither a course nor list punctuation.
+    /// Applies `qualifier` to each course of the list around `items[start]`, walking by `step` while the list lasts.
     private static func applyAlongList(_ qualifier: RequisiteItem, to items: inout [RequisiteItem], from start: Int,
                                        step: Int) {
         var c = start

@@ -82,8 +82,7 @@ extension RequisiteScanner {
         return emitTakingWords(.program, from: first, through: last, valueThrough: valueLast)
     }
 
-    /// End (exclusive) of a role phrase at `j` ("instructor", "department chair", "Department Chair
-    /// or designee", "instructor/department"), or `j` when there is none.
+    /// End (exclusive) of a role phrase at `j` ("department chair", "Department Chair or designee"), or `j` if none.
     func rolePhraseEnd(from j: Int) -> Int {
         var k = j
         var end = j

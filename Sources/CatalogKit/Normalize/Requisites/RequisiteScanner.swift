@@ -193,23 +193,19 @@ struct RequisiteScanner {
             return scoreExam()
         case .placement, .act, .sat, .aleks:
             return namedExam()
-        case .formerly, .previously:
-            return noteMarker(.rename, through: index)
+        case .formerly, .previously, .excluding, .except, .crosslisted:
+            return noteMarker(.mention, through: index)
         case .recommended, .suggested, .waived, .cannot:
             return noteMarker(.aside, through: index)
         case .must:
             return keyword(index + 1) == .not && noteMarker(.aside, through: index + 1)
-        case .excluding, .except:
-            return noteMarker(.excluding, through: index)
-        case .crosslisted:
-            return noteMarker(.crossListed, through: index)
         case .cross:
             return isPunct(index + 1, UInt8(ascii: "-")) && (keyword(index + 2) == .listed || keyword(index + 2) == .list)
-                && noteMarker(.crossListed, through: index + 2)
+                && noteMarker(.mention, through: index + 2)
         case .same:
-            return keyword(index + 1) == .as && noteMarker(.crossListed, through: index + 1)
+            return keyword(index + 1) == .as && noteMarker(.mention, through: index + 1)
         case .also:
-            return items.last?.kind == .open && noteMarker(.also, through: index)
+            return items.last?.kind == .open && noteMarker(.mention, through: index)
         case .one, .two, .three, .four, .five, .any, .at:
             return atLeast()
         default:

@@ -10,8 +10,7 @@
 struct RequisiteTreeBuilder {
     enum Operator { case all, any }
 
-    /// A parsed operand and the operator that joined its top level, if one did (nil for leaves,
-    /// parenthesized groups and juxtaposition).
+    /// A parsed operand and the operator that joined its top level (nil for leaves, groups and juxtaposition).
     struct Parsed {
         var node: Requisite
         var joinedBy: Operator? = nil
@@ -123,9 +122,8 @@ struct RequisiteTreeBuilder {
             let word = items[index]
             index += 1
             guard let next = operand(&self) else {
-                // Nothing joinable after all ("X and both", "X or ()"): leave the connective for the
-                // fallback, which keeps its words. The operand may have consumed items (an empty
-                // group), so go back to the connective itself, not one item before where it stopped.
+                // Nothing joinable ("X and both", "X or ()"): leave the connective to the fallback, which keeps its
+                // words; back to the connective itself, as the operand may have consumed items (an empty group).
                 index = position
                 break
             }
