@@ -1,8 +1,6 @@
 extension Requisite {
-    /// Sorted, de-duplicated canonical codes of every course leaf (e.g. ["CIS 162", "MTH 201"]).
-    ///
-    /// Codes mentioned only inside text leaves or folded into a leaf's `source` (rename notes such as
-    /// "formerly ACCT 2331", "recommended" asides) are not requirements and are not listed.
+    /// Sorted, de-duplicated canonical codes of the course leaves (["CIS 162", "MTH 201"]); codes only in text leaves
+    /// or folded into a leaf's `source` ("formerly ACCT 2331", "recommended" asides) are no requirements.
     public var courses: [String] {
         var codes = Set<CourseCode>()
         collectCourses(into: &codes)

@@ -122,7 +122,7 @@ extension RequisiteScanner {
     mutating func noteMarker(_ note: RequisiteItem.Note, through last: Int) -> Bool {
         var item = RequisiteItem(.word, tokens[index].start, tokens[last].end)
         item.note = note
-        sawParenthesisOrNote = true
+        sawGroupOrNote = true
         return append(item, next: last + 1)
     }
 

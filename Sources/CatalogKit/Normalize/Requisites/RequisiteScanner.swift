@@ -11,8 +11,7 @@ struct RequisiteScanner {
     var codes: [CourseCode] = []
     var index = 0
     /// What the later passes need to do, so that they can skip work on plain texts.
-    var sawParenthesisOrNote = false
-    var sawColon = false
+    var sawGroupOrNote = false
     var sawQualifier = false
 
     /// Test names that look like subjects ("SAT 600" is a score, not a course).
@@ -141,8 +140,7 @@ struct RequisiteScanner {
         default: kind = nil
         }
         if let kind {
-            if kind == .open || kind == .close { sawParenthesisOrNote = true }
-            if kind == .colon { sawColon = true }
+            if kind == .open || kind == .close || kind == .colon { sawGroupOrNote = true }
             items.append(RequisiteItem(kind, token.start, token.end))
         }
         index += 1

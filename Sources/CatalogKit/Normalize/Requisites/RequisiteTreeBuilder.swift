@@ -114,9 +114,8 @@ struct RequisiteTreeBuilder {
         }
         let head = operand(&self)
         if openerItem == nil, index >= items.count || items[index].kind != joiner { return head }
-        var operands: [Parsed] = []
+        var operands = head.map { [$0] } ?? []
         var connective: String?
-        if let head { operands.append(head) }
         while index + 1 < items.count, items[index].kind == joiner, items[index + 1].startsOperand, !operands.isEmpty {
             let position = index
             let word = items[index]
@@ -190,8 +189,7 @@ struct RequisiteTreeBuilder {
     mutating func parseSlash() -> Requisite? {
         let head = parsePrimary()
         guard index < items.count, items[index].kind == .slash else { return head }
-        var parts: [Requisite] = []
-        if let head { parts.append(head) }
+        var parts = head.map { [$0] } ?? []
         while index < items.count, items[index].kind == .slash {
             index += 1
             guard index < items.count, items[index].startsPrimary else { break }
