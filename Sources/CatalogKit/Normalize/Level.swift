@@ -72,8 +72,7 @@ public struct NumberingScheme: Sendable, Equatable {
         self == .threeDigit && code.numberWidth >= 4 ? .fourDigit : self
     }
 
-    /// The level of a course numbered `code` and titled `title`, and the rule that gave it; nil when no range
-    /// holds its number.
+    /// The level of course `code` titled `title` and the rule that gave it; nil when no range holds its number.
     func level(of code: CourseCode, title: String) -> (level: CourseLevel, source: String)? {
         if doctoralFromTitle, let word = Self.doctoralWord(in: title) {
             return (.doctoral, "the title's word \"\(word)\" (\(origin), where no number range is doctoral)")
