@@ -1,11 +1,6 @@
-import Foundation
-
 /// The catalog systems gvingest has parsers for.
 public enum CatalogSystem: String, Sendable, Codable, CaseIterable {
-    case gvsu
-    case acalog
-    case courseleaf
-    case banner
+    case gvsu, acalog, courseleaf, banner
 }
 
 /// A link to a course as a page wrote it: the code it names, the text, and where it points.

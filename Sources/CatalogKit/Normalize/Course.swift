@@ -1,5 +1,3 @@
-import Foundation
-
 /// A course after normalization: what the published catalog carries, in the app's field names and more.
 public struct Course: Sendable, Equatable {
     public var code: CourseCode

@@ -12,8 +12,7 @@ public struct CreditRange: Sendable, Equatable, Codable {
     /// "1-6" gives 1); 0 where the catalog gives no number ("Variable").
     public var appCredits: Int { Int(min.rounded(.down)) }
 
-    /// Whether credits written with no number say they vary ("Variable", "VAR", "Variable credit"): understood,
-    /// though no range can be given.
+    /// Whether credits with no number say they vary ("Variable", "VAR"): understood, though no range can be given.
     public static func saysVariable(_ text: String) -> Bool {
         let words = text.lowercased().split { !$0.isLetter && !$0.isNumber }
         return words.contains { $0 == "variable" || $0 == "var" } && !words.contains { $0.contains(where: \.isNumber) }

@@ -1,7 +1,7 @@
 import SafeLibXML
 
 /// A course's level; the app shows it capitalised ("Undergraduate").
-public enum CourseLevel: String, Sendable, Codable, CaseIterable, Comparable {
+public enum CourseLevel: String, Sendable, Codable, CaseIterable {
     case developmental, undergraduate, graduate, doctoral
 
     /// The app-facing string: "Developmental", "Undergraduate", "Graduate", "Doctoral".
@@ -17,10 +17,6 @@ public enum CourseLevel: String, Sendable, Codable, CaseIterable, Comparable {
         guard let found = words.first(where: { lowered.contains($0.word) }) else { return nil }
         self = found.level
     }
-
-    public static func < (lhs: CourseLevel, rhs: CourseLevel) -> Bool {
-        allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0
-    }
 }
 
 /// A number range that implies a level: GVSU's 100–499 are undergraduate courses.
@@ -29,12 +25,6 @@ public struct LevelRange: Sendable, Equatable, Codable {
     /// Inclusive; nil means no upper bound.
     public var to: Int?
     public var level: CourseLevel
-
-    public init(from: Int, to: Int?, level: CourseLevel) {
-        self.from = from
-        self.to = to
-        self.level = level
-    }
 
     public func contains(_ number: Int) -> Bool { number >= from && (to.map { number <= $0 } ?? true) }
 }
@@ -48,11 +38,6 @@ public struct NumberingScheme: Sendable, Equatable {
     /// Whether a course's title may make it doctoral ("Doctoral Research"): in a scheme none of whose ranges
     /// is doctoral, only the catalog's own words say which courses are.
     public var doctoralFromTitle = false
-
-    /// The ranges of `normalize.levels`.
-    public static func configured(_ ranges: [LevelRange]) -> NumberingScheme {
-        NumberingScheme(ranges: ranges, origin: "normalize.levels")
-    }
 
     /// GVSU's: 0–99 developmental, 100–499 undergraduate, 500–699 graduate, 700 and up doctoral.
     public static let threeDigit = NumberingScheme(ranges: [
@@ -87,8 +72,7 @@ public struct NumberingScheme: Sendable, Equatable {
         self == .threeDigit && code.numberWidth >= 4 ? .fourDigit : self
     }
 
-    /// The level of a course numbered `code` and titled `title`, and the rule that gave it; nil when no range
-    /// holds its number.
+    /// The level of course `code` titled `title` and the rule that gave it; nil when no range holds its number.
     func level(of code: CourseCode, title: String) -> (level: CourseLevel, source: String)? {
         if doctoralFromTitle, let word = Self.doctoralWord(in: title) {
             return (.doctoral, "the title's word \"\(word)\" (\(origin), where no number range is doctoral)")

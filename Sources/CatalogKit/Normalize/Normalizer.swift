@@ -1,5 +1,3 @@
-import Foundation
-
 /// The normalize stage: parsed courses in, clean courses out. A pure function of its input and rules.
 public struct Normalizer: Sendable {
     public var rules: NormalizationRules
@@ -10,7 +8,7 @@ public struct Normalizer: Sendable {
 
     /// The numbering that gives levels: the configured ranges, or the scheme `codes` are written in.
     public func numberingScheme(for codes: some Sequence<CourseCode>) -> NumberingScheme {
-        rules.levels.map(NumberingScheme.configured) ?? NumberingScheme.inferred(from: codes)
+        rules.levels.map { NumberingScheme(ranges: $0, origin: "normalize.levels") } ?? .inferred(from: codes)
     }
 
     /// Normalizes one course; `links` maps canonical codes to catalog URLs for Markdown links. Levels come from

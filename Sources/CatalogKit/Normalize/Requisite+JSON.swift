@@ -1,6 +1,5 @@
 extension Requisite {
-    /// The tree in the JSON shapes of `Codable`, for the project's own writer (sorted keys, fast); absent members
-    /// are left out, as `Codable` leaves out nil.
+    /// The tree in the JSON shapes `Requisite` documents, for the project's own writer; absent members are left out.
     public var json: JSONValue {
         var members: [String: JSONValue] = [:]
         switch self {
@@ -17,14 +16,10 @@ extension Requisite {
             members["course"] = .string(course.code.description)
             members["minGrade"] = course.minGrade.map(JSONValue.string)
             members["source"] = course.source.map(JSONValue.string)
-        case let .standing(value, source):
-            members["source"] = source.map(JSONValue.string)
-            members["standing"] = .string(value)
-        case let .program(value, source):
-            members["program"] = .string(value)
-            members["source"] = source.map(JSONValue.string)
-        case let .permission(value, source):
-            members["permission"] = .string(value)
+        case let .standing(value, source), let .program(value, source), let .permission(value, source):
+            let key = if case .standing = self { "standing" }
+                else if case .program = self { "program" } else { "permission" }
+            members[key] = .string(value)
             members["source"] = source.map(JSONValue.string)
         case let .exam(name, score, source):
             members["exam"] = .string(name)

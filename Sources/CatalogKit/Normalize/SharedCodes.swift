@@ -58,8 +58,7 @@ enum SharedCodes {
         return resolution
     }
 
-    /// What makes two copies one course: title and description, lower-cased, "&" read as "and", with only
-    /// letters and digits kept, single-spaced.
+    /// What makes two copies one course: title and description, lower-cased, "&" as "and", only letters and digits.
     static func sameness(_ course: Course) -> String {
         comparable(course.title) + "\n" + comparable(course.description)
     }

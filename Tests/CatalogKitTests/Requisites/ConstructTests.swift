@@ -1,5 +1,6 @@
 import Foundation
 @testable import CatalogKit
+import FuzzHarness
 import Testing
 
 /// One test per construct of issue #4, each with the exact expected tree.

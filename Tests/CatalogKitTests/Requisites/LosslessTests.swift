@@ -1,5 +1,6 @@
 import Foundation
 @testable import CatalogKit
+import FuzzHarness
 import Testing
 
 /// Every word of real prerequisite prose ends up in the tree (see `Requisite.missingWords(of:)`).

@@ -1,4 +1,5 @@
 @testable import CatalogKit
+import FuzzHarness
 import Testing
 
 /// Hostile input: the parser must return, never trap, and still account for every word.

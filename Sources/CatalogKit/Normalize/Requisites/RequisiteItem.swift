@@ -3,35 +3,33 @@
 /// Items are plain data (no references), so the passes can copy them freely.
 struct RequisiteItem {
     enum Kind: UInt8 {
-        // Leaves.
         case course, standing, program, permission, exam, text
         // Words not (yet) part of a leaf; `filler` ones may be folded into a neighbouring leaf.
         case word, filler
         // Connectives ("both" and "either" open an and/or).
         case and, or, both, either
-        // Structure.
         case comma, semicolon, period, open, close, slash, colon
         /// "one of", "two of the following:"; `count` holds N.
         case atLeast
         // Qualifiers of the courses that follow (prefix) or precede (suffix).
         case gradePrefix, gradeSuffixChain, gradeSuffixImmediate
         case concurrentPrefix, concurrentSuffixChain, creditPrefix
+
+        var isPrefix: Bool { self == .gradePrefix || self == .concurrentPrefix || self == .creditPrefix }
+        var isSuffix: Bool {
+            self == .gradeSuffixChain || self == .gradeSuffixImmediate || self == .concurrentSuffixChain
+        }
     }
 
     /// Why a word makes the span around it a note rather than a requirement.
     enum Note: UInt8 {
         case none
-        /// "formerly ACCT 2331": the course's old code.
-        case rename
-        /// "(Also ANTH 3381)": a cross-listing.
-        case also
+        /// Another name of a course: "formerly ACCT 2331", "(Also ANTH 3381)", "excluding MATH 1300", "same as",
+        /// "cross-listed with".
+        case mention
         /// Advice or a restriction, not a requirement: "(CPS 221 and 231 strongly recommended)",
         /// "(DIGM 3354 waived for …)", "Credit may not be applied toward a degree for both …".
         case aside
-        /// "excluding MATH 1300".
-        case excluding
-        /// "same as", "cross-listed with".
-        case crossListed
     }
 
     var kind: Kind
@@ -69,12 +67,7 @@ struct RequisiteItem {
         }
     }
 
-    var isQualifier: Bool {
-        switch kind {
-        case .gradePrefix, .gradeSuffixChain, .gradeSuffixImmediate, .concurrentPrefix, .concurrentSuffixChain, .creditPrefix: true
-        default: false
-        }
-    }
+    var isQualifier: Bool { kind.isPrefix || kind.isSuffix }
 
     var isWordLike: Bool { kind == .word || kind == .filler }
 

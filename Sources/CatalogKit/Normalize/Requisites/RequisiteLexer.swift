@@ -1,34 +1,25 @@
 /// Words the recognizer reacts to; everything else is `.unknown`.
 enum RequisiteKeyword: String, CaseIterable {
     case unknown = ""
-    // Connectives.
     case and, or, both, either, plus
-    // Glue words.
     case a, an, the, with, `in`, of, `for`, to, into, `as`, by, on, at, via, through, from
     case be, `is`, are, must, may, can, have, has, having, required, completed, written, least, more
     case following, courses, course, any, which, such, each, all
-    // Grades.
     case grade, grades, minimum, min, better, higher, above, greater, passing, satisfactory, qualifying
-    // Concurrency and completion.
     case credit, concurrent, concurrently, current, registration, enrollment, enrolment, taken
     case prior, previous, corequisite, corequisites, completion, successful, undergraduate, graduate, level
-    // Class standing.
     case freshman, sophomore, junior, senior, standing, classification, status
-    // Programs.
     case admission, admitted, acceptance, accepted, declared, major, majors, minor, minors
     case program, programs, certificate, concentration
-    // Permission.
     case permission, consent, approval, approved, authorization
     case instructor, instructors, department, departmental, dept, chair, chairperson, advisor, adviser
     case director, coordinator, dean, designee, faculty, head, professor, committee, college, school, office, manager, supervisor
-    // Exams.
     case placement, score, scores, exam, examination, test, act, sat, aleks, math, mathematics
     // What makes a placement a student's post rather than a test ("co-op work placement", "field placement").
     case work, field, clinical
     // Notes that make a course mention something other than a requirement.
     case formerly, previously, also, recommended, suggested, waived, excluding, except, same, crosslisted, cross, listed, list
     case not, cannot
-    // Counts.
     case one, two, three, four, five
     // Quantities that make a bare number something other than a course number.
     case hours, hour, semester, sch, credits, units, percent
@@ -44,8 +35,7 @@ enum RequisiteKeyword: String, CaseIterable {
         return table
     }()
 
-    /// The keyword an ASCII word is, its bytes compared case-insensitively after the hash of its lower-cased
-    /// bytes finds a candidate.
+    /// The keyword an ASCII word is: the hash of its lower-cased bytes finds a candidate to compare them with.
     static func lookUp(hash: UInt64, _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> RequisiteKeyword? {
         guard let entry = table[hash], entry.spelling.count == end - start else { return nil }
         for offset in entry.spelling.indices where RequisiteLexer.lowercased(bytes[start + offset]) != entry.spelling[offset] {
@@ -106,8 +96,8 @@ struct RequisiteToken {
     /// For punctuation, the ASCII byte it stands for (curly quotes map to '"' or '\'', dashes to '-').
     var punct: UInt8 = 0
     var keyword = RequisiteKeyword.unknown
-    /// Shape of a word: leading ASCII letters, then digits, then trailing letters; `isSimple` when
-    /// that is the whole word (so "MATH108", "162L", "CIS" are simple; "A02B3" and "Müller" are not).
+    /// Shape of a word: leading ASCII letters, digits, trailing letters; `isSimple` when that is the whole word
+    /// ("MATH108", "162L", "CIS" are simple; "A02B3" and "Müller" are not).
     var leadLetters = 0
     var digits = 0
     var tailLetters = 0
@@ -128,17 +118,13 @@ enum RequisiteLexer {
     static func isASCIILetter(_ b: UInt8) -> Bool { lowercased(b) >= UInt8(ascii: "a") && lowercased(b) <= UInt8(ascii: "z") }
 
     /// An ASCII letter's lower case (the 0x20 bit); other bytes pass through only where that bit is already set.
-    @inline(__always)
-    static func lowercased(_ b: UInt8) -> UInt8 { b | 0x20 }
+    @inline(__always) static func lowercased(_ b: UInt8) -> UInt8 { b | 0x20 }
 
-    @inline(__always)
-    static func isASCIIDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
+    @inline(__always) static func isASCIIDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
 
-    @inline(__always)
-    static func isASCIIUpper(_ b: UInt8) -> Bool { b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z") }
+    @inline(__always) static func isASCIIUpper(_ b: UInt8) -> Bool { b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z") }
 
-    /// What the non-ASCII scalar at `i` is (whitespace, punctuation standing for an ASCII byte, or part of a
-    /// word) and its length in bytes.
+    /// What the non-ASCII scalar at `i` is (space, punctuation as an ASCII byte, or a word's) and its length in bytes.
     static func classifyNonASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int) -> (kind: ScalarKind, length: Int) {
         let lead = bytes[i]
         let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
@@ -173,11 +159,7 @@ enum RequisiteLexer {
         return (.word, length)
     }
 
-    enum ScalarKind {
-        case space
-        case punct(UInt8)
-        case word
-    }
+    enum ScalarKind { case space, punct(UInt8), word }
 
     static func tokenize(_ bytes: UnsafeBufferPointer<UInt8>, into tokens: inout [RequisiteToken]) {
         let count = bytes.count

@@ -5,38 +5,32 @@
 /// attachment, text runs) → `RequisiteTreeBuilder`. Every stage consumes at least one token or item per step, so any
 /// input terminates, and parenthesis depth is capped before the recursive stage.
 public enum RequisiteParser {
-    /// Parses prerequisite prose (label already removed) into a tree; nil for empty text or "None".
-    ///
-    /// Text with no words at all (only punctuation) is also nil. Everything else yields a tree
-    /// that carries every word of `text` (see `Requisite.missingWords(of:)`).
+    /// Parses prerequisite prose (label already removed) into a tree; nil for "None" or text without words. Any
+    /// other text yields a tree that carries every word of it (FuzzHarness's `missingWords(of:)` checks it).
     public static func parse(_ text: String) -> Requisite? {
         var text = text
-        return text.withUTF8 { parse(bytes: $0) }
-    }
+        return text.withUTF8 { bytes in
+            var tokens: [RequisiteToken] = []
+            tokens.reserveCapacity(bytes.count / 4 + 4)
+            RequisiteLexer.tokenize(bytes, into: &tokens)
+            guard tokens.contains(where: { $0.isWord && $0.keyword != .none }) else { return nil }
 
-    static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Requisite? {
-        var tokens: [RequisiteToken] = []
-        tokens.reserveCapacity(bytes.count / 4 + 4)
-        RequisiteLexer.tokenize(bytes, into: &tokens)
-        guard tokens.contains(where: { $0.isWord && $0.keyword != .none }) else { return nil }
+            var scanner = RequisiteScanner(bytes: bytes, tokens: tokens)
+            scanner.run()
+            var items = scanner.items
+            if scanner.sawGroupOrNote { items = RequisitePasses.resolveParenthesesAndNotes(items) }
+            if scanner.sawQualifier { RequisitePasses.attachQualifiers(&items) }
+            if items.contains(where: \.isWordLike) { items = RequisitePasses.gatherText(items) }
 
-        var scanner = RequisiteScanner(bytes: bytes, tokens: tokens)
-        scanner.run()
-        var items = scanner.items
-        if scanner.sawParenthesisOrNote || scanner.sawColon {
-            items = RequisitePasses.resolveParenthesesAndNotes(items)
+            var builder = RequisiteTreeBuilder(bytes: bytes, items: items, codes: scanner.codes)
+            var sentences: [Requisite] = []
+            while builder.index < items.count {
+                if let part = builder.parseSentences() { sentences.append(part) }
+                // Parentheses are balanced by now; this only guards progress.
+                if builder.index < items.count, items[builder.index].kind == .close { builder.index += 1 }
+            }
+            return RequisiteTreeBuilder.group(.all, sentences, connective: nil)
         }
-        if scanner.sawQualifier { RequisitePasses.attachQualifiers(&items) }
-        if items.contains(where: \.isWordLike) { items = RequisitePasses.gatherText(items) }
-
-        var builder = RequisiteTreeBuilder(bytes: bytes, items: items, codes: scanner.codes)
-        var sentences: [Requisite] = []
-        while builder.index < items.count {
-            if let part = builder.parseSentences() { sentences.append(part) }
-            // Parentheses are balanced by now; this only guards progress.
-            if builder.index < items.count, items[builder.index].kind == .close { builder.index += 1 }
-        }
-        return RequisiteTreeBuilder.group(.all, sentences, connective: nil)
     }
 
     /// Canonical prerequisite text (the app's `prerequisiteString`): whitespace runs collapsed to

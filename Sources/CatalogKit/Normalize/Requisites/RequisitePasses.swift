@@ -5,11 +5,8 @@ enum RequisitePasses {
     /// Deeper parentheses are read as plain punctuation, which bounds recursion in the tree builder.
     static let maxGroupDepth = 24
 
-    // MARK: Parentheses and notes
-
-    /// Drops unmatched and too-deep parentheses and the parentheses of "(or equivalent)", and turns
-    /// notes ("formerly …", "(Also …)", "… recommended", "may not …", "excluding …") into single word items, or
-    /// folds them into the course they follow.
+    /// Drops unmatched and too-deep parentheses and those of "(or equivalent)", and turns notes ("formerly …",
+    /// "… recommended", "may not …") into single word items or folds them into the course they follow.
     static func resolveParenthesesAndNotes(_ items: [RequisiteItem]) -> [RequisiteItem] {
         let count = items.count
         var partner = [Int](repeating: -1, count: count)
@@ -129,8 +126,6 @@ enum RequisitePasses {
         return output
     }
 
-    // MARK: Qualifiers
-
     /// Applies grade, concurrency and completion qualifiers to the courses they govern and folds
     /// their words into a course's span; a qualifier with no course to govern becomes a word.
     ///
@@ -145,7 +140,7 @@ enum RequisitePasses {
             switch items[k].kind {
             case .gradePrefix, .concurrentPrefix, .creditPrefix:
                 var m = k + 1
-                while m < count, items[m].kind == .open || isPrefix(items[m].kind) { m += 1 }
+                while m < count, items[m].kind == .open || items[m].kind.isPrefix { m += 1 }
                 guard m < count, items[m].kind == .course else {
                     items[k].kind = .word
                     continue
@@ -156,7 +151,7 @@ enum RequisitePasses {
             case .gradeSuffixChain, .gradeSuffixImmediate, .concurrentSuffixChain:
                 // "ACCT 3367, with minimum grade of C": a comma may stand between.
                 var m = k - 1
-                while m >= 0, items[m].kind == .close || items[m].kind == .comma || (attached[m] && isSuffix(items[m].kind)) { m -= 1 }
+                while m >= 0, items[m].kind == .close || items[m].kind == .comma || (attached[m] && items[m].kind.isSuffix) { m -= 1 }
                 guard m >= 0, items[m].kind == .course else {
                     items[k].kind = .word
                     continue
@@ -175,8 +170,7 @@ enum RequisitePasses {
         if attached.contains(true) { items = items.indices.filter { !attached[$0] }.map { items[$0] } }
     }
 
-    /// Applies `qualifier` to each course of the list that `items[start]` is in, walking by `step` up to the
-    /// first item that is neither a course nor list punctuation.
+    /// Applies `qualifier` to each course of the list around `items[start]`, walking by `step` while the list lasts.
     private static func applyAlongList(_ qualifier: RequisiteItem, to items: inout [RequisiteItem], from start: Int,
                                        step: Int) {
         var c = start
@@ -190,14 +184,6 @@ enum RequisitePasses {
         }
     }
 
-    private static func isPrefix(_ kind: RequisiteItem.Kind) -> Bool {
-        kind == .gradePrefix || kind == .concurrentPrefix || kind == .creditPrefix
-    }
-
-    private static func isSuffix(_ kind: RequisiteItem.Kind) -> Bool {
-        kind == .gradeSuffixChain || kind == .gradeSuffixImmediate || kind == .concurrentSuffixChain
-    }
-
     private static func apply(_ qualifier: RequisiteItem, to course: inout RequisiteItem) {
         switch qualifier.kind {
         case .gradePrefix, .gradeSuffixChain, .gradeSuffixImmediate:
@@ -208,8 +194,6 @@ enum RequisitePasses {
             break
         }
     }
-
-    // MARK: Text
 
     /// Gathers each run of leftover words into one text leaf; a run of filler words only ("with",
     /// "the", "must be") is folded into the leaf after it, or else the one before it.

@@ -1,8 +1,6 @@
 /// Exams with scores, named exams, notes and counts ("at least two of").
 extension RequisiteScanner {
-
-    /// "Math placement score of 3", "ACT math score of 24", "MPLS with a score of 116",
-    /// "A passing score on the Mathematics Placement Test", "ALEKS score ≥ 40".
+    /// "ACT math score of 24", "MPLS with a score of 116", "A passing score on the Mathematics Placement Test".
     mutating func scoreExam() -> Bool {
         // Name words before "score", possibly separated from it by "with a".
         var end = items.count
@@ -121,12 +119,10 @@ extension RequisiteScanner {
         return append(item, next: last + 1)
     }
 
-    // MARK: Notes and counts
-
     mutating func noteMarker(_ note: RequisiteItem.Note, through last: Int) -> Bool {
         var item = RequisiteItem(.word, tokens[index].start, tokens[last].end)
         item.note = note
-        sawParenthesisOrNote = true
+        sawGroupOrNote = true
         return append(item, next: last + 1)
     }
 

@@ -1,6 +1,5 @@
 /// Qualifiers of a course: a minimum grade, taken concurrently, credit hours completed.
 extension RequisiteScanner {
-
     /// "[A] [minimum] grade of C- [or better] [in]", "with a grade of C or better", "C or higher in",
     /// "Minimum Grade of D-", "Min Grade: C", "with a “C” or better", "a minimum "C-" grade in" (the grade before
     /// the word, as Langara writes it).
@@ -40,8 +39,7 @@ extension RequisiteScanner {
         return emitSuffix(kind, from: index, through: j - 1, grade: (grade.start, grade.end))
     }
 
-    /// "credit or registration in", "credit for or concurrent enrollment in", "concurrent enrollment
-    /// in or credit for", "prior or concurrent enrollment in", "Corequisite:".
+    /// "credit or registration in", "concurrent enrollment in or credit for", "prior or concurrent enrollment in".
     mutating func concurrencyPrefix() -> Bool {
         var j = index
         switch keyword(j) {
@@ -83,8 +81,7 @@ extension RequisiteScanner {
         return emit(.concurrentPrefix, from: index, through: j - 1)
     }
 
-    /// "may be taken concurrently", "can be concurrent" (UC Davis), "taken concurrently", "concurrently",
-    /// "or concurrent enrollment".
+    /// "may be taken concurrently", "can be concurrent" (UC Davis), "concurrently", "or concurrent enrollment".
     mutating func concurrencySuffix() -> Bool {
         var j = index
         switch keyword(j) {

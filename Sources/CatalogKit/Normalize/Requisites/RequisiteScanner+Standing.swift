@@ -1,6 +1,5 @@
 /// Standing, admission to a program, and permission of someone.
 extension RequisiteScanner {
-
     /// "junior standing", "sophomore standing or above", "graduate standing", "junior or senior standing".
     mutating func standing() -> Bool {
         let level = keyword(index)
@@ -83,8 +82,7 @@ extension RequisiteScanner {
         return emitTakingWords(.program, from: first, through: last, valueThrough: valueLast)
     }
 
-    /// End (exclusive) of a role phrase at `j` ("instructor", "department chair", "Department Chair
-    /// or designee", "instructor/department"), or `j` when there is none.
+    /// End (exclusive) of a role phrase at `j` ("department chair", "Department Chair or designee"), or `j` if none.
     func rolePhraseEnd(from j: Int) -> Int {
         var k = j
         var end = j

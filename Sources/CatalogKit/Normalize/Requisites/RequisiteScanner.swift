@@ -11,8 +11,7 @@ struct RequisiteScanner {
     var codes: [CourseCode] = []
     var index = 0
     /// What the later passes need to do, so that they can skip work on plain texts.
-    var sawParenthesisOrNote = false
-    var sawColon = false
+    var sawGroupOrNote = false
     var sawQualifier = false
 
     /// Test names that look like subjects ("SAT 600" is a score, not a course).
@@ -24,22 +23,16 @@ struct RequisiteScanner {
         items.reserveCapacity(tokens.count)
     }
 
-    // MARK: Token helpers
-
-    @inline(__always)
-    func keyword(_ j: Int) -> RequisiteKeyword {
+    @inline(__always) func keyword(_ j: Int) -> RequisiteKeyword {
         j < tokens.count && tokens[j].isWord ? tokens[j].keyword : .unknown
     }
 
-    @inline(__always)
-    func isPunct(_ j: Int, _ byte: UInt8) -> Bool {
+    @inline(__always) func isPunct(_ j: Int, _ byte: UInt8) -> Bool {
         j < tokens.count && !tokens[j].isWord && tokens[j].punct == byte
     }
 
-    @inline(__always)
-    func isWord(_ j: Int) -> Bool { j < tokens.count && tokens[j].isWord }
+    @inline(__always) func isWord(_ j: Int) -> Bool { j < tokens.count && tokens[j].isWord }
 
-    /// True when the word starts with an upper-case letter.
     func isCapitalized(_ j: Int) -> Bool { isWord(j) && RequisiteLexer.isASCIIUpper(bytes[tokens[j].start]) }
 
     func isQuote(_ j: Int) -> Bool { isPunct(j, UInt8(ascii: "\"")) || isPunct(j, UInt8(ascii: "'")) }
@@ -66,8 +59,6 @@ struct RequisiteScanner {
         if isQuote(j), !tokens[j].spaceBefore { j += 1 }
         return (start, end, j)
     }
-
-    // MARK: Emitting
 
     /// Appends `item` and goes on at token `next`; true, for the recognizers to return.
     @discardableResult
@@ -116,8 +107,6 @@ struct RequisiteScanner {
         return append(item, next: next)
     }
 
-    // MARK: Main loop
-
     mutating func run() {
         while index < tokens.count {
             if !tokens[index].isWord {
@@ -151,8 +140,7 @@ struct RequisiteScanner {
         default: kind = nil
         }
         if let kind {
-            if kind == .open || kind == .close { sawParenthesisOrNote = true }
-            if kind == .colon { sawColon = true }
+            if kind == .open || kind == .close || kind == .colon { sawGroupOrNote = true }
             items.append(RequisiteItem(kind, token.start, token.end))
         }
         index += 1
@@ -203,23 +191,19 @@ struct RequisiteScanner {
             return scoreExam()
         case .placement, .act, .sat, .aleks:
             return namedExam()
-        case .formerly, .previously:
-            return noteMarker(.rename, through: index)
+        case .formerly, .previously, .excluding, .except, .crosslisted:
+            return noteMarker(.mention, through: index)
         case .recommended, .suggested, .waived, .cannot:
             return noteMarker(.aside, through: index)
         case .must:
             return keyword(index + 1) == .not && noteMarker(.aside, through: index + 1)
-        case .excluding, .except:
-            return noteMarker(.excluding, through: index)
-        case .crosslisted:
-            return noteMarker(.crossListed, through: index)
         case .cross:
             return isPunct(index + 1, UInt8(ascii: "-")) && (keyword(index + 2) == .listed || keyword(index + 2) == .list)
-                && noteMarker(.crossListed, through: index + 2)
+                && noteMarker(.mention, through: index + 2)
         case .same:
-            return keyword(index + 1) == .as && noteMarker(.crossListed, through: index + 1)
+            return keyword(index + 1) == .as && noteMarker(.mention, through: index + 1)
         case .also:
-            return items.last?.kind == .open && noteMarker(.also, through: index)
+            return items.last?.kind == .open && noteMarker(.mention, through: index)
         case .one, .two, .three, .four, .five, .any, .at:
             return atLeast()
         default:

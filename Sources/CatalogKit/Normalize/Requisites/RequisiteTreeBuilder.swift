@@ -10,8 +10,7 @@
 struct RequisiteTreeBuilder {
     enum Operator { case all, any }
 
-    /// A parsed operand and the operator that joined its top level, if one did (nil for leaves,
-    /// parenthesized groups and juxtaposition).
+    /// A parsed operand and the operator that joined its top level (nil for leaves, groups and juxtaposition).
     struct Parsed {
         var node: Requisite
         var joinedBy: Operator? = nil
@@ -23,8 +22,6 @@ struct RequisiteTreeBuilder {
     var index = 0
     /// Nesting of "one of" lists, which recurse like parentheses.
     var countDepth = 0
-
-    // MARK: Levels
 
     /// Sentences of the whole text or of one parenthesized group (stops at its ")").
     mutating func parseSentences() -> Requisite? {
@@ -117,17 +114,15 @@ struct RequisiteTreeBuilder {
         }
         let head = operand(&self)
         if openerItem == nil, index >= items.count || items[index].kind != joiner { return head }
-        var operands: [Parsed] = []
+        var operands = head.map { [$0] } ?? []
         var connective: String?
-        if let head { operands.append(head) }
         while index + 1 < items.count, items[index].kind == joiner, items[index + 1].startsOperand, !operands.isEmpty {
             let position = index
             let word = items[index]
             index += 1
             guard let next = operand(&self) else {
-                // Nothing joinable after all ("X and both", "X or ()"): leave the connective for the
-                // fallback, which keeps its words. The operand may have consumed items (an empty
-                // group), so go back to the connective itself, not one item before where it stopped.
+                // Nothing joinable ("X and both", "X or ()"): leave the connective to the fallback, which keeps its
+                // words; back to the connective itself, as the operand may have consumed items (an empty group).
                 index = position
                 break
             }
@@ -194,8 +189,7 @@ struct RequisiteTreeBuilder {
     mutating func parseSlash() -> Requisite? {
         let head = parsePrimary()
         guard index < items.count, items[index].kind == .slash else { return head }
-        var parts: [Requisite] = []
-        if let head { parts.append(head) }
+        var parts = head.map { [$0] } ?? []
         while index < items.count, items[index].kind == .slash {
             index += 1
             guard index < items.count, items[index].startsPrimary else { break }
@@ -237,8 +231,6 @@ struct RequisiteTreeBuilder {
         }
     }
 
-    // MARK: Leaves
-
     func leaf(_ item: RequisiteItem) -> Requisite {
         let source = text(of: item)
         switch item.kind {
@@ -279,8 +271,6 @@ struct RequisiteTreeBuilder {
         String(decoding: bytes[start..<end].map { RequisiteLexer.isASCIIUpper($0) ? RequisiteLexer.lowercased($0) : $0 },
                as: UTF8.self)
     }
-
-    // MARK: Node construction
 
     /// An operator node with same-operator children merged and a single child collapsed.
     static func group(_ op: Operator, _ children: [Requisite], connective: String?) -> Requisite? {
