@@ -10,11 +10,8 @@ extension HTMLNode {
         return events
     }
 
-    /// The node's content flattened into inline events, in document order: text, emphasis, links, breaks.
-    ///
-    /// Hidden elements (`display: none`, `hidden`), scripts, styles and comments are left out.
-    /// - Parameter after: when given, only the content that follows this descendant (its later siblings,
-    ///   and theirs up the tree) is flattened: the body of a course after its heading.
+    /// The content as inline events, in document order, without hidden elements, scripts, styles and comments;
+    /// after `start`, a descendant, only what follows it (its later siblings, and theirs up the tree).
     public func inlineEvents(after start: HTMLNode? = nil) -> [InlineEvent] {
         var events: [InlineEvent] = []
         events.reserveCapacity(64)  // a course body is a few dozen events: no regrowing on the way
