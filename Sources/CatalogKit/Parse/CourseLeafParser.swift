@@ -1,12 +1,8 @@
 import Foundation
 import SafeLibXML
 
-/// CourseLeaf (Leepfrog), the catalog system of UM-Dearborn and many others.
-///
-/// A subject page holds every course as a `div.courseblock`: the heading `p.courseblocktitle` ("CIS 112␣␣Computer
-/// Literacy/Info Mgmt␣␣3 Credit Hours", or `span.detail-code`, `span.detail-title` and `span.detail-hours_html`),
-/// the description `p.courseblockdesc`, then `p.courseblockextra` fields ("Prerequisite(s):" with links to
-/// `/search/?P=MATH%20115`). The A–Z index of subjects links to those pages and holds no course.
+/// CourseLeaf (Leepfrog): a subject page holds each course as a `div.courseblock`, with a heading
+/// `p.courseblocktitle` (or `span.detail-*`), the description `p.courseblockdesc`, then `p.courseblockextra` fields.
 public struct CourseLeafParser: CatalogParser {
     public let system = CatalogSystem.courseleaf
 
@@ -44,7 +40,6 @@ public struct CourseLeafParser: CatalogParser {
         return found
     }
 
-    /// The code, title and credits of a heading, and the rule that found each.
     struct Heading {
         var code: CourseCode
         var title: String
@@ -132,13 +127,11 @@ public struct CourseLeafParser: CatalogParser {
         return heading
     }
 
-    /// A heading's text with its blocks and lines apart: a title and its credits in two `div`s are two phrases,
-    /// not "World3 Credits" as the text content has them.
+    /// A heading's text with its blocks apart: not "World3 Credits" for a title and credits in two `div`s.
     static func spacedText(_ node: HTMLNode) -> String {
         let prose = LabelledContent.prose(from: node.inlineEvents())
         return prose.utf8.contains(UInt8(ascii: "\n")) ? TextCollapsing.collapse(prose.replacingOccurrences(of: "\n", with: " ")) : prose
     }
 
-    /// Subject index pages link to subject pages, not to courses: no course listing.
     public func listing(in page: PageContext) throws -> CourseListing? { nil }
 }

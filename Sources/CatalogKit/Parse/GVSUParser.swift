@@ -1,9 +1,8 @@
 import Foundation
 import SafeLibXML
 
-/// GVSU's own catalog (www.gvsu.edu/catalog): subject pages list courses, one page per course. Read by its text
-/// layout, not class names: the catalog name, a heading "CIS 452 - Title", description paragraphs whose last
-/// sentences give contact hours, terms offered and requisites, then "Credits: 4" and other labelled lines.
+/// GVSU's own catalog, read by its text layout: the catalog name, a heading "CIS 452 - Title", description
+/// paragraphs whose last sentences give hours, terms and requisites, then "Credits: 4" and other labelled lines.
 public struct GVSUParser: CatalogParser {
     public let system = CatalogSystem.gvsu
 
