@@ -27,9 +27,7 @@ public final class HTMLDocument {
     static let issueLimit = 200
 
     let pointer: htmlDocPtr
-    /// The URL the page was read from, if any.
-    public let url: URL?
-    /// The URL relative links resolve against: the page's `<base href>` when present, else `url`.
+    /// The URL relative links resolve against: the page's `<base href>` when present, else the URL it was read from.
     public private(set) var baseURL: URL?
     /// Whether the page sets its own `<base href>`, which `rebase` must leave alone.
     private var hasBaseElement = false
@@ -65,7 +63,6 @@ public final class HTMLDocument {
             throw .parserFailed(collector.issues.last ?? "no document produced")
         }
         self.pointer = parsed
-        self.url = url
         self.charset = charset
         self.issues = collector.issues
         self.issueCount = collector.count
@@ -129,8 +126,7 @@ public final class HTMLDocument {
 
     /// Elements of the document named one of `names` (lower case), in document order: `//a | //b` without XPath.
     public func elements(named names: [String], limit: Int = .max) -> [HTMLNode] {
-        HTMLNode.walk(from: pointer.pointee.children, below: nil, names: ElementNames(names), limit: limit)
-            .map { HTMLNode(document: self, pointer: $0) }
+        HTMLNode.walk(self, from: pointer.pointee.children, below: nil, names: names, limit: limit)
     }
 
     /// `(//name)[test][1]` (`name` lower case), stopping there instead of gathering every such element first.

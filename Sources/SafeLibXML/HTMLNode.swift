@@ -54,8 +54,7 @@ public struct HTMLNode {
 
     /// Elements below this node named one of `names` (lower case), in document order: `.//a | .//b` without XPath.
     public func descendants(named names: [String], limit: Int = .max) -> [HTMLNode] {
-        Self.walk(from: pointer.pointee.children, below: pointer, names: ElementNames(names), limit: limit)
-            .map { HTMLNode(document: document, pointer: $0) }
+        Self.walk(document, from: pointer.pointee.children, below: pointer, names: names, limit: limit)
     }
 
     /// Child elements, in order (text and comments left out).
@@ -70,12 +69,12 @@ public struct HTMLNode {
     }
 
     /// The elements named in `names`, in document order from `start` (a child of `root`), at most `limit`.
-    static func walk(from start: xmlNodePtr?, below root: xmlNodePtr?, names: ElementNames,
-                     limit: Int) -> [xmlNodePtr] {
-        var found: [xmlNodePtr] = []
+    static func walk(_ document: HTMLDocument, from start: xmlNodePtr?, below root: xmlNodePtr?, names: [String],
+                     limit: Int) -> [HTMLNode] {
+        var found: [HTMLNode] = []
         guard limit > 0 else { return found }
-        visit(from: start, below: root, names: names) { node in
-            found.append(node)
+        visit(from: start, below: root, names: ElementNames(names)) { node in
+            found.append(HTMLNode(document: document, pointer: node))
             return found.count < limit
         }
         return found
