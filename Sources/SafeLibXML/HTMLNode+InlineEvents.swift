@@ -82,8 +82,7 @@ extension HTMLNode {
         return withAttributeBytes("style", Self.styleHides) ?? false
     }
 
-    /// Whether a `style` value says `display: none` or `visibility: hidden` (any case, any spaces), on the bytes of
-    /// an ASCII value (lower-casing another can change its length).
+    /// Whether a `style` says `display: none` or `visibility: hidden` (any case, any spaces), read on ASCII bytes.
     static func styleHides(_ style: UnsafeBufferPointer<UInt8>) -> Bool {
         guard style.allSatisfy({ $0 < 0x80 }) else {
             let compact = String(decoding: style, as: UTF8.self).lowercased().filter { $0 != " " }

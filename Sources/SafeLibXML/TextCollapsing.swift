@@ -6,8 +6,7 @@ public enum TextCollapsing {
         return Array(text.utf8).withUnsafeBufferPointer { collapse(bytes: $0) }
     }
 
-    /// `collapse` for a String, returned uncopied when collapsed already (the generic one is not specialized across
-    /// modules).
+    /// `collapse`, uncopied when collapsed already (the generic one is not specialized across modules).
     public static func collapse(_ text: String) -> String {
         var text = text
         let result: String? = text.withUTF8 { isCollapsed($0) ? nil : collapse(bytes: $0) }

@@ -10,8 +10,7 @@ enum FieldRole: Equatable {
         self = Self.byLabel[Self.key(label)] ?? .other
     }
 
-    /// Lower case, "(s)", dots and colons dropped, white space collapsed: one pass over the bytes of an ASCII label
-    /// (lower-casing others can change their length).
+    /// Lower case without "(s)", dots and colons, white space collapsed (in one pass over an ASCII label's bytes).
     static func key(_ label: String) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(label.utf8.count)
@@ -123,8 +122,7 @@ struct CourseAssembler {
         return ["y", "n", "yes", "no"].contains(String(scalars[first...last]).lowercased())
     }
 
-    /// Reads the segments into the course; with `unlabelledAsNotes` (its rule), unlabelled text is a note. A later
-    /// call with no description leaves an earlier one's in place.
+    /// Reads the segments into the course; with `unlabelledAsNotes` (its rule), unlabelled text is a note.
     mutating func assemble(_ written: [ContentSegment], unlabelledAsNotes: String? = nil) {
         var segments = written
         var roles = written.map { $0.label.map(FieldRole.init(label:)) }

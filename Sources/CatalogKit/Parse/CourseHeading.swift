@@ -10,8 +10,7 @@ enum CourseHeading {
         var credits: String?
         /// What the credits' slash adds: "Maximum of 18" in "1-18 Credits/Maximum of 18".
         var creditsCap: String?
-        /// Whether a period follows the code ("MATH 92. Algebra Review. 3 units"): then one closing the title is no
-        /// part of it.
+        /// Whether a period follows the code ("MATH 92. Algebra Review. 3 units"), so one closes the title too.
         var periodSeparated = false
     }
 
