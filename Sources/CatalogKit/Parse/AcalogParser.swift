@@ -58,10 +58,9 @@ public struct AcalogParser: CatalogParser {
         var course = try ParsedCourse.begun(from: heading, parsed: parsed, page: page, system: system, place: where_)
         let container = heading.parent ?? page.document.root
         var assembler = CourseAssembler(course: course, scope: "after \(where_)")
-        // A rule under the heading parts its header (credits, "Not Repeatable.", "Offered by …") from the body: the
-        // header's unlabelled lines are no description. A rule further down (past more elements than a header holds),
-        // one with only links below it (a footer's), one below a line longer than a header's, or one with less
-        // unlabelled text below it than above (a fee or a note below the description) closes no header.
+        // A rule under the heading parts its header ("Offered by …", no description) from the body, unless it is
+        // far down, has only links below it (a footer's), follows a line too long for a header, or has less
+        // unlabelled text below it than above (a fee or a note below the description).
         var segments: [ContentSegment]?
         if let separator = heading.nextSibling(named: "hr", within: Self.headerElementLimit) {
             let below = Self.courseBody(container?.inlineEvents(after: separator) ?? [])

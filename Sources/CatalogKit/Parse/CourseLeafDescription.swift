@@ -92,8 +92,7 @@ enum CourseLeafDescription {
             if isEmphasisStart(event), lastOnLine.map({ ".!?)".utf8.contains($0) }) ?? true,
                let end = matchingEnd(events, from: index), let labelOnly = requisiteOpening(Array(events[(index + 1)..<end])) {
                 var next = end + 1
-                // The label alone takes a line of its own, not a sentence's rest nor the paragraph's only line,
-                // which is the description ("<strong>Prerequisite:</strong> MATH 101. Limits, …").
+                // The label alone takes a line of its own, not a sentence's rest nor the paragraph's only line.
                 var ownLine = true
                 if labelOnly {
                     while !endsLine(next) { next += 1 }

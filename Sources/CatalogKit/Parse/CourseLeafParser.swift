@@ -54,7 +54,6 @@ public struct CourseLeafParser: CatalogParser {
         var course = ParsedCourse(code: heading.code, title: heading.title, sourceURL: page.sourceURLText, system: system)
         course.pageURL = page.pageURLString
         course.provenance.merge(heading.rules) { first, _ in first }
-        // The description paragraph is prose as a whole: its "TOPIC TITLE: …" is not a field of the course.
         var events: [InlineEvent] = []
         var requisites: [ContentSegment] = []
         var description: [(text: String, path: String)] = []

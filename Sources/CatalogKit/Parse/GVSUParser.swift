@@ -13,7 +13,6 @@ public struct GVSUParser: CatalogParser {
     public func recognizes(_ page: PageContext) -> Bool {
         if let host = page.pageURL.host?.lowercased(), host == "gvsu.edu" || host.hasSuffix(".gvsu.edu") { return true }
         if let (heading, _) = courseHeading(in: page) {
-            // The layout: the catalog's name, then the course heading.
             return CourseHeading.catalogName(before: heading) != nil
         }
         // A subject page: links named "CODE - Title" to /catalog/course/ pages.
