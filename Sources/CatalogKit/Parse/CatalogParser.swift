@@ -4,20 +4,17 @@ import SafeLibXML
 /// A parsed page as parsers see it: the document, where it was read from, and the URL it stands for.
 public struct PageContext {
     public let document: HTMLDocument
-    /// Where the bytes came from (`file://…` or `https://…`).
-    public let sourceURL: URL
-    /// The page's own URL: for a saved file, the URL it declares for itself; otherwise `sourceURL`.
+    /// The page's own URL: for a saved file, the URL it declares for itself; otherwise the one it was read from.
     public let pageURL: URL
     /// Which rule gave `pageURL`, for provenance.
     public let pageURLRule: String
-    /// `sourceURL.absoluteString` and `pageURL.absoluteString`, which Foundation builds anew on every call.
+    /// Where the bytes came from (`file://…`, `https://…`) and `pageURL`, as text (Foundation builds it per call).
     public let sourceURLText: String
     public let pageURLText: String
 
     /// Wraps a document; a saved file that declares its URL gets its links resolved against that URL.
     public init(document: HTMLDocument, sourceURL: URL) {
         self.document = document
-        self.sourceURL = sourceURL
         sourceURLText = sourceURL.absoluteString
         if !sourceURL.isFileURL {
             pageURL = sourceURL

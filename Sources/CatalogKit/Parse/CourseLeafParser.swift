@@ -61,7 +61,7 @@ public struct CourseLeafParser: CatalogParser {
         var credits: (value: String, line: String, place: String)?
         var afterHeading = false
         // A hidden child is the print copy of what the block shows (UC Davis repeats its labelled list in one).
-        for child in block.children where child.isElement && child.attribute("hidden") == nil {
+        for child in block.children where child.attribute("hidden") == nil {
             if child.isSame(as: headingNode) {
                 afterHeading = true
             } else if afterHeading, child.hasClass("courseblockdesc") {

@@ -3,7 +3,7 @@ import SafeLibXML
 import Synchronization
 
 /// Which parser reads a page: one named system, or whichever recognizes the page.
-public enum SystemChoice: Sendable, Equatable, CustomStringConvertible {
+public enum SystemChoice: Sendable, Equatable {
     case auto
     case fixed(CatalogSystem)
     /// A catalog's declarative rules; its records carry the system.
@@ -28,14 +28,6 @@ public enum SystemChoice: Sendable, Equatable, CustomStringConvertible {
 
     private static func spelledOut(_ names: [String]) -> String {
         names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
-    }
-
-    public var description: String {
-        switch self {
-        case .auto: return "auto"
-        case let .fixed(system): return system.rawValue
-        case let .rules(_, system): return "rules (\(system.rawValue))"
-        }
     }
 }
 
