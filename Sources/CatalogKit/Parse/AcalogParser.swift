@@ -113,21 +113,15 @@ public struct AcalogParser: CatalogParser {
     }
 
     public func listing(in page: PageContext) throws -> CourseListing? {
-        var courses: [ListedCourse] = []
-        var seen: Set<String> = []
         // The blocks of a course's own text, found once: asking it of every link would be quadratic.
         let courseBlocks = try page.document.select(Self.allFullPageHeadingsXPath).flatMap { heading in
             Self.ancestors(of: heading).filter { $0.name == "td" && $0.hasClass("block_content") }
         }
-        for anchor in try page.document.select(Self.courseLinkXPath) {
-            // Links inside a course's own text are its requisites, not listing entries.
-            let inCourseText = Self.ancestors(of: anchor).contains { ancestor in
+        // Links inside a course's own text are its requisites, not listing entries.
+        let courses = try page.listedCourses(Self.courseLinkXPath) { anchor, _, heading in
+            heading != nil && !Self.ancestors(of: anchor).contains { ancestor in
                 ancestor.name == "td" && (ancestor.hasClass("coursepadding") || courseBlocks.contains { $0.isSame(as: ancestor) })
             }
-            if inCourseText { continue }
-            guard let parsed = CourseHeading.parse(anchor.text), let url = anchor.link()?.absoluteString,
-                  seen.insert(url).inserted else { continue }
-            courses.append(ListedCourse(linkText: parsed, url: url))
         }
         var pages: [Int: String] = [:]
         for anchor in try page.document.select(Self.pagerLinkXPath) {

@@ -67,6 +67,18 @@ public struct PageContext {
     }
 
     var pageURLString: String? { pageURLText == sourceURLText ? nil : pageURLText }
+
+    /// A listing's entries: the links `xpath` selects that `keep` takes, one per URL, their text read as a heading.
+    func listedCourses(_ xpath: String, keep: (HTMLNode, URL, CourseHeading.Parsed?) -> Bool = { _, _, _ in true })
+        throws -> [ListedCourse] {
+        var seen: Set<String> = []
+        return try document.select(xpath).compactMap { anchor in
+            let heading = CourseHeading.parse(anchor.text)
+            guard let url = anchor.link(), keep(anchor, url, heading),
+                  seen.insert(url.absoluteString).inserted else { return nil }
+            return ListedCourse(linkText: heading, url: url.absoluteString)
+        }
+    }
 }
 
 /// The courses a page holds, and the course elements whose code could not be read (none is dropped in silence).

@@ -53,12 +53,8 @@ public struct GVSUParser: CatalogParser {
 
     public func listing(in page: PageContext) throws -> CourseListing? {
         if courseHeading(in: page) != nil { return nil }
-        var courses: [ListedCourse] = []
-        var seen: Set<String> = []
-        for anchor in try page.document.select(Self.courseLinkXPath) {
-            guard let parsed = CourseHeading.parse(anchor.text), let link = anchor.link(), link.path.contains("/course/"),
-                  seen.insert(link.absoluteString).inserted else { continue }
-            courses.append(ListedCourse(linkText: parsed, url: link.absoluteString))
+        let courses = try page.listedCourses(Self.courseLinkXPath) { _, link, heading in
+            heading != nil && link.path.contains("/course/")
         }
         guard !courses.isEmpty else { return nil }
         let heading = try page.document.first("//h1")?.text

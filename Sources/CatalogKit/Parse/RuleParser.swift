@@ -190,12 +190,7 @@ public struct RuleParser: CatalogParser {
 
     public func listing(in page: PageContext) throws -> CourseListing? {
         guard let linksXPath = rules.listingCourses else { return nil }
-        var courses: [ListedCourse] = []
-        var seen: Set<String> = []
-        for anchor in try page.document.select(linksXPath) {
-            guard let url = anchor.link()?.absoluteString, seen.insert(url).inserted else { continue }
-            courses.append(ListedCourse(linkText: CourseHeading.parse(anchor.text), url: url))
-        }
+        let courses = try page.listedCourses(linksXPath)
         var pages: [String] = []
         if let pagesXPath = rules.listingPages {
             for anchor in try page.document.select(pagesXPath) {
