@@ -9,16 +9,14 @@ enum CourseLeafDescription {
         /// The requisites taken out of the prose, each labelled by the words that opened its emphasis.
         var requisites: [ContentSegment] = []
         /// The credits of the first line's credits sentence, and that line, which then is no longer prose.
-        var credits: String?
-        var creditsLine: String?
+        var credits: (value: String, line: String)?
     }
 
     static func read(_ events: [InlineEvent]) -> Read {
         let (rest, requisites) = takingRequisites(from: events)
         var read = Read(prose: LabelledContent.prose(from: rest), requisites: requisites)
         if let (credits, line, after) = creditsLine(read.prose) {
-            read.credits = credits
-            read.creditsLine = String(line)
+            read.credits = (credits, String(line))
             read.prose = String(after)
         }
         return read

@@ -61,7 +61,7 @@ public struct CourseLeafParser: CatalogParser {
                 let read = CourseLeafDescription.read(child.inlineEvents())
                 if !read.prose.isEmpty { description.append((read.prose, child.path)) }
                 requisites += read.requisites
-                if credits == nil, let value = read.credits, let line = read.creditsLine {
+                if credits == nil, let (value, line) = read.credits {
                     credits = (value, line, "the first line of .courseblockdesc at \(child.path)")
                 }
             } else if afterHeading {
