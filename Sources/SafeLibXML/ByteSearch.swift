@@ -14,8 +14,7 @@ public enum ByteSearch {
 }
 
 extension String {
-    /// Whether `part` occurs in the string, byte for byte in UTF-8, where Foundation's `contains` bridges both to
-    /// NSString.
+    /// Whether `part` occurs in the string, byte for byte (Foundation's `contains` bridges both to NSString).
     public func containsBytes(_ part: String) -> Bool {
         var text = self
         var part = part

@@ -2,7 +2,7 @@ import Foundation
 
 /// Which character encoding a page is decoded with, and what decided it. Chosen here, not by libxml2, whose guess
 /// treats an undeclared page as ISO-8859-1 and garbles UTF-8.
-public struct CharsetChoice: Sendable, Equatable, CustomStringConvertible {
+public struct CharsetChoice: Sendable, Equatable {
     /// What decided the charset, in the order it is consulted.
     public enum Source: String, Sendable, Equatable {
         case httpHeader = "HTTP Content-Type header"
@@ -14,13 +14,6 @@ public struct CharsetChoice: Sendable, Equatable, CustomStringConvertible {
     /// Canonical lower-case name: `utf-8`, `windows-1252`, `utf-16le`, `utf-16be`, or another label as declared.
     public var name: String
     public var source: Source
-
-    public init(name: String, source: Source) {
-        self.name = name
-        self.source = source
-    }
-
-    public var description: String { "\(name) (from \(source.rawValue))" }
 }
 
 /// Chooses a page's charset: HTTP header when known, then byte order mark, then a `<meta>` prescan, then UTF-8.
@@ -84,8 +77,7 @@ public enum CharsetDetector {
         return nil
     }
 
-    /// A simplified form of HTML's prescan: finds `<meta charset=…>` or
-    /// `<meta http-equiv="content-type" content="…; charset=…">` in the first bytes, skipping comments.
+    /// HTML's prescan, simplified: `<meta charset>` or `<meta http-equiv=content-type content="…; charset=…">`.
     static func prescanMeta(_ bytes: [UInt8]) -> String? {
         let end = min(bytes.count, prescanLimit)
         var index = 0
@@ -230,8 +222,7 @@ enum Transcoder {
         }
     }
 
-    /// Checks UTF-8 and, when it is broken, copies it with each maximal invalid subpart replaced by U+FFFD. Returns
-    /// nil bytes when the input was valid, and how many replacements were made.
+    /// Broken UTF-8 copied with each maximal invalid subpart replaced by U+FFFD (nil when valid), and how many were.
     static func repairUTF8(_ input: UnsafeBufferPointer<UInt8>) -> (bytes: [UInt8]?, replaced: Int) {
         guard String(validating: input, as: UTF8.self) == nil else { return (nil, 0) }
         let repaired = Array(String(decoding: input, as: UTF8.self).utf8)

@@ -1,17 +1,6 @@
 import CLibXML2
 import Foundation
 
-/// Something libxml2 reported while parsing or querying; collected, never printed.
-public struct ParseIssue: Sendable, Equatable, CustomStringConvertible {
-    public enum Level: String, Sendable { case warning, error, fatal }
-    public var level: Level
-    public var message: String
-    public var line: Int
-    public var code: Int
-
-    public var description: String { "line \(line): \(level.rawValue): \(message) (libxml2 code \(code))" }
-}
-
 /// Why a page could not be turned into a document at all.
 public enum HTMLError: Error, Equatable, CustomStringConvertible {
     case emptyInput
@@ -30,10 +19,7 @@ public enum HTMLError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// A parsed HTML page. Owns its libxml2 document and frees it in `deinit`.
-///
-/// Not `Sendable`: one document belongs to one task. Everything read from it (text, attributes,
-/// links, inline events) is copied into Swift values that are.
+/// A parsed HTML page, owning its libxml2 document. Not `Sendable`: what is read from it is copied out.
 public final class HTMLDocument {
     /// Pages larger than this are refused before libxml2 sees them.
     public static let defaultSizeLimit = 64 << 20
@@ -41,16 +27,13 @@ public final class HTMLDocument {
     static let issueLimit = 200
 
     let pointer: htmlDocPtr
-    /// The URL the page was read from, if any.
-    public let url: URL?
-    /// The URL relative links resolve against: the page's `<base href>` when present, else `url`.
+    /// The URL relative links resolve against: the page's `<base href>` when present, else the URL it was read from.
     public private(set) var baseURL: URL?
     /// Whether the page sets its own `<base href>`, which `rebase` must leave alone.
     private var hasBaseElement = false
     public let charset: CharsetChoice
-    /// Issues libxml2 reported while parsing (the first `issueLimit`).
-    public let issues: [ParseIssue]
-    /// How many issues libxml2 reported in all.
+    /// The messages of the first `issueLimit` issues libxml2 reported while parsing, and how many it reported.
+    public let issues: [String]
     public let issueCount: Int
 
     /// Parses HTML bytes, choosing the charset in Swift (see `CharsetDetector`); `contentType` is the HTTP header.
@@ -70,18 +53,16 @@ public final class HTMLDocument {
             }
         case let .converted(utf8, replaced):
             if replaced > 0 {
-                collector.note(ParseIssue(level: .warning, message: "\(replaced) invalid byte sequence(s) replaced by U+FFFD",
-                                          line: 0, code: 0))
+                collector.note("\(replaced) invalid byte sequence(s) replaced by U+FFFD")
             }
             parsed = utf8.withUnsafeBufferPointer { Self.read($0, encoding: nil, collector: collector) }
         case let .passThrough(encoding):
             parsed = bytes.withUnsafeBufferPointer { Self.read($0, encoding: encoding, collector: collector) }
         }
         guard let parsed else {
-            throw .parserFailed(collector.issues.last?.message ?? "no document produced")
+            throw .parserFailed(collector.issues.last ?? "no document produced")
         }
         self.pointer = parsed
-        self.url = url
         self.charset = charset
         self.issues = collector.issues
         self.issueCount = collector.count
@@ -111,17 +92,17 @@ public final class HTMLDocument {
         defer { unmanaged.release() }
         xmlSetStructuredErrorFunc(unmanaged.toOpaque()) { userData, error in
             guard let userData, let error else { return }
-            Unmanaged<IssueCollector>.fromOpaque(userData).takeUnretainedValue().record(error.pointee)
+            let message = error.pointee.message.map { TextCollapsing.collapse(String(cString: $0)) } ?? "unknown error"
+            Unmanaged<IssueCollector>.fromOpaque(userData).takeUnretainedValue().note(message)
         }
         defer { xmlSetStructuredErrorFunc(previousContext, previousHandler) }
         let size = Int32(clamping: buffer.count)
         // No URL for libxml2: links resolve in Swift, against `baseURL`.
         return buffer.withMemoryRebound(to: CChar.self) { chars in
             guard encoding == nil else { return htmlCtxtReadMemory(context, chars.baseAddress, size, nil, encoding, options) }
-            // Valid UTF-8 already: what `htmlCtxtReadMemory` does, with the context told the bytes are UTF-8. Named
-            // "UTF-8", libxml2 would convert UTF-8 to UTF-8; named nothing, it guesses Latin-1. (A static input
-            // buffer made libxml2 2.9.14 read pages twice.) HTML_PARSE_IGNORE_ENC keeps a contrary `<meta charset>`
-            // from switching libxml2 to it halfway through the page.
+            // `htmlCtxtReadMemory`, with the context told the bytes are UTF-8: named "UTF-8", libxml2 would convert
+            // them to UTF-8; named nothing, it guesses Latin-1. (A static input buffer made libxml2 2.9.14 read pages
+            // twice.) HTML_PARSE_IGNORE_ENC keeps a contrary `<meta charset>` from switching it halfway through.
             guard let input = xmlParserInputBufferCreateMem(chars.baseAddress, size, XML_CHAR_ENCODING_NONE) else { return nil }
             guard let stream = xmlNewIOInputStream(context, input, XML_CHAR_ENCODING_NONE) else {
                 xmlFreeParserInputBuffer(input)
@@ -143,16 +124,12 @@ public final class HTMLDocument {
         xmlDocGetRootElement(pointer).map { HTMLNode(document: self, pointer: $0) }
     }
 
-    /// Elements of the whole document, in document order, named one of `names` (lower case): what `//a | //b`
-    /// selects, without XPath gathering every node of the page into a node set first.
+    /// Elements of the document named one of `names` (lower case), in document order: `//a | //b` without XPath.
     public func elements(named names: [String], limit: Int = .max) -> [HTMLNode] {
-        // The document's own children (the root element, a doctype, comments), each with what is below it.
-        HTMLNode.walk(from: pointer.pointee.children, below: nil, names: ElementNames(names), limit: limit)
-            .map { HTMLNode(document: self, pointer: $0) }
+        HTMLNode.walk(self, from: pointer.pointee.children, below: nil, names: names, limit: limit)
     }
 
-    /// The first element of the document, in document order, named `name` (lower case) for which `test` holds:
-    /// `(//name)[test][1]`, stopping there instead of gathering every such element first.
+    /// `(//name)[test][1]` (`name` lower case), stopping there instead of gathering every such element first.
     public func firstElement(named name: String, where test: (HTMLNode) -> Bool) -> HTMLNode? {
         var found: HTMLNode?
         HTMLNode.visit(from: pointer.pointee.children, below: nil, names: ElementNames([name])) { node in
@@ -163,11 +140,10 @@ public final class HTMLDocument {
         return found
     }
 
-    /// Elements named one of `names` (lower case) directly inside the `head` of the `html` root: what
-    /// `/html/head/a | /html/head/b` selects.
+    /// What `/html/head/a | /html/head/b` selects, for `names` in lower case.
     public func headChildren(named names: [String]) -> [HTMLNode] {
         guard let root, root.name == "html" else { return [] }
-        return root.children(named: ["head"]).flatMap { $0.children(named: names) }
+        return root.children.filter { $0.name == "head" }.flatMap { $0.children.filter { names.contains($0.name) } }
     }
 
     /// Nodes matching an XPath expression, evaluated from the document root.
@@ -185,8 +161,7 @@ public final class HTMLDocument {
         try evaluate(xpath, context: nil, limit: 1).first
     }
 
-    /// Makes relative links resolve against `url` (the URL a saved page declares for itself) from now on, unless
-    /// the page sets its own `<base href>`.
+    /// Makes relative links resolve against `url` (a saved page's own URL), unless the page sets its `<base href>`.
     public func rebase(to url: URL) {
         if !hasBaseElement { baseURL = url }
     }
@@ -231,23 +206,13 @@ enum LibXML {
     }
 }
 
-/// Gathers parser errors for one parse, on the parsing thread.
+/// Gathers the messages of parser errors for one parse, on the parsing thread.
 final class IssueCollector {
-    private(set) var issues: [ParseIssue] = []
+    private(set) var issues: [String] = []
     private(set) var count = 0
 
-    func record(_ error: xmlError) {
-        let level: ParseIssue.Level = switch error.level {
-        case XML_ERR_WARNING: .warning
-        case XML_ERR_FATAL: .fatal
-        default: .error
-        }
-        let message = error.message.map { TextCollapsing.collapse(String(cString: $0)) } ?? "unknown error"
-        note(ParseIssue(level: level, message: message, line: Int(error.line), code: Int(error.code)))
-    }
-
-    func note(_ issue: ParseIssue) {
+    func note(_ message: String) {
         count += 1
-        if issues.count < HTMLDocument.issueLimit { issues.append(issue) }
+        if issues.count < HTMLDocument.issueLimit { issues.append(message) }
     }
 }

@@ -10,11 +10,8 @@ extension HTMLNode {
         return events
     }
 
-    /// The node's content flattened into inline events, in document order: text, emphasis, links, breaks.
-    ///
-    /// Hidden elements (`display: none`, `hidden`), scripts, styles and comments are left out.
-    /// - Parameter after: when given, only the content that follows this descendant (its later siblings,
-    ///   and theirs up the tree) is flattened: the body of a course after its heading.
+    /// The content as inline events, in document order, without hidden elements, scripts, styles and comments;
+    /// after `start`, a descendant, only what follows it (its later siblings, and theirs up the tree).
     public func inlineEvents(after start: HTMLNode? = nil) -> [InlineEvent] {
         var events: [InlineEvent] = []
         events.reserveCapacity(64)  // a course body is a few dozen events: no regrowing on the way
@@ -85,8 +82,7 @@ extension HTMLNode {
         return withAttributeBytes("style", Self.styleHides) ?? false
     }
 
-    /// Whether a `style` value says `display: none` or `visibility: hidden` (any case, any spaces), on the bytes of
-    /// an ASCII value (lower-casing another can change its length).
+    /// Whether a `style` says `display: none` or `visibility: hidden` (any case, any spaces), read on ASCII bytes.
     static func styleHides(_ style: UnsafeBufferPointer<UInt8>) -> Bool {
         guard style.allSatisfy({ $0 < 0x80 }) else {
             let compact = String(decoding: style, as: UTF8.self).lowercased().filter { $0 != " " }

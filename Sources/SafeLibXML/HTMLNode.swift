@@ -1,9 +1,7 @@
 import CLibXML2
 import Foundation
 
-/// A node of an `HTMLDocument`. It holds its document, so it can never outlive it.
-///
-/// Not `Sendable`: read what you need from it (text, attributes, links) inside the task that parsed the page.
+/// A node of an `HTMLDocument`, which it holds so it never outlives it. Not `Sendable`: read it in the parsing task.
 public struct HTMLNode {
     let document: HTMLDocument
     let pointer: xmlNodePtr
@@ -32,8 +30,7 @@ public struct HTMLNode {
         attributeNode(name) != nil
     }
 
-    /// The element's own attribute named `name`, by walking its attribute list: `xmlHasProp` also searches the
-    /// DTD's attribute defaults, which an HTML page's DTD never declares.
+    /// The element's own attribute `name` (`xmlHasProp` also searches DTD defaults, which HTML pages never declare).
     private func attributeNode(_ name: String) -> xmlAttrPtr? {
         guard isElement else { return nil }
         var property = pointer.pointee.properties
@@ -55,23 +52,9 @@ public struct HTMLNode {
         return written[index] == 0
     }
 
-    /// Elements below this node (not the node itself), in document order, named one of `names` (lower case):
-    /// what `.//a | .//b` selects, without XPath gathering every descendant into a node set first.
+    /// Elements below this node named one of `names` (lower case), in document order: `.//a | .//b` without XPath.
     public func descendants(named names: [String], limit: Int = .max) -> [HTMLNode] {
-        Self.walk(from: pointer.pointee.children, below: pointer, names: ElementNames(names), limit: limit)
-            .map { HTMLNode(document: document, pointer: $0) }
-    }
-
-    /// Element children named one of `names` (lower case), in order: what `a | b` selects from here.
-    public func children(named names: [String]) -> [HTMLNode] {
-        let wanted = ElementNames(names)
-        var nodes: [HTMLNode] = []
-        var child = pointer.pointee.children
-        while let current = child {
-            if wanted.matches(current) { nodes.append(HTMLNode(document: document, pointer: current)) }
-            child = current.pointee.next
-        }
-        return nodes
+        Self.walk(document, from: pointer.pointee.children, below: pointer, names: names, limit: limit)
     }
 
     /// Child elements, in order (text and comments left out).
@@ -86,20 +69,19 @@ public struct HTMLNode {
     }
 
     /// The elements named in `names`, in document order from `start` (a child of `root`), at most `limit`.
-    static func walk(from start: xmlNodePtr?, below root: xmlNodePtr?, names: ElementNames,
-                     limit: Int) -> [xmlNodePtr] {
-        var found: [xmlNodePtr] = []
+    static func walk(_ document: HTMLDocument, from start: xmlNodePtr?, below root: xmlNodePtr?, names: [String],
+                     limit: Int) -> [HTMLNode] {
+        var found: [HTMLNode] = []
         guard limit > 0 else { return found }
-        visit(from: start, below: root, names: names) { node in
-            found.append(node)
+        visit(from: start, below: root, names: ElementNames(names)) { node in
+            found.append(HTMLNode(document: document, pointer: node))
             return found.count < limit
         }
         return found
     }
 
-    /// Hands `body` each element named in `names`, in document order from `start` (a child of `root`), until
-    /// it returns false. A loop, not recursion, whatever depth a tree has (libxml2 keeps 256 levels of a page
-    /// nested 10,000 deep in its source).
+    /// Hands `body` each element named in `names`, in document order from `start` (a child of `root`), until it
+    /// returns false. A loop, not recursion: libxml2 keeps 256 levels of a page nested 10,000 deep.
     static func visit(from start: xmlNodePtr?, below root: xmlNodePtr?, names: ElementNames, _ body: (xmlNodePtr) -> Bool) {
         var current = start
         while let node = current {
@@ -137,14 +119,7 @@ public struct HTMLNode {
         value.pointee.next == nil && isText(value)
     }
 
-    /// `xmlGetProp`'s answer, for tests to hold `attribute` to.
-    func libxml2Attribute(_ name: String) -> String? {
-        guard isElement else { return nil }
-        return LibXML.take(xmlGetProp(pointer, name))
-    }
-
-    /// Whether the `class` attribute lists `name` among its classes, byte for byte: what XPath's
-    /// `contains(concat(' ', normalize-space(@class), ' '), ' name ')` asks.
+    /// Whether the `class` attribute lists `name`, byte for byte, as `XPathPredicate.hasClass` asks.
     public func hasClass(_ name: String) -> Bool {
         var name = name
         return name.withUTF8 { wanted in
@@ -176,9 +151,8 @@ public struct HTMLNode {
         return text.withUTF8(body)
     }
 
-    /// The nearest text node before this node in document order whose text contains `needle`, skipping text inside
-    /// any element named in `excluded`: `preceding::text()[contains(., needle)][not(ancestor::e)]…[1]`, stopping at
-    /// the first match where libxml2 gathers every preceding node first.
+    /// `preceding::text()[contains(., needle)][not(ancestor::e)]…[1]`, stopping at the first match where libxml2
+    /// gathers every preceding node first.
     public func nearestPrecedingText(containing needle: String, outside excluded: [String]) -> HTMLNode? {
         let excluded = ElementNames(excluded)
         return needle.withCString { needle in
@@ -217,12 +191,9 @@ public struct HTMLNode {
     /// All text below this node as the page has it, entities decoded.
     var rawText: String { LibXML.take(xmlNodeGetContent(pointer)) ?? "" }
 
-    /// The node's position, as an XPath (`/html/body/div[2]/h1`): where a value came from.
-    ///
-    /// The text of libxml2's `xmlGetNodePath`, built here for elements and text (which copies the whole path at
-    /// every level); other nodes ask libxml2.
+    /// The node's position as `xmlGetNodePath` spells it (`/html/body/div[2]/h1`), built here for elements and text
+    /// (libxml2 copies the whole path at every level); other nodes ask libxml2.
     public var path: String {
-        // Steps from this node up, each a name (nil for `text()`) and a position.
         var steps: [(name: UnsafePointer<xmlChar>?, position: Int)] = []
         var current: xmlNodePtr? = pointer
         while let node = current {
@@ -274,8 +245,7 @@ public struct HTMLNode {
     /// `xmlGetNodePath`'s own answer, for the nodes `path` does not build itself (and to check it against).
     var libxml2Path: String { LibXML.take(xmlGetNodePath(pointer)) ?? "" }
 
-    /// The node's position among its siblings that are `alike` (the same element name; text), counting from 1;
-    /// 0 when it has none (as `xmlGetNodePath` numbers them).
+    /// The node's position among its `alike` siblings from 1, 0 when it has none (as `xmlGetNodePath` numbers them).
     private static func position(of node: xmlNodePtr, where alike: (xmlNodePtr) -> Bool) -> Int {
         var before = 0
         var sibling = node.pointee.prev
@@ -314,8 +284,7 @@ public struct HTMLNode {
     /// Whether two values refer to the same node of the same document.
     public func isSame(as other: HTMLNode) -> Bool { pointer == other.pointer }
 
-    /// The first later sibling element named `name` among the next `limit` sibling elements (none when there is
-    /// no such sibling).
+    /// The first later sibling element named `name` among the next `limit` sibling elements.
     public func nextSibling(named name: String, within limit: Int = .max) -> HTMLNode? {
         // libxml2 keeps HTML element names in lower case; comparing its bytes makes no string per sibling.
         name.withCString { wanted in

@@ -11,7 +11,6 @@ public enum InlineEvent: Sendable, Equatable {
     /// A link begins: its raw `href` and, when it resolves, the absolute URL.
     case startLink(href: String, url: URL?)
     case endLink
-    /// `<br>`.
     case lineBreak
     /// A block element (`p`, `div`, `hr`, `li`, headings, table cells…) begins or ends.
     case blockBoundary
@@ -19,8 +18,8 @@ public enum InlineEvent: Sendable, Equatable {
     /// What an element is to `flatten`, by name: one hash lookup per element instead of one per set asked.
     enum ElementRole { case skipped, lineBreak, emphasis, link, block }
 
-    /// The role of an element, by its name's bytes: a name of up to eight lower-case ASCII letters or digits is
-    /// looked up packed into one integer, cheaper than making a string of it; other names go by `roles`.
+    /// The role of an element: a name of up to eight lower-case ASCII letters or digits is looked up packed into an
+    /// integer, cheaper than a string; other names go by `roles`.
     static func role(of node: xmlNodePtr) -> ElementRole? {
         guard let name = node.pointee.name else { return nil }
         var packed: UInt64 = 0

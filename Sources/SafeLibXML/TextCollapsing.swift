@@ -1,22 +1,19 @@
 /// Whitespace handling shared by every text the wrapper hands out.
 public enum TextCollapsing {
-    /// Collapses every run of white space (including NBSP and the other Unicode spaces) to one ASCII space and trims
-    /// both ends, working on UTF-8 bytes.
+    /// Every run of white space (NBSP and the other Unicode spaces too) made one ASCII space, both ends trimmed.
     public static func collapse<S: StringProtocol>(_ text: S) -> String {
         if let result = text.utf8.withContiguousStorageIfAvailable({ collapse(bytes: $0) }) { return result }
         return Array(text.utf8).withUnsafeBufferPointer { collapse(bytes: $0) }
     }
 
-    /// `collapse` for a String, which most text already is: one that is collapsed comes back as it is, uncopied.
-    /// (A concrete overload: the generic one is not specialized across modules.)
+    /// `collapse`, uncopied when collapsed already (the generic one is not specialized across modules).
     public static func collapse(_ text: String) -> String {
         var text = text
         let result: String? = text.withUTF8 { isCollapsed($0) ? nil : collapse(bytes: $0) }
         return result ?? text
     }
 
-    /// Whether collapsing would change nothing: no white space at either end, none but single ASCII spaces
-    /// between words.
+    /// Whether collapsing would change nothing.
     static func isCollapsed(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var index = 0
         var previousWasSpace = true  // a space first is a leading space
@@ -103,8 +100,7 @@ public enum TextCollapsing {
         }
     }
 
-    /// Whether a string holds nothing but white space. ASCII answers from the bytes, and text rarely starts with
-    /// anything else.
+    /// Whether a string holds nothing but white space, answered from the bytes while they are ASCII.
     public static func isBlank(_ text: String) -> Bool {
         for byte in text.utf8 {
             if byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) { continue }

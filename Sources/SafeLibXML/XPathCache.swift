@@ -2,11 +2,9 @@ import CLibXML2
 import Foundation
 import Synchronization
 
-/// Compiled XPath expressions and XPath contexts, kept for the life of the process and lent out one user at a time.
-///
-/// Compiling an expression costs about as much as evaluating it, and a fresh context registers every XPath function
-/// anew, so both are made once. Neither is safe to share between threads while in use (libxml2 caches function
-/// lookups inside a compiled expression), so each is checked out for one evaluation; another thread gets its own.
+/// Compiled XPath expressions and contexts, kept for the process and lent to one user at a time: compiling costs
+/// about as much as evaluating, and a fresh context registers every XPath function anew. Neither is safe to share
+/// while in use (libxml2 caches function lookups in a compiled expression), so another thread gets its own.
 final class XPathCache: Sendable {
     static let shared = XPathCache()
 
@@ -15,8 +13,7 @@ final class XPathCache: Sendable {
     /// Idle contexts kept: one per thread that evaluates at once is all that is ever needed.
     static let idleContexts = 64
 
-    /// A libxml2 object that only its current borrower touches. Sound to send: a `Lent` is either in the cache
-    /// (under its lock) or with the one thread that took it out, never in two places at once.
+    /// A libxml2 object only its borrower touches: either in the cache (under its lock) or with one thread.
     struct Lent<Pointer>: @unchecked Sendable {
         let pointer: Pointer
     }

@@ -1,6 +1,6 @@
 import Foundation
 import LoopbackServer
-import SafeLibXML
+@testable import SafeLibXML
 import Testing
 @testable import CatalogKit
 

@@ -1,5 +1,6 @@
 @testable import CatalogKit
 import Foundation
+import FuzzHarness
 import Testing
 
 struct ParseOutputTests {

@@ -1,12 +1,9 @@
 import Foundation
 import SafeLibXML
 
-/// Acalog (Modern Campus Catalog), which most universities run, and GVSU did before 2011.
-///
-/// Course pages are `preview_course_nopop.php?catoid=…&coid=…` (`h1#course_preview_title` in
-/// `td.block_content`); expanded listings inline each course as `td.coursepadding` with an `h3`;
-/// listing pages are `content.php?catoid=…&navoid=…`, linking to courses and to their other pages
-/// through a pager (`filter[cpage]=N`).
+/// Acalog (Modern Campus Catalog): course pages `preview_course_nopop.php` (`h1#course_preview_title` in
+/// `td.block_content`), expanded listings of `td.coursepadding` blocks with an `h3`, and listing pages
+/// `content.php?catoid=…&navoid=…` with a pager (`filter[cpage]=N`).
 public struct AcalogParser: CatalogParser {
     public let system = CatalogSystem.acalog
 
@@ -14,8 +11,7 @@ public struct AcalogParser: CatalogParser {
 
     // An id lookup is a hash lookup; `//h1[@id=…]` walks the whole page. (libxml2 keeps the first of a repeated id.)
     static let fullPageHeadingXPath = "id('course_preview_title')[self::h1]"
-    // Expanded listings' blocks (`td.coursepadding`) and their headings (`(.//h3 | .//h2 | .//h4)[1]`) are found by
-    // walking the tree, which costs far less than XPath (it gathers every node of the page before filtering).
+    // Inline blocks and their headings (`(.//h3 | .//h2 | .//h4)[1]`) are found by a walk, far cheaper than XPath.
     static let inlineHeadingNames = ["h3", "h2", "h4"]
     static let courseLinkXPath = "//a[contains(@href, 'preview_course_nopop.php') or contains(@href, 'preview_course.php')]"
     static let pagerLinkXPath = "//a[contains(@href, 'filter[cpage]=') or contains(@href, 'filter%5Bcpage%5D=')]"
@@ -52,7 +48,6 @@ public struct AcalogParser: CatalogParser {
         return found
     }
 
-    /// Expanded listings' course blocks: `td` elements of class `coursepadding`.
     static func inlineBlocks(in document: HTMLDocument) -> [HTMLNode] {
         document.elements(named: ["td"]).filter { $0.hasClass("coursepadding") }
     }
@@ -63,10 +58,9 @@ public struct AcalogParser: CatalogParser {
         var course = try ParsedCourse.begun(from: heading, parsed: parsed, page: page, system: system, place: where_)
         let container = heading.parent ?? page.document.root
         var assembler = CourseAssembler(course: course, scope: "after \(where_)")
-        // A rule under the heading parts its header (credits, "Not Repeatable.", "Offered by …") from the body: the
-        // header's unlabelled lines are no description. A rule further down (past more elements than a header holds),
-        // one with only links below it (a footer's), one below a line longer than a header's, or one with less
-        // unlabelled text below it than above (a fee or a note below the description) closes no header.
+        // A rule under the heading parts its header ("Offered by …", no description) from the body, unless it is
+        // far down, has only links below it (a footer's), follows a line too long for a header, or has less
+        // unlabelled text below it than above (a fee or a note below the description).
         var segments: [ContentSegment]?
         if let separator = heading.nextSibling(named: "hr", within: Self.headerElementLimit) {
             let below = Self.courseBody(container?.inlineEvents(after: separator) ?? [])
@@ -109,8 +103,7 @@ public struct AcalogParser: CatalogParser {
     /// The longest unlabelled line a header holds ("Offered by Computer Science"); a longer one is prose.
     static let longestHeaderLine = 80
 
-    /// The course's own content: a full page goes on with Acalog's page tools ("Back to Top",
-    /// "Print-Friendly Page"), which are not part of the course.
+    /// The course's own content, without the page tools that follow it ("Back to Top", "Print-Friendly Page").
     static func courseBody(_ events: [InlineEvent]) -> [InlineEvent] {
         let end = events.firstIndex { event in
             guard case let .startLink(href, _) = event else { return false }
@@ -120,22 +113,15 @@ public struct AcalogParser: CatalogParser {
     }
 
     public func listing(in page: PageContext) throws -> CourseListing? {
-        var courses: [ListedCourse] = []
-        var seen: Set<String> = []
-        // The blocks that hold a course's own text, found once: asking it of every link, each in that one block,
-        // would be quadratic.
+        // The blocks of a course's own text, found once: asking it of every link would be quadratic.
         let courseBlocks = try page.document.select(Self.allFullPageHeadingsXPath).flatMap { heading in
             Self.ancestors(of: heading).filter { $0.name == "td" && $0.hasClass("block_content") }
         }
-        for anchor in try page.document.select(Self.courseLinkXPath) {
-            // Links inside a course's own text are its requisites, not listing entries.
-            let inCourseText = Self.ancestors(of: anchor).contains { ancestor in
+        // Links inside a course's own text are its requisites, not listing entries.
+        let courses = try page.listedCourses(Self.courseLinkXPath) { anchor, _, heading in
+            heading != nil && !Self.ancestors(of: anchor).contains { ancestor in
                 ancestor.name == "td" && (ancestor.hasClass("coursepadding") || courseBlocks.contains { $0.isSame(as: ancestor) })
             }
-            if inCourseText { continue }
-            guard let parsed = CourseHeading.parse(anchor.text), let url = anchor.link()?.absoluteString,
-                  seen.insert(url).inserted else { continue }
-            courses.append(ListedCourse(linkText: parsed, url: url))
         }
         var pages: [Int: String] = [:]
         for anchor in try page.document.select(Self.pagerLinkXPath) {
@@ -153,17 +139,14 @@ public struct AcalogParser: CatalogParser {
     /// Every course heading of a full page (an id may be repeated on a broken page).
     static let allFullPageHeadingsXPath = "//h1[@id='course_preview_title']"
 
-    /// A node's ancestors, nearest first.
     static func ancestors(of node: HTMLNode) -> [HTMLNode] {
         Array(sequence(first: node) { $0.parent }.dropFirst())
     }
 
-    /// The N of `filter[cpage]=N` in a pager link (raw or percent-encoded brackets).
     public func pagerPage(of url: String) -> Int? {
         Self.pagerDigits(in: url).flatMap { Int(url[$0]) }
     }
 
-    /// The same pager link for another page number.
     public func pagerURL(_ template: String, page: Int) -> URL? {
         guard let digits = Self.pagerDigits(in: template) else { return nil }
         return URL(string: template.replacingCharacters(in: digits, with: String(page)))

@@ -1,13 +1,9 @@
 import Foundation
 import SafeLibXML
 
-/// Ellucian Banner's course catalog, as Banner 8 (`bwckctlg.p_disp_course_detail`, `p_display_courses`) and
-/// Banner 9 (`getCatalogDetails`, `getCourseDescription`, `getCatalogPrerequisites`) serve it.
-///
-/// Banner 8 writes each course as a `td.nttitle` row ("MATH 2331 - Linear Algebra") followed by a `td.ntdefault`
-/// row: the description, "4.000 Credit hours" and other hour lines, then fields labelled by `span.fieldlabeltext`.
-/// Banner 9 answers in fragments: the details (hidden `span#subjectCode`, `#courseNumber`, `#courseTitle`, "Credit
-/// Hours: 3"), the description and the prerequisite table; only the details name their course.
+/// Ellucian Banner's catalog. Banner 8 (`bwckctlg.p_…`) writes each course as a `td.nttitle` row followed by a
+/// `td.ntdefault` row: the description, hour lines ("4.000 Credit hours"), then fields labelled by
+/// `span.fieldlabeltext`. Banner 9 answers in fragments, of which only `getCatalogDetails` names its course.
 public struct BannerParser: CatalogParser {
     public let system = CatalogSystem.banner
 
@@ -79,8 +75,8 @@ public struct BannerParser: CatalogParser {
         return course
     }
 
-    /// Without the link "All Sections for this Course" (`bwckctlg.p_disp_listcrse`) alone on its line: the way to
-    /// the schedule, not a note of the course. As the value of a label ("Schedule Types: Lecture") it is kept.
+    /// Without the link "All Sections for this Course" (`p_disp_listcrse`) alone on its line, which leads to the
+    /// schedule; as the value of a label ("Schedule Types: Lecture") it is kept.
     static func withoutLoneSectionLinks(_ events: [InlineEvent]) -> [InlineEvent] {
         func isBreak(_ event: InlineEvent) -> Bool { event == .lineBreak || event == .blockBoundary }
         func isBlank(_ event: InlineEvent) -> Bool {
@@ -104,8 +100,7 @@ public struct BannerParser: CatalogParser {
         return kept
     }
 
-    /// The events with the text of each `span.fieldlabeltext` set in emphasis, so that "Prerequisites:<br>…" reads
-    /// as a label with its value below.
+    /// The events with each `span.fieldlabeltext` in emphasis, so "Prerequisites:<br>…" reads as a label.
     static func labelledEvents(_ events: [InlineEvent], labels: Set<String>) -> [InlineEvent] {
         events.flatMap { event -> [InlineEvent] in
             guard case let .text(text) = event, labels.contains(TextCollapsing.collapse(text)) else { return [event] }
@@ -113,8 +108,7 @@ public struct BannerParser: CatalogParser {
         }
     }
 
-    /// The kind and the number of an hour line: "4.000 Credit hours" is ("Credit", "4.000"),
-    /// "1.000 TO 3.000 Lecture hours" is ("Lecture", "1.000 TO 3.000").
+    /// The kind and hours of an hour line: "1.000 TO 3.000 Lecture hours" is ("Lecture", "1.000 TO 3.000").
     static func hourLine(_ line: String) -> (kind: String, hours: String)? {
         let words = line.split(separator: " ")
         guard words.count >= 3, words.last?.lowercased() == "hours" else { return nil }
@@ -123,8 +117,7 @@ public struct BannerParser: CatalogParser {
         return (String(words[words.count - 2]), hours)
     }
 
-    /// Sorts the unlabelled lines after the description: the credit hours, the other hours and the
-    /// "… Department" and "… Division" lines become fields; anything else is a note.
+    /// Hour lines and "… Department" and "… Division" lines become fields (credit hours the credits); others notes.
     static func sortUnlabelledLines(_ text: String, into course: inout ParsedCourse, scope: String) {
         for line in text.components(separatedBy: "\n") where !line.isEmpty {
             if let (kind, hours) = hourLine(line) {
@@ -170,6 +163,5 @@ public struct BannerParser: CatalogParser {
         return course
     }
 
-    /// Banner's catalog entries list whole courses, read by `courses(in:)`; there is no listing of links alone.
     public func listing(in page: PageContext) throws -> CourseListing? { nil }
 }

@@ -4,20 +4,17 @@ import SafeLibXML
 /// A parsed page as parsers see it: the document, where it was read from, and the URL it stands for.
 public struct PageContext {
     public let document: HTMLDocument
-    /// Where the bytes came from (`file://…` or `https://…`).
-    public let sourceURL: URL
-    /// The page's own URL: for a saved file, the URL it declares for itself; otherwise `sourceURL`.
+    /// The page's own URL: for a saved file, the URL it declares for itself; otherwise the one it was read from.
     public let pageURL: URL
     /// Which rule gave `pageURL`, for provenance.
     public let pageURLRule: String
-    /// `sourceURL.absoluteString` and `pageURL.absoluteString`, which Foundation builds anew on every call.
+    /// Where the bytes came from (`file://…`, `https://…`) and `pageURL`, as text (Foundation builds it per call).
     public let sourceURLText: String
     public let pageURLText: String
 
     /// Wraps a document; a saved file that declares its URL gets its links resolved against that URL.
     public init(document: HTMLDocument, sourceURL: URL) {
         self.document = document
-        self.sourceURL = sourceURL
         sourceURLText = sourceURL.absoluteString
         if !sourceURL.isFileURL {
             pageURL = sourceURL
@@ -36,8 +33,7 @@ public struct PageContext {
         }
     }
 
-    /// Rules a saved page uses to say where it came from, most specific first: how each finds the URL's text (by a
-    /// walk, cheaper than the XPath shown), and how provenance names it.
+    /// How a saved page says where it came from, most specific first: a walk (cheaper than the XPath shown) and a rule.
     static let declaredURLRules: [(find: @Sendable (HTMLDocument) -> String?, rule: String)] = [
         // /html/head/link[@rel='canonical']/@href
         ({ headValue($0, element: "link", where: "rel", is: "canonical", take: "href") }, "<link rel=canonical>"),
@@ -70,19 +66,28 @@ public struct PageContext {
         return nil
     }
 
-    /// The page URL as a string, for records.
     var pageURLString: String? { pageURLText == sourceURLText ? nil : pageURLText }
+
+    /// A listing's entries: the links `xpath` selects that `keep` takes, one per URL, their text read as a heading.
+    func listedCourses(_ xpath: String, keep: (HTMLNode, URL, CourseHeading.Parsed?) -> Bool = { _, _, _ in true })
+        throws -> [ListedCourse] {
+        var seen: Set<String> = []
+        return try document.select(xpath).compactMap { anchor in
+            let heading = CourseHeading.parse(anchor.text)
+            guard let url = anchor.link(), keep(anchor, url, heading),
+                  seen.insert(url.absoluteString).inserted else { return nil }
+            return ListedCourse(linkText: heading, url: url.absoluteString)
+        }
+    }
 }
 
-/// The courses a page holds, and the course elements on it whose code could not be read: a course is never
-/// dropped in silence.
+/// The courses a page holds, and the course elements whose code could not be read (none is dropped in silence).
 public struct PageCourses: Sendable {
     public var courses: [ParsedCourse] = []
     /// One line each: which element, where, and the text it held.
     public var unreadable: [String] = []
 
-    /// Notes an element that stands for a course but whose code did not read as one; `text` is what it held, as
-    /// `HTMLNode.text` gives it (white space collapsed already).
+    /// Notes a course element whose code did not read; `text` is what it held, as `HTMLNode.text` gives it.
     mutating func noteUnreadable(_ element: String, at node: HTMLNode, text: String) {
         unreadable.append("\(element) at \(node.path) holds no course code: \"\(text.count > 80 ? text.prefix(80) + "…" : text)\"")
     }
@@ -134,8 +139,7 @@ public enum CatalogParsers {
 
 /// XPath pieces the parsers share.
 enum XPathPredicate {
-    /// The element's class list holds `name` as a whole word: `class="courseblocktitle noindent"` has
-    /// `courseblocktitle`, and `courseblockextra` is not `courseblock`.
+    /// The class list holds `name` as a whole word (`courseblockextra` is not `courseblock`).
     static func hasClass(_ name: String) -> String {
         "contains(concat(' ', normalize-space(@class), ' '), ' \(name) ')"
     }

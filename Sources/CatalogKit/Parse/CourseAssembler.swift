@@ -10,8 +10,7 @@ enum FieldRole: Equatable {
         self = Self.byLabel[Self.key(label)] ?? .other
     }
 
-    /// "Prerequisite(s):" and "Prereq." name the same thing: lower case, "(s)" dropped, dots and colons dropped,
-    /// white space collapsed. ASCII labels take one pass over their bytes; lower-casing others can change their length.
+    /// Lower case without "(s)", dots and colons, white space collapsed (in one pass over an ASCII label's bytes).
     static func key(_ label: String) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(label.utf8.count)
@@ -53,8 +52,7 @@ enum FieldRole: Equatable {
 }
 
 extension ParsedCourse {
-    /// A course begun from its heading: code and title, the page's URL, and the catalog name before the
-    /// heading, each with the rule it came from. `place` says where the heading is ("<h1> at /html/…").
+    /// A course begun from its heading (at `place`): code, title, page URL and the catalog name before it.
     static func begun(from heading: HTMLNode, parsed: CourseHeading.Parsed, page: PageContext, system: CatalogSystem,
                       place: String) throws -> ParsedCourse {
         var course = ParsedCourse(code: parsed.code, title: parsed.title, sourceURL: page.sourceURLText, system: system)
@@ -89,8 +87,8 @@ struct CourseAssembler {
     /// Where the body was read, for provenance ("after <h3> at /html/…/h3").
     let scope: String
 
-    /// Prose with the lines at its end that hold only "Yes", "No", "Y" or "N" (the value of a field whose label the
-    /// page does not show) moved to the notes; nil when nothing is left.
+    /// Prose with its last lines that hold only "Yes", "No", "Y" or "N" (a field whose label the page hides) moved to
+    /// the notes; nil when nothing is left.
     private mutating func proseWithoutTrailingFlags(_ text: String) -> String? {
         // Nearly all prose ends in a sentence: its last line tells without splitting it.
         let lastLine = text.utf8.lastIndex(of: UInt8(ascii: "\n")).map { text[text.utf8.index(after: $0)...] } ?? text[...]
@@ -109,8 +107,7 @@ struct CourseAssembler {
         return lines.isEmpty ? nil : lines.joined(separator: "\n")
     }
 
-    /// The credits of a segment that is nothing but a credit phrase ("3 Credit(s)", "1-4 Credit Hours"), as some
-    /// Acalog catalogs write them, unlabelled, after the heading. The bytes first: nearly every segment is prose.
+    /// The credits of a segment that is only a credit phrase ("3 Credit(s)"), as some Acalog catalogs write them.
     static func loneCreditPhrase(_ text: String) -> String? {
         guard text.utf8.count <= 40, let first = text.utf8.first, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9"),
               let (rest, credits, cap) = CourseHeading.trailingCreditPhrase(text), rest.isEmpty, cap == nil else { return nil }
@@ -125,13 +122,11 @@ struct CourseAssembler {
         return ["y", "n", "yes", "no"].contains(String(scalars[first...last]).lowercased())
     }
 
-    /// Reads the segments into the course. With `unlabelledAsNotes` (the rule to record), unlabelled text is a
-    /// note rather than description; a later call with no description leaves an earlier one's in place.
+    /// Reads the segments into the course; with `unlabelledAsNotes` (its rule), unlabelled text is a note.
     mutating func assemble(_ written: [ContentSegment], unlabelledAsNotes: String? = nil) {
         var segments = written
         var roles = written.map { $0.label.map(FieldRole.init(label:)) }
-        // A requisite whose later sentence another label opens is several fields, put in its place (from the end,
-        // so the indices ahead stay good).
+        // A requisite whose later sentence another label opens is several fields (put in place from the end).
         for index in segments.indices.reversed() {
             guard let role = roles[index] else { continue }
             let pieces = InlineSentences.splitFollowingFields(segments[index], role: role)
@@ -195,8 +190,8 @@ struct CourseAssembler {
         course.provenance["description"] = first
     }
 
-    /// Where a labelled segment's value came from: `label "Credit Hours:" in <strong>, after <h3> at /html/…`.
-    /// Spelled out piece by piece into room reserved once: interpolating the long scope grew the string several times.
+    /// `label "Credit Hours:" in <strong>, after <h3> at /html/…`, built in room reserved once (interpolating the
+    /// long scope grew the string several times).
     private func rule(for segment: ContentSegment, label: String) -> String {
         let written = segment.writtenLabel ?? label
         let style = segment.labelStyle ?? "text"

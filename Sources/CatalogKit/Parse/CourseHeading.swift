@@ -1,8 +1,7 @@
 import Foundation
 import SafeLibXML
 
-/// Reads a course heading: "CIS 452 - Operating Systems Concepts", "CIS 499: Independent Study",
-/// "CHEM 1101 Principles of Chemistry I", "THTR 7900 Research and Writing (3)".
+/// Reads a course heading: "CIS 452 - Operating Systems", "CIS 499: Study", "THTR 7900 Research and Writing (3)".
 enum CourseHeading {
     struct Parsed: Equatable {
         var code: CourseCode
@@ -11,15 +10,13 @@ enum CourseHeading {
         var credits: String?
         /// What the credits' slash adds: "Maximum of 18" in "1-18 Credits/Maximum of 18".
         var creditsCap: String?
-        /// Whether a period follows the code ("MATH 92. Beginning Algebra Review. 3 units"): the period closing the
-        /// title then is the heading's punctuation, not the title's.
+        /// Whether a period follows the code ("MATH 92. Algebra Review. 3 units"), so one closes the title too.
         var periodSeparated = false
     }
 
     static let separators: Set<Character> = ["-", "\u{2013}", "\u{2014}", ":", "."]
 
-    /// The catalog's name: the nearest text before a course heading that mentions "Catalog", outside links
-    /// ("Catalog Home") and the choices of a catalog menu.
+    /// The nearest text before a course heading that mentions "Catalog", outside links and a catalog menu's choices.
     static func catalogName(before heading: HTMLNode) -> HTMLNode? {
         heading.nearestPrecedingText(containing: "Catalog", outside: ["a", "option"])
     }
@@ -44,8 +41,7 @@ enum CourseHeading {
         return String(title.dropLast().trimmingTrailingSpaces())
     }
 
-    /// Reads a heading whose title may end in a credit phrase, as CourseLeaf writes them:
-    /// "CIS 112  Computer Literacy/Info Mgmt  3 Credit Hours" gives the title and credits "3".
+    /// Reads a heading whose title may end in a credit phrase ("CIS 112  Computer Literacy  3 Credit Hours").
     static func parseSplittingCredits(_ text: String) -> Parsed? {
         guard var parsed = parse(text) else { return nil }
         if let (title, credits, cap) = trailingCreditPhrase(parsed.title) {
@@ -71,9 +67,8 @@ enum CourseHeading {
                                                    "sch"]
     private static let creditJoiners: Set<String> = ["to", "or", "-", "\u{2013}"]
 
-    /// Splits "Computer Literacy/Info Mgmt 3 Credit Hours" into the text before and the credits ("3", "1 to 3",
-    /// "3 or 4"), when the text ends with numbers followed by credit units (in parentheses or not). A cap after a
-    /// slash ("1-18 Credits/Maximum of 18") comes back as `cap` ("Credit/No Credit" in a title is none).
+    /// Splits "Literacy 3 Credit Hours" into the text before and the credits ("3", "1 to 3", "3 or 4"), when numbers
+    /// and credit units end it; a cap after a slash ("1-18 Credits/Maximum of 18") is `cap` ("Credit/No Credit" none).
     static func trailingCreditPhrase(_ text: String) -> (rest: String, credits: String, cap: String?)? {
         var words = TextCollapsing.collapse(text).split(separator: " ").map(String.init)
         // "Credit(s)", "unit(s)": a plural in parentheses, no opening one.

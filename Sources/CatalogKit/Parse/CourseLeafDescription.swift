@@ -1,29 +1,22 @@
 import Foundation
 import SafeLibXML
 
-/// The description of a CourseLeaf course, read from `courseblockdesc`, and the line of credits some sites put
-/// before it.
-///
-/// The paragraph is prose as a whole ("TOPIC TITLE: …" in it is no field), but older sites write two fields into it:
-/// a first line of credits ("(3-0) Cr. 3. F.S."), and a requisite opened by its label in emphasis where a line or a
-/// sentence starts, the label alone ("<br><strong>Prerequisite:</strong> Junior standing.<br>") or label and value
-/// in one emphasis that ends its line ("<em>Prereq: Com S 309</em><br/>").
+/// A CourseLeaf `courseblockdesc`: prose as a whole ("TOPIC TITLE: …" is no field), but for a first line of credits
+/// ("(3-0) Cr. 3. F.S.") and requisites opened by their label in emphasis where a line or sentence starts.
 enum CourseLeafDescription {
     struct Read {
         var prose: String
         /// The requisites taken out of the prose, each labelled by the words that opened its emphasis.
         var requisites: [ContentSegment] = []
         /// The credits of the first line's credits sentence, and that line, which then is no longer prose.
-        var credits: String?
-        var creditsLine: String?
+        var credits: (value: String, line: String)?
     }
 
     static func read(_ events: [InlineEvent]) -> Read {
         let (rest, requisites) = takingRequisites(from: events)
         var read = Read(prose: LabelledContent.prose(from: rest), requisites: requisites)
         if let (credits, line, after) = creditsLine(read.prose) {
-            read.credits = credits
-            read.creditsLine = String(line)
+            read.credits = (credits, String(line))
             read.prose = String(after)
         }
         return read
@@ -37,8 +30,7 @@ enum CourseLeafDescription {
         return (credits, line, text[lineEnd...].drop(while: { $0 == "\n" }))
     }
 
-    /// The first line of the first unlabelled segment, when it is a line of credits ("Credits 1 to 4. 1 to 4 Other
-    /// Hours.") before the description, taken out of the segments: its credits and that line.
+    /// The credits and the first line of the first unlabelled segment when it is a line of credits, taken out.
     static func takingCreditsLine(from segments: inout [ContentSegment]) -> (credits: String, line: String)? {
         guard let index = segments.firstIndex(where: { $0.label == nil }) else { return nil }
         let segment = segments[index]
@@ -46,14 +38,8 @@ enum CourseLeafDescription {
         if rest.isEmpty {
             segments.remove(at: index)
         } else {
-            let cut = segment.text.utf8.distance(from: segment.text.utf8.startIndex, to: rest.startIndex)
-            segments[index].text = String(rest)
-            segments[index].links = segment.links.filter { $0.start >= cut }.map { link in
-                var moved = link
-                moved.start -= cut
-                moved.end -= cut
-                return moved
-            }
+            let bytes = Array(segment.text.utf8)
+            segments[index] = segment.slice(bytes, from: bytes.count - rest.utf8.count, to: bytes.count)
         }
         return (credits, String(line))
     }
@@ -64,8 +50,7 @@ enum CourseLeafDescription {
     /// Words that open a sentence of credits: "Cr. 3." (after contact hours "(3-0)"), "Credits 1 to 4.".
     private static let creditsMarkers: [[UInt8]] = ["Cr. ", "Credits ", "Credit "].map { Array($0.utf8) }
 
-    /// The value of a sentence of credits that starts the line or follows the contact hours ("(3-0) Cr. 3."), when
-    /// it is a number ("Cr. R.", "Cr. arr." are none).
+    /// The number of a sentence of credits that starts the line or follows the contact hours ("(3-0) Cr. 3.").
     static func creditsSentence(in line: Substring) -> String? {
         guard line.utf8.contains(UInt8(ascii: "C")) else { return nil }
         let bytes = Array(line.utf8)
@@ -90,9 +75,8 @@ enum CourseLeafDescription {
         return nil
     }
 
-    /// The events without the requisites that open with their label in emphasis where a line or a sentence starts,
-    /// each read as a labelled segment. An emphasis holding the label alone takes the rest of its line as the value;
-    /// one holding label and value must end its line (punctuation after it goes with it: "<em>Prereq: X</em>.").
+    /// The events without the requisites opened by their label in emphasis where a line or sentence starts, each a
+    /// segment: a label alone takes the rest of its line; label and value must end theirs ("<em>Prereq: X</em>.").
     private static func takingRequisites(from events: [InlineEvent]) -> ([InlineEvent], [ContentSegment]) {
         guard events.contains(where: isEmphasisStart) else { return (events, []) }
         var rest: [InlineEvent] = []
@@ -106,8 +90,7 @@ enum CourseLeafDescription {
             if isEmphasisStart(event), lastOnLine.map({ ".!?)".utf8.contains($0) }) ?? true,
                let end = matchingEnd(events, from: index), let labelOnly = requisiteOpening(Array(events[(index + 1)..<end])) {
                 var next = end + 1
-                // The label alone takes a line of its own, not a sentence's rest nor the paragraph's only line,
-                // which is the description ("<strong>Prerequisite:</strong> MATH 101. Limits, …").
+                // The label alone takes a line of its own, not a sentence's rest nor the paragraph's only line.
                 var ownLine = true
                 if labelOnly {
                     while !endsLine(next) { next += 1 }
@@ -146,8 +129,7 @@ enum CourseLeafDescription {
         return (rest, requisites)
     }
 
-    /// Whether the emphasis' content holds a prerequisite's or corequisite's label alone (nil when it does not open
-    /// with one).
+    /// Whether the emphasis holds a requisite's label alone (nil when it does not open with one).
     private static func requisiteOpening(_ inner: [InlineEvent]) -> Bool? {
         guard let first = LabelledContent.segments(from: plain(inner)).first, let label = first.label,
               [.prerequisite, .corequisite].contains(FieldRole(label: label)) else { return nil }

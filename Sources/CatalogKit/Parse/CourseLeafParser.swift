@@ -1,12 +1,8 @@
 import Foundation
 import SafeLibXML
 
-/// CourseLeaf (Leepfrog), the catalog system of UM-Dearborn and many others.
-///
-/// A subject page holds every course as a `div.courseblock`: the heading `p.courseblocktitle` ("CIS 112␣␣Computer
-/// Literacy/Info Mgmt␣␣3 Credit Hours", or `span.detail-code`, `span.detail-title` and `span.detail-hours_html`),
-/// the description `p.courseblockdesc`, then `p.courseblockextra` fields ("Prerequisite(s):" with links to
-/// `/search/?P=MATH%20115`). The A–Z index of subjects links to those pages and holds no course.
+/// CourseLeaf (Leepfrog): a subject page holds each course as a `div.courseblock`, with a heading
+/// `p.courseblocktitle` (or `span.detail-*`), the description `p.courseblockdesc`, then `p.courseblockextra` fields.
 public struct CourseLeafParser: CatalogParser {
     public let system = CatalogSystem.courseleaf
 
@@ -44,22 +40,13 @@ public struct CourseLeafParser: CatalogParser {
         return found
     }
 
-    /// The code, title and credits of a heading, and the rule that found each.
-    struct Heading {
-        var code: CourseCode
-        var title: String
-        var credits: String?
-        var creditsCap: String?
-        var rules: [String: String]
-    }
-
     private func course(block: HTMLNode, page: PageContext) throws -> ParsedCourse? {
         guard let headingNode = try block.first(Self.headingXPath),
-              let heading = try Self.heading(headingNode, at: "div.courseblock at \(block.path)") else { return nil }
+              let (heading, rules) = try Self.heading(headingNode, at: "div.courseblock at \(block.path)")
+        else { return nil }
         var course = ParsedCourse(code: heading.code, title: heading.title, sourceURL: page.sourceURLText, system: system)
         course.pageURL = page.pageURLString
-        course.provenance.merge(heading.rules) { first, _ in first }
-        // The description paragraph is prose as a whole: its "TOPIC TITLE: …" is not a field of the course.
+        course.provenance.merge(rules) { first, _ in first }
         var events: [InlineEvent] = []
         var requisites: [ContentSegment] = []
         var description: [(text: String, path: String)] = []
@@ -67,14 +54,14 @@ public struct CourseLeafParser: CatalogParser {
         var credits: (value: String, line: String, place: String)?
         var afterHeading = false
         // A hidden child is the print copy of what the block shows (UC Davis repeats its labelled list in one).
-        for child in block.children where child.isElement && child.attribute("hidden") == nil {
+        for child in block.children where child.attribute("hidden") == nil {
             if child.isSame(as: headingNode) {
                 afterHeading = true
             } else if afterHeading, child.hasClass("courseblockdesc") {
                 let read = CourseLeafDescription.read(child.inlineEvents())
                 if !read.prose.isEmpty { description.append((read.prose, child.path)) }
                 requisites += read.requisites
-                if credits == nil, let value = read.credits, let line = read.creditsLine {
+                if credits == nil, let (value, line) = read.credits {
                     credits = (value, line, "the first line of .courseblockdesc at \(child.path)")
                 }
             } else if afterHeading {
@@ -92,8 +79,8 @@ public struct CourseLeafParser: CatalogParser {
             course.description = (description.map(\.text) + [course.description]).filter { !$0.isEmpty }.joined(separator: "\n\n")
             course.provenance["description"] = "p.courseblockdesc at \(first.path)"
         }
-        course.takeCredits(heading.credits, rule: heading.rules["credits"])
-        course.noteCreditsCap(heading.creditsCap, rule: "\(heading.rules["credits"] ?? "the heading"), after the slash that follows its credits")
+        course.takeCredits(heading.credits, rule: rules["credits"])
+        course.noteCreditsCap(heading.creditsCap, rule: "\(rules["credits"] ?? "the heading"), after the slash that follows its credits")
         if let credits {
             course.takeCredits(credits.value, rule: "the credits sentence of the line \"\(credits.line)\", \(credits.place)")
             // The rest of that line (cross-listing, contact hours, terms) is no description, but stays in view.
@@ -103,42 +90,38 @@ public struct CourseLeafParser: CatalogParser {
         return course
     }
 
-    /// Reads a heading: the `detail-*` spans when the site has them, else the title paragraph's text.
-    static func heading(_ node: HTMLNode, at place: String) throws -> Heading? {
+    /// Reads a heading, and the rule that found each part: the `detail-*` spans if the site has them, else its text.
+    static func heading(_ node: HTMLNode, at place: String) throws -> (CourseHeading.Parsed, rules: [String: String])? {
         if let codeNode = try node.first(detailCodeXPath), let code = CourseCode(parsing: codeNode.text) {
+            var heading = CourseHeading.Parsed(code: code, title: "")
             var rules = ["code": "span.detail-code at \(codeNode.path), in \(place)"]
-            var title = ""
             if let titleNode = try node.first(detailTitleXPath) {
                 // "— Data, Logic, & Computing": the dash parts the title from the code; a leading period stays.
-                title = String(titleNode.text.drop(while: { $0 != "." && CourseHeading.separators.contains($0) || $0 == " " }))
+                let text = titleNode.text
+                heading.title = String(text.drop { $0 != "." && CourseHeading.separators.contains($0) || $0 == " " })
                 rules["title"] = "span.detail-title at \(titleNode.path)"
             }
-            var credits: String?
-            var cap: String?
             if let creditsNode = try node.first(detailCreditsXPath) {
                 let phrase = CourseHeading.trailingCreditPhrase(creditsNode.text)
-                credits = phrase?.credits ?? creditsNode.text
-                cap = phrase?.cap
+                heading.credits = phrase?.credits ?? creditsNode.text
+                heading.creditsCap = phrase?.cap
                 rules["credits"] = "span.detail-hours_html at \(creditsNode.path)"
             }
-            return Heading(code: code, title: title, credits: credits, creditsCap: cap, rules: rules)
+            return (heading, rules)
         }
         // "CIS 112  Computer Literacy/Info Mgmt  3 Credit Hours": the credits end the title.
         guard let parsed = CourseHeading.parseSplittingCredits(spacedText(node)) else { return nil }
         let rule = "p.courseblocktitle at \(node.path), in \(place)"
-        var heading = Heading(code: parsed.code, title: parsed.title, credits: parsed.credits, creditsCap: parsed.creditsCap,
-                              rules: ["code": rule, "title": "\(rule), text after the code"])
-        if heading.credits != nil { heading.rules["credits"] = "\(rule), the credit hours at its end" }
-        return heading
+        var rules = ["code": rule, "title": "\(rule), text after the code"]
+        if parsed.credits != nil { rules["credits"] = "\(rule), the credit hours at its end" }
+        return (parsed, rules)
     }
 
-    /// A heading's text with its blocks and lines apart: a title and its credits in two `div`s are two phrases,
-    /// not "World3 Credits" as the text content has them.
+    /// A heading's text with its blocks apart: not "World3 Credits" for a title and credits in two `div`s.
     static func spacedText(_ node: HTMLNode) -> String {
         let prose = LabelledContent.prose(from: node.inlineEvents())
         return prose.utf8.contains(UInt8(ascii: "\n")) ? TextCollapsing.collapse(prose.replacingOccurrences(of: "\n", with: " ")) : prose
     }
 
-    /// Subject index pages link to subject pages, not to courses: no course listing.
     public func listing(in page: PageContext) throws -> CourseListing? { nil }
 }

@@ -1,9 +1,8 @@
 import Foundation
 import SafeLibXML
 
-/// GVSU's own catalog (www.gvsu.edu/catalog): subject pages list courses, one page per course. Read by its text
-/// layout, not class names: the catalog name, a heading "CIS 452 - Title", description paragraphs whose last
-/// sentences give contact hours, terms offered and requisites, then "Credits: 4" and other labelled lines.
+/// GVSU's own catalog, read by its text layout: the catalog name, a heading "CIS 452 - Title", description
+/// paragraphs whose last sentences give hours, terms and requisites, then "Credits: 4" and other labelled lines.
 public struct GVSUParser: CatalogParser {
     public let system = CatalogSystem.gvsu
 
@@ -14,7 +13,6 @@ public struct GVSUParser: CatalogParser {
     public func recognizes(_ page: PageContext) -> Bool {
         if let host = page.pageURL.host?.lowercased(), host == "gvsu.edu" || host.hasSuffix(".gvsu.edu") { return true }
         if let (heading, _) = courseHeading(in: page) {
-            // The layout: the catalog's name, then the course heading.
             return CourseHeading.catalogName(before: heading) != nil
         }
         // A subject page: links named "CODE - Title" to /catalog/course/ pages.
@@ -55,12 +53,8 @@ public struct GVSUParser: CatalogParser {
 
     public func listing(in page: PageContext) throws -> CourseListing? {
         if courseHeading(in: page) != nil { return nil }
-        var courses: [ListedCourse] = []
-        var seen: Set<String> = []
-        for anchor in try page.document.select(Self.courseLinkXPath) {
-            guard let parsed = CourseHeading.parse(anchor.text), let link = anchor.link(), link.path.contains("/course/"),
-                  seen.insert(link.absoluteString).inserted else { continue }
-            courses.append(ListedCourse(linkText: parsed, url: link.absoluteString))
+        let courses = try page.listedCourses(Self.courseLinkXPath) { _, link, heading in
+            heading != nil && link.path.contains("/course/")
         }
         guard !courses.isEmpty else { return nil }
         let heading = try page.document.first("//h1")?.text

@@ -41,14 +41,14 @@ enum InlineSentences {
         var sentences: [ContentSegment] = []
         for (index, marker) in markers.enumerated() {
             let end = index + 1 < markers.count ? markers[index + 1].start : scalars.count
-            var piece = slice(segment, scalars, from: marker.valueStart, to: end)
+            var piece = segment.slice(scalars, from: marker.valueStart, to: end)
             piece.label = marker.kind.rawValue
             piece.rule = "sentence \"\(marker.written.trimmingTrailingSpaces())…\" at the end of the description"
             if marker.kind == .offered, piece.text.hasSuffix(".") { piece.text.removeLast() }
             if marker.kind == .contactHours { piece.text = String(piece.text.dropFirst().dropLast()) }
             sentences.append(piece)
         }
-        return (slice(segment, scalars, from: 0, to: first.start), sentences)
+        return (segment.slice(scalars, from: 0, to: first.start), sentences)
     }
 
     static func findMarkers(_ s: [UInt8]) -> [Marker] {
@@ -78,12 +78,10 @@ enum InlineSentences {
         return found
     }
 
-    /// Labels that open a later sentence of a requisite field as a field of their own: "Prerequisite: MATH 248.
-    /// Recommended: MATH 306.", "Prerequisite: Junior standing. Concurrent: MATH 115."
+    /// Labels that open a later sentence of a requisite as a field of its own ("… MATH 248. Recommended: MATH 306.").
     static let followingLabels: [String] = labels.filter { $0.1 != .offered }.map(\.0) + ["Recommended:", "Concurrent:"]
 
-    /// A prerequisite or corequisite field cut where one of its sentences starts with the label of another field:
-    /// the field itself, then one segment per such sentence. A label of the field's own kind starts no field.
+    /// A requisite cut where a sentence starts with another field's label (not its own kind's): itself, then those.
     static func splitFollowingFields(_ segment: ContentSegment, role: FieldRole) -> [ContentSegment] {
         guard role == .prerequisite || role == .corequisite, segment.text.containsBytes(":") else { return [segment] }
         let s = Array(segment.text.utf8)
@@ -98,10 +96,11 @@ enum InlineSentences {
             while end > 0, " ;,".utf8.contains(s[end - 1]) { end -= 1 }
             return end
         }
-        var pieces = [slice(segment, s, from: 0, to: end(before: first.start))]
+        var pieces = [segment.slice(s, from: 0, to: end(before: first.start))]
         let field = segment.writtenLabel ?? segment.label ?? ""
         for (number, cut) in cuts.enumerated() {
-            var piece = slice(segment, s, from: cut.valueStart, to: number + 1 < cuts.count ? end(before: cuts[number + 1].start) : s.count)
+            let stop = number + 1 < cuts.count ? end(before: cuts[number + 1].start) : s.count
+            var piece = segment.slice(s, from: cut.valueStart, to: stop)
             piece.label = String(cut.label.dropLast())
             piece.labelStyle = "text"
             piece.writtenLabel = cut.label
@@ -133,15 +132,17 @@ enum InlineSentences {
         guard i < s.count, s[i] == UInt8(ascii: ")") else { return nil }
         return i + 1
     }
+}
 
-    /// A part of a segment with its links, trimmed, link offsets (UTF-8 bytes) moved to match.
-    private static func slice(_ segment: ContentSegment, _ s: [UInt8], from start: Int, to end: Int) -> ContentSegment {
+extension ContentSegment {
+    /// The part of the segment between UTF-8 offsets `start` and `end` of its text (`s`), trimmed, with its links.
+    func slice(_ s: [UInt8], from start: Int, to end: Int) -> ContentSegment {
         var lower = start, upper = end
         while lower < upper, s[lower] == UInt8(ascii: " ") || s[lower] == UInt8(ascii: "\n") { lower += 1 }
         while upper > lower, s[upper - 1] == UInt8(ascii: " ") || s[upper - 1] == UInt8(ascii: "\n") { upper -= 1 }
-        var piece = segment
+        var piece = self
         piece.text = String(decoding: s[lower..<upper], as: UTF8.self)
-        piece.links = segment.links.filter { $0.start >= lower && $0.start < upper }.map { link in
+        piece.links = links.filter { $0.start >= lower && $0.start < upper }.map { link in
             var moved = link
             moved.start -= lower
             moved.end = min(link.end, upper) - lower

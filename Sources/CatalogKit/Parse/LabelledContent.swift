@@ -26,9 +26,8 @@ struct SegmentLink: Equatable {
     var end: Int
 }
 
-/// Splits a course body into labelled fields and prose, the way a reader of the page sees them: labels written
-/// `<strong>Credit Hours:</strong> <strong>3.0</strong>` (Acalog), `<em>Prereq.:</em> <em>…</em>` (LSU),
-/// `<strong>Description</strong><br/>text` (a bare label, its value on the next lines), or in plain text at the
+/// Splits a course body into labelled fields and prose as a reader sees them: labels in emphasis with a colon
+/// (`<strong>Credit Hours:</strong> 3`), bare (`<strong>Description</strong><br/>text`), or in plain text at the
 /// start of a line ("TCCNS Equivalent: ACCT 2301").
 enum LabelledContent {
     static func segments(from events: [InlineEvent]) -> [ContentSegment] {
@@ -39,8 +38,7 @@ enum LabelledContent {
         return reader.segments
     }
 
-    /// The events as prose, no label read: white space collapsed, "\n" for a line break and "\n\n" between
-    /// paragraphs, so that `<br>` parts words as the page shows them ("Com S 309<br>Process-based").
+    /// The events as prose, no label read, with line and paragraph breaks as in `ContentSegment.text`.
     static func prose(from events: [InlineEvent]) -> String {
         var builder = Builder(label: nil, labelStyle: nil)
         for line in lines(from: events).lines {
@@ -49,8 +47,6 @@ enum LabelledContent {
         }
         return builder.finish().text
     }
-
-    // MARK: Lines and units
 
     enum LineBreak { case line, paragraph }
 
@@ -76,8 +72,7 @@ enum LabelledContent {
             TextCollapsing.collapse(tokens.count == 1 ? tokens[tokens.startIndex].text : tokens.map(\.text).joined())
         }
         var isEmpty: Bool { tokens.allSatisfy { TextCollapsing.isBlank($0.text) } }
-        /// Whether the last scalar that is not white space is a colon: when not, `colonLabel(text)` is nil, and the
-        /// text need not be made to ask.
+        /// Whether the last scalar that is not white space is a colon: else `colonLabel(text)` is nil.
         var endsWithColon: Bool {
             for token in tokens.reversed() {
                 for scalar in token.text.unicodeScalars.reversed() where !TextCollapsing.isCollapsibleSpace(scalar) {
@@ -156,8 +151,6 @@ enum LabelledContent {
         return units
     }
 
-    // MARK: Label recognition
-
     private static let smallWords: Set<String> = ["of", "and", "or", "for", "to", "the", "in", "a", "an", "by", "per", "at"]
 
     /// A label written in emphasis and ending in a colon: "Credit Hours:", "Prereq.:".
@@ -197,8 +190,8 @@ enum LabelledContent {
         return String(body)
     }
 
-    /// How many words `split(separator: " ")` gives, counted on the bytes for ASCII text (splitting cost more than
-    /// the rest of reading a label); in other text a space with a combining mark after it is no separator.
+    /// How many words `split(separator: " ")` gives, counted on the bytes for ASCII (splitting cost more than the
+    /// rest of reading a label); elsewhere a space with a combining mark after it is no separator.
     private static func wordCount(_ text: String) -> Int {
         guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return text.split(separator: " ").count }
         var words = 0
@@ -228,8 +221,6 @@ enum LabelledContent {
         text.utf8.count <= limit || text.count <= limit
     }
 
-    // MARK: Segmentation
-
     private struct Reader {
         var segments: [ContentSegment] = []
         var current: Builder?
@@ -244,8 +235,7 @@ enum LabelledContent {
             for unit in LabelledContent.units(of: line) {
                 let isEmpty = unit.isEmpty
                 if let tag = unit.emphasisTag {
-                    // Only where a label may be: a colon label ends in a colon, a bare one starts its line, and
-                    // nothing in a link is one.
+                    // A colon label ends in a colon, a bare one starts its line, and nothing in a link is one.
                     if !lineHasContent || unit.endsWithColon, !unit.tokens.contains(where: { $0.link != nil }) {
                         let text = unit.text
                         if !text.isEmpty,

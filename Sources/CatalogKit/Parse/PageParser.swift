@@ -3,7 +3,7 @@ import SafeLibXML
 import Synchronization
 
 /// Which parser reads a page: one named system, or whichever recognizes the page.
-public enum SystemChoice: Sendable, Equatable, CustomStringConvertible {
+public enum SystemChoice: Sendable, Equatable {
     case auto
     case fixed(CatalogSystem)
     /// A catalog's declarative rules; its records carry the system.
@@ -17,25 +17,17 @@ public enum SystemChoice: Sendable, Equatable, CustomStringConvertible {
         self = choice
     }
 
-    /// The words `init(argument:)` accepts, for usage messages: "auto, gvsu, acalog, courseleaf or banner".
+    /// "auto, gvsu, acalog, courseleaf or banner", for usage messages.
     public static var argumentList: String { spelledOut(["auto"] + CatalogSystem.allCases.map(\.rawValue)) }
 
-    /// The systems alone, for help texts: "gvsu, acalog, courseleaf or banner".
+    /// "gvsu, acalog, courseleaf or banner", for help texts.
     public static var systemList: String { spelledOut(CatalogSystem.allCases.map(\.rawValue)) }
 
-    /// The words for a synopsis: "auto|gvsu|acalog|courseleaf|banner".
+    /// "auto|gvsu|acalog|courseleaf|banner", for a synopsis.
     public static var synopsis: String { (["auto"] + CatalogSystem.allCases.map(\.rawValue)).joined(separator: "|") }
 
     private static func spelledOut(_ names: [String]) -> String {
         names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
-    }
-
-    public var description: String {
-        switch self {
-        case .auto: return "auto"
-        case let .fixed(system): return system.rawValue
-        case let .rules(_, system): return "rules (\(system.rawValue))"
-        }
     }
 }
 
@@ -61,7 +53,6 @@ public struct PageResult: Sendable {
     /// Course elements on the page whose code could not be read, one line each (`PageCourses.unreadable`).
     public var unreadableCourses: [String] = []
 
-    /// True when the page gave a course or a listing.
     public var yieldedRecord: Bool { !courses.isEmpty || !(listing?.courses.isEmpty ?? true) }
 
     /// Why a page that was read gave no course, for a parse gap.
@@ -70,7 +61,6 @@ public struct PageResult: Sendable {
             ?? "no course found on the page (parsed as \(system?.rawValue ?? "nothing"): \(systemRule))"
     }
 
-    /// The course elements whose code could not be read, one warning each naming the page.
     public var unreadableCourseWarnings: [String] { unreadableCourses.map { "\(input): \($0)" } }
 
     /// Fields a course page lacks, one line each, naming the page and the field.
@@ -90,7 +80,7 @@ public struct PageResult: Sendable {
 /// The parse stage: bytes of a page in, courses and listing out. Pure: no I/O.
 public struct PageParser: Sendable {
     public var system: SystemChoice
-    /// The texts that the courses of the pages this parser (and its copies) reads share.
+    /// The texts the courses of this parser's pages (and its copies') share.
     let sharedTexts = SharedTexts()
 
     public init(system: SystemChoice = .auto) {
@@ -144,13 +134,11 @@ public struct PageParser: Sendable {
     }
 }
 
-/// Texts that many courses hold, one copy each: pages of one layout give thousands of courses the same provenance,
-/// field labels and catalog name.
+/// One copy each of the provenance, field labels and catalog name thousands of courses of one layout share.
 final class SharedTexts: Sendable {
     private let known = Mutex<Set<String>>([])
 
-    /// Replaces the provenance, field labels and catalog name of `course` with the copies already known, and keeps
-    /// those not known yet.
+    /// Replaces the course's texts with the copies already known, and keeps those not known yet.
     func share(_ course: inout ParsedCourse) {
         known.withLock { known in
             func shared(_ text: String) -> String { known.insert(text).memberAfterInsert }

@@ -1,11 +1,9 @@
 import Foundation
 import SafeLibXML
 
-/// What a maintainer needs when a page gives no course or a course lacks a field: the rule that matched nothing,
-/// the nearest candidate, a known page type that holds no course, an unmapped label that looks like the field.
+/// Why a page gave no course or a course lacks a field, for a maintainer.
 public enum ParseDiagnosis {
-    /// Why `bytes`, read as `system`, gave no course: a known course-less page type, or the rules that matched
-    /// nothing and the nearest candidate.
+    /// A known course-less page type, or the rules that matched nothing and the nearest candidate.
     public static func noCourse(bytes: [UInt8], url: URL?, system: CatalogSystem?) -> String {
         guard let document = try? HTMLDocument(bytes: bytes, url: url) else { return "the page could not be read as HTML" }
         if let known = CatalogParsers.all.lazy.compactMap({ $0.courseLessPage(document) }).first { return known }
@@ -15,8 +13,7 @@ public enum ParseDiagnosis {
         return sentence
     }
 
-    /// The element with the shortest text that starts with something shaped like a course code ("CIS 999 - …"):
-    /// the heading itself rather than the block around it.
+    /// The element with the shortest text that starts with a course code: the heading, not the block around it.
     static func nearestCandidate(in document: HTMLDocument) -> String? {
         let names = ["h1", "h2", "h3", "h4", "h5", "h6", "strong", "b", "dt", "th", "td", "a", "p", "span", "div", "li"]
         var best: (name: String, path: String, text: String)?
@@ -34,8 +31,7 @@ public enum ParseDiagnosis {
         "title": ["title", "name"],
     ]
 
-    /// "label "Credit Hrs:" looks like credits: map it in rules.labels (e.g. "Credit Hrs:?": "credits")", when a
-    /// course lacks `field` and keeps an unmapped label that may hold it.
+    /// An unmapped label that may hold `field`, which the course lacks, and how to map it.
     public static func unmappedLabel(for field: String, in course: ParsedCourse) -> String? {
         let words = labelWords[field] ?? [field]
         guard let found = course.fields.first(where: { field in

@@ -2,37 +2,21 @@ import Foundation
 
 /// Renders parse results for people (every field and the rule it came from) and as JSON.
 public enum ParseOutput {
-    /// One JSON array of normalized course records over all pages, sorted by id, deterministic (sorted keys),
-    /// as UTF-8: `jsonParts` joined.
-    public static func jsonBytes(_ results: [PageResult], rules: NormalizationRules = .standard) -> [UInt8] {
-        Array(jsonParts(courses: Normalizer(rules: rules).normalize(catalog: results.flatMap(\.courses))).joined())
-    }
-
-    /// The JSON array of courses already normalized as a catalog (`Normalizer.normalize(catalog:)`) in the
-    /// consecutive pieces `writeJSON(courses:)` hands out.
-    public static func jsonParts(courses: [Course], batch: Int = defaultBatch) -> [[UInt8]] {
-        var parts: [[UInt8]] = []
-        writeJSON(courses: courses, batch: batch) { parts.append($0) }
-        return parts
-    }
-
     /// How many records `writeJSON` has in memory at once.
     public static let defaultBatch = 1_024
 
-    /// Hands `write` the JSON array of `jsonBytes` in consecutive pieces, in order: the records of each batch are
-    /// written on the cores in parallel, a range of them into each piece (the bytes of
-    /// `JSONValue.array(records).serialized()`), and a batch is handed out before the next is made.
+    /// Hands `write` the bytes of `JSONValue.array(records).serialized()` for the courses (normalized as a catalog)
+    /// in pieces, in order: each batch is written on the cores in parallel and handed out before the next is made.
     public static func writeJSON<Failure: Error>(courses: consuming [Course], batch: Int = defaultBatch,
                                                  to write: ([UInt8]) throws(Failure) -> Void) throws(Failure) {
         guard !courses.isEmpty else { return try write(Array("[]".utf8)) }
         let size = max(1, batch)
         let total = courses.count
-        // Each batch's records cut into ranges, one a call on the cores.
         let batches = stride(from: 0, to: total, by: size).map { start in
             ParallelMap.cuts(of: min(size, total - start)).map { (start + $0.lowerBound)..<(start + $0.upperBound) }
         }
-        // Each range's courses, last first: moved off the end of `courses`, never copied. The core writing a range
-        // takes them off its end in order and lets each go once written, so the courses are freed on the cores.
+        // Each range's courses, last first, moved off `courses`: the core writing a range takes them off its end and
+        // lets each go once written, so the courses are freed on the cores.
         var lastFirst = batches.map { $0.map { _ in [Course]() } }
         for (batchIndex, ranges) in batches.enumerated().reversed() {
             for (rangeIndex, range) in ranges.enumerated().reversed() {
@@ -60,8 +44,7 @@ public enum ParseOutput {
         try write(Array("\n]".utf8))
     }
 
-    /// The readable view of one page. `scheme`: the numbering that gives levels (by default, each course's own
-    /// number's), so that a page shows the levels `--json` gives.
+    /// The readable view of one page; `scheme` gives levels (by default, each course's own), as `--json` does.
     public static func human(_ result: PageResult, rules: NormalizationRules = .standard, scheme: NumberingScheme? = nil) -> String {
         var out = "== \(result.input)\n"
         func line(_ key: String, _ value: String, from rule: String? = nil) {

@@ -1,8 +1,7 @@
 import Foundation
 import SafeLibXML
 
-/// A catalog's layout written as data: where each course is, where each field is, which labels mean what,
-/// and where a listing's links are. `catalogs[].rules` in pipeline.json; `gvingest parse --rules FILE`.
+/// A catalog's layout as data (`catalogs[].rules` in pipeline.json; `gvingest parse --rules FILE`).
 public struct ParseRules: Sendable, Equatable {
     /// XPath of each course's element in a page.
     public var course: String
@@ -49,8 +48,7 @@ public struct ParseRules: Sendable, Equatable {
         labels = []
     }
 
-    /// Reads rules from configuration JSON, reporting every problem (an unknown key, an XPath libxml2
-    /// rejects, a label pattern that is no regular expression) at its path.
+    /// Reads rules from configuration JSON, reporting every problem (an unknown key, a bad XPath) at its path.
     static func read(_ value: JSONValue?, _ path: String, reader: inout ConfigReader) -> ParseRules? {
         guard let object = reader.object(value, path) else { return nil }
         let fields: [(key: String, keyPath: WritableKeyPath<ParseRules, String?>)] = [
@@ -94,7 +92,6 @@ public struct ParseRules: Sendable, Equatable {
         }
     }
 
-    /// The field a written label means under these rules, or nil when no pattern matches it.
     func field(forLabel label: String) -> String? {
         let range = NSRange(label.startIndex..., in: label)
         for rule in labels {
@@ -193,12 +190,7 @@ public struct RuleParser: CatalogParser {
 
     public func listing(in page: PageContext) throws -> CourseListing? {
         guard let linksXPath = rules.listingCourses else { return nil }
-        var courses: [ListedCourse] = []
-        var seen: Set<String> = []
-        for anchor in try page.document.select(linksXPath) {
-            guard let url = anchor.link()?.absoluteString, seen.insert(url).inserted else { continue }
-            courses.append(ListedCourse(linkText: CourseHeading.parse(anchor.text), url: url))
-        }
+        let courses = try page.listedCourses(linksXPath)
         var pages: [String] = []
         if let pagesXPath = rules.listingPages {
             for anchor in try page.document.select(pagesXPath) {
