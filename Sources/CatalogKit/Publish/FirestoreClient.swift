@@ -75,8 +75,7 @@ final class FirestoreClient: Sendable {
         session.finishTasksAndInvalidate()
     }
 
-    /// Every document of a collection: id → fields. Documents with a field gvingest cannot read map to nil
-    /// fields, which compare unequal to anything and so are rewritten.
+    /// Every document of a collection: id → fields, nil for one gvingest cannot read (so it compares unequal).
     func list(collection: String) async throws(FirestoreError) -> [String: [String: FirestoreValue]?] {
         var documents: [String: [String: FirestoreValue]?] = [:]
         var pageToken: String?

@@ -96,7 +96,7 @@ public struct PublishInputs: Sendable {
 
     /// Reads the outputs in `directory`. `checkReport`: refuse unless `run-report.json` shows the run that wrote
     /// them finished its outputs (a run that guards refused writes a report but no outputs, and must not publish).
-    public static func load(directory: URL, checkReport: Bool = true) throws(PublishInputError) -> PublishInputs {
+    public static func load(directory: URL, checkReport: Bool) throws(PublishInputError) -> PublishInputs {
         let reportFile = directory.appendingPathComponent("run-report.json")
         let catalogFile = directory.appendingPathComponent("catalog.json")
         let newsFile = directory.appendingPathComponent("news.json")

@@ -1,5 +1,4 @@
-/// The published catalog, `catalog.json` (`schemas/catalog.schema.json`), what the app reads: made from the run's
-/// snapshot, so its courses carry `createdAt` and `updatedAt`; the same snapshot gives a byte-identical file.
+/// The published catalog, `catalog.json`, what the app reads: from the run's snapshot, the same bytes each time.
 public enum PublishedCatalog {
     public static let schemaVersion = 1
 
