@@ -75,15 +75,11 @@ enum DiffCommand: Command {
         var builder: CatalogDiff.Builder?
         for input in inputs {
             do {
-                let bytes = try FileBytes.read(input.file)
-                let header: [String: JSONValue]
-                if builder == nil {
-                    let old = try CourseDocument.comparableCourses(bytes)
-                    header = old.header
-                    builder = CatalogDiff.Builder(old: old.courses)
-                } else {
-                    header = try CourseDocument.comparableCourses(bytes) { builder?.add($0) }
+                var old: [ComparableCourse] = []
+                let header = try CourseDocument.comparableCourses(try FileBytes.read(input.file)) { course in
+                    if builder == nil { old.append(course) } else { builder?.add(course) }
                 }
+                if builder == nil { builder = CatalogDiff.Builder(old: old) }
                 let captured = if case let .string(time)? = header["capturedAt"] { " (\(time))" } else { "" }
                 labels.append(input.label + captured)
             } catch {
@@ -106,8 +102,7 @@ enum DiffCommand: Command {
         return diff.isEmpty ? .ok : .differences
     }
 
-    /// The last two snapshots of the store `--snapshots` or `--config`/`--catalog` name; a store that is not there
-    /// is trouble (2), not a usage mistake: the request was fine, the data is not there.
+    /// The last two snapshots `--snapshots` or `--config`/`--catalog` name; a missing store is trouble (2), not usage.
     static func lastTwo(_ arguments: Arguments) throws -> [(file: URL, label: String)] {
         let store: SnapshotStore
         if let directory = arguments.value("--snapshots") {

@@ -82,8 +82,7 @@ public struct NewsPipeline: Sendable {
     public var feedFile: URL { outputDirectory.appendingPathComponent("news.atom") }
     public func digestFile(_ catalogID: String) -> URL { outputDirectory.appendingPathComponent("digest-\(catalogID).md") }
 
-    /// What a commit would do, without doing it: the latest snapshot, the one the courses make, the diff between
-    /// them and the guards it trips. Throws when the latest snapshot cannot be read.
+    /// What a commit would do, without doing it: the previous and new snapshots, their diff, the guards tripped.
     public func proposal(catalog: CatalogConfig, pages: PageCounts, courses: [Course], acceptRemovals: Bool,
                          now: Date) throws(CommitError) -> (previous: Snapshot?, snapshot: Snapshot, diff: CatalogDiff, violations: [GuardViolation]) {
         let previous: Snapshot?
@@ -99,9 +98,7 @@ public struct NewsPipeline: Sendable {
         return (previous, snapshot, diff, violations)
     }
 
-    /// Commits a run's normalized courses: checks the guards against the previous snapshot, then writes the
-    /// outputs and the new snapshot, then prunes old snapshots. Throws, writing nothing, when a guard fails
-    /// (`acceptRemovals` waives the removal guard), the previous snapshot or news file is corrupt, or a write fails.
+    /// Commits a run's courses: guards, then outputs and snapshot, then pruning; throws, writing nothing, on failure.
     @discardableResult
     public func commit(catalog: CatalogConfig, pages: PageCounts, courses: [Course], acceptRemovals: Bool = false,
                        now: Date) throws(CommitError) -> CommitReport {

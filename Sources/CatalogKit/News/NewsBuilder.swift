@@ -1,8 +1,6 @@
-/// Turns a diff between two snapshots into news items: one per new course, and per removed, changed or
-/// renumbered course when the settings ask for it. A pure function of its inputs.
+/// Turns a diff between two snapshots into news items, as the settings ask. A pure function of its inputs.
 public enum NewsBuilder {
-    /// The items for the step from `previous` to `current`, new courses first, then renumbered, changed and
-    /// removed ones, each by id.
+    /// The items from `previous` to `current`: added, then renumbered, changed and removed courses, each by id.
     public static func items(diff: CatalogDiff, previous: Snapshot, current: Snapshot, settings: NewsSettings) -> [NewsItem] {
         let now = Dictionary(current.courses.map { ($0.id, $0) }) { _, last in last }
         let before = Dictionary(previous.courses.map { ($0.id, $0) }) { _, last in last }
@@ -49,8 +47,7 @@ public enum NewsBuilder {
     /// "CIS 367 — Computer Graphics".
     static func heading(_ course: CourseRef) -> String { "\(course.name) — \(course.title)" }
 
-    /// A new course's content: its description, then credits, level, prerequisites (linked), corequisites
-    /// and when it is offered, then a link to its catalog page.
+    /// A new course's content: its description, its facts (credits, level, requisites, offered), its catalog link.
     static func content(of course: SnapshotCourse) -> String {
         var blocks: [String] = []
         let paragraphs = (course.text(.description) ?? "").components(separatedBy: "\n\n")

@@ -9,8 +9,7 @@ public enum NewsKind: String, Sendable, CaseIterable {
     case added, removed, changed, renumbered
 }
 
-/// One news item in the app's News shape: `id`, `title`, `description`, `thumbnail`, `content` (Markdown),
-/// `featured`, `createdAt`; and, for other readers, `kind`, `courseId` and `link` (the course's catalog page).
+/// One news item in the app's News shape, with `kind`, `courseId` and `link` (the course's page) for other readers.
 public struct NewsItem: Sendable, Equatable {
     public var id: String
     public var title: String
@@ -64,8 +63,7 @@ extension NewsItem {
 public enum NewsFile {
     public static let schemaVersion = 1
 
-    /// Adds `new` to `existing`: an id already there keeps its first item, so a re-run never duplicates
-    /// (or rewrites) an announcement. Sorted newest first, then by id.
+    /// Adds `new` to `existing`, newest first: an id already there keeps its first item, so a re-run never duplicates.
     public static func merge(existing: [NewsItem], new: [NewsItem]) -> [NewsItem] {
         var seen = Set<String>()
         let items = (existing + new).filter { seen.insert($0.id).inserted }

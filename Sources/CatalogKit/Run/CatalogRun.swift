@@ -1,7 +1,6 @@
 import Foundation
 
-/// One run of the pipeline for one catalog: fetch → parse → normalize → diff → announce → commit. It logs as it
-/// goes and fills the run report; how it ended is its outcome, which the command line maps to an exit status.
+/// One run of the pipeline for one catalog, logged and reported; its outcome maps to an exit status.
 public struct CatalogRun: Sendable {
     public var catalog: CatalogConfig
     public var config: PipelineConfig

@@ -1,8 +1,7 @@
 /// A source that is down for now (DNS, a refused or reset connection, TLS, timeouts, 5xx, robots.txt out of reach)
 /// is not bad data: the run ends as a temporary failure, naming the cause, with no advice to loosen the guards.
 public enum Outage {
-    /// One line saying why the source is unavailable, when every failed page failed for a passing reason and the
-    /// guards would not publish without them; nil when the crawl is complete or a page failed for good.
+    /// Why the source is unavailable, when every failed page failed for a passing reason and the guards would refuse.
     public static func cause(of loaded: LoadedCatalog, allowFailedPages: Bool) -> String? {
         guard loaded.pagesFailed > 0, !loaded.failures.isEmpty, loaded.failures.allSatisfy(\.temporary),
               !allowFailedPages || loaded.pagesFetched == 0 else { return nil }

@@ -101,8 +101,7 @@ public enum CatalogSearch {
         return courses
     }
 
-    /// The courses that pass every filter and match the words: code matches first, then title, then
-    /// description; ties in code order.
+    /// The courses that pass every filter and match the words: code, then title, then description matches, by code.
     public static func search(_ courses: [SearchableCourse], _ query: CatalogQuery) -> [SearchHit] {
         let words = TextCollapsing.collapse(query.text).lowercased()
         // "cis162" finds "CIS 162": codes are also compared without their spaces.

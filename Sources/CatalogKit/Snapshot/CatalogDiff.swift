@@ -67,17 +67,14 @@ public struct CatalogDiff: Sendable, Equatable {
         between(old: old.map(\.comparable), new: new.map(\.comparable))
     }
 
-    /// Compares two catalogs by course id. Courses only in `new` whose title and description equal those
-    /// of a course only in `old` are renumberings, paired in code order when several look alike. Every list
-    /// is sorted by id; of two courses with one id the first counts.
+    /// Compares two catalogs by course id (see `Builder`); of two courses with one id the first counts.
     public static func between(old: [ComparableCourse], new: [ComparableCourse]) -> CatalogDiff {
         var builder = Builder(old: old)
         for course in new { builder.add(course) }
         return builder.finish()
     }
 
-    /// A diff built while the new catalog is read course by course: a course found unchanged is not kept,
-    /// so comparing two large catalogs holds one of them, not both.
+    /// A diff built as the new catalog is read: unchanged courses are not kept, so a diff holds one catalog, not both.
     public struct Builder {
         private var oldByID: [String: ComparableCourse] = [:]
         private var newIDs: Set<String> = []
@@ -102,8 +99,7 @@ public struct CatalogDiff: Sendable, Equatable {
             }
         }
 
-        /// The diff: removals are the old courses never seen, then removals and additions that look alike
-        /// are paired as renumberings.
+        /// The diff: old courses never seen are removals; removals and additions that look alike pair as renumberings.
         public func finish() -> CatalogDiff {
             var diff = CatalogDiff()
             var removed = oldByID.values.filter { !newIDs.contains($0.id) }.sorted { $0.id < $1.id }
@@ -123,8 +119,7 @@ public struct CatalogDiff: Sendable, Equatable {
             return diff
         }
 
-        /// Pairs each added course, in order, with the first waiting removed course of the same key that `matches`
-        /// it, and takes the paired courses out of both lists.
+        /// Pairs each added course with the first waiting removed one of its key that `matches` it, and takes both out.
         private static func pair(_ removed: inout [ComparableCourse], _ added: inout [ComparableCourse],
                                  by key: (ComparableCourse) -> String,
                                  matches: (ComparableCourse, ComparableCourse) -> Bool = { _, _ in true })

@@ -25,8 +25,7 @@ public struct ComparableCourse: Sendable, Equatable {
     public let title: String
     /// The compared fields as one compact JSON object: keys sorted, white space collapsed, empty values left out.
     public let canonical: String
-    /// FNV-1a (64 bits) over `canonical`'s UTF-8: worked out when a snapshot is written, not for every course a diff
-    /// reads (a multiply per byte, one after another).
+    /// FNV-1a (64 bits) over `canonical`: computed when a snapshot is written, not for every course a diff reads.
     public var fingerprint: UInt64 { FNV1a.hash(canonical.utf8) }
 
     /// The compared fields in the order changes are listed (labelled fields follow, by label), each as people read it.
@@ -39,8 +38,7 @@ public struct ComparableCourse: Sendable, Equatable {
     /// A labelled field's key prefix: its label follows (`fields.Fee`).
     static let labelledPrefix = RecordKey.fields.rawValue + "."
 
-    /// The record keys a comparable course is made from, in the order `init(selected:)` takes their values; a
-    /// reader need not even build the others.
+    /// The record keys a comparable course is made from, in the order `init(selected:)` takes their values.
     public static let recordKeys: [RecordKey] = [.id, .name, .creditRange, .creditsText, .fields] + compared.map(\.key)
 
     /// Reads a course record (as `Course.json`, a snapshot or a published catalog gives it).

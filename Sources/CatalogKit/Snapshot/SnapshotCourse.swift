@@ -1,8 +1,6 @@
-/// One course as a snapshot keeps it: the published record (`Course.json`'s fields as JSON values, so every
-/// field round-trips exactly), when the course was first seen and last changed, and its comparable form.
+/// One course as a snapshot keeps it: the published record (round-tripping exactly), its stamps, its comparable form.
 public struct SnapshotCourse: Sendable, Equatable {
-    /// Keys of `Course.json` a snapshot leaves out: the run's diagnostics say how a page was read, not
-    /// what the course is, and would make every snapshot several times larger.
+    /// Diagnostics a snapshot leaves out: how a page was read, not what the course is, and several times the size.
     public static let diagnosticKeys: [RecordKey] = [.sources, .warnings]
 
     /// The published fields, without the stamps.

@@ -93,12 +93,6 @@ public struct SnapshotStore: Sendable {
         return (entry, try load(entry))
     }
 
-    /// The snapshot before the newest, or nil when there are fewer than two.
-    public func previous() throws(SnapshotError) -> (entry: Entry, snapshot: Snapshot)? {
-        guard let entry = try list().dropLast().last else { return nil }
-        return (entry, try load(entry))
-    }
-
     /// Writes a snapshot as the next in sequence: atomically (temporary file, fsync, link), never over an existing file.
     @discardableResult
     public func write(_ snapshot: Snapshot) throws(SnapshotError) -> Entry {
@@ -115,9 +109,8 @@ public struct SnapshotStore: Sendable {
         return Entry(sequence: sequence, file: file)
     }
 
-    /// Deletes all but the newest `keeping` snapshots, and temporary files that writers killed part-way left
-    /// behind once their writer has exited or they are older than `age` seconds (younger ones of a live
-    /// process may belong to a write in progress); returns the files deleted.
+    /// Deletes all but the newest `keeping` snapshots, and temporaries whose writer is gone or that are `age` seconds
+    /// old (younger ones of a live process may be a write in progress); returns the files deleted.
     @discardableResult
     public func prune(keeping: Int, temporariesOlderThan age: TimeInterval = 3600, now: Date = Date()) throws(SnapshotError) -> [URL] {
         var doomed = try list().dropLast(max(0, keeping)).map(\.file)
