@@ -4,11 +4,6 @@ public struct NewsFormatError: Error, Sendable, Equatable, CustomStringConvertib
     public var description: String { message }
 }
 
-/// What a news item announces.
-public enum NewsKind: String, Sendable, CaseIterable {
-    case added, removed, changed, renumbered
-}
-
 /// One news item in the app's News shape, with `kind`, `courseId` and `link` (the course's page) for other readers.
 public struct NewsItem: Sendable, Equatable {
     public var id: String
@@ -21,7 +16,7 @@ public struct NewsItem: Sendable, Equatable {
     public var featured: Bool
     /// RFC 3339, UTC: the capture time of the snapshot that brought the news.
     public var createdAt: String
-    public var kind: NewsKind
+    public var kind: DiffKind
     public var courseID: String
     public var link: String?
 
@@ -52,7 +47,7 @@ extension NewsItem {
             throw NewsFormatError(message: "expected true or false for \"featured\", got \(json["featured"]?.shortDescription ?? "nothing")")
         }
         let kindText = try text("kind")
-        guard let kind = NewsKind(rawValue: kindText) else { throw NewsFormatError(message: "unknown kind \"\(kindText)\"") }
+        guard let kind = DiffKind(rawValue: kindText) else { throw NewsFormatError(message: "unknown kind \"\(kindText)\"") }
         self.init(id: try text("id"), title: try text("title"), description: try text("description"), thumbnail: try optionalText("thumbnail"),
                   content: try text("content"), featured: featured, createdAt: try text("createdAt"), kind: kind,
                   courseID: try text("courseId"), link: try optionalText("link"))
