@@ -36,7 +36,7 @@ public struct RenumberedCourse: Sendable, Equatable {
     public var changes: [FieldChange]
 }
 
-/// The kinds of difference, as `--only` and the JSON name them.
+/// The kinds of difference, as `--only`, the JSON and news items name them.
 public enum DiffKind: String, Sendable, CaseIterable {
     case added, removed, changed, renumbered
 }
@@ -60,11 +60,6 @@ public struct CatalogDiff: Sendable, Equatable {
         if kinds.contains(.changed) { kept.changed = changed }
         if kinds.contains(.renumbered) { kept.renumbered = renumbered }
         return kept
-    }
-
-    /// Compares two snapshots' courses.
-    public static func between(old: [SnapshotCourse], new: [SnapshotCourse]) -> CatalogDiff {
-        between(old: old.map(\.comparable), new: new.map(\.comparable))
     }
 
     /// Compares two catalogs by course id (see `Builder`); of two courses with one id the first counts.
@@ -104,8 +99,7 @@ public struct CatalogDiff: Sendable, Equatable {
             var diff = CatalogDiff()
             var removed = oldByID.values.filter { !newIDs.contains($0.id) }.sorted { $0.id < $1.id }
             var added = self.added.sorted { $0.id < $1.id }
-            // A course whose code another course came to share, or stopped sharing, changed its id, not its
-            // identity: an old and a new course with one code and one title are the same course.
+            // A course whose id a shared (or no longer shared) code changed is the same course: one code, one title.
             let reidentified = Self.pair(&removed, &added, by: \.name) { $0.title == $1.title }.map { from, to in
                 let id = FieldChange(field: RecordKey.id.rawValue, old: .string(from.id), new: .string(to.id))
                 return ChangedCourse(course: CourseRef(to), changes: [id] + fieldChanges(from, to), previousID: from.id)

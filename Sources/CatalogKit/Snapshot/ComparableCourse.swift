@@ -65,8 +65,7 @@ public struct ComparableCourse: Sendable, Equatable {
         self.id = id
         self.name = name
         self.title = title
-        // The compared fields as one compact JSON object with sorted keys, written without building the
-        // object: this runs for every course of both catalogs a diff reads.
+        // Written without building the JSON object: this runs for every course of both catalogs a diff reads.
         let fields = Self.comparedFields(member).sorted { $0.key < $1.key }
         var bytes: [UInt8] = [UInt8(ascii: "{")]
         for (index, field) in fields.enumerated() {
@@ -78,9 +77,6 @@ public struct ComparableCourse: Sendable, Equatable {
         bytes.append(UInt8(ascii: "}"))
         canonical = String(decoding: bytes, as: UTF8.self)
     }
-
-    /// The fingerprint as a snapshot writes it: 16 hex digits.
-    public var fingerprintText: String { FNV1a.hex(fingerprint) }
 
     /// The compared fields, decoded from `canonical` (only courses that differ need them).
     public var fields: [String: JSONValue] {

@@ -11,8 +11,9 @@ extension Snapshot {
         let now = Timestamp.string(date)
         var snapshot = Snapshot(catalogID: catalogID, source: source, capturedAt: now, pages: pages,
                                 courses: courses.map(SnapshotCourse.init))
-        let diff = CatalogDiff.between(old: previous?.courses ?? [], new: snapshot.courses)
         let before = Dictionary((previous?.courses ?? []).map { ($0.id, $0) }) { _, last in last }
+        let diff = CatalogDiff.between(old: (previous?.courses ?? []).map(\.comparable),
+                                       new: snapshot.courses.map(\.comparable))
         let changed = Set(diff.changed.map(\.course.id))
         var renumberedFrom: [String: String] = [:]
         for pair in diff.renumbered { renumberedFrom[pair.to.id] = pair.from.id }

@@ -49,7 +49,7 @@ public struct SnapshotCourse: Sendable, Equatable {
         var object = record
         object[.createdAt] = .from(createdAt, JSONValue.string)
         object[.updatedAt] = .from(updatedAt, JSONValue.string)
-        object[.fingerprint] = .string(comparable.fingerprintText)
+        object[.fingerprint] = .string(FNV1a.hex(comparable.fingerprint))
         return .object(object)
     }
 
