@@ -69,8 +69,7 @@ enum DiffCommand: Command {
             throw UsageError(message: "name two files to compare (OLD NEW), or none for the last two snapshots")
         }
 
-        // The old catalog is held, the new one compared course by course as it is read (and one file's
-        // bytes are in memory at a time), so that two large catalogs fit in little memory.
+        // The old catalog is held, the new one streamed, one file read at a time: large catalogs fit in little memory.
         var labels: [String] = []
         var builder: CatalogDiff.Builder?
         for input in inputs {
@@ -88,15 +87,13 @@ enum DiffCommand: Command {
             }
         }
         let diff = (builder?.finish() ?? CatalogDiff()).only(kinds)
-        if arguments.has("--quiet") {
-            // The exit status alone answers.
-        } else if arguments.has("--stat") {
+        if arguments.has("--stat") {
             print(DiffReport.summary(diff))
         } else if arguments.has("--json") {
             print(DiffReport.json(diff).serialized())
         } else if arguments.has("--markdown") {
             print(DiffReport.markdown(diff, old: labels[0], new: labels[1]), terminator: "")
-        } else {
+        } else if !arguments.has("--quiet") {
             print(DiffReport.human(diff, old: labels[0], new: labels[1], colors: colors), terminator: "")
         }
         return diff.isEmpty ? .ok : .differences

@@ -44,8 +44,6 @@ public struct CommitReport: Sendable {
     /// The items this run added to news.json.
     public var news: [NewsItem]
     public var digest: String
-    /// Old snapshots deleted after the run.
-    public var pruned: [URL]
     /// A problem after the commit (pruning) that did not undo it.
     public var warnings: [String]
 }
@@ -114,8 +112,7 @@ public struct NewsPipeline: Sendable {
         let added = fresh.filter { !known.contains($0.id) }
         let digest = RunDigest.markdown(current: snapshot, previous: previous, diff: diff, news: added)
 
-        // A run killed between writing and finishing leaves temporaries and previous versions beside the
-        // outputs; the run lock means none of them belongs to a write in progress.
+        // A killed run leaves temporaries beside the outputs; under the run lock none belongs to a write in progress.
         let names = [catalogFile, newsFile, feedFile, digestFile(catalog.id)].map(\.lastPathComponent) + ["run-report.json"]
         for leftover in AtomicFile.leftoverTemporaries(in: outputDirectory, of: names) { unlink(leftover.path) }
         var outputs = FileSet(journal: commitJournal)
@@ -145,14 +142,13 @@ public struct NewsPipeline: Sendable {
         outputs.finish()
 
         var warnings: [String] = []
-        var pruned: [URL] = []
         do {
-            pruned = try store.prune(keeping: keepSnapshots)
+            try store.prune(keeping: keepSnapshots)
         } catch {
             warnings.append("pruning old snapshots: \(error)")
         }
         return CommitReport(snapshot: snapshot, snapshotFile: entry.file, previous: previous, diff: diff, news: added, digest: digest,
-                            pruned: pruned, warnings: warnings)
+                            warnings: warnings)
     }
 
     /// Written while the outputs are being renamed into place, removed once the snapshot (the commit point) is.

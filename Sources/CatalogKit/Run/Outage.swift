@@ -5,8 +5,7 @@ public enum Outage {
     public static func cause(of loaded: LoadedCatalog, allowFailedPages: Bool) -> String? {
         guard loaded.pagesFailed > 0, !loaded.failures.isEmpty, loaded.failures.allSatisfy(\.temporary),
               !allowFailedPages || loaded.pagesFetched == 0 else { return nil }
-        // The commonest reason stands for them all (an unreachable host fails every page the same way); ties go
-        // to the first URL, so the line is the same from run to run.
+        // The commonest reason stands for all (an unreachable host fails every page alike); ties go to the first URL.
         let counts = Dictionary(loaded.failures.map { ($0.reason, 1) }, uniquingKeysWith: +)
         guard let commonest = loaded.failures.max(by: { (counts[$0.reason, default: 0], $1.url) < (counts[$1.reason, default: 0], $0.url) })
         else { return nil }

@@ -111,7 +111,10 @@ public enum CatalogSearch {
         for course in courses {
             if let subject = query.subject, course.subject.caseInsensitiveCompare(subject) != .orderedSame { continue }
             if let level = query.level, course.level?.caseInsensitiveCompare(level) != .orderedSame { continue }
-            if let credits = query.credits, !offers(course, credits: credits) { continue }
+            if let credits = query.credits,
+               !(course.creditRange.map { $0.min <= credits && credits <= $0.max } ?? (course.credits == credits)) {
+                continue
+            }
             if let requires, !course.requisiteCourses.contains(requires) { continue }
             let match: SearchMatch
             if words.isEmpty {
@@ -134,11 +137,5 @@ public enum CatalogSearch {
             default: return lhs.course.name < rhs.course.name
             }
         }
-    }
-
-    /// Whether a course can be taken for `credits`: within its range, or equal to its credits when it has none.
-    static func offers(_ course: SearchableCourse, credits: Double) -> Bool {
-        if let range = course.creditRange { return range.min <= credits && credits <= range.max }
-        return course.credits == credits
     }
 }
