@@ -48,11 +48,9 @@ public struct CommitReport: Sendable {
     public var warnings: [String]
 }
 
-/// The end of a run: guards → snapshot → diff → news → outputs, all or nothing. The new snapshot is written last: it is
-/// the commit point. A run stopped before it leaves the previous snapshot as the latest, so the next run computes the
-/// same diff again, and because news ids depend on the course and the snapshot compared with, the items it re-announces
-/// replace nothing and duplicate nothing. Files: `catalog.json` (the published catalog), `news.json` (every item, one
-/// an id), `news.atom`, `digest-<catalog>.md` (this run).
+/// The end of a run, all or nothing: guards → snapshot → diff → news → outputs, the new snapshot written last as the
+/// commit point. A run stopped before it leaves the previous snapshot the latest, so the next computes the same diff,
+/// and as news ids depend on the course and the snapshot compared with, re-announced items duplicate nothing.
 public struct NewsPipeline: Sendable {
     public var store: SnapshotStore
     public var outputDirectory: URL

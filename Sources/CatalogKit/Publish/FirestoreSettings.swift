@@ -64,8 +64,7 @@ extension PipelineConfig {
     }
 }
 
-/// Where the access token comes from, in order: `FIRESTORE_EMULATOR_HOST` (an emulator, no credentials),
-/// `GOOGLE_OAUTH_ACCESS_TOKEN`, then the configured token command. Never a file in the repository.
+/// The token: `FIRESTORE_EMULATOR_HOST` (none), `GOOGLE_OAUTH_ACCESS_TOKEN`, then the token command; never a file.
 public enum FirestoreCredentials {
     public static let productionAPI = URL(string: "https://firestore.googleapis.com/v1")!
 

@@ -1,6 +1,5 @@
-/// A Firestore field value as the REST API v1 carries it (`{"integerValue": "3"}`, `{"timestampValue": "…Z"}`, …),
-/// in a canonical form: two values are equal exactly when Firestore holds the same thing, whatever the spelling
-/// (map order, integers as strings, a timestamp's trailing zeros). That equality is what makes a publish incremental.
+/// A Firestore field value as the REST API v1 carries it, canonical: equal exactly when Firestore holds the same thing
+/// whatever the spelling (map order, integers as strings, a timestamp's zeros), which makes a publish incremental.
 public indirect enum FirestoreValue: Sendable, Equatable {
     case null
     case bool(Bool)
@@ -12,9 +11,8 @@ public indirect enum FirestoreValue: Sendable, Equatable {
     case array([FirestoreValue])
     case map([String: FirestoreValue])
 
-    /// A timestamp from RFC 3339 text (`2026-12-01T12:11:55Z`, `…55.500000Z`); nil unless it is UTC ("Z"). Firestore
-    /// answers `…55.000000Z` for what was written as `…55Z`: the fraction loses its trailing zeros (and its dot when
-    /// nothing is left), so both spellings compare equal.
+    /// A UTC timestamp from RFC 3339 text, else nil; Firestore answers `…55.000000Z` for `…55Z`, so the fraction loses
+    /// its trailing zeros (and its dot when nothing is left) and both spellings compare equal.
     public static func timestamp(rfc3339 text: String) -> FirestoreValue? {
         guard text.hasSuffix("Z"), text.count >= 20 else { return nil }
         let body = text.dropLast()

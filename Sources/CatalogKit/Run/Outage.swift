@@ -1,5 +1,4 @@
-/// A source that is down for now (DNS, a refused or reset connection, TLS, timeouts, 5xx, robots.txt out of reach)
-/// is not bad data: the run ends as a temporary failure, naming the cause, with no advice to loosen the guards.
+/// A source down for now is not bad data: a temporary failure, naming the cause, with no advice to loosen the guards.
 public enum Outage {
     /// Why the source is unavailable, when every failed page failed for a passing reason and the guards would refuse.
     public static func cause(of loaded: LoadedCatalog, allowFailedPages: Bool) -> String? {

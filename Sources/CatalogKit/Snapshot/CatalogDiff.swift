@@ -23,8 +23,7 @@ public struct FieldChange: Sendable, Equatable {
 public struct ChangedCourse: Sendable, Equatable {
     public var course: CourseRef
     public var changes: [FieldChange]
-    /// The course's id in the old catalog when it changed (a code it came to share, or stopped sharing, with a
-    /// different course qualifies or unqualifies its id); the change is then listed as field `id` too.
+    /// The course's old id when a code shared (or no longer shared) with another course changed it; listed as `id` too.
     public var previousID: String?
 }
 

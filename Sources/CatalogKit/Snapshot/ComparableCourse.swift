@@ -6,18 +6,11 @@ public struct CourseRecordError: Error, Sendable, Equatable, CustomStringConvert
     public var description: String { message }
 }
 
-/// A course reduced to what comparing catalogs needs: its identity and the fields that say something
-/// about the course itself, in a canonical form, so that only real changes differ.
-///
-/// Compared: the fields `compared` lists (`credits` as the credit range in text, "3" or "1-3", or the written text
-/// when it is not understood; `notes` as a set) and each labelled field as `fields.<label>`. Text is compared with
-/// white space collapsed, and an empty value is the same as none.
-///
-/// Not compared, because they change without the course changing: the code fields (a new code is another
-/// course, or a renumbering), where the page was read from (`sourceUrl`), the catalog site's page and the
-/// edition's name (`url`, `catalog`: both change with every edition), how fields were read (`sources`, `levelSource`,
-/// `warnings`), renderings of the requisite strings (the trees, the Markdown, the course lists), links
-/// filled in across the catalog (`prerequisiteFor`, `missingReferences`), timestamps and fingerprints.
+/// A course reduced to what comparing catalogs needs: its identity and its compared fields, canonical, so that only
+/// real changes differ. Compared: the fields `compared` lists (credits as "3" or "1-3", else as written; notes as a
+/// set) and labelled fields as `fields.<label>`, white space collapsed, empty as none. Not compared, as they change
+/// without the course changing: codes (a new code is another course, or a renumbering), `sourceUrl`, `url` and
+/// `catalog` (every edition), how fields were read, requisite renderings, cross-catalog links, stamps, fingerprints.
 public struct ComparableCourse: Sendable, Equatable {
     public let id: String
     /// The canonical code, "CIS 367".

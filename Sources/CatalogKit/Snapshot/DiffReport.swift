@@ -113,8 +113,7 @@ public enum DiffReport {
     }
 }
 
-/// The part of a text change worth showing: what was removed and inserted, with a little unchanged
-/// context either side, so a one-word edit to a long description reads as that one word.
+/// The part of a text change worth showing, with a little context, so a one-word edit reads as that one word.
 struct ChangeExcerpt: Equatable {
     var prefix: String
     var removed: String

@@ -1,11 +1,8 @@
 import Foundation
 
 extension Snapshot {
-    /// A new snapshot of a run's normalized courses and its diff from the previous snapshot. `createdAt` and
-    /// `updatedAt` are carried over: a course the previous snapshot had keeps its `createdAt`, and its `updatedAt`
-    /// unless a compared field changed; a renumbered course keeps the `createdAt` of its old code and is updated now,
-    /// as is a course whose id changed; a new course (and every course of a first run) is created and updated at the
-    /// capture time.
+    /// A new snapshot of a run's courses and its diff from the previous. A course keeps its `createdAt` (renumbered:
+    /// that of its old code) and, unless a compared field or its id changed, its `updatedAt`; a new one gets now.
     public static func capture(catalogID: String, source: JSONValue, pages: PageCounts, courses: [Course],
                                previous: Snapshot?, at date: Date) -> (snapshot: Snapshot, diff: CatalogDiff) {
         let now = Timestamp.string(date)

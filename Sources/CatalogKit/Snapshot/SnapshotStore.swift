@@ -19,11 +19,8 @@ public enum SnapshotError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// Where one catalog's snapshots are kept: a file a run, named by sequence number and capture time
-/// (`snapshot-000042-20240501T120000Z.json`), created once and never rewritten in place.
-///
-/// The sequence orders snapshots even when clocks disagree; a name already taken (two runs at once) makes
-/// the second write fail rather than replace the first.
+/// One catalog's snapshots, a file a run (`snapshot-000042-20240501T120000Z.json`), never rewritten. The sequence
+/// orders them even when clocks disagree; a name taken (two runs at once) fails the second write, replacing nothing.
 public struct SnapshotStore: Sendable {
     public let directory: URL
 
