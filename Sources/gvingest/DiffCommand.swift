@@ -47,16 +47,13 @@ enum DiffCommand: Command {
         guard ["--json", "--markdown", "--stat", "--quiet"].filter(arguments.has).count <= 1 else {
             throw UsageError(message: "choose one of --json, --markdown, --stat and --quiet")
         }
-        var kinds = Set(DiffKind.allCases)
-        if let only = arguments.values["--only"] {
-            kinds = []
-            for word in only.flatMap({ $0.split(separator: ",") }) {
-                guard let kind = DiffKind(rawValue: String(word)) else {
-                    throw UsageError(message: "--only takes added, removed, changed or renumbered, not '\(word)'")
-                }
-                kinds.insert(kind)
+        let onlyWords = arguments.values["--only"]?.flatMap { $0.split(separator: ",") }
+        let kinds = try Set(onlyWords?.map { word throws(UsageError) in
+            guard let kind = DiffKind(rawValue: String(word)) else {
+                throw UsageError(message: "--only takes added, removed, changed or renumbered, not '\(word)'")
             }
-        }
+            return kind
+        } ?? DiffKind.allCases)
         let inputs: [(file: URL, label: String)]
         switch arguments.positional.count {
         case 2:

@@ -64,11 +64,6 @@ public struct SnapshotStore: Sendable {
         }.sorted { ($0.sequence, $0.name) < ($1.sequence, $1.name) }
     }
 
-    /// Reads one snapshot, strictly.
-    public func load(_ entry: Entry) throws(SnapshotError) -> Snapshot {
-        try Self.load(entry.file)
-    }
-
     /// Reads a snapshot file, strictly.
     public static func load(_ file: URL) throws(SnapshotError) -> Snapshot {
         let bytes: [UInt8]
@@ -87,7 +82,7 @@ public struct SnapshotStore: Sendable {
     /// The newest snapshot, or nil when there is none.
     public func latest() throws(SnapshotError) -> (entry: Entry, snapshot: Snapshot)? {
         guard let entry = try list().last else { return nil }
-        return (entry, try load(entry))
+        return (entry, try Self.load(entry.file))
     }
 
     /// Writes a snapshot as the next in sequence: atomically (temporary file, fsync, link), never over an existing file.
