@@ -3,12 +3,7 @@ public enum PublishedCatalog {
     public static let schemaVersion = 1
 
     public static func json(catalog: CatalogConfig, snapshot: Snapshot) -> JSONValue {
-        let records = snapshot.courses.map { course -> JSONValue in
-            var record = course.record
-            record[.createdAt] = .from(course.createdAt, JSONValue.string)
-            record[.updatedAt] = .from(course.updatedAt, JSONValue.string)
-            return .object(record)
-        }
+        let records = snapshot.courses.map { JSONValue.object($0.stampedRecord) }
         return .object([
             "schemaVersion": .int(schemaVersion),
             "catalog": .object(["id": .string(catalog.id), "name": .string(catalog.name), "system": .string(catalog.system.rawValue),

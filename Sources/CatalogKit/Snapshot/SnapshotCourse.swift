@@ -44,11 +44,17 @@ public struct SnapshotCourse: Sendable, Equatable {
         comparable = try ComparableCourse(record: record)
     }
 
-    /// The record with its stamps and fingerprint.
-    public var json: JSONValue {
+    /// The record with its stamps, as the published catalog has it.
+    public var stampedRecord: [String: JSONValue] {
         var object = record
         object[.createdAt] = .from(createdAt, JSONValue.string)
         object[.updatedAt] = .from(updatedAt, JSONValue.string)
+        return object
+    }
+
+    /// The record with its stamps and fingerprint, as a snapshot has it.
+    public var json: JSONValue {
+        var object = stampedRecord
         object[.fingerprint] = .string(FNV1a.hex(comparable.fingerprint))
         return .object(object)
     }
