@@ -83,14 +83,12 @@ public enum NewsFile {
         guard root["schemaVersion"] == .int(schemaVersion), case let .array(list)? = root["news"] else {
             throw NewsFormatError(message: "expected {\"schemaVersion\": \(schemaVersion), \"news\": [...]}")
         }
-        var items: [NewsItem] = []
-        for (index, entry) in list.enumerated() {
-            do {
-                items.append(try NewsItem(json: entry))
+        return try list.enumerated().map { index, entry throws(NewsFormatError) in
+            do throws(NewsFormatError) {
+                return try NewsItem(json: entry)
             } catch {
                 throw NewsFormatError(message: "news[\(index)]: \(error.message)")
             }
         }
-        return items
     }
 }

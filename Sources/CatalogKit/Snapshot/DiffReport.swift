@@ -6,9 +6,7 @@ public enum DiffReport {
             [RecordKey.id.rawValue: .string(course.id), RecordKey.name.rawValue: .string(course.name), RecordKey.title.rawValue: .string(course.title)]
         }
         func changes(_ list: [FieldChange]) -> JSONValue {
-            var object: [String: JSONValue] = [:]
-            for change in list { object[change.field] = .object(["old": change.old, "new": change.new]) }
-            return .object(object)
+            .object(Dictionary(list.map { ($0.field, .object(["old": $0.old, "new": $0.new])) }) { _, last in last })
         }
         return .object([
             "added": .array(diff.added.map { .object(entry($0)) }),
