@@ -50,8 +50,7 @@ struct Arguments {
     func has(_ flag: String) -> Bool { flags.contains(flag) }
 }
 
-/// Reads a pipeline configuration for a command: 66 when the file can't be read, 65 when it is not a valid
-/// configuration (every problem is printed with its JSON path), so every command answers the same way.
+/// Reads a pipeline configuration, alike for every command: 66 when unreadable, 65 when invalid.
 func loadConfiguration(_ path: String) throws(CommandFailure) -> PipelineConfig {
     guard FileManager.default.isReadableFile(atPath: path) else {
         throw CommandFailure("\(path): cannot read the configuration", status: .noInput)
@@ -63,8 +62,7 @@ func loadConfiguration(_ path: String) throws(CommandFailure) -> PipelineConfig 
     }
 }
 
-/// The catalog of the configuration at `path` that `--catalog` names, or its only one; `eligible` narrows the choice,
-/// and `kind` says how ("catalogs with rules"). Every command that takes `--catalog` answers the same way.
+/// The `eligible` catalog `--catalog` names, or the only one; `kind` names them in messages ("catalogs with rules").
 func oneCatalog(of config: PipelineConfig, at path: String, named id: String?, kind: String = "catalogs",
                 where eligible: (CatalogConfig) -> Bool = { _ in true }) throws(UsageError) -> CatalogConfig {
     let candidates = config.catalogs.filter(eligible)
@@ -109,8 +107,7 @@ func systemChoice(_ arguments: Arguments) throws(UsageError) -> SystemChoice {
     return choice
 }
 
-/// `--color=auto|always|never`, whether to colour standard output: auto colours a terminal unless `NO_COLOR` is
-/// set or `TERM` is `dumb`; the option, being asked for, wins over both.
+/// `--color=auto|always|never`: auto colours a terminal unless `NO_COLOR` is set or `TERM` is `dumb`.
 func stdoutColors(_ arguments: Arguments) throws(UsageError) -> Bool {
     switch arguments.value("--color") ?? "auto" {
     case "always": return true

@@ -47,16 +47,13 @@ enum DiffCommand: Command {
         guard ["--json", "--markdown", "--stat", "--quiet"].filter(arguments.has).count <= 1 else {
             throw UsageError(message: "choose one of --json, --markdown, --stat and --quiet")
         }
-        var kinds = Set(DiffKind.allCases)
-        if let only = arguments.values["--only"] {
-            kinds = []
-            for word in only.flatMap({ $0.split(separator: ",") }) {
-                guard let kind = DiffKind(rawValue: String(word)) else {
-                    throw UsageError(message: "--only takes added, removed, changed or renumbered, not '\(word)'")
-                }
-                kinds.insert(kind)
+        let onlyWords = arguments.values["--only"]?.flatMap { $0.split(separator: ",") }
+        let kinds = try Set(onlyWords?.map { word throws(UsageError) in
+            guard let kind = DiffKind(rawValue: String(word)) else {
+                throw UsageError(message: "--only takes added, removed, changed or renumbered, not '\(word)'")
             }
-        }
+            return kind
+        } ?? DiffKind.allCases)
         let inputs: [(file: URL, label: String)]
         switch arguments.positional.count {
         case 2:
@@ -69,21 +66,16 @@ enum DiffCommand: Command {
             throw UsageError(message: "name two files to compare (OLD NEW), or none for the last two snapshots")
         }
 
-        // The old catalog is held, the new one compared course by course as it is read (and one file's
-        // bytes are in memory at a time), so that two large catalogs fit in little memory.
+        // The old catalog is held, the new one streamed, one file read at a time: large catalogs fit in little memory.
         var labels: [String] = []
         var builder: CatalogDiff.Builder?
         for input in inputs {
             do {
-                let bytes = try FileBytes.read(input.file)
-                let header: [String: JSONValue]
-                if builder == nil {
-                    let old = try CourseDocument.comparableCourses(bytes)
-                    header = old.header
-                    builder = CatalogDiff.Builder(old: old.courses)
-                } else {
-                    header = try CourseDocument.comparableCourses(bytes) { builder?.add($0) }
+                var old: [ComparableCourse] = []
+                let header = try CourseDocument.comparableCourses(try FileBytes.read(input.file)) { course in
+                    if builder == nil { old.append(course) } else { builder?.add(course) }
                 }
+                if builder == nil { builder = CatalogDiff.Builder(old: old) }
                 let captured = if case let .string(time)? = header["capturedAt"] { " (\(time))" } else { "" }
                 labels.append(input.label + captured)
             } catch {
@@ -92,22 +84,19 @@ enum DiffCommand: Command {
             }
         }
         let diff = (builder?.finish() ?? CatalogDiff()).only(kinds)
-        if arguments.has("--quiet") {
-            // The exit status alone answers.
-        } else if arguments.has("--stat") {
+        if arguments.has("--stat") {
             print(DiffReport.summary(diff))
         } else if arguments.has("--json") {
             print(DiffReport.json(diff).serialized())
         } else if arguments.has("--markdown") {
             print(DiffReport.markdown(diff, old: labels[0], new: labels[1]), terminator: "")
-        } else {
+        } else if !arguments.has("--quiet") {
             print(DiffReport.human(diff, old: labels[0], new: labels[1], colors: colors), terminator: "")
         }
         return diff.isEmpty ? .ok : .differences
     }
 
-    /// The last two snapshots of the store `--snapshots` or `--config`/`--catalog` name; a store that is not there
-    /// is trouble (2), not a usage mistake: the request was fine, the data is not there.
+    /// The last two snapshots `--snapshots` or `--config`/`--catalog` name; a missing store is trouble (2), not usage.
     static func lastTwo(_ arguments: Arguments) throws -> [(file: URL, label: String)] {
         let store: SnapshotStore
         if let directory = arguments.value("--snapshots") {

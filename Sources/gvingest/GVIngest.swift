@@ -6,8 +6,7 @@ import Foundation
 struct GVIngest {
     static let version = "0.1.0"
 
-    /// Every command, once: dispatch, `gvingest help`'s list, the did-you-mean hint, the completion scripts and the
-    /// test that every option a help lists is accepted all read this list, so a new command is one entry here.
+    /// Every command, once: dispatch, help, hints, completions and tests read this list.
     static let commands: [any Command.Type] = [RunCommand.self, ParseCommand.self, PrereqCommand.self, FetchCommand.self,
                                                DiffCommand.self, PublishCommand.self, SearchCommand.self, ConfigCommand.self,
                                                CompletionsCommand.self,
@@ -81,8 +80,7 @@ protocol Command: Sendable {
     /// One line for `gvingest help`'s list of commands.
     static var summary: String { get }
     static var help: String { get }
-    /// The flags (no value) and options (one value each) it accepts, `--help` aside: the parser, the
-    /// completion scripts and the did-you-mean hint all read these.
+    /// The flags (no value) and options (one value each) it accepts, `--help` aside.
     static var flags: [String] { get }
     static var options: [String] { get }
     /// Throws a `UsageError` for a usage mistake, a `CommandFailure` for any other end short of the status it returns.

@@ -46,8 +46,7 @@ enum VersionCommand: Command {
     }
 }
 
-/// `gvingest completions bash|zsh|fish`: a completion script for the commands and their options, made from the
-/// same lists the parser reads, so it cannot fall behind.
+/// `gvingest completions bash|zsh|fish`: made from the lists the parser reads, so it cannot fall behind.
 enum CompletionsCommand: Command {
     static let name = "completions"
     static let summary = "Print a shell completion script (gvingest completions bash|zsh|fish)."

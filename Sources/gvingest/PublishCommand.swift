@@ -67,7 +67,8 @@ enum PublishCommand: Command {
             settings.deadlineSeconds = seconds
         }
         settings.tokenCommand = arguments.value("--token-command").map { ["/bin/sh", "-c", $0] }
-        var options = settings.options(guards: GuardSettings(), acceptRemovals: arguments.has("--accept-removals"))
+        var options = FirestorePublishOptions()
+        options.acceptRemovals = arguments.has("--accept-removals")
         options.dryRun = arguments.has("--dry-run")
         if let parallel = arguments.value("--parallel") {
             guard let count = Int(parallel), (1...64).contains(count) else { throw UsageError(message: "--parallel must be a whole number from 1 to 64, not '\(parallel)'") }
@@ -88,59 +89,46 @@ enum PublishCommand: Command {
             throw CommandFailure("\(error)", status: error is RunLock.Busy ? .temporaryFailure : .cannotCreate)
         }
         defer { withExtendedLifetime(lock) {} }
-        let outcome = await publish(directory: directory, settings: settings, options: options, checkReport: true)
-        let summary = try outcome.get()
+        let summary: FirestorePublishSummary
+        do throws(FirestorePublisher.Failure) {
+            summary = try await FirestorePublisher.publish(directory: directory, checkReport: true, settings: settings,
+                                                           options: options)
+        } catch {
+            throw CommandFailure("\(error)", status: error.exitStatus)
+        }
         let line = (options.dryRun ? "dry run, would write: " : "") + summary.line
         print(arguments.has("--json") ? summary.json.serialized() : line)
         return .ok
     }
 
-    /// Reads the outputs, resolves the credentials and publishes: shared by `publish` and `run`, each of which
-    /// says where a failure's message comes from.
-    static func publish(directory: URL, settings: FirestoreSettings, options: FirestorePublishOptions,
-                        checkReport: Bool) async -> Result<FirestorePublishSummary, CommandFailure> {
-        let inputs: PublishInputs
-        do {
-            inputs = try PublishInputs.load(directory: directory, checkReport: checkReport)
-        } catch {
-            return .failure(CommandFailure(error.message, status: error.exitStatus))
-        }
-        let target: FirestoreTarget
-        do {
-            target = try FirestoreCredentials.target(project: settings.project, database: settings.database,
-                                                     environment: ProcessInfo.processInfo.environment, tokenCommand: settings.tokenCommand)
-        } catch {
-            return .failure(CommandFailure(error.message, status: error.exitStatus))
-        }
-        do {
-            let publisher = FirestorePublisher(target: target, settings: settings, options: options)
-            return .success(try await publisher.publish(inputs))
-        } catch {
-            return .failure(CommandFailure("\(error)", status: error.exitStatus))
-        }
-    }
-
-    /// `gvingest run`'s last step when pipeline.json has `publish.firestore`: the outputs just written go to Firestore.
-    /// A failure here leaves the outputs and the snapshot as they are; `gvingest publish` can be run again.
+    /// `gvingest run`'s last step with `publish.firestore`; a failure leaves the outputs for `gvingest publish`.
     static func afterRun(config: PipelineConfig, acceptRemovals: Bool, log: RunLog, report: inout RunReport) async -> ExitStatus {
         guard let settings = config.firestore else { return .ok }
-        let options = settings.options(guards: config.guards, acceptRemovals: acceptRemovals)
-        let outcome = await report.stage("publish.firestore") { () async -> (Result<FirestorePublishSummary, CommandFailure>, [String: Int]) in
-            let outcome = await publish(directory: config.outputs.directory, settings: settings, options: options,
-                                        checkReport: false)
-            guard case let .success(summary) = outcome else { return (outcome, [:]) }
-            return (outcome, ["coursesWritten": summary.courses.writes.count, "coursesDeleted": summary.courses.deletes.count,
-                              "coursesUnchanged": summary.courses.unchanged, "newsWritten": summary.news.writes.count,
-                              "newsUnchanged": summary.news.unchanged, "retries": summary.retries])
+        var options = FirestorePublishOptions()
+        options.maximumRemovalFraction = config.guards.maximumRemovalFraction
+        options.acceptRemovals = acceptRemovals
+        typealias Outcome = Result<FirestorePublishSummary, FirestorePublisher.Failure>
+        let outcome = await report.stage("publish.firestore") { () async -> (Outcome, [String: Int]) in
+            do throws(FirestorePublisher.Failure) {
+                let summary = try await FirestorePublisher.publish(
+                    directory: config.outputs.directory, checkReport: false, settings: settings, options: options)
+                let courses = summary.courses, news = summary.news
+                let counts = ["coursesWritten": courses.writes.count, "coursesDeleted": courses.deletes.count,
+                              "coursesUnchanged": courses.unchanged, "newsWritten": news.writes.count,
+                              "newsUnchanged": news.unchanged, "retries": summary.retries]
+                return (.success(summary), counts)
+            } catch {
+                return (.failure(error), [:])
+            }
         }
         switch outcome {
         case let .success(summary):
             log.info("firestore", "published into \(settings.project): \(summary.line)")
             return .ok
         case let .failure(failure):
-            log.error("firestore", "\(failure.message); the outputs stand, `gvingest publish` can be run again")
-            report.outcome = "outputs written; Firestore publish failed: \(failure.message)"
-            return failure.status
+            log.error("firestore", "\(failure); the outputs stand, `gvingest publish` can be run again")
+            report.outcome = "outputs written; Firestore publish failed: \(failure)"
+            return failure.exitStatus
         }
     }
 }

@@ -1,8 +1,7 @@
 import CatalogKit
 import Foundation
 
-/// How `parse` and `search` print records: one JSON array, JSON Lines (one compact object a line, for jq and
-/// streams) or CSV (RFC 4180, a header line, the columns a spreadsheet wants).
+/// How `parse` and `search` print records: a JSON array, JSON Lines, or CSV (RFC 4180) with a header line.
 enum RecordFormat: String, CaseIterable {
     case json, jsonl, csv
 

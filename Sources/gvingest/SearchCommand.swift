@@ -60,17 +60,13 @@ enum SearchCommand: Command {
 
         let format = try RecordFormat.chosen(arguments)
         let path = try catalogPath(arguments)
-        let bytes: [UInt8]
-        do {
-            bytes = try FileBytes.read(URL(fileURLWithPath: path))
-        } catch {
-            throw CommandFailure("\(path): \(error)", status: .noInput)
-        }
         let courses: [SearchableCourse]
         do {
-            courses = try CatalogSearch.courses(in: bytes)
-        } catch {
+            courses = try CatalogSearch.courses(in: FileBytes.read(URL(fileURLWithPath: path)))
+        } catch let error as SnapshotFormatError {
             throw CommandFailure("\(path): not a catalog: \(error.message)", status: .dataError)
+        } catch {
+            throw CommandFailure("\(path): \(error)", status: .noInput)
         }
         let hits = CatalogSearch.search(courses, query)
         if let format {

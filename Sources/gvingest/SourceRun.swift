@@ -1,8 +1,7 @@
 import CatalogKit
 import Foundation
 
-/// `gvingest run --source`: one catalog from a URL, a mirror or a directory of saved pages, with default settings
-/// or those of `--config` (normalization, fetch, news, guards), its outputs in `--out`.
+/// `gvingest run --source`: one catalog from a URL, mirror or directory, with `--config`'s settings.
 enum SourceRun {
     /// The configuration for `source`. A missing directory is an unavailable source (69), as for a configured one.
     static func config(source: String, system: SystemChoice, out: String?, id chosenID: String?,
@@ -51,8 +50,7 @@ enum SourceRun {
         return " (a URL needs its scheme: did you mean https://\(text)?)"
     }
 
-    /// A warning when `--out` holds snapshots of other catalogs but none of this one: the run starts a new baseline
-    /// (and announces nothing) where the operator probably meant to continue one.
+    /// A warning when `--out` holds other catalogs' snapshots but none of this one: a new baseline, likely unmeant.
     static func baselineWarning(outputs: OutputSettings, catalogID: String) -> String? {
         let others = ((try? FileManager.default.contentsOfDirectory(atPath: outputs.snapshots.path)) ?? []).sorted().filter { name in
             name != catalogID && !name.hasPrefix(".") && !((try? outputs.store(for: name).list()) ?? []).isEmpty

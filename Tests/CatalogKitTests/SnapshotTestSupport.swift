@@ -41,3 +41,10 @@ enum SnapshotTestSupport {
         return directory
     }
 }
+
+extension CatalogDiff {
+    /// Compares two snapshots' courses.
+    static func between(old: [SnapshotCourse], new: [SnapshotCourse]) -> CatalogDiff {
+        between(old: old.map(\.comparable), new: new.map(\.comparable))
+    }
+}

@@ -67,7 +67,7 @@ import Testing
         #expect(reported >= 1)
         #expect((reported...(reported + 1)).contains(entries.last?.sequence ?? -1), "listed \(entries.map(\.sequence)), reported \(reported)")
         for entry in entries {
-            let snapshot = try store.load(entry)
+            let snapshot = try SnapshotStore.load(entry.file)
             #expect(snapshot.courses.count == 4000, "\(entry.name)")
         }
         #expect(try store.latest()?.snapshot.courses.count == 4000)

@@ -44,17 +44,13 @@ public struct CommitReport: Sendable {
     /// The items this run added to news.json.
     public var news: [NewsItem]
     public var digest: String
-    /// Old snapshots deleted after the run.
-    public var pruned: [URL]
     /// A problem after the commit (pruning) that did not undo it.
     public var warnings: [String]
 }
 
-/// The end of a run: guards → snapshot → diff → news → outputs, all or nothing. The new snapshot is written last: it is
-/// the commit point. A run stopped before it leaves the previous snapshot as the latest, so the next run computes the
-/// same diff again, and because news ids depend on the course and the snapshot compared with, the items it re-announces
-/// replace nothing and duplicate nothing. Files: `catalog.json` (the published catalog), `news.json` (every item, one
-/// an id), `news.atom`, `digest-<catalog>.md` (this run).
+/// The end of a run, all or nothing: guards → snapshot → diff → news → outputs, the new snapshot written last as the
+/// commit point. A run stopped before it leaves the previous snapshot the latest, so the next computes the same diff,
+/// and as news ids depend on the course and the snapshot compared with, re-announced items duplicate nothing.
 public struct NewsPipeline: Sendable {
     public var store: SnapshotStore
     public var outputDirectory: URL
@@ -82,8 +78,7 @@ public struct NewsPipeline: Sendable {
     public var feedFile: URL { outputDirectory.appendingPathComponent("news.atom") }
     public func digestFile(_ catalogID: String) -> URL { outputDirectory.appendingPathComponent("digest-\(catalogID).md") }
 
-    /// What a commit would do, without doing it: the latest snapshot, the one the courses make, the diff between
-    /// them and the guards it trips. Throws when the latest snapshot cannot be read.
+    /// What a commit would do, without doing it: the previous and new snapshots, their diff, the guards tripped.
     public func proposal(catalog: CatalogConfig, pages: PageCounts, courses: [Course], acceptRemovals: Bool,
                          now: Date) throws(CommitError) -> (previous: Snapshot?, snapshot: Snapshot, diff: CatalogDiff, violations: [GuardViolation]) {
         let previous: Snapshot?
@@ -99,9 +94,7 @@ public struct NewsPipeline: Sendable {
         return (previous, snapshot, diff, violations)
     }
 
-    /// Commits a run's normalized courses: checks the guards against the previous snapshot, then writes the
-    /// outputs and the new snapshot, then prunes old snapshots. Throws, writing nothing, when a guard fails
-    /// (`acceptRemovals` waives the removal guard), the previous snapshot or news file is corrupt, or a write fails.
+    /// Commits a run's courses: guards, then outputs and snapshot, then pruning; throws, writing nothing, on failure.
     @discardableResult
     public func commit(catalog: CatalogConfig, pages: PageCounts, courses: [Course], acceptRemovals: Bool = false,
                        now: Date) throws(CommitError) -> CommitReport {
@@ -117,8 +110,7 @@ public struct NewsPipeline: Sendable {
         let added = fresh.filter { !known.contains($0.id) }
         let digest = RunDigest.markdown(current: snapshot, previous: previous, diff: diff, news: added)
 
-        // A run killed between writing and finishing leaves temporaries and previous versions beside the
-        // outputs; the run lock means none of them belongs to a write in progress.
+        // A killed run leaves temporaries beside the outputs; under the run lock none belongs to a write in progress.
         let names = [catalogFile, newsFile, feedFile, digestFile(catalog.id)].map(\.lastPathComponent) + ["run-report.json"]
         for leftover in AtomicFile.leftoverTemporaries(in: outputDirectory, of: names) { unlink(leftover.path) }
         var outputs = FileSet(journal: commitJournal)
@@ -148,14 +140,13 @@ public struct NewsPipeline: Sendable {
         outputs.finish()
 
         var warnings: [String] = []
-        var pruned: [URL] = []
         do {
-            pruned = try store.prune(keeping: keepSnapshots)
+            try store.prune(keeping: keepSnapshots)
         } catch {
             warnings.append("pruning old snapshots: \(error)")
         }
         return CommitReport(snapshot: snapshot, snapshotFile: entry.file, previous: previous, diff: diff, news: added, digest: digest,
-                            pruned: pruned, warnings: warnings)
+                            warnings: warnings)
     }
 
     /// Written while the outputs are being renamed into place, removed once the snapshot (the commit point) is.

@@ -33,8 +33,7 @@ public enum GuardViolation: Sendable, Equatable, CustomStringConvertible {
 
 /// The checks that keep a bad crawl from replacing a good catalog: they fail closed.
 public enum RunGuards {
-    /// Every violation of `settings` by a run: failed pages, too many parse gaps, too few courses, too many removals (the
-    /// last waived by `acceptRemovals`, and not checked on a first run). Empty when the run may publish.
+    /// Every violation of `settings` by a run; the removal guard waived by `acceptRemovals` and on a first run.
     public static func check(pages: PageCounts, courseCount: Int, previousCourseCount: Int?, removedCount: Int,
                              settings: GuardSettings, acceptRemovals: Bool) -> [GuardViolation] {
         var violations: [GuardViolation] = []

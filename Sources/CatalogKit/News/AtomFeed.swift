@@ -1,7 +1,6 @@
 /// The news as an Atom 1.0 feed (RFC 4287): every text XML-escaped, entries newest first.
 public enum AtomFeed {
-    /// The feed document. Its `updated` is the newest entry's time, so the same news gives the same bytes;
-    /// `emptyUpdated` stands in when there are no entries.
+    /// The feed; `updated` is the newest entry's time (so the same news gives the same bytes), else `emptyUpdated`.
     public static func render(_ items: [NewsItem], settings: NewsSettings, emptyUpdated: String) -> String {
         let x = MarkupEscaping.xml
         let updated = items.map(\.createdAt).max() ?? emptyUpdated
@@ -39,8 +38,7 @@ public enum AtomFeed {
     }
 }
 
-/// The Markdown digest of one run: what was captured, what it was compared with, the news it brought and
-/// the full changelog.
+/// The Markdown digest of one run: what was captured and compared with, the news it brought, the changelog.
 public enum RunDigest {
     public static func markdown(current: Snapshot, previous: Snapshot?, diff: CatalogDiff, news: [NewsItem]) -> String {
         let md = { (text: String) in MarkupEscaping.markdown(text) }

@@ -1,13 +1,11 @@
-/// Turns a diff between two snapshots into news items: one per new course, and per removed, changed or
-/// renumbered course when the settings ask for it. A pure function of its inputs.
+/// Turns a diff between two snapshots into news items, as the settings ask. A pure function of its inputs.
 public enum NewsBuilder {
-    /// The items for the step from `previous` to `current`, new courses first, then renumbered, changed and
-    /// removed ones, each by id.
+    /// The items from `previous` to `current`: added, then renumbered, changed and removed courses, each by id.
     public static func items(diff: CatalogDiff, previous: Snapshot, current: Snapshot, settings: NewsSettings) -> [NewsItem] {
         let now = Dictionary(current.courses.map { ($0.id, $0) }) { _, last in last }
         let before = Dictionary(previous.courses.map { ($0.id, $0) }) { _, last in last }
         let baseline = Timestamp.compact(previous.capturedAt)
-        func item(_ kind: NewsKind, _ course: SnapshotCourse, title: String, description: String, content: String, featured: Bool = false) -> NewsItem {
+        func item(_ kind: DiffKind, _ course: SnapshotCourse, title: String, description: String, content: String, featured: Bool = false) -> NewsItem {
             NewsItem(id: "\(current.catalogID):\(kind.rawValue):\(course.id):\(baseline)", title: title, description: description,
                      content: content, featured: featured, createdAt: current.capturedAt, kind: kind, courseID: course.id,
                      link: catalogLink(course))
@@ -49,13 +47,10 @@ public enum NewsBuilder {
     /// "CIS 367 — Computer Graphics".
     static func heading(_ course: CourseRef) -> String { "\(course.name) — \(course.title)" }
 
-    /// A new course's content: its description, then credits, level, prerequisites (linked), corequisites
-    /// and when it is offered, then a link to its catalog page.
+    /// A new course's content: its description, its facts (credits, level, requisites, offered), its catalog link.
     static func content(of course: SnapshotCourse) -> String {
-        var blocks: [String] = []
         let paragraphs = (course.text(.description) ?? "").components(separatedBy: "\n\n")
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
-        blocks += paragraphs.map { MarkupEscaping.markdown($0, inline: false) }
         var facts: [String] = []
         func fact(_ key: RecordKey, _ markdown: String?) {
             if let markdown, !markdown.isEmpty { facts.append("- **\(DiffReport.label(key.rawValue)):** \(markdown)") }
@@ -65,17 +60,21 @@ public enum NewsBuilder {
         fact(.prerequisiteString, course.text(.prerequisiteMarkdown) ?? course.text(.prerequisiteString).map { MarkupEscaping.markdown($0) })
         fact(.corequisiteString, course.text(.corequisiteMarkdown) ?? course.text(.corequisiteString).map { MarkupEscaping.markdown($0) })
         fact(.offered, course.text(.offered).map { MarkupEscaping.markdown($0) })
-        if !facts.isEmpty { blocks.append(facts.joined(separator: "\n")) }
-        if let link = catalogLink(course) { blocks.append("[\(MarkupEscaping.markdown(course.name)) in the catalog](\(MarkupEscaping.markdownLinkTarget(link)))") }
-        return blocks.joined(separator: "\n\n")
+        let text = paragraphs.map { MarkupEscaping.markdown($0, inline: false) }
+        return withLink(text + [facts.joined(separator: "\n")], course)
     }
 
     static func changeContent(_ lead: String, _ changes: [FieldChange], _ course: SnapshotCourse) -> String {
-        var blocks = [MarkupEscaping.markdown(lead, inline: false)]
-        let list = DiffReport.markdownChanges(changes, indent: "")
-        if !list.isEmpty { blocks.append(list.joined(separator: "\n")) }
-        if let link = catalogLink(course) { blocks.append("[\(MarkupEscaping.markdown(course.name)) in the catalog](\(MarkupEscaping.markdownLinkTarget(link)))") }
-        return blocks.joined(separator: "\n\n")
+        let list = DiffReport.markdownChanges(changes, indent: "").joined(separator: "\n")
+        return withLink([MarkupEscaping.markdown(lead, inline: false), list], course)
+    }
+
+    /// The non-empty blocks as Markdown paragraphs, then a link to the course's catalog page when it has one.
+    static func withLink(_ blocks: [String], _ course: SnapshotCourse) -> String {
+        let link = catalogLink(course).map {
+            "[\(MarkupEscaping.markdown(course.name)) in the catalog](\(MarkupEscaping.markdownLinkTarget($0)))"
+        }
+        return (blocks + [link ?? ""]).filter { !$0.isEmpty }.joined(separator: "\n\n")
     }
 
     /// The course's page on the catalog's web site; a local file is no link for readers.

@@ -4,13 +4,7 @@ public struct NewsFormatError: Error, Sendable, Equatable, CustomStringConvertib
     public var description: String { message }
 }
 
-/// What a news item announces.
-public enum NewsKind: String, Sendable, CaseIterable {
-    case added, removed, changed, renumbered
-}
-
-/// One news item in the app's News shape: `id`, `title`, `description`, `thumbnail`, `content` (Markdown),
-/// `featured`, `createdAt`; and, for other readers, `kind`, `courseId` and `link` (the course's catalog page).
+/// One news item in the app's News shape, with `kind`, `courseId` and `link` (the course's page) for other readers.
 public struct NewsItem: Sendable, Equatable {
     public var id: String
     public var title: String
@@ -22,7 +16,7 @@ public struct NewsItem: Sendable, Equatable {
     public var featured: Bool
     /// RFC 3339, UTC: the capture time of the snapshot that brought the news.
     public var createdAt: String
-    public var kind: NewsKind
+    public var kind: DiffKind
     public var courseID: String
     public var link: String?
 
@@ -53,7 +47,7 @@ extension NewsItem {
             throw NewsFormatError(message: "expected true or false for \"featured\", got \(json["featured"]?.shortDescription ?? "nothing")")
         }
         let kindText = try text("kind")
-        guard let kind = NewsKind(rawValue: kindText) else { throw NewsFormatError(message: "unknown kind \"\(kindText)\"") }
+        guard let kind = DiffKind(rawValue: kindText) else { throw NewsFormatError(message: "unknown kind \"\(kindText)\"") }
         self.init(id: try text("id"), title: try text("title"), description: try text("description"), thumbnail: try optionalText("thumbnail"),
                   content: try text("content"), featured: featured, createdAt: try text("createdAt"), kind: kind,
                   courseID: try text("courseId"), link: try optionalText("link"))
@@ -64,8 +58,7 @@ extension NewsItem {
 public enum NewsFile {
     public static let schemaVersion = 1
 
-    /// Adds `new` to `existing`: an id already there keeps its first item, so a re-run never duplicates
-    /// (or rewrites) an announcement. Sorted newest first, then by id.
+    /// Adds `new` to `existing`, newest first: an id already there keeps its first item, so a re-run never duplicates.
     public static func merge(existing: [NewsItem], new: [NewsItem]) -> [NewsItem] {
         var seen = Set<String>()
         let items = (existing + new).filter { seen.insert($0.id).inserted }
@@ -90,14 +83,12 @@ public enum NewsFile {
         guard root["schemaVersion"] == .int(schemaVersion), case let .array(list)? = root["news"] else {
             throw NewsFormatError(message: "expected {\"schemaVersion\": \(schemaVersion), \"news\": [...]}")
         }
-        var items: [NewsItem] = []
-        for (index, entry) in list.enumerated() {
-            do {
-                items.append(try NewsItem(json: entry))
+        return try list.enumerated().map { index, entry throws(NewsFormatError) in
+            do throws(NewsFormatError) {
+                return try NewsItem(json: entry)
             } catch {
                 throw NewsFormatError(message: "news[\(index)]: \(error.message)")
             }
         }
-        return items
     }
 }

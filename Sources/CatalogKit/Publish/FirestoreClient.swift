@@ -41,9 +41,8 @@ public struct FirestoreError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// Firestore's REST API over one long-lived URLSession (the fetch stage's `SessionDelegate`): lists a collection's
-/// documents and commits writes, retrying what Firestore says is worth retrying with backoff and full jitter, within
-/// one total deadline for the whole publish.
+/// Firestore's REST API over one long-lived URLSession: lists and commits, retrying what Firestore says is worth
+/// retrying with backoff and full jitter, within one deadline for the whole publish.
 final class FirestoreClient: Sendable {
     let target: FirestoreTarget
     private let session: URLSession
@@ -69,8 +68,7 @@ final class FirestoreClient: Sendable {
         session.finishTasksAndInvalidate()
     }
 
-    /// Every document of a collection: id → fields. Documents with a field gvingest cannot read map to nil
-    /// fields, which compare unequal to anything and so are rewritten.
+    /// Every document of a collection: id → fields, nil for one gvingest cannot read (so it compares unequal).
     func list(collection: String) async throws(FirestoreError) -> [String: [String: FirestoreValue]?] {
         var documents: [String: [String: FirestoreValue]?] = [:]
         var pageToken: String?

@@ -16,22 +16,19 @@ public struct PublishInputError: Error, Sendable, CustomStringConvertible {
     public var exitStatus: ExitStatus { kind == .missing ? .noInput : .dataError }
 }
 
-/// The documents the GVCourse app reads, made from a run's outputs. A course document carries the app's fields with
-/// the app's types, always present (`""` where the catalog has nothing), because `CourseStore.parseCourseDocument`
-/// drops a course whose field is missing or null; the richer fields follow under the catalog's names.
+/// The documents the GVCourse app reads. The app's fields always have the app's types (`""` for nothing), because
+/// `CourseStore.parseCourseDocument` drops a course whose field is missing or null; richer fields follow.
 public enum FirestoreDocuments {
     /// The app's course fields that are strings: null in the catalog becomes "".
     public static let appStringFields: [RecordKey] = [.subject, .name, .title, .description, .rubricsUrl, .level, .transitionPlanUrl,
                                                       .prerequisiteString]
     /// The app's course fields that are integers: catalog.json's own integers (see README, "Course documents").
     public static let appIntegerFields: [RecordKey] = [.number, .credits]
-    /// Copied as they are (null stays null): for readers other than the app's guard. Left out: what changes while the
-    /// course does not (the local file, the Markdown's links into one edition, links filled in from other courses).
+    /// Copied as they are, for other readers; left out: what changes while the course does not (file, edition links).
     public static let richerCourseFields: [RecordKey] = [.id, .numberText, .creditsText, .creditRange, .url, .prerequisiteCourses,
                                                          .corequisiteString, .corequisiteCourses, .offered, .catalog, .system, .suffix]
-    /// Fields that name the catalog's edition, so every course's differ from one edition to the next: like the diff,
-    /// a publish does not count them as a change. They are written with the document whenever it is written for a
-    /// real change (or is new), so they always name the edition the course's content was last read from.
+    /// Fields naming the catalog's edition, which, like the diff, a publish counts as no change; written with any
+    /// real change, they name the edition the course's content was last read from.
     public static let editionFields = Set([RecordKey.url, .catalog].map(\.rawValue))
 
     /// A course document from one of catalog.json's `courses[index]`.
@@ -94,9 +91,8 @@ public struct PublishInputs: Sendable {
     /// The name of the stage that writes the outputs; a run report without it belongs to a run that wrote nothing.
     public static let committedStage = "diff+announce+publish"
 
-    /// Reads the outputs in `directory`. `checkReport`: refuse unless `run-report.json` shows the run that wrote
-    /// them finished its outputs (a run that guards refused writes a report but no outputs, and must not publish).
-    public static func load(directory: URL, checkReport: Bool = true) throws(PublishInputError) -> PublishInputs {
+    /// Reads the outputs; `checkReport`: refuse unless `run-report.json` shows their run wrote them (no guard refused).
+    public static func load(directory: URL, checkReport: Bool) throws(PublishInputError) -> PublishInputs {
         let reportFile = directory.appendingPathComponent("run-report.json")
         let catalogFile = directory.appendingPathComponent("catalog.json")
         let newsFile = directory.appendingPathComponent("news.json")

@@ -7,9 +7,8 @@ public struct FirestoreCollectionPlan: Sendable, Equatable {
     public var deletes: [String]
     public var unchanged: Int
 
-    /// Compares the documents wanted with what Firestore holds (`existing`: id → fields; nil fields mean a document
-    /// gvingest cannot read, which is rewritten). With `deleteMissing`, documents not wanted are deleted. Fields in
-    /// `ignoring` do not count as a difference, but a document missing one is rewritten.
+    /// Compares the documents wanted with `existing` (nil fields: unreadable, rewritten); `ignoring` fields are no
+    /// difference, but a document missing one is rewritten.
     public static func make(desired: [FirestoreDocument], existing: [String: [String: FirestoreValue]?], deleteMissing: Bool,
                             ignoring: Set<String> = []) -> FirestoreCollectionPlan {
         func same(_ held: [String: FirestoreValue], _ wanted: [String: FirestoreValue]) -> Bool {
@@ -35,19 +34,16 @@ public struct FirestoreCollectionPlan: Sendable, Equatable {
     }
 }
 
-/// How a publish behaves (where it goes and how long it may take are its `FirestoreSettings`): how many deletions it
-/// may make, how it splits and sends its writes, whether it writes at all.
+/// How a publish behaves (where it goes and how long it may take are its `FirestoreSettings`).
 public struct FirestorePublishOptions: Sendable, Equatable {
-    /// Deleting more than this fraction of the course documents Firestore holds means something went wrong upstream
-    /// (the run's `guards.maximumRemovalFraction`), unless `acceptRemovals`.
+    /// More deletions than this fraction of the course documents held means trouble upstream, unless `acceptRemovals`.
     public var maximumRemovalFraction = GuardSettings().maximumRemovalFraction
     public var acceptRemovals = false
     /// Commits in flight at once. Each touches documents no other commit touches, so their order does not matter.
     public var parallelCommits = 8
-    /// Firestore allows 500 writes and 10 MiB a commit; a little under the size keeps the estimate safe.
-    public var writesPerCommit = 500
-    public var bytesPerCommit = 8 << 20
     public var dryRun = false
+
+    public init() {}
 }
 
 /// What a publish did (or, in a dry run, would do).
@@ -65,26 +61,21 @@ public struct FirestorePublishSummary: Sendable, Equatable {
     }
 }
 
-/// Syncs a run's outputs into Firestore: reads both collections, writes only what differs, deletes course documents
-/// no longer in the catalog (never news), in commits within Firestore's limits, several at once.
-public struct FirestorePublisher: Sendable {
-    public var target: FirestoreTarget
-    public var settings: FirestoreSettings
-    public var options: FirestorePublishOptions
-
-    public init(target: FirestoreTarget, settings: FirestoreSettings, options: FirestorePublishOptions) {
-        self.target = target
-        self.settings = settings
-        self.options = options
-    }
+/// Syncs a run's outputs into Firestore: writes only what differs, deletes courses gone from the catalog (never news).
+public enum FirestorePublisher {
+    /// Firestore allows 500 writes and 10 MiB a commit; a little under the size keeps the estimate safe.
+    static let writesPerCommit = 500
+    static let bytesPerCommit = 8 << 20
 
     public enum Failure: Error, Sendable, CustomStringConvertible {
+        case inputs(PublishInputError)
         case firestore(FirestoreError)
         /// The removal guard refused: `deletes` of the `held` course documents is more than `fraction` of them.
         case removals(deletes: Int, held: Int, fraction: Double)
         public var description: String {
             switch self {
-            case let .firestore(error): return "\(error)"
+            case let .inputs(error): return error.message
+            case let .firestore(error): return error.message
             case let .removals(deletes, held, fraction):
                 return "\(deletes) of the \(held) course documents in Firestore would be deleted, more than "
                     + "guards.maximumRemovalFraction (\(fraction)) allows; nothing written "
@@ -92,13 +83,24 @@ public struct FirestorePublisher: Sendable {
             }
         }
         public var exitStatus: ExitStatus {
-            if case let .firestore(error) = self { error.exitStatus } else { .dataError }
+            switch self {
+            case let .inputs(error): return error.exitStatus
+            case let .firestore(error): return error.exitStatus
+            case .removals: return .dataError
+            }
         }
     }
 
-    public func publish(_ inputs: PublishInputs) async throws(Failure) -> FirestorePublishSummary {
-        let client = FirestoreClient(target: target, deadlineSeconds: settings.deadlineSeconds, connections: options.parallelCommits)
+    /// Reads the outputs in `directory` (see `PublishInputs.load`), resolves the credentials and publishes.
+    public static func publish(directory: URL, checkReport: Bool, settings: FirestoreSettings,
+                               options: FirestorePublishOptions) async throws(Failure) -> FirestorePublishSummary {
         do {
+            let inputs = try PublishInputs.load(directory: directory, checkReport: checkReport)
+            let target = try FirestoreCredentials.target(project: settings.project, database: settings.database,
+                                                         environment: ProcessInfo.processInfo.environment,
+                                                         tokenCommand: settings.tokenCommand)
+            let client = FirestoreClient(target: target, deadlineSeconds: settings.deadlineSeconds,
+                                         connections: options.parallelCommits)
             async let heldCourses = client.list(collection: settings.coursesCollection)
             let heldNews = try await client.list(collection: settings.newsCollection)
             let held = try await heldCourses
@@ -112,10 +114,18 @@ public struct FirestorePublisher: Sendable {
             }
             if !options.dryRun {
                 // Writes before deletions: a publish cut short leaves the app extra courses rather than missing ones.
-                try await commitAll(updates(courses.writes, settings.coursesCollection) + updates(news.writes, settings.newsCollection), client)
-                try await commitAll(courses.deletes.map { (JSONValue.object(["delete": .string(target.documentName(collection: settings.coursesCollection, id: $0))]), 64) }, client)
+                let updates = updates(courses.writes, settings.coursesCollection, target)
+                    + updates(news.writes, settings.newsCollection, target)
+                try await commitAll(updates, client, parallel: options.parallelCommits)
+                let deletes = courses.deletes.map { id in
+                    let name = target.documentName(collection: settings.coursesCollection, id: id)
+                    return (JSONValue.object(["delete": .string(name)]), 64)
+                }
+                try await commitAll(deletes, client, parallel: options.parallelCommits)
             }
             return FirestorePublishSummary(courses: courses, news: news, retries: client.retries)
+        } catch let error as PublishInputError {
+            throw .inputs(error)
         } catch let failure as Failure {
             throw failure
         } catch let error as FirestoreError {
@@ -126,7 +136,8 @@ public struct FirestorePublisher: Sendable {
     }
 
     /// Each write's JSON with its estimated size.
-    private func updates(_ documents: [FirestoreDocument], _ collection: String) -> [(JSONValue, Int)] {
+    private static func updates(_ documents: [FirestoreDocument], _ collection: String,
+                                _ target: FirestoreTarget) -> [(JSONValue, Int)] {
         documents.map { document in
             let name = target.documentName(collection: collection, id: document.id)
             let write = JSONValue.object(["update": .object(["name": .string(name), "fields": .object(document.fields.mapValues(\.rest))])])
@@ -134,14 +145,13 @@ public struct FirestorePublisher: Sendable {
         }
     }
 
-    /// Splits writes into commits of at most `writesPerCommit` writes and `bytesPerCommit` bytes, and sends them with
-    /// at most `parallelCommits` in flight; the first failure (after the client's retries) stops the rest.
-    private func commitAll(_ writes: [(JSONValue, Int)], _ client: FirestoreClient) async throws {
+    /// Sends the writes in commits within Firestore's limits, `parallel` at once; the first failure stops the rest.
+    private static func commitAll(_ writes: [(JSONValue, Int)], _ client: FirestoreClient, parallel: Int) async throws {
         var batches: [[JSONValue]] = []
         var current: [JSONValue] = []
         var bytes = 0
         for (write, size) in writes {
-            if !current.isEmpty, current.count >= options.writesPerCommit || bytes + size > options.bytesPerCommit {
+            if !current.isEmpty, current.count >= writesPerCommit || bytes + size > bytesPerCommit {
                 batches.append(current)
                 current = []
                 bytes = 0
@@ -153,7 +163,7 @@ public struct FirestorePublisher: Sendable {
         // Throwing out of the group cancels the commits still in flight.
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (index, batch) in batches.enumerated() {
-                if index >= max(1, options.parallelCommits) { _ = try await group.next() }
+                if index >= max(1, parallel) { _ = try await group.next() }
                 group.addTask { try await client.commit(batch) }
             }
             try await group.waitForAll()

@@ -6,21 +6,12 @@ public struct FirestoreSettings: Sendable, Equatable {
     public var database = "(default)"
     public var coursesCollection = "courses"
     public var newsCollection = "news"
-    /// A command (argv, no shell) printing an OAuth access token, used when neither `FIRESTORE_EMULATOR_HOST` nor
-    /// `GOOGLE_OAUTH_ACCESS_TOKEN` is set: `["gcloud", "auth", "print-access-token"]`.
+    /// A command (argv, no shell) printing an OAuth access token, when the environment gives none.
     public var tokenCommand: [String]?
     public var deadlineSeconds = 300
 
     public init(project: String) {
         self.project = project
-    }
-
-    /// The publish options with the run's removal guard.
-    public func options(guards: GuardSettings, acceptRemovals: Bool) -> FirestorePublishOptions {
-        var options = FirestorePublishOptions()
-        options.maximumRemovalFraction = guards.maximumRemovalFraction
-        options.acceptRemovals = acceptRemovals
-        return options
     }
 
     /// Firestore's naming rules, for the configuration and the command line alike: nil when `text` may name it.
@@ -73,8 +64,7 @@ extension PipelineConfig {
     }
 }
 
-/// Where the access token comes from, in order: `FIRESTORE_EMULATOR_HOST` (an emulator, no credentials),
-/// `GOOGLE_OAUTH_ACCESS_TOKEN`, then the configured token command. Never a file in the repository.
+/// The token: `FIRESTORE_EMULATOR_HOST` (none), `GOOGLE_OAUTH_ACCESS_TOKEN`, then the token command; never a file.
 public enum FirestoreCredentials {
     public static let productionAPI = URL(string: "https://firestore.googleapis.com/v1")!
 

@@ -1,32 +1,26 @@
-/// A Firestore field value as the REST API v1 carries it (`{"integerValue": "3"}`, `{"timestampValue": "…Z"}`, …),
-/// in a canonical form: two values are equal exactly when Firestore holds the same thing, whatever the spelling
-/// (map order, integers as strings, a timestamp's trailing zeros). That equality is what makes a publish incremental.
+/// A Firestore field value as the REST API v1 carries it, canonical: equal exactly when Firestore holds the same thing
+/// whatever the spelling (map order, integers as strings, a timestamp's zeros), which makes a publish incremental.
 public indirect enum FirestoreValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case integer(Int)
     case double(Double)
-    /// RFC 3339 in UTC, normalized by `canonicalTimestamp`.
+    /// RFC 3339 in UTC, normalized by `timestamp(rfc3339:)`.
     case timestamp(String)
     case string(String)
     case array([FirestoreValue])
     case map([String: FirestoreValue])
 
-    /// A timestamp from RFC 3339 text (`2026-12-01T12:11:55Z`, `…55.500000Z`); nil unless it is UTC ("Z").
+    /// A UTC timestamp from RFC 3339 text, else nil; Firestore answers `…55.000000Z` for `…55Z`, so the fraction loses
+    /// its trailing zeros (and its dot when nothing is left) and both spellings compare equal.
     public static func timestamp(rfc3339 text: String) -> FirestoreValue? {
-        canonicalTimestamp(text).map(FirestoreValue.timestamp)
-    }
-
-    /// Firestore answers `…55.000000Z` for what was written as `…55Z`: the fraction loses its trailing zeros
-    /// (and its dot when nothing is left), so both spellings compare equal.
-    static func canonicalTimestamp(_ text: String) -> String? {
         guard text.hasSuffix("Z"), text.count >= 20 else { return nil }
         let body = text.dropLast()
-        guard let dot = body.firstIndex(of: ".") else { return text }
+        guard let dot = body.firstIndex(of: ".") else { return .timestamp(text) }
         var fraction = body[body.index(after: dot)...]
         guard fraction.allSatisfy(\.isASCII), fraction.allSatisfy(\.isNumber) else { return nil }
         while fraction.last == "0" { fraction = fraction.dropLast() }
-        return String(body[..<dot]) + (fraction.isEmpty ? "" : "." + fraction) + "Z"
+        return .timestamp(String(body[..<dot]) + (fraction.isEmpty ? "" : "." + fraction) + "Z")
     }
 
     /// The REST API's JSON for this value.
@@ -45,8 +39,7 @@ public indirect enum FirestoreValue: Sendable, Equatable {
         }
     }
 
-    /// Reads a value as the REST API returns it; nil for a kind gvingest never writes (references, geo points, bytes),
-    /// which then compares unequal and is overwritten.
+    /// A value as the REST API returns it; nil for a kind gvingest never writes, which then compares unequal.
     public init?(rest json: JSONValue) {
         guard case let .object(members) = json, members.count == 1, let (kind, payload) = members.first else { return nil }
         switch (kind, payload) {

@@ -1,15 +1,9 @@
-/// The published catalog, `catalog.json` (`schemas/catalog.schema.json`), what the app reads: made from the run's
-/// snapshot, so its courses carry `createdAt` and `updatedAt`; the same snapshot gives a byte-identical file.
+/// The published catalog, `catalog.json`, what the app reads: from the run's snapshot, the same bytes each time.
 public enum PublishedCatalog {
     public static let schemaVersion = 1
 
     public static func json(catalog: CatalogConfig, snapshot: Snapshot) -> JSONValue {
-        let records = snapshot.courses.map { course -> JSONValue in
-            var record = course.record
-            record[.createdAt] = .from(course.createdAt, JSONValue.string)
-            record[.updatedAt] = .from(course.updatedAt, JSONValue.string)
-            return .object(record)
-        }
+        let records = snapshot.courses.map { JSONValue.object($0.stampedRecord) }
         return .object([
             "schemaVersion": .int(schemaVersion),
             "catalog": .object(["id": .string(catalog.id), "name": .string(catalog.name), "system": .string(catalog.system.rawValue),

@@ -1,7 +1,6 @@
 import Foundation
 
-/// One run of the pipeline for one catalog: fetch → parse → normalize → diff → announce → commit. It logs as it
-/// goes and fills the run report; how it ended is its outcome, which the command line maps to an exit status.
+/// One run of the pipeline for one catalog, logged and reported; its outcome maps to an exit status.
 public struct CatalogRun: Sendable {
     public var catalog: CatalogConfig
     public var config: PipelineConfig
@@ -74,7 +73,20 @@ public struct CatalogRun: Sendable {
         let pages = PageCounts(expected: loaded.pagesExpected, fetched: loaded.pagesFetched, failed: loaded.pagesFailed,
                                unparsed: loaded.parseGaps)
         let pipeline = NewsPipeline(config: config, catalogID: catalog.id)
-        if dryRun { return diffOnly(catalog: catalog, pipeline: pipeline, pages: pages, courses: courses, log: log, report: &report) }
+        if dryRun {
+            do throws(CommitError) {
+                let proposal = try pipeline.proposal(catalog: catalog, pages: pages, courses: courses,
+                                                     acceptRemovals: acceptRemovals, now: now)
+                for violation in proposal.violations { log.warning("guards", "a real run would refuse: \(violation)") }
+                report.outcome = "dry run: \(DiffReport.summary(proposal.diff))"
+                log.info("diff", "dry run: \(DiffReport.summary(proposal.diff)); nothing written")
+                return .dryRun(diff: proposal.diff, comparedWith: proposal.previous?.capturedAt)
+            } catch {
+                log.error("diff", "\(error)")
+                report.outcome = "\(error)"
+                return .notCommitted(error, temporary: false)
+            }
+        }
         do {
             let committed = try await report.stage("diff+announce+publish") { [now, acceptRemovals] () async throws(CommitError) -> (CommitReport, [String: Int]) in
                 let committed = try pipeline.commit(catalog: catalog, pages: pages, courses: courses, acceptRemovals: acceptRemovals, now: now)
@@ -91,8 +103,7 @@ public struct CatalogRun: Sendable {
         } catch {
             log.error("publish", "\(error)")
             report.outcome = "\(error)"
-            // Pages that failed for passing reasons (5xx, timeouts) explain the other refusals too: a
-            // catalog with its listing missing has "too few courses". Running again later is the remedy.
+            // Pages failed for passing reasons explain other refusals too (no listing: too few courses): retry later.
             let violations = if case let .refused(violations) = error { violations } else { [GuardViolation]() }
             let failedPages = violations.contains { if case .failedPages = $0 { true } else { false } }
             return .notCommitted(error, temporary: failedPages && !loaded.failures.isEmpty && loaded.failures.allSatisfy(\.temporary))
@@ -123,24 +134,6 @@ public struct CatalogRun: Sendable {
         log.error("fetch", summary, ["unfetched": .int(report.unfetchedAtDeadline.count)])
         report.outcome = "deadline reached: \(summary)"
         return .temporaryFailure(summary)
-    }
-
-    /// The diff a real run would publish, and the guards it would trip; nothing is written.
-    private func diffOnly(catalog: CatalogConfig, pipeline: NewsPipeline, pages: PageCounts, courses: [Course], log: RunLog,
-                          report: inout RunReport) -> Outcome {
-        let previous: Snapshot?, diff: CatalogDiff, violations: [GuardViolation]
-        do {
-            (previous, _, diff, violations) = try pipeline.proposal(catalog: catalog, pages: pages, courses: courses,
-                                                                    acceptRemovals: acceptRemovals, now: now)
-        } catch {
-            log.error("diff", "\(error)")
-            report.outcome = "\(error)"
-            return .notCommitted(error, temporary: false)
-        }
-        for violation in violations { log.warning("guards", "a real run would refuse: \(violation)") }
-        report.outcome = "dry run: \(DiffReport.summary(diff))"
-        log.info("diff", "dry run: \(DiffReport.summary(diff)); nothing written")
-        return .dryRun(diff: diff, comparedWith: previous?.capturedAt)
     }
 
     /// The system most of the catalog's courses were recognized as.

@@ -1,13 +1,10 @@
-/// A source that is down for now (DNS, a refused or reset connection, TLS, timeouts, 5xx, robots.txt out of reach)
-/// is not bad data: the run ends as a temporary failure, naming the cause, with no advice to loosen the guards.
+/// A source down for now is not bad data: a temporary failure, naming the cause, with no advice to loosen the guards.
 public enum Outage {
-    /// One line saying why the source is unavailable, when every failed page failed for a passing reason and the
-    /// guards would not publish without them; nil when the crawl is complete or a page failed for good.
+    /// Why the source is unavailable, when every failed page failed for a passing reason and the guards would refuse.
     public static func cause(of loaded: LoadedCatalog, allowFailedPages: Bool) -> String? {
         guard loaded.pagesFailed > 0, !loaded.failures.isEmpty, loaded.failures.allSatisfy(\.temporary),
               !allowFailedPages || loaded.pagesFetched == 0 else { return nil }
-        // The commonest reason stands for them all (an unreachable host fails every page the same way); ties go
-        // to the first URL, so the line is the same from run to run.
+        // The commonest reason stands for all (an unreachable host fails every page alike); ties go to the first URL.
         let counts = Dictionary(loaded.failures.map { ($0.reason, 1) }, uniquingKeysWith: +)
         guard let commonest = loaded.failures.max(by: { (counts[$0.reason, default: 0], $1.url) < (counts[$1.reason, default: 0], $0.url) })
         else { return nil }

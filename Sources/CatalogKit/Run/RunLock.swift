@@ -1,7 +1,6 @@
 import Foundation
 
-/// Keeps two runs from writing the same outputs at once: an exclusive, non-blocking `flock` on a
-/// file in the output directory, released when the process ends, however it ends.
+/// Keeps two runs from writing the same outputs at once: a non-blocking `flock`, released however the process ends.
 public final class RunLock {
     public let file: URL
     private let descriptor: Int32
@@ -56,8 +55,7 @@ public final class RunLock {
     /// The largest file taken for a lock file: it only ever holds one line.
     static let maximumLockFileBytes = 4_096
 
-    /// Why an open file is not a lock file that may be overwritten: not a regular file, another name for it
-    /// elsewhere (a hard link), or more in it than a lock's note.
+    /// Why an open file is not a lock file that may be overwritten (not regular, hard-linked, or too large).
     static func refusal(_ fd: Int32) -> String? {
         var info = stat()
         guard fstat(fd, &info) == 0 else { return String(cString: strerror(errno)) }

@@ -7,15 +7,13 @@ public final class RunLog: Sendable {
     public enum Level: String, Sendable { case info, warning, error }
 
     public let format: Format
-    private let write: @Sendable (String) -> Void
     /// The warnings so far; its lock also keeps lines from different threads whole.
     private let warningsSoFar = Mutex<[String]>([])
 
     public var warnings: [String] { warningsSoFar.withLock { $0 } }
 
-    public init(format: Format, write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) {
+    public init(format: Format) {
         self.format = format
-        self.write = write
     }
 
     public func info(_ stage: String, _ message: String, _ fields: [String: JSONValue] = [:]) { log(.info, stage, message, fields) }
@@ -38,6 +36,6 @@ public final class RunLog: Sendable {
                                               "stage": .string(stage), "message": .string(message)]
             line = JSONValue.object(fields.merging(fixed) { $1 }).serialized(pretty: false)
         }
-        warningsSoFar.withLock { _ in write(line) }
+        warningsSoFar.withLock { _ in FileHandle.standardError.write(Data((line + "\n").utf8)) }
     }
 }

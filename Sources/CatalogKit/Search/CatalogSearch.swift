@@ -101,8 +101,7 @@ public enum CatalogSearch {
         return courses
     }
 
-    /// The courses that pass every filter and match the words: code matches first, then title, then
-    /// description; ties in code order.
+    /// The courses that pass every filter and match the words: code, then title, then description matches, by code.
     public static func search(_ courses: [SearchableCourse], _ query: CatalogQuery) -> [SearchHit] {
         let words = TextCollapsing.collapse(query.text).lowercased()
         // "cis162" finds "CIS 162": codes are also compared without their spaces.
@@ -112,7 +111,10 @@ public enum CatalogSearch {
         for course in courses {
             if let subject = query.subject, course.subject.caseInsensitiveCompare(subject) != .orderedSame { continue }
             if let level = query.level, course.level?.caseInsensitiveCompare(level) != .orderedSame { continue }
-            if let credits = query.credits, !offers(course, credits: credits) { continue }
+            if let credits = query.credits,
+               !(course.creditRange.map { $0.min <= credits && credits <= $0.max } ?? (course.credits == credits)) {
+                continue
+            }
             if let requires, !course.requisiteCourses.contains(requires) { continue }
             let match: SearchMatch
             if words.isEmpty {
@@ -135,11 +137,5 @@ public enum CatalogSearch {
             default: return lhs.course.name < rhs.course.name
             }
         }
-    }
-
-    /// Whether a course can be taken for `credits`: within its range, or equal to its credits when it has none.
-    static func offers(_ course: SearchableCourse, credits: Double) -> Bool {
-        if let range = course.creditRange { return range.min <= credits && credits <= range.max }
-        return course.credits == credits
     }
 }

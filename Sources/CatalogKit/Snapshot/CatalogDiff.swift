@@ -23,8 +23,7 @@ public struct FieldChange: Sendable, Equatable {
 public struct ChangedCourse: Sendable, Equatable {
     public var course: CourseRef
     public var changes: [FieldChange]
-    /// The course's id in the old catalog when it changed (a code it came to share, or stopped sharing, with a
-    /// different course qualifies or unqualifies its id); the change is then listed as field `id` too.
+    /// The course's old id when a code shared (or no longer shared) with another course changed it; listed as `id` too.
     public var previousID: String?
 }
 
@@ -36,7 +35,7 @@ public struct RenumberedCourse: Sendable, Equatable {
     public var changes: [FieldChange]
 }
 
-/// The kinds of difference, as `--only` and the JSON name them.
+/// The kinds of difference, as `--only`, the JSON and news items name them.
 public enum DiffKind: String, Sendable, CaseIterable {
     case added, removed, changed, renumbered
 }
@@ -62,22 +61,14 @@ public struct CatalogDiff: Sendable, Equatable {
         return kept
     }
 
-    /// Compares two snapshots' courses.
-    public static func between(old: [SnapshotCourse], new: [SnapshotCourse]) -> CatalogDiff {
-        between(old: old.map(\.comparable), new: new.map(\.comparable))
-    }
-
-    /// Compares two catalogs by course id. Courses only in `new` whose title and description equal those
-    /// of a course only in `old` are renumberings, paired in code order when several look alike. Every list
-    /// is sorted by id; of two courses with one id the first counts.
+    /// Compares two catalogs by course id (see `Builder`); of two courses with one id the first counts.
     public static func between(old: [ComparableCourse], new: [ComparableCourse]) -> CatalogDiff {
         var builder = Builder(old: old)
         for course in new { builder.add(course) }
         return builder.finish()
     }
 
-    /// A diff built while the new catalog is read course by course: a course found unchanged is not kept,
-    /// so comparing two large catalogs holds one of them, not both.
+    /// A diff built as the new catalog is read: unchanged courses are not kept, so a diff holds one catalog, not both.
     public struct Builder {
         private var oldByID: [String: ComparableCourse] = [:]
         private var newIDs: Set<String> = []
@@ -102,14 +93,12 @@ public struct CatalogDiff: Sendable, Equatable {
             }
         }
 
-        /// The diff: removals are the old courses never seen, then removals and additions that look alike
-        /// are paired as renumberings.
+        /// The diff: old courses never seen are removals; removals and additions that look alike pair as renumberings.
         public func finish() -> CatalogDiff {
             var diff = CatalogDiff()
             var removed = oldByID.values.filter { !newIDs.contains($0.id) }.sorted { $0.id < $1.id }
             var added = self.added.sorted { $0.id < $1.id }
-            // A course whose code another course came to share, or stopped sharing, changed its id, not its
-            // identity: an old and a new course with one code and one title are the same course.
+            // A course whose id a shared (or no longer shared) code changed is the same course: one code, one title.
             let reidentified = Self.pair(&removed, &added, by: \.name) { $0.title == $1.title }.map { from, to in
                 let id = FieldChange(field: RecordKey.id.rawValue, old: .string(from.id), new: .string(to.id))
                 return ChangedCourse(course: CourseRef(to), changes: [id] + fieldChanges(from, to), previousID: from.id)
@@ -123,8 +112,7 @@ public struct CatalogDiff: Sendable, Equatable {
             return diff
         }
 
-        /// Pairs each added course, in order, with the first waiting removed course of the same key that `matches`
-        /// it, and takes the paired courses out of both lists.
+        /// Pairs each added course with the first waiting removed one of its key that `matches` it, and takes both out.
         private static func pair(_ removed: inout [ComparableCourse], _ added: inout [ComparableCourse],
                                  by key: (ComparableCourse) -> String,
                                  matches: (ComparableCourse, ComparableCourse) -> Bool = { _, _ in true })

@@ -6,18 +6,11 @@ public struct CourseRecordError: Error, Sendable, Equatable, CustomStringConvert
     public var description: String { message }
 }
 
-/// A course reduced to what comparing catalogs needs: its identity and the fields that say something
-/// about the course itself, in a canonical form, so that only real changes differ.
-///
-/// Compared: the fields `compared` lists (`credits` as the credit range in text, "3" or "1-3", or the written text
-/// when it is not understood; `notes` as a set) and each labelled field as `fields.<label>`. Text is compared with
-/// white space collapsed, and an empty value is the same as none.
-///
-/// Not compared, because they change without the course changing: the code fields (a new code is another
-/// course, or a renumbering), where the page was read from (`sourceUrl`), the catalog site's page and the
-/// edition's name (`url`, `catalog`: both change with every edition), how fields were read (`sources`, `levelSource`,
-/// `warnings`), renderings of the requisite strings (the trees, the Markdown, the course lists), links
-/// filled in across the catalog (`prerequisiteFor`, `missingReferences`), timestamps and fingerprints.
+/// A course reduced to what comparing catalogs needs: its identity and its compared fields, canonical, so that only
+/// real changes differ. Compared: the fields `compared` lists (credits as "3" or "1-3", else as written; notes as a
+/// set) and labelled fields as `fields.<label>`, white space collapsed, empty as none. Not compared, as they change
+/// without the course changing: codes (a new code is another course, or a renumbering), `sourceUrl`, `url` and
+/// `catalog` (every edition), how fields were read, requisite renderings, cross-catalog links, stamps, fingerprints.
 public struct ComparableCourse: Sendable, Equatable {
     public let id: String
     /// The canonical code, "CIS 367".
@@ -25,8 +18,7 @@ public struct ComparableCourse: Sendable, Equatable {
     public let title: String
     /// The compared fields as one compact JSON object: keys sorted, white space collapsed, empty values left out.
     public let canonical: String
-    /// FNV-1a (64 bits) over `canonical`'s UTF-8: worked out when a snapshot is written, not for every course a diff
-    /// reads (a multiply per byte, one after another).
+    /// FNV-1a (64 bits) over `canonical`: computed when a snapshot is written, not for every course a diff reads.
     public var fingerprint: UInt64 { FNV1a.hash(canonical.utf8) }
 
     /// The compared fields in the order changes are listed (labelled fields follow, by label), each as people read it.
@@ -39,8 +31,7 @@ public struct ComparableCourse: Sendable, Equatable {
     /// A labelled field's key prefix: its label follows (`fields.Fee`).
     static let labelledPrefix = RecordKey.fields.rawValue + "."
 
-    /// The record keys a comparable course is made from, in the order `init(selected:)` takes their values; a
-    /// reader need not even build the others.
+    /// The record keys a comparable course is made from, in the order `init(selected:)` takes their values.
     public static let recordKeys: [RecordKey] = [.id, .name, .creditRange, .creditsText, .fields] + compared.map(\.key)
 
     /// Reads a course record (as `Course.json`, a snapshot or a published catalog gives it).
@@ -67,8 +58,7 @@ public struct ComparableCourse: Sendable, Equatable {
         self.id = id
         self.name = name
         self.title = title
-        // The compared fields as one compact JSON object with sorted keys, written without building the
-        // object: this runs for every course of both catalogs a diff reads.
+        // Written without building the JSON object: this runs for every course of both catalogs a diff reads.
         let fields = Self.comparedFields(member).sorted { $0.key < $1.key }
         var bytes: [UInt8] = [UInt8(ascii: "{")]
         for (index, field) in fields.enumerated() {
@@ -80,9 +70,6 @@ public struct ComparableCourse: Sendable, Equatable {
         bytes.append(UInt8(ascii: "}"))
         canonical = String(decoding: bytes, as: UTF8.self)
     }
-
-    /// The fingerprint as a snapshot writes it: 16 hex digits.
-    public var fingerprintText: String { FNV1a.hex(fingerprint) }
 
     /// The compared fields, decoded from `canonical` (only courses that differ need them).
     public var fields: [String: JSONValue] {

@@ -1,16 +1,12 @@
 /// Renders a catalog diff as JSON, as text for a terminal, and as a Markdown changelog.
 public enum DiffReport {
-    /// One object with `added`, `removed`, `changed` and `renumbered`, each a list of entries with `id`,
-    /// `name` and `title`; changed and renumbered entries carry `changes` (`{field: {"old": …, "new": …}}`),
-    /// renumbered ones `from` and `to` (the old and new codes) and `fromId`.
+    /// One object of lists of `{id, name, title}`, with `changes` and, for renumberings, `from`, `to` and `fromId`.
     public static func json(_ diff: CatalogDiff) -> JSONValue {
         func entry(_ course: CourseRef) -> [String: JSONValue] {
             [RecordKey.id.rawValue: .string(course.id), RecordKey.name.rawValue: .string(course.name), RecordKey.title.rawValue: .string(course.title)]
         }
         func changes(_ list: [FieldChange]) -> JSONValue {
-            var object: [String: JSONValue] = [:]
-            for change in list { object[change.field] = .object(["old": change.old, "new": change.new]) }
-            return .object(object)
+            .object(Dictionary(list.map { ($0.field, .object(["old": $0.old, "new": $0.new])) }) { _, last in last })
         }
         return .object([
             "added": .array(diff.added.map { .object(entry($0)) }),
@@ -31,8 +27,7 @@ public enum DiffReport {
         ])
     }
 
-    /// A line per course, grouped by kind, each field change indented below its course; with `colors`,
-    /// ANSI colours (removed and old values red, added and new values green).
+    /// A line per course, by kind, its field changes below; `colors`: removed in red, added in green.
     public static func human(_ diff: CatalogDiff, old: String, new: String, colors: Bool) -> String {
         let style = TerminalStyle(enabled: colors)
         var lines = ["\(style.bold("Comparing")) \(old) → \(new)"]
@@ -65,8 +60,7 @@ public enum DiffReport {
         return "\(diff.added.count) added, \(diff.removed.count) removed, \(diff.renumbered.count) renumbered, \(diff.changed.count) changed"
     }
 
-    /// A changelog: a heading, the counts, then a section per kind with a bullet per course and the field
-    /// changes below it (removed text struck through). Every catalog text is escaped.
+    /// A Markdown changelog: heading, counts, a section per kind; removed text struck through, catalog text escaped.
     public static func markdown(_ diff: CatalogDiff, old: String, new: String) -> String {
         var lines = ["## Catalog changes: \(MarkupEscaping.markdown(old)) → \(MarkupEscaping.markdown(new))", ""]
         lines.append(diff.isEmpty ? "No changes." : summary(diff).prefix(1).uppercased() + summary(diff).dropFirst() + ".")
@@ -117,8 +111,7 @@ public enum DiffReport {
     }
 }
 
-/// The part of a text change worth showing: what was removed and inserted, with a little unchanged
-/// context either side, so a one-word edit to a long description reads as that one word.
+/// The part of a text change worth showing, with a little context, so a one-word edit reads as that one word.
 struct ChangeExcerpt: Equatable {
     var prefix: String
     var removed: String

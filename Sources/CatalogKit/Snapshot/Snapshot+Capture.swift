@@ -1,18 +1,16 @@
 import Foundation
 
 extension Snapshot {
-    /// A new snapshot of a run's normalized courses and its diff from the previous snapshot. `createdAt` and
-    /// `updatedAt` are carried over: a course the previous snapshot had keeps its `createdAt`, and its `updatedAt`
-    /// unless a compared field changed; a renumbered course keeps the `createdAt` of its old code and is updated now,
-    /// as is a course whose id changed; a new course (and every course of a first run) is created and updated at the
-    /// capture time.
+    /// A new snapshot of a run's courses and its diff from the previous. A course keeps its `createdAt` (renumbered:
+    /// that of its old code) and, unless a compared field or its id changed, its `updatedAt`; a new one gets now.
     public static func capture(catalogID: String, source: JSONValue, pages: PageCounts, courses: [Course],
                                previous: Snapshot?, at date: Date) -> (snapshot: Snapshot, diff: CatalogDiff) {
         let now = Timestamp.string(date)
         var snapshot = Snapshot(catalogID: catalogID, source: source, capturedAt: now, pages: pages,
                                 courses: courses.map(SnapshotCourse.init))
-        let diff = CatalogDiff.between(old: previous?.courses ?? [], new: snapshot.courses)
         let before = Dictionary((previous?.courses ?? []).map { ($0.id, $0) }) { _, last in last }
+        let diff = CatalogDiff.between(old: (previous?.courses ?? []).map(\.comparable),
+                                       new: snapshot.courses.map(\.comparable))
         let changed = Set(diff.changed.map(\.course.id))
         var renumberedFrom: [String: String] = [:]
         for pair in diff.renumbered { renumberedFrom[pair.to.id] = pair.from.id }

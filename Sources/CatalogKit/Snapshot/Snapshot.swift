@@ -22,8 +22,7 @@ public struct PageCounts: Sendable, Equatable {
     }
 }
 
-/// A page that was fetched but whose course could not be read: on its own no reason to refuse a run
-/// (`guards.maximumUnparsedFraction` bounds how many there may be).
+/// A page fetched but not read: on its own no reason to refuse a run (`guards.maximumUnparsedFraction` bounds them).
 public struct ParseGap: Sendable, Equatable {
     public var url: String
     public var reason: String
@@ -59,8 +58,7 @@ public struct SnapshotFormatError: Error, Sendable, Equatable, CustomStringConve
     public var description: String { message }
 }
 
-/// One run's catalog as it was: every course's published fields with when it was first seen and last
-/// changed, and what the run fetched. The file is canonical JSON: keys sorted, courses by id, one a line.
+/// One run's catalog with its courses' stamps; the file is canonical JSON: keys sorted, courses by id, one a line.
 public struct Snapshot: Sendable, Equatable {
     public static let schemaVersion = 1
 
@@ -143,8 +141,7 @@ public struct Snapshot: Sendable, Equatable {
 
 /// A JSON document with a `"courses"` array of course records: a snapshot or a published catalog.
 public enum CourseDocument {
-    /// Reads the document, handing each course record and its index to `each` as it is parsed (so the
-    /// records never exist all at once as JSON trees); returns the document's other members.
+    /// Hands each course record and its index to `each` as it is parsed (never all at once); returns the other members.
     public static func read(_ bytes: [UInt8],
                             each: (JSONValue, Int) throws(CourseRecordError) -> Void) throws(SnapshotFormatError) -> [String: JSONValue] {
         try document { index in
@@ -155,15 +152,7 @@ public enum CourseDocument {
         }
     }
 
-    /// The comparable form of every course, and the document's other members; only the members comparing
-    /// needs are read into values.
-    public static func comparableCourses(_ bytes: [UInt8]) throws(SnapshotFormatError) -> (header: [String: JSONValue], courses: [ComparableCourse]) {
-        var courses: [ComparableCourse] = []
-        let header = try comparableCourses(bytes) { courses.append($0) }
-        return (header, courses)
-    }
-
-    /// The same, handing each course to `each` as it is read.
+    /// The same with each course's comparable form (only the members comparing needs become values).
     public static func comparableCourses(_ bytes: [UInt8], each: (ComparableCourse) -> Void) throws(SnapshotFormatError) -> [String: JSONValue] {
         try document { index in
             try JSONValue.parse(bytes, streaming: "courses", selecting: ComparableCourse.recordKeys.map(\.rawValue)) { values in

@@ -1,8 +1,6 @@
-/// One course as a snapshot keeps it: the published record (`Course.json`'s fields as JSON values, so every
-/// field round-trips exactly), when the course was first seen and last changed, and its comparable form.
+/// One course as a snapshot keeps it: the published record (round-tripping exactly), its stamps, its comparable form.
 public struct SnapshotCourse: Sendable, Equatable {
-    /// Keys of `Course.json` a snapshot leaves out: the run's diagnostics say how a page was read, not
-    /// what the course is, and would make every snapshot several times larger.
+    /// Diagnostics a snapshot leaves out: how a page was read, not what the course is, and several times the size.
     public static let diagnosticKeys: [RecordKey] = [.sources, .warnings]
 
     /// The published fields, without the stamps.
@@ -46,12 +44,18 @@ public struct SnapshotCourse: Sendable, Equatable {
         comparable = try ComparableCourse(record: record)
     }
 
-    /// The record with its stamps and fingerprint.
-    public var json: JSONValue {
+    /// The record with its stamps, as the published catalog has it.
+    public var stampedRecord: [String: JSONValue] {
         var object = record
         object[.createdAt] = .from(createdAt, JSONValue.string)
         object[.updatedAt] = .from(updatedAt, JSONValue.string)
-        object[.fingerprint] = .string(comparable.fingerprintText)
+        return object
+    }
+
+    /// The record with its stamps and fingerprint, as a snapshot has it.
+    public var json: JSONValue {
+        var object = stampedRecord
+        object[.fingerprint] = .string(FNV1a.hex(comparable.fingerprint))
         return .object(object)
     }
 

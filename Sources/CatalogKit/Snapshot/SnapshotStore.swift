@@ -19,11 +19,8 @@ public enum SnapshotError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// Where one catalog's snapshots are kept: a file a run, named by sequence number and capture time
-/// (`snapshot-000042-20240501T120000Z.json`), created once and never rewritten in place.
-///
-/// The sequence orders snapshots even when clocks disagree; a name already taken (two runs at once) makes
-/// the second write fail rather than replace the first.
+/// One catalog's snapshots, a file a run (`snapshot-000042-20240501T120000Z.json`), never rewritten. The sequence
+/// orders them even when clocks disagree; a name taken (two runs at once) fails the second write, replacing nothing.
 public struct SnapshotStore: Sendable {
     public let directory: URL
 
@@ -67,11 +64,6 @@ public struct SnapshotStore: Sendable {
         }.sorted { ($0.sequence, $0.name) < ($1.sequence, $1.name) }
     }
 
-    /// Reads one snapshot, strictly.
-    public func load(_ entry: Entry) throws(SnapshotError) -> Snapshot {
-        try Self.load(entry.file)
-    }
-
     /// Reads a snapshot file, strictly.
     public static func load(_ file: URL) throws(SnapshotError) -> Snapshot {
         let bytes: [UInt8]
@@ -90,13 +82,7 @@ public struct SnapshotStore: Sendable {
     /// The newest snapshot, or nil when there is none.
     public func latest() throws(SnapshotError) -> (entry: Entry, snapshot: Snapshot)? {
         guard let entry = try list().last else { return nil }
-        return (entry, try load(entry))
-    }
-
-    /// The snapshot before the newest, or nil when there are fewer than two.
-    public func previous() throws(SnapshotError) -> (entry: Entry, snapshot: Snapshot)? {
-        guard let entry = try list().dropLast().last else { return nil }
-        return (entry, try load(entry))
+        return (entry, try Self.load(entry.file))
     }
 
     /// Writes a snapshot as the next in sequence: atomically (temporary file, fsync, link), never over an existing file.
@@ -115,9 +101,8 @@ public struct SnapshotStore: Sendable {
         return Entry(sequence: sequence, file: file)
     }
 
-    /// Deletes all but the newest `keeping` snapshots, and temporary files that writers killed part-way left
-    /// behind once their writer has exited or they are older than `age` seconds (younger ones of a live
-    /// process may belong to a write in progress); returns the files deleted.
+    /// Deletes all but the newest `keeping` snapshots, and temporaries whose writer is gone or that are `age` seconds
+    /// old (younger ones of a live process may be a write in progress); returns the files deleted.
     @discardableResult
     public func prune(keeping: Int, temporariesOlderThan age: TimeInterval = 3600, now: Date = Date()) throws(SnapshotError) -> [URL] {
         var doomed = try list().dropLast(max(0, keeping)).map(\.file)

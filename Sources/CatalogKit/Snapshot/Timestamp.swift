@@ -1,7 +1,6 @@
 import Foundation
 
-/// Instants as snapshots, news and feeds write them: RFC 3339 in UTC to the second, "2024-05-01T12:00:00Z"
-/// (what Atom requires and what the app's `JSONDecoder` reads with `.iso8601`).
+/// Instants as RFC 3339 in UTC to the second, "2024-05-01T12:00:00Z": what Atom and the app's `.iso8601` read.
 public enum Timestamp {
     /// The instant, whole seconds (rounded down), in UTC.
     public static func string(_ date: Date) -> String {
@@ -41,8 +40,7 @@ public enum Timestamp {
     }
 }
 
-/// The time a run takes for its own: `SOURCE_DATE_EPOCH` (the reproducible-builds convention) when it is set,
-/// so the same pages run twice give byte-identical outputs; otherwise the system clock.
+/// The run's time: `SOURCE_DATE_EPOCH` when set (so the same pages give byte-identical outputs), else the clock.
 public enum RunClock {
     public static let variable = "SOURCE_DATE_EPOCH"
 
