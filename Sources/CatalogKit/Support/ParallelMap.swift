@@ -6,12 +6,15 @@ import Synchronization
 enum ParallelMap {
     /// Up to this many items, threads cost more than they save.
     static let minimumItems = 64
+    /// Many small chunks a core rather than one large one: when another process holds a core for a while, the others
+    /// take over its remaining chunks instead of waiting for it at the end.
+    static var chunks: Int { ProcessInfo.processInfo.activeProcessorCount * 16 }
 
     /// `items.map(transform)`: up to `minimumItems` on the calling thread, at most `width` at once (nil: every core).
     static func map<Item: Sendable, Value: Sendable>(_ items: [Item], minimumItems: Int = minimumItems, width: Int? = nil,
                                                      _ transform: @Sendable (Item) -> Value) -> [Value] {
         guard items.count > minimumItems, (width ?? 2) > 1 else { return items.map(transform) }
-        let chunks = min(width ?? ProcessInfo.processInfo.activeProcessorCount * 4, items.count)
+        let chunks = min(width ?? Self.chunks, items.count)
         // Chunk c takes items c, c + chunks, c + 2 * chunks…, so a run of slow items is shared out. Each part is
         // made last item first, so that the values can be taken off the parts' ends in order.
         var parts = inChunks(chunks) { chunk in stride(from: chunk, to: items.count, by: chunks).reversed().map { transform(items[$0]) } }
@@ -50,10 +53,10 @@ enum ParallelMap {
         return values
     }
 
-    /// `0..<count` cut into contiguous ranges, a few per core (one up to `minimumItems`), for output joined in order.
+    /// `0..<count` cut into `chunks` contiguous ranges (one up to `minimumItems`), for output joined in order.
     static func cuts(of count: Int) -> [Range<Int>] {
         guard count > minimumItems else { return [0..<count] }
-        let chunks = min(ProcessInfo.processInfo.activeProcessorCount * 4, count)
+        let chunks = min(Self.chunks, count)
         return (0..<chunks).map { chunk in (count * chunk / chunks)..<(count * (chunk + 1) / chunks) }
     }
 
