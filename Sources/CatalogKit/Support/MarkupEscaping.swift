@@ -42,7 +42,9 @@ public enum MarkupEscaping {
 
     /// A URL as a Markdown link target: the characters that would end or break it percent-encoded.
     public static func markdownLinkTarget(_ url: String) -> String {
-        guard url.utf8.contains(where: { "() <>".utf8.contains($0) }) else { return url }
+        // Compared byte by byte: every link of every requisite comes through here, and most need nothing.
+        guard url.utf8.contains(where: { $0 == UInt8(ascii: "(") || $0 == UInt8(ascii: ")") || $0 == UInt8(ascii: " ")
+            || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") }) else { return url }
         let encoded: [Character: String] = ["(": "%28", ")": "%29", " ": "%20", "<": "%3C", ">": "%3E"]
         return url.reduce(into: "") { output, character in output += encoded[character] ?? String(character) }
     }
