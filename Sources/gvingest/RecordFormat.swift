@@ -37,7 +37,7 @@ enum RecordFormat: String, CaseIterable {
         case .null: return ""
         case let .bool(flag): return flag ? "true" : "false"
         case let .int(number): return String(number)
-        case let .double(number): return number == number.rounded() ? String(Int(number)) : String(number)
+        case let .double(number): return number.exactWholeNumber.map(String.init) ?? String(number)
         case let .string(text): return text
         case let .array(items): return items.map(cell).joined(separator: "; ")
         case .object: return value.serialized(pretty: false)

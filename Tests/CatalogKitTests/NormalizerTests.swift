@@ -111,6 +111,28 @@ import Testing
         #expect(course.warnings.isEmpty)
     }
 
+    /// A number no course carries is no credit value; one past `Int`'s range once stopped the whole run.
+    @Test(arguments: ["99999999999999999999", "1000", "2024 credits"])
+    func implausibleCreditNumbersAreNotUnderstood(_ written: String) {
+        let course = Normalizer().normalize(Self.parsed("CIS 499", credits: written))
+        #expect(course.credits == nil)
+        #expect(course.appCredits == 0)
+        #expect(course.warnings.contains("credits \"\(written)\" not understood; kept as written"))
+        #expect(Normalizer().normalize(Self.parsed("CIS 499", credits: "999")).appCredits == 999)
+    }
+
+    @Test func wholeNumbersPastExactnessStayDoubles() {
+        #expect(3.0.exactWholeNumber == 3)
+        #expect((-2.0).exactWholeNumber == -2)
+        #expect(2.5.exactWholeNumber == nil)
+        #expect(1e20.exactWholeNumber == nil)
+        #expect(Double.infinity.exactWholeNumber == nil)
+        #expect(Double.nan.exactWholeNumber == nil)
+        #expect(CreditRange(min: 1e20, max: 1e20).appCredits == 0)
+        #expect(JSONValue.double(1e20).serialized() == "1e+20")
+        #expect(JSONValue.double(12).serialized() == "12")
+    }
+
     @Test func textIsCleanedButParagraphsStay() {
         var course = Self.parsed("CIS 162", title: "Data\u{00AD}bases \u{201C}One\u{201D}\u{200B}")
         course.description = "First\u{A0} para\u{2019}s  text.\n\nSecond\u{FEFF} para."

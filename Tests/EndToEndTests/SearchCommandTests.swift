@@ -73,6 +73,22 @@ import Testing
         #expect(Set(try Self.names(variable.stdout)) == Set(twoCredits))
     }
 
+    /// A catalog is a file anyone can edit: a number past `Int`'s range is printed as the number, not a crash.
+    @Test func aHugeNumberInTheCatalogIsPrintedNotFatal() async throws {
+        let catalog = try #require(Self.published)
+        var document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: catalog)) as? [String: Any])
+        var courses = try #require(document["courses"] as? [[String: Any]])
+        let name = try #require(courses.first?["name"] as? String)
+        courses[0]["credits"] = 1e20
+        document["courses"] = courses
+        let edited = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-search-huge-\(UUID()).json")
+        defer { try? FileManager.default.removeItem(at: edited) }
+        try JSONSerialization.data(withJSONObject: document).write(to: edited)
+        let csv = try await Binary.run(["search", "--catalog", edited.path, "--format", "csv", name])
+        #expect(csv.status == 0)
+        #expect(csv.stdout.contains("1e+20"))
+    }
+
     @Test func exitStatusesSayWhatWentWrong() async throws {
         let none = try await Self.search(["no such words anywhere"])
         #expect(none.status == 0)

@@ -10,13 +10,16 @@ public struct CreditRange: Sendable, Equatable, Codable {
 
     /// The app's single integer: the minimum rounded down, the credit a student is sure to earn ("1.5" gives 1,
     /// "1-6" gives 1); 0 where the catalog gives no number ("Variable").
-    public var appCredits: Int { Int(min.rounded(.down)) }
+    public var appCredits: Int { min.rounded(.down).exactWholeNumber ?? 0 }
 
     /// Whether credits with no number say they vary ("Variable", "VAR"): understood, though no range can be given.
     public static func saysVariable(_ text: String) -> Bool {
         let words = text.lowercased().split { !$0.isLetter && !$0.isNumber }
         return words.contains { $0 == "variable" || $0 == "var" } && !words.contains { $0.contains(where: \.isNumber) }
     }
+
+    /// No course carries this many credits: a number this large on a credits line is something else, or garbage.
+    static let implausible = 1_000.0
 
     /// The words that may stand between a credit value's numbers (made once: the set is asked for every course).
     private static let joinerWords: Set<String> = ["-", "to", "or", "per", "sem", "semester", "credit", "credits", "hour",
@@ -43,7 +46,8 @@ public struct CreditRange: Sendable, Equatable, Codable {
                     literal.unicodeScalars.append(scalars[index])
                     index += 1
                 }
-                guard let value = Double(literal.hasSuffix(".") ? String(literal.dropLast()) : literal) else { return nil }
+                guard let value = Double(literal.hasSuffix(".") ? String(literal.dropLast()) : literal),
+                      value < Self.implausible else { return nil }
                 numbers.append(value)
                 continue
             }

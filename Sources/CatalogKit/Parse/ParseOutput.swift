@@ -103,6 +103,6 @@ public enum ParseOutput {
     }
 
     private static func format(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
+        value.exactWholeNumber.map(String.init) ?? String(value)
     }
 }

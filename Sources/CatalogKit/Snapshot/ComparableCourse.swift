@@ -108,9 +108,7 @@ public struct ComparableCourse: Sendable, Equatable {
 
     /// The credits as "3" or "1-3" from `creditRange`; else as written (`creditsText`); else the app's integer when positive.
     static func creditsText(_ record: (RecordKey) -> JSONValue?) -> String? {
-        func format(_ value: Double) -> String {
-            value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
-        }
+        func format(_ value: Double) -> String { value.exactWholeNumber.map(String.init) ?? String(value) }
         if let low = record(.creditRange)?["min"]?.doubleValue, let high = record(.creditRange)?["max"]?.doubleValue {
             return low == high ? format(low) : "\(format(low))-\(format(high))"
         }

@@ -70,7 +70,7 @@ extension JSONValue {
     /// The same value with every whole `Double` as an `.int`, as writing and reading it back gives.
     var wholeNumbersAsIntegers: JSONValue {
         switch self {
-        case let .double(value) where value.isFinite && value == value.rounded() && abs(value) < 1e15: return .int(Int(value))
+        case let .double(value): return value.exactWholeNumber.map(JSONValue.int) ?? self
         case let .array(items): return .array(items.map(\.wholeNumbersAsIntegers))
         case let .object(members): return .object(members.mapValues(\.wholeNumbersAsIntegers))
         default: return self

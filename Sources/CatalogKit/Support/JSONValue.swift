@@ -35,8 +35,8 @@ public enum JSONValue: Sendable, Equatable {
         case let .bool(value): out.append(contentsOf: (value ? "true" : "false").utf8)
         case let .int(value): Self.writeInteger(value, into: &out)
         case let .double(value):
-            if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
-                Self.writeInteger(Int(value), into: &out)
+            if let whole = value.exactWholeNumber {
+                Self.writeInteger(whole, into: &out)
             } else if value.isFinite {
                 out.append(contentsOf: String(value).utf8)
             } else {
@@ -160,4 +160,10 @@ public enum JSONValue: Sendable, Equatable {
         }
         out.append(UInt8(ascii: "\""))
     }
+}
+
+extension Double {
+    /// The value as an `Int` when it is a whole number small enough to be exact (below 10^15), which is how it is
+    /// written; nil otherwise. Converting a larger or non-finite value with `Int(_:)` would stop the program.
+    public var exactWholeNumber: Int? { isFinite && self == rounded() && Swift.abs(self) < 1e15 ? Int(self) : nil }
 }
