@@ -27,7 +27,7 @@ public enum GuardViolation: Sendable, Equatable, CustomStringConvertible {
 
     static func percent(_ fraction: Double) -> String {
         let tenths = (fraction * 1000).rounded() / 10
-        return tenths == tenths.rounded() ? "\(Int(tenths)) %" : "\(tenths) %"
+        return "\(tenths.exactWholeNumber.map(String.init) ?? String(tenths)) %"
     }
 }
 
