@@ -42,6 +42,15 @@ struct ConfigReader {
         }
     }
 
+    /// A string `problem` finds nothing wrong with, or nil with the problem it names ("expected …, got …").
+    mutating func string(_ value: JSONValue?, _ path: String, required: Bool = true,
+                         _ problem: (String) -> String?) -> String? {
+        guard let text = string(value, path, required: required) else { return nil }
+        guard let message = problem(text) else { return text }
+        fail(path, message)
+        return nil
+    }
+
     mutating func integer(_ value: JSONValue?, _ path: String, minimum: Int? = nil, required: Bool = true) -> Int? {
         read(value, path, "an integer\(minimum.map { " ≥ \($0)" } ?? "")", required: required) {
             if case let .int(integer) = $0, integer >= minimum ?? .min { integer } else { nil }
@@ -67,32 +76,25 @@ struct ConfigReader {
     }
 
     mutating func oneOf(_ value: JSONValue?, _ path: String, _ choices: [String], required: Bool = true) -> String? {
-        guard let string = string(value, path, required: required) else { return nil }
-        guard choices.contains(string) else {
-            fail(path, "expected one of \(choices.joined(separator: ", ")), got \"\(string)\"")
-            return nil
+        string(value, path, required: required) {
+            choices.contains($0) ? nil : "expected one of \(choices.joined(separator: ", ")), got \"\($0)\""
         }
-        return string
     }
 
     /// A relative path that stays inside `base` (`PipelineConfig.confinedPath`), resolved against it.
     mutating func confinedPath(_ value: JSONValue?, _ path: String, base: URL, required: Bool = true) -> URL? {
-        guard let text = string(value, path, required: required) else { return nil }
-        guard let url = PipelineConfig.confinedPath(text, base: base) else {
-            fail(path, "expected a path inside \(base.path) (no \"..\", not absolute), got \"\(text)\"")
-            return nil
-        }
-        return url
+        string(value, path, required: required) { text in
+            PipelineConfig.confinedPath(text, base: base) == nil
+                ? "expected a path inside \(base.path) (no \"..\", not absolute), got \"\(text)\"" : nil
+        }.flatMap { PipelineConfig.confinedPath($0, base: base) }
     }
 
     /// A subject code: 1 to 6 letters (or &).
     mutating func subjectCode(_ value: JSONValue?, _ path: String) -> String? {
-        guard let code = string(value, path) else { return nil }
-        guard (1...6).contains(code.count), code.allSatisfy({ $0.isLetter || $0 == "&" }) else {
-            fail(path, "expected a subject code of 1 to 6 letters, got \"\(code)\"")
-            return nil
+        string(value, path) { code in
+            (1...6).contains(code.count) && code.allSatisfy({ $0.isLetter || $0 == "&" })
+                ? nil : "expected a subject code of 1 to 6 letters, got \"\(code)\""
         }
-        return code
     }
 
     /// Rejects keys that are not in `allowed`, suggesting the closest allowed one.

@@ -104,13 +104,10 @@ extension PipelineConfig {
         if let flag = reader.bool(object["announceRemoved"], "\(path).announceRemoved") { settings.announceRemoved = flag }
         if let flag = reader.bool(object["announceChanged"], "\(path).announceChanged") { settings.announceChanged = flag }
         if let title = reader.string(object["feedTitle"], "\(path).feedTitle", required: false) { settings.feedTitle = title }
-        if let id = reader.string(object["feedId"], "\(path).feedId", required: false) {
-            if isAbsoluteIRI(id) {
-                settings.feedID = id
-            } else {
-                reader.fail("\(path).feedId", "expected an absolute IRI such as \"urn:gvingest:gvsu:news\" or \"https://…\", got \"\(id)\"")
-            }
-        }
+        if let id = reader.string(object["feedId"], "\(path).feedId", required: false, {
+            isAbsoluteIRI($0) ? nil
+                : "expected an absolute IRI such as \"urn:gvingest:gvsu:news\" or \"https://…\", got \"\($0)\""
+        }) { settings.feedID = id }
         return settings
     }
 

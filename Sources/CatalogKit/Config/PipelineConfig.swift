@@ -209,12 +209,10 @@ public struct PipelineConfig: Sendable, Equatable {
         if let agent = reader.string(object["userAgent"], "\(path).userAgent", required: false) { settings.userAgent = agent }
         if let hosts = reader.array(object["allowedHosts"], "\(path).allowedHosts", required: false) {
             settings.allowedHosts = hosts.enumerated().compactMap { index, value in
-                guard let entry = reader.string(value, "\(path).allowedHosts[\(index)]") else { return nil }
-                guard Origin.allowed(by: entry) != nil else {
-                    reader.fail("\(path).allowedHosts[\(index)]", "expected a host, host:port or an http(s) origin such as https://host:8443, got \"\(entry)\"")
-                    return nil
+                reader.string(value, "\(path).allowedHosts[\(index)]") { entry in
+                    Origin.allowed(by: entry) != nil ? nil : "expected a host, host:port or an http(s) origin "
+                        + "such as https://host:8443, got \"\(entry)\""
                 }
-                return entry
             }
         }
         settings.cacheDirectory = reader.confinedPath(object["cacheDirectory"], "\(path).cacheDirectory", base: base,
