@@ -246,8 +246,7 @@ public final class Crawler: Sendable {
         if let robots, let refusal = await robots.refusal(for: job.url) {
             // robots.txt cut off by the deadline says nothing about the page: it was not had in time.
             if Task.isCancelled { return atDeadline(job, "not fetched") }
-            return Outcome(job: job, failure: FetchFailure(url: job.url, reason: refusal.reason,
-                                                           temporary: refusal.temporary))
+            return Outcome(job: job, failure: refusal)
         }
         switch await source.fetch(job.url) {
         case let .failure(failure):
@@ -270,12 +269,6 @@ public final class Crawler: Sendable {
 
 /// Fetches robots.txt once per origin and answers whether a URL may be crawled.
 actor RobotsGate {
-    /// Why a URL may not be crawled; temporary when robots.txt could not be had for a passing reason (an outage).
-    struct Refusal {
-        var reason: String
-        var temporary = false
-    }
-
     private let source: any PageSource
     private let userAgent: String
     /// Each origin's policy, or why there is none (so nothing of that origin is crawled).
@@ -286,8 +279,8 @@ actor RobotsGate {
         self.userAgent = userAgent
     }
 
-    /// Why robots.txt keeps `url` from being crawled, or nil when it may be.
-    func refusal(for url: URL) async -> Refusal? {
+    /// Why robots.txt keeps `url` from being crawled (temporary when an outage kept the file away), or nil.
+    func refusal(for url: URL) async -> FetchFailure? {
         guard let scheme = url.scheme, let host = url.host else { return nil }
         let origin = "\(scheme)://\(host)\(url.port.map { ":\($0)" } ?? "")"
         let task = policies[origin] ?? Task { [source, userAgent] in
@@ -307,13 +300,13 @@ actor RobotsGate {
         // Shared by every page of the origin, the fetch is not a child of any: the deadline's cancellation is passed on.
         switch await withTaskCancellationHandler(operation: { await task.value }, onCancel: { task.cancel() }) {
         case let .failure(failure):
-            return Refusal(reason: "robots.txt of \(origin) could not be fetched: \(failure.reason)",
-                           temporary: failure.temporary)
+            return FetchFailure(url: url, reason: "robots.txt of \(origin) could not be fetched: \(failure.reason)",
+                                temporary: failure.temporary)
         case let .success(policy):
-            if let refusal = policy.refusal { return Refusal(reason: refusal) }
+            if let refusal = policy.refusal { return FetchFailure(url: url, reason: refusal) }
             let path = url.path.isEmpty ? "/" : url.path
             return policy.allows(url.query.map { "\(path)?\($0)" } ?? path) ? nil
-                : Refusal(reason: "disallowed by robots.txt for \(userAgent)")
+                : FetchFailure(url: url, reason: "disallowed by robots.txt for \(userAgent)")
         }
     }
 }
