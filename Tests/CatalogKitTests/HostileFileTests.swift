@@ -40,8 +40,8 @@ import Testing
         // The backoff of the last attempt with a server asking for the longest wait: finite, within a day.
         let wait = fetcher.backoff(attempt: config.fetch.maximumAttempts, retryAfter: RetryAfter.longest)
         #expect(wait.isFinite && wait <= RetryAfter.longest + 600)
-        #expect(Sleep.nanoseconds(wait) > 0)
-        #expect(Sleep.nanoseconds(.infinity) == Sleep.nanoseconds(RetryAfter.longest))
+        #expect(RetryAfter.nanoseconds(wait) > 0)
+        #expect(RetryAfter.nanoseconds(.infinity) == RetryAfter.nanoseconds(RetryAfter.longest))
     }
 
     @Test func anAbsurdCrawlDelayIsClampedNotATrap() async {

@@ -140,8 +140,9 @@ public final class Crawler: Sendable {
             // every request and sleep in progress.
             if let first = start.first {
                 group.addTask {
-                    try? await Task.sleep(nanoseconds: Sleep.nanoseconds(deadline - ProcessInfo.processInfo.systemUptime))
                     return Outcome(job: Job(url: first, kind: .listing), isDeadline: true)
+                    let wait = deadline - ProcessInfo.processInfo.systemUptime
+                    try? await Task.sleep(nanoseconds: RetryAfter.nanoseconds(wait))
                 }
             }
             while true {

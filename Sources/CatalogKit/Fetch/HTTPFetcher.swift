@@ -94,7 +94,8 @@ public final class HTTPFetcher: PageSource {
                     return .failure(failure)
                 }
                 // Cancelled at the crawl's deadline, this sleep ends at once, however long the server asked for.
-                try? await Task.sleep(nanoseconds: Sleep.nanoseconds(backoff(attempt: attempt, retryAfter: retryAfter)))
+                let wait = backoff(attempt: attempt, retryAfter: retryAfter)
+                try? await Task.sleep(nanoseconds: RetryAfter.nanoseconds(wait))
             case let .fail(failure):
                 return .failure(failure)
             }
@@ -219,6 +220,11 @@ public enum RetryAfter {
     /// No wait asked for is longer than a day, clamped before any arithmetic so that "1e300" cannot overflow a sleep.
     public static let longest = 86_400.0
 
+    /// Seconds as the nanoseconds `Task.sleep` takes: no wait is longer than `longest`, whatever asked for it.
+    static func nanoseconds(_ seconds: Double) -> UInt64 {
+        seconds > 0 ? UInt64(min(seconds, longest) * 1_000_000_000) : 0
+    }
+
     public static func seconds(from value: String, now: Date = Date()) -> Double? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         // RFC 9110: delay-seconds is digits only; a longer run of them than a day's worth is a day.
@@ -303,6 +309,6 @@ actor HostPacer {
         let start = max(now, nextStart[host] ?? now)
         nextStart[host] = start + delay
         // A robots.txt may ask for any Crawl-delay ("1e300"): the wait is clamped, and cancelled at the crawl's deadline.
-        if start > now { try? await Task.sleep(nanoseconds: Sleep.nanoseconds(start - now)) }
+        if start > now { try? await Task.sleep(nanoseconds: RetryAfter.nanoseconds(start - now)) }
     }
 }
