@@ -47,7 +47,7 @@ import Testing
     @Test func anAbsurdCrawlDelayIsClampedNotATrap() async {
         let policy = RobotsPolicy(parsing: "User-agent: *\nCrawl-delay: 1e300\n", userAgent: "gvingest/1")
         #expect(policy.crawlDelay == 1e300)
-        let pacer = HostPacer(minimumDelay: 0)
+        let pacer = ConcurrencyGate(total: 1, perHost: 1)
         await pacer.setDelay(policy.crawlDelay ?? 0, for: "x.edu")
         await pacer.waitForTurn(host: "x.edu")
         // The second turn would wait "1e300 s": clamped to a day, and this task is cancelled at once.

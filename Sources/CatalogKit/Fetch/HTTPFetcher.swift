@@ -11,7 +11,6 @@ public final class HTTPFetcher: PageSource {
     private let session: URLSession
     private let delegate: SessionDelegate
     private let gate: ConcurrencyGate
-    private let pacer: HostPacer
     private let cache: ResponseCache?
     private let allowedOrigins: Set<Origin>
     public var retries: Int { retryCount.withLock { $0 } }
@@ -25,8 +24,8 @@ public final class HTTPFetcher: PageSource {
                                                       timeoutSeconds: settings.requestTimeoutSeconds,
                                                       connectionsPerHost: settings.perHostConcurrency, userAgent: settings.userAgent)
         allowedOrigins = Set(startURLs.compactMap(Origin.init) + settings.allowedHosts.flatMap { Origin.allowed(by: $0) ?? [] })
-        gate = ConcurrencyGate(total: max(1, settings.concurrency), perHost: max(1, settings.perHostConcurrency))
-        pacer = HostPacer(minimumDelay: Double(settings.minimumDelayMilliseconds) / 1000)
+        gate = ConcurrencyGate(total: max(1, settings.concurrency), perHost: max(1, settings.perHostConcurrency),
+                               minimumDelay: Double(settings.minimumDelayMilliseconds) / 1000)
         cache = settings.cacheDirectory.map(ResponseCache.init(directory:))
     }
 
@@ -46,7 +45,7 @@ public final class HTTPFetcher: PageSource {
 
     /// A crawl-delay from robots.txt slows one host's pacing further.
     public func setMinimumDelay(_ seconds: Double, for host: String) async {
-        await pacer.setDelay(seconds, for: host.lowercased())
+        await gate.setDelay(seconds, for: host.lowercased())
     }
 
     public func refusal(for url: URL) -> String? {
@@ -72,7 +71,7 @@ public final class HTTPFetcher: PageSource {
                 return .failure(Self.cancelled(url))
             }
             await gate.acquire(host: host)
-            await pacer.waitForTurn(host: host)
+            await gate.waitForTurn(host: host)
             // The crawl's deadline may have passed while this request waited for its turn.
             let outcome = Task.isCancelled ? .fail(Self.cancelled(url)) : await perform(url, cached: cached)
             await gate.release(host: host)
@@ -242,17 +241,22 @@ public enum RetryAfter {
     }
 }
 
-/// Bounds requests in flight, in total and per host. Waiters are served in arrival order.
+/// Bounds requests in flight, in total and per host (waiters served in arrival order), and spaces one host's starts.
 actor ConcurrencyGate {
     private let total: Int
     private let perHost: Int
     private var inFlight = 0
     private var perHostInFlight: [String: Int] = [:]
     private var waiters: [(host: String, continuation: CheckedContinuation<Void, Never>)] = []
+    /// The least time between the starts of two requests to one host, and each host's own when robots.txt asks more.
+    private let minimumDelay: Double
+    private var delays: [String: Double] = [:]
+    private var nextStart: [String: Double] = [:]
 
-    init(total: Int, perHost: Int) {
+    init(total: Int, perHost: Int, minimumDelay: Double = 0) {
         self.total = total
         self.perHost = perHost
+        self.minimumDelay = minimumDelay
     }
 
     func acquire(host: String) async {
@@ -285,17 +289,6 @@ actor ConcurrencyGate {
     private func start(_ host: String) {
         inFlight += 1
         perHostInFlight[host, default: 0] += 1
-    }
-}
-
-/// Spaces the starts of requests to one host by a minimum delay.
-actor HostPacer {
-    private let minimumDelay: Double
-    private var delays: [String: Double] = [:]
-    private var nextStart: [String: Double] = [:]
-
-    init(minimumDelay: Double) {
-        self.minimumDelay = minimumDelay
     }
 
     func setDelay(_ seconds: Double, for host: String) {
