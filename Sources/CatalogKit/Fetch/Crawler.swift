@@ -96,10 +96,7 @@ public final class Crawler: Sendable {
 
     enum Kind: Sendable { case listing, course }
 
-    struct Job: Sendable {
-        var url: URL
-        var kind: Kind
-    }
+    typealias Job = (url: URL, kind: Kind)
 
     struct Outcome: Sendable {
         var job: Job
@@ -122,7 +119,7 @@ public final class Crawler: Sendable {
         func enqueue(_ url: URL, _ kind: Kind) {
             let normalized = URLNormalizer.normalize(url)
             guard seen.insert(normalized.absoluteString).inserted else { return }
-            queue.append(Job(url: normalized, kind: kind))
+            queue.append((normalized, kind))
             report.pagesExpected += 1
         }
         for url in start { enqueue(url, .listing) }
@@ -140,9 +137,9 @@ public final class Crawler: Sendable {
             // every request and sleep in progress.
             if let first = start.first {
                 group.addTask {
-                    return Outcome(job: Job(url: first, kind: .listing), isDeadline: true)
                     let wait = deadline - ProcessInfo.processInfo.systemUptime
                     try? await Task.sleep(nanoseconds: RetryAfter.nanoseconds(wait))
+                    return Outcome(job: (first, .listing), isDeadline: true)
                 }
             }
             while true {
