@@ -178,14 +178,11 @@ public struct PipelineConfig: Sendable, Equatable {
             guard let list = reader.array(http["startUrls"], "\(path).http.startUrls") else { return nil }
             if list.isEmpty { reader.fail("\(path).http.startUrls", "expected at least one URL") }
             return .http(startURLs: list.enumerated().compactMap { index, entry in
-                let entryPath = "\(path).http.startUrls[\(index)]"
-                guard let text = reader.string(entry, entryPath) else { return nil }
-                guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-                      url.host != nil else {
-                    reader.fail(entryPath, "expected an http or https URL, got \"\(text)\"")
-                    return nil
-                }
-                return url
+                reader.string(entry, "\(path).http.startUrls[\(index)]") { text in
+                    let url = URL(string: text), scheme = url?.scheme?.lowercased()
+                    return url?.host != nil && (scheme == "http" || scheme == "https") ? nil
+                        : "expected an http or https URL, got \"\(text)\""
+                }.flatMap { URL(string: $0) }
             })
         default:
             guard let directory = reader.confinedPath(object[kind], "\(path).\(kind)", base: base) else { return nil }
