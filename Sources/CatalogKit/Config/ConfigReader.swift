@@ -36,6 +36,14 @@ struct ConfigReader {
         read(value, path, "an array", required: required) { if case let .array(array) = $0 { array } else { nil } }
     }
 
+    /// Each element of an optional array that `read` accepts, read at its own path (`path[index]`); nil without one.
+    mutating func elements<T>(_ value: JSONValue?, _ path: String,
+                              _ read: (inout ConfigReader, JSONValue, String) -> T?) -> [T]? {
+        array(value, path, required: false)?.enumerated().compactMap { index, element in
+            read(&self, element, "\(path)[\(index)]")
+        }
+    }
+
     mutating func string(_ value: JSONValue?, _ path: String, required: Bool = true) -> String? {
         read(value, path, "a non-empty string", required: required, missing: "a string") {
             if case let .string(string) = $0, !string.isEmpty { string } else { nil }
