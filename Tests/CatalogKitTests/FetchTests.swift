@@ -90,7 +90,7 @@ final class CatalogServer: Sendable {
         for path in catalog.allPaths { #expect(catalog.server.requestCount(path: path) == 1, "\(path)") }
         #expect(catalog.server.requestCount(path: "/robots.txt") == 1)
         let agents = Set(catalog.server.allRequests.compactMap { $0.headers["user-agent"] })
-        #expect(agents == [UserAgent.value])
+        #expect(agents == [FetchSettings().userAgent])
     }
 
     @Test func latencyIsWaitedOut() async throws {

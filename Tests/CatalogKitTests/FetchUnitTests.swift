@@ -17,7 +17,7 @@ import Testing
     """
 
     @Test func ourGroupWinsOverTheWildcard() {
-        let policy = RobotsPolicy(parsing: Self.text, userAgent: UserAgent.value)
+        let policy = RobotsPolicy(parsing: Self.text, userAgent: FetchSettings().userAgent)
         #expect(!policy.allows("/catalog/rules.pdf"))
         #expect(policy.allows("/catalog/rules.pdf?x=1"))
         #expect(!policy.allows("/search?q=cis"))

@@ -36,10 +36,27 @@ struct ConfigReader {
         read(value, path, "an array", required: required) { if case let .array(array) = $0 { array } else { nil } }
     }
 
+    /// Each element of an optional array that `read` accepts, read at its own path (`path[index]`); nil without one.
+    mutating func elements<T>(_ value: JSONValue?, _ path: String,
+                              _ read: (inout ConfigReader, JSONValue, String) -> T?) -> [T]? {
+        array(value, path, required: false)?.enumerated().compactMap { index, element in
+            read(&self, element, "\(path)[\(index)]")
+        }
+    }
+
     mutating func string(_ value: JSONValue?, _ path: String, required: Bool = true) -> String? {
         read(value, path, "a non-empty string", required: required, missing: "a string") {
             if case let .string(string) = $0, !string.isEmpty { string } else { nil }
         }
+    }
+
+    /// A string `problem` finds nothing wrong with, or nil with the problem it names ("expected …, got …").
+    mutating func string(_ value: JSONValue?, _ path: String, required: Bool = true,
+                         _ problem: (String) -> String?) -> String? {
+        guard let text = string(value, path, required: required) else { return nil }
+        guard let message = problem(text) else { return text }
+        fail(path, message)
+        return nil
     }
 
     mutating func integer(_ value: JSONValue?, _ path: String, minimum: Int? = nil, required: Bool = true) -> Int? {
@@ -67,32 +84,25 @@ struct ConfigReader {
     }
 
     mutating func oneOf(_ value: JSONValue?, _ path: String, _ choices: [String], required: Bool = true) -> String? {
-        guard let string = string(value, path, required: required) else { return nil }
-        guard choices.contains(string) else {
-            fail(path, "expected one of \(choices.joined(separator: ", ")), got \"\(string)\"")
-            return nil
+        string(value, path, required: required) {
+            choices.contains($0) ? nil : "expected one of \(choices.joined(separator: ", ")), got \"\($0)\""
         }
-        return string
     }
 
     /// A relative path that stays inside `base` (`PipelineConfig.confinedPath`), resolved against it.
     mutating func confinedPath(_ value: JSONValue?, _ path: String, base: URL, required: Bool = true) -> URL? {
-        guard let text = string(value, path, required: required) else { return nil }
-        guard let url = PipelineConfig.confinedPath(text, base: base) else {
-            fail(path, "expected a path inside \(base.path) (no \"..\", not absolute), got \"\(text)\"")
-            return nil
-        }
-        return url
+        string(value, path, required: required) { text in
+            PipelineConfig.confinedPath(text, base: base) == nil
+                ? "expected a path inside \(base.path) (no \"..\", not absolute), got \"\(text)\"" : nil
+        }.flatMap { PipelineConfig.confinedPath($0, base: base) }
     }
 
     /// A subject code: 1 to 6 letters (or &).
     mutating func subjectCode(_ value: JSONValue?, _ path: String) -> String? {
-        guard let code = string(value, path) else { return nil }
-        guard (1...6).contains(code.count), code.allSatisfy({ $0.isLetter || $0 == "&" }) else {
-            fail(path, "expected a subject code of 1 to 6 letters, got \"\(code)\"")
-            return nil
+        string(value, path) { code in
+            (1...6).contains(code.count) && code.allSatisfy({ $0.isLetter || $0 == "&" })
+                ? nil : "expected a subject code of 1 to 6 letters, got \"\(code)\""
         }
-        return code
     }
 
     /// Rejects keys that are not in `allowed`, suggesting the closest allowed one.

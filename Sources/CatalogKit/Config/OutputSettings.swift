@@ -91,26 +91,20 @@ extension PipelineConfig {
         if let featured = reader.object(object["featured"], "\(path).featured", required: false) {
             let featuredPath = "\(path).featured"
             reader.rejectUnknownKeys(featured, featuredPath, allowed: ["subjects", "levels"])
-            for (index, value) in (reader.array(featured["subjects"], "\(featuredPath).subjects", required: false) ?? []).enumerated() {
-                if let code = reader.subjectCode(value, "\(featuredPath).subjects[\(index)]") {
-                    settings.featuredSubjects.insert(code.uppercased())
-                }
+            let subjects = reader.elements(featured["subjects"], "\(featuredPath).subjects") { $0.subjectCode($1, $2) }
+            settings.featuredSubjects = Set((subjects ?? []).map { $0.uppercased() })
+            let levels = reader.elements(featured["levels"], "\(featuredPath).levels") { reader, value, at in
+                reader.oneOf(value, at, CourseLevel.allCases.map(\.rawValue)).flatMap(CourseLevel.init(rawValue:))
             }
-            for (index, value) in (reader.array(featured["levels"], "\(featuredPath).levels", required: false) ?? []).enumerated() {
-                let level = reader.oneOf(value, "\(featuredPath).levels[\(index)]", CourseLevel.allCases.map(\.rawValue))
-                if let level = level.flatMap(CourseLevel.init(rawValue:)) { settings.featuredLevels.insert(level) }
-            }
+            settings.featuredLevels = Set(levels ?? [])
         }
         if let flag = reader.bool(object["announceRemoved"], "\(path).announceRemoved") { settings.announceRemoved = flag }
         if let flag = reader.bool(object["announceChanged"], "\(path).announceChanged") { settings.announceChanged = flag }
         if let title = reader.string(object["feedTitle"], "\(path).feedTitle", required: false) { settings.feedTitle = title }
-        if let id = reader.string(object["feedId"], "\(path).feedId", required: false) {
-            if isAbsoluteIRI(id) {
-                settings.feedID = id
-            } else {
-                reader.fail("\(path).feedId", "expected an absolute IRI such as \"urn:gvingest:gvsu:news\" or \"https://…\", got \"\(id)\"")
-            }
-        }
+        if let id = reader.string(object["feedId"], "\(path).feedId", required: false, {
+            isAbsoluteIRI($0) ? nil
+                : "expected an absolute IRI such as \"urn:gvingest:gvsu:news\" or \"https://…\", got \"\($0)\""
+        }) { settings.feedID = id }
         return settings
     }
 

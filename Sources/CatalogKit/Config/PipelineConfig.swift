@@ -178,14 +178,11 @@ public struct PipelineConfig: Sendable, Equatable {
             guard let list = reader.array(http["startUrls"], "\(path).http.startUrls") else { return nil }
             if list.isEmpty { reader.fail("\(path).http.startUrls", "expected at least one URL") }
             return .http(startURLs: list.enumerated().compactMap { index, entry in
-                let entryPath = "\(path).http.startUrls[\(index)]"
-                guard let text = reader.string(entry, entryPath) else { return nil }
-                guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-                      url.host != nil else {
-                    reader.fail(entryPath, "expected an http or https URL, got \"\(text)\"")
-                    return nil
-                }
-                return url
+                reader.string(entry, "\(path).http.startUrls[\(index)]") { text in
+                    let url = URL(string: text), scheme = url?.scheme?.lowercased()
+                    return url?.host != nil && (scheme == "http" || scheme == "https") ? nil
+                        : "expected an http or https URL, got \"\(text)\""
+                }.flatMap { URL(string: $0) }
             })
         default:
             guard let directory = reader.confinedPath(object[kind], "\(path).\(kind)", base: base) else { return nil }
@@ -207,16 +204,12 @@ public struct PipelineConfig: Sendable, Equatable {
             if let value = reader.integer(object[key], "\(path).\(key)", in: range) { settings[keyPath: keyPath] = value }
         }
         if let agent = reader.string(object["userAgent"], "\(path).userAgent", required: false) { settings.userAgent = agent }
-        if let hosts = reader.array(object["allowedHosts"], "\(path).allowedHosts", required: false) {
-            settings.allowedHosts = hosts.enumerated().compactMap { index, value in
-                guard let entry = reader.string(value, "\(path).allowedHosts[\(index)]") else { return nil }
-                guard Origin.allowed(by: entry) != nil else {
-                    reader.fail("\(path).allowedHosts[\(index)]", "expected a host, host:port or an http(s) origin such as https://host:8443, got \"\(entry)\"")
-                    return nil
-                }
-                return entry
+        settings.allowedHosts = reader.elements(object["allowedHosts"], "\(path).allowedHosts") { reader, value, at in
+            reader.string(value, at) { entry in
+                Origin.allowed(by: entry) != nil ? nil : "expected a host, host:port or an http(s) origin "
+                    + "such as https://host:8443, got \"\(entry)\""
             }
-        }
+        } ?? []
         settings.cacheDirectory = reader.confinedPath(object["cacheDirectory"], "\(path).cacheDirectory", base: base,
                                                       required: false)
         if let ignore = reader.bool(object["ignoreRobots"], "\(path).ignoreRobots") { settings.ignoreRobots = ignore }
@@ -233,26 +226,21 @@ public struct PipelineConfig: Sendable, Equatable {
             }
             rules.subjects = SubjectAliases(table)
         }
-        if let levels = reader.array(object["levels"], "\(path).levels", required: false) {
-            var ranges: [LevelRange] = []
-            for (index, entry) in levels.enumerated() {
-                let entryPath = "\(path).levels[\(index)]"
-                guard let range = reader.object(entry, entryPath) else { continue }
-                reader.rejectUnknownKeys(range, entryPath, allowed: ["from", "to", "level"])
-                let from = reader.integer(range["from"], "\(entryPath).from", minimum: 0)
-                let to = reader.integer(range["to"], "\(entryPath).to", minimum: 0, required: false)
-                let level = reader.oneOf(range["level"], "\(entryPath).level", CourseLevel.allCases.map(\.rawValue))
-                    .flatMap(CourseLevel.init(rawValue:))
-                if let from, let to, to < from { reader.fail("\(entryPath).to", "expected an integer ≥ \(from) (from), got \(to)") }
-                if let from, let level { ranges.append(LevelRange(from: from, to: to, level: level)) }
+        rules.levels = reader.elements(object["levels"], "\(path).levels") { reader, entry, entryPath in
+            guard let range = reader.object(entry, entryPath) else { return nil }
+            reader.rejectUnknownKeys(range, entryPath, allowed: ["from", "to", "level"])
+            let from = reader.integer(range["from"], "\(entryPath).from", minimum: 0)
+            let to = reader.integer(range["to"], "\(entryPath).to", minimum: 0, required: false)
+            let level = reader.oneOf(range["level"], "\(entryPath).level", CourseLevel.allCases.map(\.rawValue))
+                .flatMap(CourseLevel.init(rawValue:))
+            if let from, let to, to < from {
+                reader.fail("\(entryPath).to", "expected an integer ≥ \(from) (from), got \(to)")
             }
-            rules.levels = ranges
+            guard let from, let level else { return nil }
+            return LevelRange(from: from, to: to, level: level)
         }
-        if let known = reader.array(object["knownSubjects"], "\(path).knownSubjects", required: false) {
-            rules.knownSubjects = Set(known.enumerated().compactMap { index, value in
-                reader.string(value, "\(path).knownSubjects[\(index)]")?.uppercased()
-            })
-        }
+        let known = reader.elements(object["knownSubjects"], "\(path).knownSubjects") { $0.string($1, $2) }
+        rules.knownSubjects = Set((known ?? []).map { $0.uppercased() })
         return rules
     }
 }

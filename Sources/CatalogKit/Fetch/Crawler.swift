@@ -96,10 +96,7 @@ public final class Crawler: Sendable {
 
     enum Kind: Sendable { case listing, course }
 
-    struct Job: Sendable {
-        var url: URL
-        var kind: Kind
-    }
+    typealias Job = (url: URL, kind: Kind)
 
     struct Outcome: Sendable {
         var job: Job
@@ -122,7 +119,7 @@ public final class Crawler: Sendable {
         func enqueue(_ url: URL, _ kind: Kind) {
             let normalized = URLNormalizer.normalize(url)
             guard seen.insert(normalized.absoluteString).inserted else { return }
-            queue.append(Job(url: normalized, kind: kind))
+            queue.append((normalized, kind))
             report.pagesExpected += 1
         }
         for url in start { enqueue(url, .listing) }
@@ -140,8 +137,9 @@ public final class Crawler: Sendable {
             // every request and sleep in progress.
             if let first = start.first {
                 group.addTask {
-                    try? await Task.sleep(nanoseconds: Sleep.nanoseconds(deadline - ProcessInfo.processInfo.systemUptime))
-                    return Outcome(job: Job(url: first, kind: .listing), isDeadline: true)
+                    let wait = deadline - ProcessInfo.processInfo.systemUptime
+                    try? await Task.sleep(nanoseconds: RetryAfter.nanoseconds(wait))
+                    return Outcome(job: (first, .listing), isDeadline: true)
                 }
             }
             while true {
@@ -246,8 +244,7 @@ public final class Crawler: Sendable {
         if let robots, let refusal = await robots.refusal(for: job.url) {
             // robots.txt cut off by the deadline says nothing about the page: it was not had in time.
             if Task.isCancelled { return atDeadline(job, "not fetched") }
-            return Outcome(job: job, failure: FetchFailure(url: job.url, reason: refusal.reason,
-                                                           temporary: refusal.temporary))
+            return Outcome(job: job, failure: refusal)
         }
         switch await source.fetch(job.url) {
         case let .failure(failure):
@@ -270,12 +267,6 @@ public final class Crawler: Sendable {
 
 /// Fetches robots.txt once per origin and answers whether a URL may be crawled.
 actor RobotsGate {
-    /// Why a URL may not be crawled; temporary when robots.txt could not be had for a passing reason (an outage).
-    struct Refusal {
-        var reason: String
-        var temporary = false
-    }
-
     private let source: any PageSource
     private let userAgent: String
     /// Each origin's policy, or why there is none (so nothing of that origin is crawled).
@@ -286,8 +277,8 @@ actor RobotsGate {
         self.userAgent = userAgent
     }
 
-    /// Why robots.txt keeps `url` from being crawled, or nil when it may be.
-    func refusal(for url: URL) async -> Refusal? {
+    /// Why robots.txt keeps `url` from being crawled (temporary when an outage kept the file away), or nil.
+    func refusal(for url: URL) async -> FetchFailure? {
         guard let scheme = url.scheme, let host = url.host else { return nil }
         let origin = "\(scheme)://\(host)\(url.port.map { ":\($0)" } ?? "")"
         let task = policies[origin] ?? Task { [source, userAgent] in
@@ -307,13 +298,13 @@ actor RobotsGate {
         // Shared by every page of the origin, the fetch is not a child of any: the deadline's cancellation is passed on.
         switch await withTaskCancellationHandler(operation: { await task.value }, onCancel: { task.cancel() }) {
         case let .failure(failure):
-            return Refusal(reason: "robots.txt of \(origin) could not be fetched: \(failure.reason)",
-                           temporary: failure.temporary)
+            return FetchFailure(url: url, reason: "robots.txt of \(origin) could not be fetched: \(failure.reason)",
+                                temporary: failure.temporary)
         case let .success(policy):
-            if let refusal = policy.refusal { return Refusal(reason: refusal) }
+            if let refusal = policy.refusal { return FetchFailure(url: url, reason: refusal) }
             let path = url.path.isEmpty ? "/" : url.path
             return policy.allows(url.query.map { "\(path)?\($0)" } ?? path) ? nil
-                : Refusal(reason: "disallowed by robots.txt for \(userAgent)")
+                : FetchFailure(url: url, reason: "disallowed by robots.txt for \(userAgent)")
         }
     }
 }

@@ -8,7 +8,8 @@ public struct FetchSettings: Sendable, Equatable {
     public var perHostConcurrency = 4
     /// The least time between the starts of two requests to one host (milliseconds).
     public var minimumDelayMilliseconds = 250
-    public var userAgent = UserAgent.value
+    /// How gvingest names itself to servers.
+    public var userAgent = "gvingest/0.1 (+https://github.com/gvcourse/gvingest; catalog-bot@gvcourse.app)"
     /// One request's timeout, whole seconds (URLSession takes no finer value).
     public var requestTimeoutSeconds = 30
     /// The whole crawl's deadline; what is not fetched by then is recorded as failed.

@@ -11,7 +11,6 @@ public final class HTTPFetcher: PageSource {
     private let session: URLSession
     private let delegate: SessionDelegate
     private let gate: ConcurrencyGate
-    private let pacer: HostPacer
     private let cache: ResponseCache?
     private let allowedOrigins: Set<Origin>
     public var retries: Int { retryCount.withLock { $0 } }
@@ -25,8 +24,8 @@ public final class HTTPFetcher: PageSource {
                                                       timeoutSeconds: settings.requestTimeoutSeconds,
                                                       connectionsPerHost: settings.perHostConcurrency, userAgent: settings.userAgent)
         allowedOrigins = Set(startURLs.compactMap(Origin.init) + settings.allowedHosts.flatMap { Origin.allowed(by: $0) ?? [] })
-        gate = ConcurrencyGate(total: max(1, settings.concurrency), perHost: max(1, settings.perHostConcurrency))
-        pacer = HostPacer(minimumDelay: Double(settings.minimumDelayMilliseconds) / 1000)
+        gate = ConcurrencyGate(total: max(1, settings.concurrency), perHost: max(1, settings.perHostConcurrency),
+                               minimumDelay: Double(settings.minimumDelayMilliseconds) / 1000)
         cache = settings.cacheDirectory.map(ResponseCache.init(directory:))
     }
 
@@ -46,7 +45,7 @@ public final class HTTPFetcher: PageSource {
 
     /// A crawl-delay from robots.txt slows one host's pacing further.
     public func setMinimumDelay(_ seconds: Double, for host: String) async {
-        await pacer.setDelay(seconds, for: host.lowercased())
+        await gate.setDelay(seconds, for: host.lowercased())
     }
 
     public func refusal(for url: URL) -> String? {
@@ -72,7 +71,7 @@ public final class HTTPFetcher: PageSource {
                 return .failure(Self.cancelled(url))
             }
             await gate.acquire(host: host)
-            await pacer.waitForTurn(host: host)
+            await gate.waitForTurn(host: host)
             // The crawl's deadline may have passed while this request waited for its turn.
             let outcome = Task.isCancelled ? .fail(Self.cancelled(url)) : await perform(url, cached: cached)
             await gate.release(host: host)
@@ -94,7 +93,8 @@ public final class HTTPFetcher: PageSource {
                     return .failure(failure)
                 }
                 // Cancelled at the crawl's deadline, this sleep ends at once, however long the server asked for.
-                try? await Task.sleep(nanoseconds: Sleep.nanoseconds(backoff(attempt: attempt, retryAfter: retryAfter)))
+                let wait = backoff(attempt: attempt, retryAfter: retryAfter)
+                try? await Task.sleep(nanoseconds: RetryAfter.nanoseconds(wait))
             case let .fail(failure):
                 return .failure(failure)
             }
@@ -219,6 +219,11 @@ public enum RetryAfter {
     /// No wait asked for is longer than a day, clamped before any arithmetic so that "1e300" cannot overflow a sleep.
     public static let longest = 86_400.0
 
+    /// Seconds as the nanoseconds `Task.sleep` takes: no wait is longer than `longest`, whatever asked for it.
+    static func nanoseconds(_ seconds: Double) -> UInt64 {
+        seconds > 0 ? UInt64(min(seconds, longest) * 1_000_000_000) : 0
+    }
+
     public static func seconds(from value: String, now: Date = Date()) -> Double? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         // RFC 9110: delay-seconds is digits only; a longer run of them than a day's worth is a day.
@@ -236,17 +241,22 @@ public enum RetryAfter {
     }
 }
 
-/// Bounds requests in flight, in total and per host. Waiters are served in arrival order.
+/// Bounds requests in flight, in total and per host (waiters served in arrival order), and spaces one host's starts.
 actor ConcurrencyGate {
     private let total: Int
     private let perHost: Int
     private var inFlight = 0
     private var perHostInFlight: [String: Int] = [:]
     private var waiters: [(host: String, continuation: CheckedContinuation<Void, Never>)] = []
+    /// The least time between the starts of two requests to one host, and each host's own when robots.txt asks more.
+    private let minimumDelay: Double
+    private var delays: [String: Double] = [:]
+    private var nextStart: [String: Double] = [:]
 
-    init(total: Int, perHost: Int) {
+    init(total: Int, perHost: Int, minimumDelay: Double = 0) {
         self.total = total
         self.perHost = perHost
+        self.minimumDelay = minimumDelay
     }
 
     func acquire(host: String) async {
@@ -280,17 +290,6 @@ actor ConcurrencyGate {
         inFlight += 1
         perHostInFlight[host, default: 0] += 1
     }
-}
-
-/// Spaces the starts of requests to one host by a minimum delay.
-actor HostPacer {
-    private let minimumDelay: Double
-    private var delays: [String: Double] = [:]
-    private var nextStart: [String: Double] = [:]
-
-    init(minimumDelay: Double) {
-        self.minimumDelay = minimumDelay
-    }
 
     func setDelay(_ seconds: Double, for host: String) {
         delays[host] = max(minimumDelay, seconds)
@@ -303,6 +302,6 @@ actor HostPacer {
         let start = max(now, nextStart[host] ?? now)
         nextStart[host] = start + delay
         // A robots.txt may ask for any Crawl-delay ("1e300"): the wait is clamped, and cancelled at the crawl's deadline.
-        if start > now { try? await Task.sleep(nanoseconds: Sleep.nanoseconds(start - now)) }
+        if start > now { try? await Task.sleep(nanoseconds: RetryAfter.nanoseconds(start - now)) }
     }
 }

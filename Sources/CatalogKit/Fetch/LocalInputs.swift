@@ -148,7 +148,7 @@ public enum PageReader {
     static let session: URLSession = {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 30
-        configuration.httpAdditionalHeaders = ["User-Agent": UserAgent.value]
+        configuration.httpAdditionalHeaders = ["User-Agent": FetchSettings().userAgent]
         return URLSession(configuration: configuration)
     }()
 
@@ -175,9 +175,4 @@ public enum PageReader {
             throw InputError(name: input.name, reason: "cannot read: \(error)")
         }
     }
-}
-
-/// How gvingest names itself to servers.
-public enum UserAgent {
-    public static let value = "gvingest/0.1 (+https://github.com/gvcourse/gvingest; catalog-bot@gvcourse.app)"
 }

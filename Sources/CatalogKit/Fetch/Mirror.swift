@@ -167,7 +167,7 @@ public final class MirrorRecorder: PageSource, Sendable {
         let result = await source.fetch(url)
         guard case let .success(page) = result else { return result }
         let key = URLNormalizer.normalize(url).absoluteString
-        let file = "pages/\(ResponseCache(directory: directory).file(for: key).deletingPathExtension().lastPathComponent).html"
+        let file = "pages/\(FNV1a.hex(FNV1a.hash(key.utf8))).html"
         do {
             try AtomicFile.write(Data(page.body), to: directory.appendingPathComponent(file), durable: false)
             recorded.withLock {

@@ -34,12 +34,3 @@ extension Origin {
         self.init(scheme: scheme, host: host, port: url.port ?? port)
     }
 }
-
-/// Waits expressed in seconds, turned into the nanoseconds `Task.sleep` takes without ever overflowing.
-enum Sleep {
-    /// No wait is longer than a day, whatever asked for it.
-    static func nanoseconds(_ seconds: Double) -> UInt64 {
-        guard seconds > 0 else { return 0 }
-        return UInt64(min(seconds, RetryAfter.longest) * 1_000_000_000)
-    }
-}

@@ -39,12 +39,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     /// The requests running, and those cancelled before they started.
-    private struct Registry: Sendable {
-        var running: [Int: TaskState] = [:]
-        var cancelledBeforeStart: Set<Int> = []
-    }
-
-    private let tasks = Mutex(Registry())
+    private let tasks = Mutex<(running: [Int: TaskState], cancelledBeforeStart: Set<Int>)>(([:], []))
     private let maximumRedirects: Int
 
     init(maximumRedirects: Int) {

@@ -6,13 +6,8 @@ import Glibc
 /// Replaces several files as one: all take their new content or none changes. Everything is staged (where a full
 /// disk fails) before any rename; each old file keeps a second name (a hard link, needing no space) for `restore()`.
 public struct FileSet {
-    private struct Installed {
-        var target: URL
-        /// The old file's second name; nil when the target did not exist before.
-        var backup: URL?
-    }
-
-    private var installed: [Installed] = []
+    /// Each target replaced so far, and its old file's second name (nil when the target did not exist before).
+    private var installed: [(target: URL, backup: URL?)] = []
     private let journal: URL?
 
     /// - Parameter journal: names every target and its previous version while the renames run, for `recover`.
@@ -75,7 +70,7 @@ public struct FileSet {
             if let backup { _ = movedAside ? rename(backup.path, target.path) : unlink(backup.path) }
             throw FileWriteError(path: target.path, operation: "replace", code: code)
         }
-        installed.append(Installed(target: target, backup: backup))
+        installed.append((target, backup))
     }
 
     /// Puts back what the files held before `replace`, best effort; renames only, so it works on a full disk.
