@@ -162,6 +162,4 @@ public struct BannerParser: CatalogParser {
         }
         return course
     }
-
-    public func listing(in page: PageContext) throws -> CourseListing? { nil }
 }

@@ -121,6 +121,7 @@ public protocol CatalogParser: Sendable {
 }
 
 extension CatalogParser {
+    public func listing(in page: PageContext) throws -> CourseListing? { nil }
     public func pagerPage(of url: String) -> Int? { nil }
     public func pagerURL(_ template: String, page: Int) -> URL? { nil }
     public func pagerKey(_ url: URL) -> String { url.absoluteString }

@@ -122,6 +122,4 @@ public struct CourseLeafParser: CatalogParser {
         let prose = LabelledContent.prose(from: node.inlineEvents())
         return prose.utf8.contains(UInt8(ascii: "\n")) ? TextCollapsing.collapse(prose.replacingOccurrences(of: "\n", with: " ")) : prose
     }
-
-    public func listing(in page: PageContext) throws -> CourseListing? { nil }
 }
