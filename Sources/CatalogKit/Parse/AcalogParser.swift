@@ -57,7 +57,7 @@ public struct AcalogParser: CatalogParser {
         let where_ = "\(rule) at \(heading.path)"
         var course = try ParsedCourse.begun(from: heading, parsed: parsed, page: page, system: system, place: where_)
         let container = heading.parent ?? page.document.root
-        var assembler = CourseAssembler(course: course, scope: "after \(where_)")
+        let scope = "after \(where_)"
         // A rule under the heading parts its header ("Offered by …", no description) from the body, unless it is
         // far down, has only links below it (a footer's), follows a line too long for a header, or has less
         // unlabelled text below it than above (a fee or a note below the description).
@@ -72,13 +72,14 @@ public struct AcalogParser: CatalogParser {
                     segments.reduce(0) { $0 + ($1.label == nil ? $1.text.utf8.count : 0) }
                 }
                 if headerLines.isEmpty || unlabelledBytes(belowSegments) > unlabelledBytes(headerLines) {
-                    assembler.assemble(header, unlabelledAsNotes: "unlabelled text between the heading and its <hr>")
+                    course.assemble(header, scope: scope,
+                                    unlabelledAsNotes: "unlabelled text between the heading and its <hr>")
                     segments = belowSegments
                 }
             }
         }
-        assembler.assemble(segments ?? LabelledContent.segments(from: Self.courseBody(container?.inlineEvents(after: heading) ?? [])))
-        course = assembler.course
+        let body = { LabelledContent.segments(from: Self.courseBody(container?.inlineEvents(after: heading) ?? [])) }
+        course.assemble(segments ?? body(), scope: scope)
         course.takeCredits(parsed.credits, rule: "parenthesis at the end of the heading \(where_)")
         return course
     }

@@ -125,21 +125,16 @@ public struct BannerParser: CatalogParser {
                     course.creditsText = hours
                     course.provenance["credits"] = "line \"N Credit hours\" \(scope)"
                 } else {
-                    add("\(kind) hours", hours, rule: "line \"N \(kind) hours\" \(scope)", to: &course)
+                    course.addField("\(kind) hours", hours, rule: "line \"N \(kind) hours\" \(scope)")
                 }
             } else if let last = line.split(separator: " ").last, ["Department", "Division"].contains(last) {
-                add(String(last), String(line.dropLast(last.count)).trimmingCharacters(in: .whitespaces),
-                    rule: "line \"… \(last)\" \(scope)", to: &course)
+                course.addField(String(last), String(line.dropLast(last.count)).trimmingCharacters(in: .whitespaces),
+                                rule: "line \"… \(last)\" \(scope)")
             } else {
                 course.notes.append(line)
                 course.provenance["notes"] = "unlabelled line after the hours \(scope)"
             }
         }
-    }
-
-    private static func add(_ label: String, _ value: String, rule: String, to course: inout ParsedCourse) {
-        course.fields.append(LabelledField(label: label, value: value))
-        course.provenance["fields.\(label)"] = rule
     }
 
     private func banner9Course(section: HTMLNode, page: PageContext) throws -> ParsedCourse? {
@@ -158,7 +153,7 @@ public struct BannerParser: CatalogParser {
         }
         let levelsXPath = ".//span[normalize-space(.)='Levels:']/following-sibling::div[1]"
         if let levels = try section.first(levelsXPath), !levels.text.isEmpty {
-            Self.add("Levels", levels.text, rule: "div after \"Levels:\" at \(levels.path)", to: &course)
+            course.addField("Levels", levels.text, rule: "div after \"Levels:\" at \(levels.path)")
         }
         return course
     }

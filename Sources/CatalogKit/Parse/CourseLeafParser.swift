@@ -72,9 +72,7 @@ public struct CourseLeafParser: CatalogParser {
         if credits == nil, let (value, line) = CourseLeafDescription.takingCreditsLine(from: &segments) {
             credits = (value, line, "unlabelled text after the course heading at \(headingNode.path)")
         }
-        var assembler = CourseAssembler(course: course, scope: "after the course heading at \(headingNode.path)")
-        assembler.assemble(requisites + segments)
-        course = assembler.course
+        course.assemble(requisites + segments, scope: "after the course heading at \(headingNode.path)")
         if let first = description.first {
             course.description = (description.map(\.text) + [course.description]).filter { !$0.isEmpty }.joined(separator: "\n\n")
             course.provenance["description"] = "p.courseblockdesc at \(first.path)"

@@ -44,9 +44,7 @@ public struct GVSUParser: CatalogParser {
             let (description, sentences) = InlineSentences.split(segments[index])
             segments.replaceSubrange(index...index, with: (description.text.isEmpty ? [] : [description]) + sentences)
         }
-        var assembler = CourseAssembler(course: course, scope: "after the heading \(where_)")
-        assembler.assemble(segments)
-        course = assembler.course
+        course.assemble(segments, scope: "after the heading \(where_)")
         course.takeCredits(parsed.credits, rule: "parenthesis at the end of the heading \(where_)")
         return PageCourses(courses: [course])
     }
