@@ -54,7 +54,7 @@ public struct HTMLNode {
 
     /// Elements below this node named one of `names` (lower case), in document order: `.//a | .//b` without XPath.
     public func descendants(named names: [String], limit: Int = .max) -> [HTMLNode] {
-        Self.walk(document, from: pointer.pointee.children, below: pointer, names: names, limit: limit)
+        Self.walk(document, from: pointer.pointee.children, below: pointer, names: names, limit: limit) { _ in true }
     }
 
     /// Child elements, in order (text and comments left out).
@@ -68,24 +68,20 @@ public struct HTMLNode {
         return nodes
     }
 
-    /// The elements named in `names`, in document order from `start` (a child of `root`), at most `limit`.
+    /// The elements named in `names` that `test` takes, in document order from `start` (a child of `root`), at most
+    /// `limit`. A loop, not recursion: libxml2 keeps 256 levels of a page nested 10,000 deep.
     static func walk(_ document: HTMLDocument, from start: xmlNodePtr?, below root: xmlNodePtr?, names: [String],
-                     limit: Int) -> [HTMLNode] {
+                     limit: Int, where test: (HTMLNode) -> Bool) -> [HTMLNode] {
         var found: [HTMLNode] = []
         guard limit > 0 else { return found }
-        visit(from: start, below: root, names: ElementNames(names)) { node in
-            found.append(HTMLNode(document: document, pointer: node))
-            return found.count < limit
-        }
-        return found
-    }
-
-    /// Hands `body` each element named in `names`, in document order from `start` (a child of `root`), until it
-    /// returns false. A loop, not recursion: libxml2 keeps 256 levels of a page nested 10,000 deep.
-    static func visit(from start: xmlNodePtr?, below root: xmlNodePtr?, names: ElementNames, _ body: (xmlNodePtr) -> Bool) {
+        let names = ElementNames(names)
         var current = start
         while let node = current {
-            if names.matches(node), !body(node) { return }
+            if names.matches(node) {
+                let element = HTMLNode(document: document, pointer: node)
+                if test(element) { found.append(element) }
+                if found.count == limit { return found }
+            }
             if node.pointee.type == XML_ELEMENT_NODE, let child = node.pointee.children {
                 current = child
                 continue
@@ -101,6 +97,7 @@ public struct HTMLNode {
                 climbing = up.pointee.parent
             }
         }
+        return found
     }
 
     public var isElement: Bool { pointer.pointee.type == XML_ELEMENT_NODE }

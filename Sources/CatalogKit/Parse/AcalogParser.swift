@@ -49,7 +49,7 @@ public struct AcalogParser: CatalogParser {
     }
 
     static func inlineBlocks(in document: HTMLDocument) -> [HTMLNode] {
-        document.elements(named: ["td"]).filter { $0.hasClass("coursepadding") }
+        document.elements(named: ["td"]) { $0.hasClass("coursepadding") }
     }
 
     private func course(heading: HTMLNode, page: PageContext, rule: String) throws -> ParsedCourse? {

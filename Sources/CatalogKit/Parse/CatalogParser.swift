@@ -42,10 +42,10 @@ public struct PageContext {
         // The cougargrades archive of UH pages records the page's URL in a hidden metadata span:
         // (//div[@class='edu-uh-publications-metadata']/span[@title='scrape_url'])[1]
         ({ document in
-            document.firstElement(named: "span") { span in
+            document.elements(named: ["span"], limit: 1) { span in
                 guard span.attribute("title") == "scrape_url", let parent = span.parent else { return false }
                 return parent.name == "div" && parent.attribute("class") == "edu-uh-publications-metadata"
-            }?.text
+            }.first?.text
         }, "archive metadata span[title=scrape_url]"),
     ]
 
