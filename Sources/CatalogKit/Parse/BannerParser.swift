@@ -56,18 +56,11 @@ public struct BannerParser: CatalogParser {
         let labels = Set(try body.select(".//span[\(XPathPredicate.hasClass("fieldlabeltext"))]").map(\.text))
         let events = Self.labelledEvents(Self.withoutLoneSectionLinks(body.inlineEvents()), labels: labels)
         // The description is all the text before the hour lines, whatever it starts with ("ELECTIVE DESCRIPTION:").
-        let hoursStart = events.firstIndex { event in
-            guard case let .text(text) = event else { return false }
-            return Self.hourLine(TextCollapsing.collapse(text)) != nil
-        } ?? events.endIndex
-        let description = TextCollapsing.collapse(events[..<hoursStart].compactMap { event -> String? in
-            guard case let .text(text) = event else { return nil }
-            return text
-        }.joined())
-        var assembler = CourseAssembler(course: course, scope: scope)
-        assembler.assemble(LabelledContent.segments(from: Array(events[hoursStart...])))
-        course = assembler.course
-        // The assembler gives unlabelled text to the description; here those are the hour and department lines.
+        let hoursStart = events.firstIndex { $0.text.map { Self.hourLine(TextCollapsing.collapse($0)) != nil } == true }
+            ?? events.endIndex
+        let description = TextCollapsing.collapse(events[..<hoursStart].compactMap(\.text).joined())
+        course.assemble(LabelledContent.segments(from: Array(events[hoursStart...])), scope: scope)
+        // `assemble` gives unlabelled text to the description; here those are the hour and department lines.
         let unlabelled = course.description
         course.description = description
         course.provenance["description"] = description.isEmpty ? nil : "text before the hour lines \(scope)"
@@ -79,10 +72,7 @@ public struct BannerParser: CatalogParser {
     /// schedule; as the value of a label ("Schedule Types: Lecture") it is kept.
     static func withoutLoneSectionLinks(_ events: [InlineEvent]) -> [InlineEvent] {
         func isBreak(_ event: InlineEvent) -> Bool { event == .lineBreak || event == .blockBoundary }
-        func isBlank(_ event: InlineEvent) -> Bool {
-            if case let .text(text) = event { return TextCollapsing.isBlank(text) }
-            return false
-        }
+        func isBlank(_ event: InlineEvent) -> Bool { event.text.map(TextCollapsing.isBlank) ?? false }
         var kept: [InlineEvent] = []
         kept.reserveCapacity(events.count)
         var index = 0
