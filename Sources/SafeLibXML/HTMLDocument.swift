@@ -52,16 +52,12 @@ public final class HTMLDocument {
                 Self.read(UnsafeBufferPointer(rebasing: buffer[offset...]), encoding: nil, collector: collector)
             }
         case let .converted(utf8, replaced):
-            if replaced > 0 {
-                collector.note("\(replaced) invalid byte sequence(s) replaced by U+FFFD")
-            }
+            if replaced > 0 { collector.note("\(replaced) invalid byte sequence(s) replaced by U+FFFD") }
             parsed = utf8.withUnsafeBufferPointer { Self.read($0, encoding: nil, collector: collector) }
         case let .passThrough(encoding):
             parsed = bytes.withUnsafeBufferPointer { Self.read($0, encoding: encoding, collector: collector) }
         }
-        guard let parsed else {
-            throw .parserFailed(collector.issues.last ?? "no document produced")
-        }
+        guard let parsed else { throw .parserFailed(collector.issues.last ?? "no document produced") }
         self.pointer = parsed
         self.charset = charset
         self.issues = collector.issues

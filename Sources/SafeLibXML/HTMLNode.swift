@@ -11,8 +11,7 @@ public struct HTMLNode {
         switch pointer.pointee.type {
         case XML_TEXT_NODE, XML_CDATA_SECTION_NODE: return "#text"
         case XML_COMMENT_NODE: return "#comment"
-        default:
-            return Self.elementName(pointer)
+        default: return Self.elementName(pointer)
         }
     }
 
@@ -222,11 +221,7 @@ public struct HTMLNode {
         for step in steps.reversed() {
             bytes.append(UInt8(ascii: "/"))
             if let name = step.name {
-                var index = 0
-                while name[index] != 0 {
-                    bytes.append(name[index])
-                    index += 1
-                }
+                bytes.append(contentsOf: UnsafeBufferPointer(start: name, count: Int(xmlStrlen(name))))
             } else {
                 bytes.append(contentsOf: "text()".utf8)
             }
@@ -283,20 +278,18 @@ public struct HTMLNode {
 
     /// The first later sibling element named `name` among the next `limit` sibling elements.
     public func nextSibling(named name: String, within limit: Int = .max) -> HTMLNode? {
-        // libxml2 keeps HTML element names in lower case; comparing its bytes makes no string per sibling.
-        name.withCString { wanted in
-            var sibling = pointer.pointee.next
-            var elements = 0
-            while let current = sibling, elements < limit {
-                if current.pointee.type == XML_ELEMENT_NODE {
-                    if xmlStrEqual(current.pointee.name, UnsafeRawPointer(wanted).assumingMemoryBound(to: xmlChar.self)) != 0 {
-                        return HTMLNode(document: document, pointer: current)
-                    }
-                    elements += 1
+        var sibling = pointer.pointee.next
+        var elements = 0
+        while let current = sibling, elements < limit {
+            if current.pointee.type == XML_ELEMENT_NODE {
+                // libxml2 keeps HTML element names in lower case; comparing its bytes makes no string per sibling.
+                if let written = current.pointee.name, Self.isNamed(written, name) {
+                    return HTMLNode(document: document, pointer: current)
                 }
-                sibling = current.pointee.next
+                elements += 1
             }
-            return nil
+            sibling = current.pointee.next
         }
+        return nil
     }
 }
