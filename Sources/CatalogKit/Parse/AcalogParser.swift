@@ -114,8 +114,9 @@ public struct AcalogParser: CatalogParser {
     }
 
     public func listing(in page: PageContext) throws -> CourseListing? {
-        // The blocks of a course's own text, found once: asking it of every link would be quadratic.
-        let courseBlocks = try page.document.select(Self.allFullPageHeadingsXPath).flatMap { heading in
+        // The blocks of each course's own text (an id may be repeated on a broken page), found once: asking it of
+        // every link would be quadratic.
+        let courseBlocks = try page.document.select("//h1[@id='course_preview_title']").flatMap { heading in
             Self.ancestors(of: heading).filter { $0.name == "td" && $0.hasClass("block_content") }
         }
         // Links inside a course's own text are its requisites, not listing entries.
@@ -136,9 +137,6 @@ public struct AcalogParser: CatalogParser {
         return CourseListing(heading: heading, subjectCode: nil, courses: courses, pageCount: pageCount,
                              pageLinks: pages.keys.sorted().compactMap { pages[$0] })
     }
-
-    /// Every course heading of a full page (an id may be repeated on a broken page).
-    static let allFullPageHeadingsXPath = "//h1[@id='course_preview_title']"
 
     static func ancestors(of node: HTMLNode) -> [HTMLNode] {
         Array(sequence(first: node) { $0.parent }.dropFirst())

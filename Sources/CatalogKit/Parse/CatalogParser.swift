@@ -76,7 +76,9 @@ public struct PageContext {
             let heading = CourseHeading.parse(anchor.text)
             guard let url = anchor.link(), keep(anchor, url, heading),
                   seen.insert(url.absoluteString).inserted else { return nil }
-            return ListedCourse(linkText: heading, url: url.absoluteString)
+            let title = heading.flatMap { $0.title.isEmpty ? nil : $0.title }
+            return ListedCourse(code: heading?.code.description, title: title, creditsText: heading?.credits,
+                                url: url.absoluteString)
         }
     }
 }
