@@ -16,11 +16,7 @@ public struct PageContext {
     public init(document: HTMLDocument, sourceURL: URL) {
         self.document = document
         sourceURLText = sourceURL.absoluteString
-        if !sourceURL.isFileURL {
-            pageURL = sourceURL
-            pageURLRule = "the URL it was fetched from"
-            pageURLText = sourceURLText
-        } else if let (declared, rule) = Self.declaredURL(in: document) {
+        if sourceURL.isFileURL, let (declared, rule) = Self.declaredURL(in: document) {
             pageURL = declared
             pageURLRule = rule
             // A declared URL is http(s) and the source a file, so the two never match.
@@ -28,7 +24,7 @@ public struct PageContext {
             document.rebase(to: declared)
         } else {
             pageURL = sourceURL
-            pageURLRule = "the file it was read from"
+            pageURLRule = sourceURL.isFileURL ? "the file it was read from" : "the URL it was fetched from"
             pageURLText = sourceURLText
         }
     }
@@ -57,11 +53,9 @@ public struct PageContext {
 
     static func declaredURL(in document: HTMLDocument) -> (URL, String)? {
         for (find, rule) in declaredURLRules {
-            guard let written = find(document) else { continue }
-            let text = TextCollapsing.collapse(written)
-            if let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
-                return (url, rule)
-            }
+            guard let url = find(document).flatMap({ URL(string: TextCollapsing.collapse($0)) }),
+                  ["http", "https"].contains(url.scheme?.lowercased()) else { continue }
+            return (url, rule)
         }
         return nil
     }

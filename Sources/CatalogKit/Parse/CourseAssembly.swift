@@ -34,21 +34,19 @@ enum FieldRole: Equatable {
     }
 
     /// One hash lookup per label, where a `switch` compares the strings one by one.
-    private static let byLabel: [String: FieldRole] = {
-        let names: [(FieldRole, [String])] = [
-            (.credits, ["credits", "credit", "credit hours", "credit hour", "hours", "units", "semester hours", "semester credit hours", "cr"]),
-            (.prerequisite, ["prerequisite", "prerequisites", "prereq", "prereqs", "pre-requisite", "pre-requisites",
-                             "enforced prerequisite", "enforced prerequisite at enrollment"]),
-            (.corequisite, ["corequisite", "corequisites", "coreq", "coreqs", "co-requisite", "co-requisites", "concurrent",
-                            "enforced corequisite", "enforced corequisite at enrollment", "enforced concurrent at enrollment"]),
-            (.description, ["description", "course description"]),
-            (.offered, ["offered", "typically offered", "terms offered", "term offered", "when offered", "semesters offered", "course offered"]),
-            (.contactHours, ["contact hours"]),
-        ]
-        var table: [String: FieldRole] = [:]
-        for (role, labels) in names { for label in labels { table[label] = role } }
-        return table
-    }()
+    private static let byLabel: [String: FieldRole] = [
+        (FieldRole.credits, ["credits", "credit", "credit hours", "credit hour", "hours", "units", "semester hours",
+                             "semester credit hours", "cr"]),
+        (.prerequisite, ["prerequisite", "prerequisites", "prereq", "prereqs", "pre-requisite", "pre-requisites",
+                         "enforced prerequisite", "enforced prerequisite at enrollment"]),
+        (.corequisite, ["corequisite", "corequisites", "coreq", "coreqs", "co-requisite", "co-requisites", "concurrent",
+                        "enforced corequisite", "enforced corequisite at enrollment",
+                        "enforced concurrent at enrollment"]),
+        (.description, ["description", "course description"]),
+        (.offered, ["offered", "typically offered", "terms offered", "term offered", "when offered",
+                    "semesters offered", "course offered"]),
+        (.contactHours, ["contact hours"]),
+    ].reduce(into: [:]) { table, entry in for label in entry.1 { table[label] = entry.0 } }
 }
 
 extension ParsedCourse {

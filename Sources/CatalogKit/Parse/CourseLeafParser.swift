@@ -52,19 +52,17 @@ public struct CourseLeafParser: CatalogParser {
         var description: [(text: String, path: String)] = []
         // Credits read from a line of the body ("(3-0) Cr. 3.", "Credits 1 to 4."): the value, the line and its place.
         var credits: (value: String, line: String, place: String)?
-        var afterHeading = false
         // A hidden child is the print copy of what the block shows (UC Davis repeats its labelled list in one).
-        for child in block.children where child.attribute("hidden") == nil {
-            if child.isSame(as: headingNode) {
-                afterHeading = true
-            } else if afterHeading, child.hasClass("courseblockdesc") {
+        let shown = block.children.lazy.filter { $0.attribute("hidden") == nil }
+        for child in shown.drop(while: { !$0.isSame(as: headingNode) }).dropFirst() {
+            if child.hasClass("courseblockdesc") {
                 let read = CourseLeafDescription.read(child.inlineEvents())
                 if !read.prose.isEmpty { description.append((read.prose, child.path)) }
                 requisites += read.requisites
                 if credits == nil, let (value, line) = read.credits {
                     credits = (value, line, "the first line of .courseblockdesc at \(child.path)")
                 }
-            } else if afterHeading {
+            } else {
                 events += child.inlineEvents() + [.blockBoundary]
             }
         }

@@ -12,9 +12,7 @@ public struct GVSUParser: CatalogParser {
 
     public func recognizes(_ page: PageContext) -> Bool {
         if let host = page.pageURL.host?.lowercased(), host == "gvsu.edu" || host.hasSuffix(".gvsu.edu") { return true }
-        if let (heading, _) = courseHeading(in: page) {
-            return CourseHeading.catalogName(before: heading) != nil
-        }
+        if let (heading, _) = courseHeading(in: page) { return CourseHeading.catalogName(before: heading) != nil }
         // A subject page: links named "CODE - Title" to /catalog/course/ pages.
         let links = (try? page.document.select(Self.courseLinkXPath)) ?? []
         return links.contains { CourseHeading.parse($0.text).map { !$0.title.isEmpty } ?? false }

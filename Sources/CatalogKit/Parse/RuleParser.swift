@@ -69,8 +69,7 @@ public struct ParseRules: Sendable, Equatable {
             for pattern in map.keys.sorted() {
                 let entryPath = "\(path).labels[\"\(pattern)\"]"
                 if (try? NSRegularExpression(pattern: pattern)) == nil { reader.fail(entryPath, "expected a regular expression, got \"\(pattern)\"") }
-                let choices = labelFields.keys.sorted()
-                guard let field = reader.oneOf(map[pattern], entryPath, choices) else { continue }
+                guard let field = reader.oneOf(map[pattern], entryPath, labelFields.keys.sorted()) else { continue }
                 rules.labels.append(LabelRule(pattern: pattern, field: field))
             }
         }
@@ -94,11 +93,7 @@ public struct ParseRules: Sendable, Equatable {
 
     func field(forLabel label: String) -> String? {
         let range = NSRange(label.startIndex..., in: label)
-        for rule in labels {
-            guard let expression = rule.expression else { continue }
-            if expression.firstMatch(in: label, range: range) != nil { return rule.field }
-        }
-        return nil
+        return labels.first { $0.expression?.firstMatch(in: label, range: range) != nil }?.field
     }
 }
 
