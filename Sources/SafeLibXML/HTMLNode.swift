@@ -115,7 +115,7 @@ public struct HTMLNode {
         value.pointee.next == nil && isText(value)
     }
 
-    /// Whether the `class` attribute lists `name`, byte for byte, as `XPathPredicate.hasClass` asks.
+    /// Whether the `class` attribute lists `name`, byte for byte, as the parsers' XPath `hasClass` asks.
     public func hasClass(_ name: String) -> Bool {
         var name = name
         return name.withUTF8 { wanted in

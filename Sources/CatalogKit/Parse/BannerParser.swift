@@ -9,9 +9,9 @@ public struct BannerParser: CatalogParser {
 
     public init() {}
 
-    static let titleXPath = "//td[\(XPathPredicate.hasClass("nttitle"))]"
+    static let titleXPath = "//td[\(hasClass("nttitle"))]"
     /// The course's body: the `td.ntdefault` of the row after its title's row.
-    static let bodyXPath = "ancestor::tr[1]/following-sibling::tr[1]/td[\(XPathPredicate.hasClass("ntdefault"))]"
+    static let bodyXPath = "ancestor::tr[1]/following-sibling::tr[1]/td[\(hasClass("ntdefault"))]"
     static let banner9DetailsXPath = "//section[@aria-labelledby='catalog'][.//span[@id='subjectCode']]"
     static let banner9XPath = "//section[@aria-labelledby='catalog' or @aria-labelledby='courseDescription' or @aria-labelledby='preReqs' or @aria-labelledby='coReqs']"
 
@@ -53,7 +53,7 @@ public struct BannerParser: CatalogParser {
         course.provenance["title"] = "\(rule), text after the code"
         guard let body = try title.first(Self.bodyXPath) else { return course }
         let scope = "in td.ntdefault at \(body.path)"
-        let labels = Set(try body.select(".//span[\(XPathPredicate.hasClass("fieldlabeltext"))]").map(\.text))
+        let labels = Set(try body.select(".//span[\(Self.hasClass("fieldlabeltext"))]").map(\.text))
         let events = Self.labelledEvents(Self.withoutLoneSectionLinks(body.inlineEvents()), labels: labels)
         // The description is all the text before the hour lines, whatever it starts with ("ELECTIVE DESCRIPTION:").
         let hoursStart = events.firstIndex { $0.text.map { Self.hourLine(TextCollapsing.collapse($0)) != nil } == true }

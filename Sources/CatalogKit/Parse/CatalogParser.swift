@@ -122,6 +122,11 @@ extension CatalogParser {
     public func pagerURL(_ template: String, page: Int) -> URL? { nil }
     public func pagerKey(_ url: URL) -> String { url.absoluteString }
     public func courseLessPage(_ document: HTMLDocument) -> String? { nil }
+
+    /// The XPath predicate that the class list holds `name` as a whole word (`courseblockextra` is not `courseblock`).
+    static func hasClass(_ name: String) -> String {
+        "contains(concat(' ', normalize-space(@class), ' '), ' \(name) ')"
+    }
 }
 
 /// The parsers gvingest ships, by system.
@@ -131,13 +136,5 @@ public enum CatalogParsers {
 
     public static func parser(for system: CatalogSystem) -> any CatalogParser {
         all.first { $0.system == system } ?? GVSUParser()
-    }
-}
-
-/// XPath pieces the parsers share.
-enum XPathPredicate {
-    /// The class list holds `name` as a whole word (`courseblockextra` is not `courseblock`).
-    static func hasClass(_ name: String) -> String {
-        "contains(concat(' ', normalize-space(@class), ' '), ' \(name) ')"
     }
 }

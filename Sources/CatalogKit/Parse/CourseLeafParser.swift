@@ -8,13 +8,13 @@ public struct CourseLeafParser: CatalogParser {
 
     public init() {}
 
-    static let blockXPath = "//div[\(XPathPredicate.hasClass("courseblock"))]"
+    static let blockXPath = "//div[\(hasClass("courseblock"))]"
     /// The heading: the title paragraph, or the child of the block holding the `detail-code` span.
-    static let headingXPath = "(.//*[\(XPathPredicate.hasClass("courseblocktitle"))]"
-        + " | .//*[\(XPathPredicate.hasClass("detail-code"))]/ancestor-or-self::*[parent::div[\(XPathPredicate.hasClass("courseblock"))]])[1]"
-    static let detailCodeXPath = "(.//*[\(XPathPredicate.hasClass("detail-code"))])[1]"
-    static let detailTitleXPath = "(.//*[\(XPathPredicate.hasClass("detail-title"))])[1]"
-    static let detailCreditsXPath = "(.//*[\(XPathPredicate.hasClass("detail-hours_html")) or \(XPathPredicate.hasClass("detail-credits"))])[1]"
+    static let headingXPath = "(.//*[\(hasClass("courseblocktitle"))]"
+        + " | .//*[\(hasClass("detail-code"))]/ancestor-or-self::*[parent::div[\(hasClass("courseblock"))]])[1]"
+    static let detailCodeXPath = "(.//*[\(hasClass("detail-code"))])[1]"
+    static let detailTitleXPath = "(.//*[\(hasClass("detail-title"))])[1]"
+    static let detailCreditsXPath = "(.//*[\(hasClass("detail-hours_html")) or \(hasClass("detail-credits"))])[1]"
     /// CourseLeaf's own script, which every page of the system loads.
     static let scriptXPath = "//script[contains(@src, 'courseleaf.js')]"
 
