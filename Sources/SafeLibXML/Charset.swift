@@ -25,9 +25,7 @@ public enum CharsetDetector {
         if let header = contentType, let label = charsetParameter(in: header), let name = canonicalName(label) {
             return CharsetChoice(name: name, source: .httpHeader)
         }
-        if let bom = byteOrderMark(bytes) {
-            return CharsetChoice(name: bom.name, source: .byteOrderMark)
-        }
+        if let bom = byteOrderMark(bytes) { return CharsetChoice(name: bom.name, source: .byteOrderMark) }
         if let label = prescanMeta(bytes), let name = canonicalName(label) {
             // A page cannot be UTF-16 if its <meta> was readable as ASCII (HTML's rule).
             let effective = name.hasPrefix("utf-16") ? "utf-8" : name
@@ -52,23 +50,20 @@ public enum CharsetDetector {
     /// `iso-8859-1`, `latin1` and `us-ascii` all mean windows-1252 on the web.
     static func canonicalName(_ label: String) -> String? {
         let key = trim(Substring(label), extra: []).lowercased()
-        guard !key.isEmpty else { return nil }
-        switch key {
-        case "utf-8", "utf8", "unicode-1-1-utf-8", "x-unicode20utf8":
-            return "utf-8"
-        case "windows-1252", "cp1252", "x-cp1252", "iso-8859-1", "iso8859-1", "iso_8859-1", "latin1", "l1",
-             "us-ascii", "ascii", "ansi_x3.4-1968", "cp819", "ibm819", "iso-ir-100":
-            return "windows-1252"
-        case "utf-16le", "utf-16", "unicode", "ucs-2":
-            return "utf-16le"
-        case "utf-16be", "unicodefffe":
-            return "utf-16be"
-        default:
-            // Anything else is handed to libxml2 (iconv) by name.
-            guard key.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.:".contains($0)) }) else { return nil }
-            return key
+        guard !key.isEmpty, key.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.:".contains($0)) }) else {
+            return nil
         }
+        // A label not in the table is handed to libxml2 (iconv) by name.
+        return names[key] ?? key
     }
+
+    private static let names: [String: String] = [
+        ("utf-8", ["utf-8", "utf8", "unicode-1-1-utf-8", "x-unicode20utf8"]),
+        ("windows-1252", ["windows-1252", "cp1252", "x-cp1252", "iso-8859-1", "iso8859-1", "iso_8859-1", "latin1", "l1",
+                          "us-ascii", "ascii", "ansi_x3.4-1968", "cp819", "ibm819", "iso-ir-100"]),
+        ("utf-16le", ["utf-16le", "utf-16", "unicode", "ucs-2"]),
+        ("utf-16be", ["utf-16be", "unicodefffe"]),
+    ].reduce(into: [:]) { names, entry in for label in entry.1 { names[label] = entry.0 } }
 
     static func byteOrderMark(_ bytes: [UInt8]) -> (name: String, length: Int)? {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { return ("utf-8", 3) }
@@ -85,7 +80,7 @@ public enum CharsetDetector {
             guard let tag = firstIndex(of: UInt8(ascii: "<"), in: bytes, from: index, end: end) else { return nil }
             index = tag
             if matches(bytes, at: index, "<!--") {
-                index = skipComment(bytes, from: index + 4, end: end)
+                index = bytes[min(index + 4, end)..<end].firstRange(of: Array("-->".utf8))?.upperBound ?? end
                 continue
             }
             if matches(bytes, at: index, "<meta"), index + 5 < end, isSpaceOrSlash(bytes[index + 5]) {
@@ -135,10 +130,6 @@ public enum CharsetDetector {
         }
     }
 
-    private static func skipComment(_ bytes: [UInt8], from start: Int, end: Int) -> Int {
-        bytes[min(start, end)..<end].firstRange(of: Array("-->".utf8))?.upperBound ?? end
-    }
-
     private static func lowercase(_ byte: UInt8) -> UInt8 {
         (byte >= 0x41 && byte <= 0x5A) ? byte + 0x20 : byte
     }
@@ -178,9 +169,7 @@ public enum CharsetDetector {
                 }
             }
             let key = String(decoding: name, as: UTF8.self)
-            if !key.isEmpty, attributes[key] == nil {
-                attributes[key] = String(decoding: value, as: UTF8.self)
-            }
+            if !key.isEmpty, attributes[key] == nil { attributes[key] = String(decoding: value, as: UTF8.self) }
         }
         return (attributes, end)
     }
@@ -209,14 +198,12 @@ enum Transcoder {
             return .converted(windows1252ToUTF8(bytes), replaced: 0)
         case "utf-16le", "utf-16be":
             let bigEndian = charset == "utf-16be"
-            var start = 0
-            if let bom = CharsetDetector.byteOrderMark(bytes), bom.name == charset { start = bom.length }
+            let start = CharsetDetector.byteOrderMark(bytes).flatMap { $0.name == charset ? $0.length : nil } ?? 0
             let units = stride(from: start, to: bytes.count - 1, by: 2).map { index in
                 let first = UInt16(bytes[index]), second = UInt16(bytes[index + 1])
                 return bigEndian ? (first << 8 | second) : (second << 8 | first)
             }
-            let text = String(decoding: units, as: UTF16.self)
-            return .converted(Array(text.utf8), replaced: 0)
+            return .converted(Array(String(decoding: units, as: UTF16.self).utf8), replaced: 0)
         default:
             return .passThrough(encoding: charset)
         }
@@ -226,13 +213,8 @@ enum Transcoder {
     static func repairUTF8(_ input: UnsafeBufferPointer<UInt8>) -> (bytes: [UInt8]?, replaced: Int) {
         guard String(validating: input, as: UTF8.self) == nil else { return (nil, 0) }
         let repaired = Array(String(decoding: input, as: UTF8.self).utf8)
-        // A U+FFFD the page itself holds is not a replacement: count the ones decoding added.
-        return (repaired, replacementCharacters(in: repaired) - replacementCharacters(in: input))
-    }
-
-    /// How many times U+FFFD's UTF-8 form (EF BF BD) occurs in `bytes`.
-    private static func replacementCharacters(in bytes: some Collection<UInt8>) -> Int {
-        bytes.ranges(of: [0xEF, 0xBF, 0xBD]).count
+        // A U+FFFD (EF BF BD) the page itself holds is not a replacement: count the ones decoding added.
+        return (repaired, repaired.ranges(of: [0xEF, 0xBF, 0xBD]).count - input.ranges(of: [0xEF, 0xBF, 0xBD]).count)
     }
 
     /// Windows-1252's 0x80–0x9F block; every other byte is the Latin-1 code point of the same value.

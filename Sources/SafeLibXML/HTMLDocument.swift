@@ -52,16 +52,12 @@ public final class HTMLDocument {
                 Self.read(UnsafeBufferPointer(rebasing: buffer[offset...]), encoding: nil, collector: collector)
             }
         case let .converted(utf8, replaced):
-            if replaced > 0 {
-                collector.note("\(replaced) invalid byte sequence(s) replaced by U+FFFD")
-            }
+            if replaced > 0 { collector.note("\(replaced) invalid byte sequence(s) replaced by U+FFFD") }
             parsed = utf8.withUnsafeBufferPointer { Self.read($0, encoding: nil, collector: collector) }
         case let .passThrough(encoding):
             parsed = bytes.withUnsafeBufferPointer { Self.read($0, encoding: encoding, collector: collector) }
         }
-        guard let parsed else {
-            throw .parserFailed(collector.issues.last ?? "no document produced")
-        }
+        guard let parsed else { throw .parserFailed(collector.issues.last ?? "no document produced") }
         self.pointer = parsed
         self.charset = charset
         self.issues = collector.issues
@@ -124,20 +120,11 @@ public final class HTMLDocument {
         xmlDocGetRootElement(pointer).map { HTMLNode(document: self, pointer: $0) }
     }
 
-    /// Elements of the document named one of `names` (lower case), in document order: `//a | //b` without XPath.
-    public func elements(named names: [String], limit: Int = .max) -> [HTMLNode] {
-        HTMLNode.walk(self, from: pointer.pointee.children, below: nil, names: names, limit: limit)
-    }
-
-    /// `(//name)[test][1]` (`name` lower case), stopping there instead of gathering every such element first.
-    public func firstElement(named name: String, where test: (HTMLNode) -> Bool) -> HTMLNode? {
-        var found: HTMLNode?
-        HTMLNode.visit(from: pointer.pointee.children, below: nil, names: ElementNames([name])) { node in
-            let candidate = HTMLNode(document: self, pointer: node)
-            if test(candidate) { found = candidate }
-            return found == nil
-        }
-        return found
+    /// The first `limit` elements of the document named one of `names` (lower case) that `test` takes, in document
+    /// order: `(//a | //b)[test]` without XPath, stopping at the limit instead of gathering every such element first.
+    public func elements(named names: [String], limit: Int = .max,
+                         where test: (HTMLNode) -> Bool = { _ in true }) -> [HTMLNode] {
+        HTMLNode.walk(self, from: pointer.pointee.children, below: nil, names: names, limit: limit, where: test)
     }
 
     /// What `/html/head/a | /html/head/b` selects, for `names` in lower case.

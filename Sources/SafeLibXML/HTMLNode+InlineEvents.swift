@@ -42,9 +42,7 @@ extension HTMLNode {
     private func flatten(_ node: xmlNodePtr, into events: inout [InlineEvent]) {
         switch node.pointee.type {
         case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
-            if let content = node.pointee.content {
-                events.append(.text(String(cString: content)))
-            }
+            if let content = node.pointee.content { events.append(.text(String(cString: content))) }
             return
         case XML_ELEMENT_NODE:
             break

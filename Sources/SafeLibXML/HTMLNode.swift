@@ -11,8 +11,7 @@ public struct HTMLNode {
         switch pointer.pointee.type {
         case XML_TEXT_NODE, XML_CDATA_SECTION_NODE: return "#text"
         case XML_COMMENT_NODE: return "#comment"
-        default:
-            return Self.elementName(pointer)
+        default: return Self.elementName(pointer)
         }
     }
 
@@ -54,7 +53,7 @@ public struct HTMLNode {
 
     /// Elements below this node named one of `names` (lower case), in document order: `.//a | .//b` without XPath.
     public func descendants(named names: [String], limit: Int = .max) -> [HTMLNode] {
-        Self.walk(document, from: pointer.pointee.children, below: pointer, names: names, limit: limit)
+        Self.walk(document, from: pointer.pointee.children, below: pointer, names: names, limit: limit) { _ in true }
     }
 
     /// Child elements, in order (text and comments left out).
@@ -68,24 +67,20 @@ public struct HTMLNode {
         return nodes
     }
 
-    /// The elements named in `names`, in document order from `start` (a child of `root`), at most `limit`.
+    /// The elements named in `names` that `test` takes, in document order from `start` (a child of `root`), at most
+    /// `limit`. A loop, not recursion: libxml2 keeps 256 levels of a page nested 10,000 deep.
     static func walk(_ document: HTMLDocument, from start: xmlNodePtr?, below root: xmlNodePtr?, names: [String],
-                     limit: Int) -> [HTMLNode] {
+                     limit: Int, where test: (HTMLNode) -> Bool) -> [HTMLNode] {
         var found: [HTMLNode] = []
         guard limit > 0 else { return found }
-        visit(from: start, below: root, names: ElementNames(names)) { node in
-            found.append(HTMLNode(document: document, pointer: node))
-            return found.count < limit
-        }
-        return found
-    }
-
-    /// Hands `body` each element named in `names`, in document order from `start` (a child of `root`), until it
-    /// returns false. A loop, not recursion: libxml2 keeps 256 levels of a page nested 10,000 deep.
-    static func visit(from start: xmlNodePtr?, below root: xmlNodePtr?, names: ElementNames, _ body: (xmlNodePtr) -> Bool) {
+        let names = ElementNames(names)
         var current = start
         while let node = current {
-            if names.matches(node), !body(node) { return }
+            if names.matches(node) {
+                let element = HTMLNode(document: document, pointer: node)
+                if test(element) { found.append(element) }
+                if found.count == limit { return found }
+            }
             if node.pointee.type == XML_ELEMENT_NODE, let child = node.pointee.children {
                 current = child
                 continue
@@ -101,6 +96,7 @@ public struct HTMLNode {
                 climbing = up.pointee.parent
             }
         }
+        return found
     }
 
     public var isElement: Bool { pointer.pointee.type == XML_ELEMENT_NODE }
@@ -119,7 +115,7 @@ public struct HTMLNode {
         value.pointee.next == nil && isText(value)
     }
 
-    /// Whether the `class` attribute lists `name`, byte for byte, as `XPathPredicate.hasClass` asks.
+    /// Whether the `class` attribute lists `name`, byte for byte, as the parsers' XPath `hasClass` asks.
     public func hasClass(_ name: String) -> Bool {
         var name = name
         return name.withUTF8 { wanted in
@@ -225,11 +221,7 @@ public struct HTMLNode {
         for step in steps.reversed() {
             bytes.append(UInt8(ascii: "/"))
             if let name = step.name {
-                var index = 0
-                while name[index] != 0 {
-                    bytes.append(name[index])
-                    index += 1
-                }
+                bytes.append(contentsOf: UnsafeBufferPointer(start: name, count: Int(xmlStrlen(name))))
             } else {
                 bytes.append(contentsOf: "text()".utf8)
             }
@@ -286,20 +278,18 @@ public struct HTMLNode {
 
     /// The first later sibling element named `name` among the next `limit` sibling elements.
     public func nextSibling(named name: String, within limit: Int = .max) -> HTMLNode? {
-        // libxml2 keeps HTML element names in lower case; comparing its bytes makes no string per sibling.
-        name.withCString { wanted in
-            var sibling = pointer.pointee.next
-            var elements = 0
-            while let current = sibling, elements < limit {
-                if current.pointee.type == XML_ELEMENT_NODE {
-                    if xmlStrEqual(current.pointee.name, UnsafeRawPointer(wanted).assumingMemoryBound(to: xmlChar.self)) != 0 {
-                        return HTMLNode(document: document, pointer: current)
-                    }
-                    elements += 1
+        var sibling = pointer.pointee.next
+        var elements = 0
+        while let current = sibling, elements < limit {
+            if current.pointee.type == XML_ELEMENT_NODE {
+                // libxml2 keeps HTML element names in lower case; comparing its bytes makes no string per sibling.
+                if let written = current.pointee.name, Self.isNamed(written, name) {
+                    return HTMLNode(document: document, pointer: current)
                 }
-                sibling = current.pointee.next
+                elements += 1
             }
-            return nil
+            sibling = current.pointee.next
         }
+        return nil
     }
 }

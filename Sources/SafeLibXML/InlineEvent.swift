@@ -15,6 +15,12 @@ public enum InlineEvent: Sendable, Equatable {
     /// A block element (`p`, `div`, `hr`, `li`, headings, table cells…) begins or ends.
     case blockBoundary
 
+    /// The text of a `.text` event; nil for the others.
+    public var text: String? {
+        if case let .text(text) = self { return text }
+        return nil
+    }
+
     /// What an element is to `flatten`, by name: one hash lookup per element instead of one per set asked.
     enum ElementRole { case skipped, lineBreak, emphasis, link, block }
 

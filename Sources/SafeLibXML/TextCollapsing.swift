@@ -70,9 +70,7 @@ public enum TextCollapsing {
         if byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) { return 1 }
         guard byte >= 0xC2 else { return 0 }
         let remaining = bytes.count - index
-        if byte == 0xC2, remaining >= 2 {
-            return bytes[index + 1] == 0xA0 || bytes[index + 1] == 0x85 ? 2 : 0
-        }
+        if byte == 0xC2, remaining >= 2 { return bytes[index + 1] == 0xA0 || bytes[index + 1] == 0x85 ? 2 : 0 }
         guard remaining >= 3 else { return 0 }
         let second = bytes[index + 1], third = bytes[index + 2]
         switch byte {

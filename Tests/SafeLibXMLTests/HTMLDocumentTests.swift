@@ -168,14 +168,14 @@ import Testing
         #expect(text == "aefg")
     }
 
-    /// Firstness of `firstElement(named:where:)`: document order, and nothing when nothing qualifies.
+    /// `elements(named:limit:where:)` with a limit of one: the first match in document order, or none.
     @Test func firstElementStopsAtTheFirstMatchInDocumentOrder() throws {
         let page = try Self.document("<div><span title=x>1</span><p><span title=y>2</span></p><span title=y>3</span></div>")
-        #expect(page.firstElement(named: "span") { $0.attribute("title") == "y" }?.text == "2")
-        #expect(page.firstElement(named: "span") { _ in true }?.text == "1")
-        #expect(page.firstElement(named: "span") { $0.attribute("title") == "z" } == nil)
+        #expect(page.elements(named: ["span"], limit: 1) { $0.attribute("title") == "y" }.first?.text == "2")
+        #expect(page.elements(named: ["span"], limit: 1) { _ in true }.first?.text == "1")
+        #expect(page.elements(named: ["span"], limit: 1) { $0.attribute("title") == "z" }.isEmpty)
         var asked = 0
-        _ = page.firstElement(named: "span") { _ in asked += 1; return true }
+        _ = page.elements(named: ["span"], limit: 1) { _ in asked += 1; return true }
         #expect(asked == 1)
     }
 

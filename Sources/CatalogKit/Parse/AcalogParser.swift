@@ -49,7 +49,7 @@ public struct AcalogParser: CatalogParser {
     }
 
     static func inlineBlocks(in document: HTMLDocument) -> [HTMLNode] {
-        document.elements(named: ["td"]).filter { $0.hasClass("coursepadding") }
+        document.elements(named: ["td"]) { $0.hasClass("coursepadding") }
     }
 
     private func course(heading: HTMLNode, page: PageContext, rule: String) throws -> ParsedCourse? {
@@ -57,7 +57,7 @@ public struct AcalogParser: CatalogParser {
         let where_ = "\(rule) at \(heading.path)"
         var course = try ParsedCourse.begun(from: heading, parsed: parsed, page: page, system: system, place: where_)
         let container = heading.parent ?? page.document.root
-        var assembler = CourseAssembler(course: course, scope: "after \(where_)")
+        let scope = "after \(where_)"
         // A rule under the heading parts its header ("Offered by …", no description) from the body, unless it is
         // far down, has only links below it (a footer's), follows a line too long for a header, or has less
         // unlabelled text below it than above (a fee or a note below the description).
@@ -72,13 +72,14 @@ public struct AcalogParser: CatalogParser {
                     segments.reduce(0) { $0 + ($1.label == nil ? $1.text.utf8.count : 0) }
                 }
                 if headerLines.isEmpty || unlabelledBytes(belowSegments) > unlabelledBytes(headerLines) {
-                    assembler.assemble(header, unlabelledAsNotes: "unlabelled text between the heading and its <hr>")
+                    course.assemble(header, scope: scope,
+                                    unlabelledAsNotes: "unlabelled text between the heading and its <hr>")
                     segments = belowSegments
                 }
             }
         }
-        assembler.assemble(segments ?? LabelledContent.segments(from: Self.courseBody(container?.inlineEvents(after: heading) ?? [])))
-        course = assembler.course
+        let body = { LabelledContent.segments(from: Self.courseBody(container?.inlineEvents(after: heading) ?? [])) }
+        course.assemble(segments ?? body(), scope: scope)
         course.takeCredits(parsed.credits, rule: "parenthesis at the end of the heading \(where_)")
         return course
     }
@@ -113,8 +114,9 @@ public struct AcalogParser: CatalogParser {
     }
 
     public func listing(in page: PageContext) throws -> CourseListing? {
-        // The blocks of a course's own text, found once: asking it of every link would be quadratic.
-        let courseBlocks = try page.document.select(Self.allFullPageHeadingsXPath).flatMap { heading in
+        // The blocks of each course's own text (an id may be repeated on a broken page), found once: asking it of
+        // every link would be quadratic.
+        let courseBlocks = try page.document.select("//h1[@id='course_preview_title']").flatMap { heading in
             Self.ancestors(of: heading).filter { $0.name == "td" && $0.hasClass("block_content") }
         }
         // Links inside a course's own text are its requisites, not listing entries.
@@ -135,9 +137,6 @@ public struct AcalogParser: CatalogParser {
         return CourseListing(heading: heading, subjectCode: nil, courses: courses, pageCount: pageCount,
                              pageLinks: pages.keys.sorted().compactMap { pages[$0] })
     }
-
-    /// Every course heading of a full page (an id may be repeated on a broken page).
-    static let allFullPageHeadingsXPath = "//h1[@id='course_preview_title']"
 
     static func ancestors(of node: HTMLNode) -> [HTMLNode] {
         Array(sequence(first: node) { $0.parent }.dropFirst())

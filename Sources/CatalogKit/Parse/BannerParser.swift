@@ -9,9 +9,9 @@ public struct BannerParser: CatalogParser {
 
     public init() {}
 
-    static let titleXPath = "//td[\(XPathPredicate.hasClass("nttitle"))]"
+    static let titleXPath = "//td[\(hasClass("nttitle"))]"
     /// The course's body: the `td.ntdefault` of the row after its title's row.
-    static let bodyXPath = "ancestor::tr[1]/following-sibling::tr[1]/td[\(XPathPredicate.hasClass("ntdefault"))]"
+    static let bodyXPath = "ancestor::tr[1]/following-sibling::tr[1]/td[\(hasClass("ntdefault"))]"
     static let banner9DetailsXPath = "//section[@aria-labelledby='catalog'][.//span[@id='subjectCode']]"
     static let banner9XPath = "//section[@aria-labelledby='catalog' or @aria-labelledby='courseDescription' or @aria-labelledby='preReqs' or @aria-labelledby='coReqs']"
 
@@ -53,21 +53,14 @@ public struct BannerParser: CatalogParser {
         course.provenance["title"] = "\(rule), text after the code"
         guard let body = try title.first(Self.bodyXPath) else { return course }
         let scope = "in td.ntdefault at \(body.path)"
-        let labels = Set(try body.select(".//span[\(XPathPredicate.hasClass("fieldlabeltext"))]").map(\.text))
+        let labels = Set(try body.select(".//span[\(Self.hasClass("fieldlabeltext"))]").map(\.text))
         let events = Self.labelledEvents(Self.withoutLoneSectionLinks(body.inlineEvents()), labels: labels)
         // The description is all the text before the hour lines, whatever it starts with ("ELECTIVE DESCRIPTION:").
-        let hoursStart = events.firstIndex { event in
-            guard case let .text(text) = event else { return false }
-            return Self.hourLine(TextCollapsing.collapse(text)) != nil
-        } ?? events.endIndex
-        let description = TextCollapsing.collapse(events[..<hoursStart].compactMap { event -> String? in
-            guard case let .text(text) = event else { return nil }
-            return text
-        }.joined())
-        var assembler = CourseAssembler(course: course, scope: scope)
-        assembler.assemble(LabelledContent.segments(from: Array(events[hoursStart...])))
-        course = assembler.course
-        // The assembler gives unlabelled text to the description; here those are the hour and department lines.
+        let hoursStart = events.firstIndex { $0.text.map { Self.hourLine(TextCollapsing.collapse($0)) != nil } == true }
+            ?? events.endIndex
+        let description = TextCollapsing.collapse(events[..<hoursStart].compactMap(\.text).joined())
+        course.assemble(LabelledContent.segments(from: Array(events[hoursStart...])), scope: scope)
+        // `assemble` gives unlabelled text to the description; here those are the hour and department lines.
         let unlabelled = course.description
         course.description = description
         course.provenance["description"] = description.isEmpty ? nil : "text before the hour lines \(scope)"
@@ -79,10 +72,7 @@ public struct BannerParser: CatalogParser {
     /// schedule; as the value of a label ("Schedule Types: Lecture") it is kept.
     static func withoutLoneSectionLinks(_ events: [InlineEvent]) -> [InlineEvent] {
         func isBreak(_ event: InlineEvent) -> Bool { event == .lineBreak || event == .blockBoundary }
-        func isBlank(_ event: InlineEvent) -> Bool {
-            if case let .text(text) = event { return TextCollapsing.isBlank(text) }
-            return false
-        }
+        func isBlank(_ event: InlineEvent) -> Bool { event.text.map(TextCollapsing.isBlank) ?? false }
         var kept: [InlineEvent] = []
         kept.reserveCapacity(events.count)
         var index = 0
@@ -125,21 +115,16 @@ public struct BannerParser: CatalogParser {
                     course.creditsText = hours
                     course.provenance["credits"] = "line \"N Credit hours\" \(scope)"
                 } else {
-                    add("\(kind) hours", hours, rule: "line \"N \(kind) hours\" \(scope)", to: &course)
+                    course.addField("\(kind) hours", hours, rule: "line \"N \(kind) hours\" \(scope)")
                 }
             } else if let last = line.split(separator: " ").last, ["Department", "Division"].contains(last) {
-                add(String(last), String(line.dropLast(last.count)).trimmingCharacters(in: .whitespaces),
-                    rule: "line \"… \(last)\" \(scope)", to: &course)
+                course.addField(String(last), String(line.dropLast(last.count)).trimmingCharacters(in: .whitespaces),
+                                rule: "line \"… \(last)\" \(scope)")
             } else {
                 course.notes.append(line)
                 course.provenance["notes"] = "unlabelled line after the hours \(scope)"
             }
         }
-    }
-
-    private static func add(_ label: String, _ value: String, rule: String, to course: inout ParsedCourse) {
-        course.fields.append(LabelledField(label: label, value: value))
-        course.provenance["fields.\(label)"] = rule
     }
 
     private func banner9Course(section: HTMLNode, page: PageContext) throws -> ParsedCourse? {
@@ -158,10 +143,8 @@ public struct BannerParser: CatalogParser {
         }
         let levelsXPath = ".//span[normalize-space(.)='Levels:']/following-sibling::div[1]"
         if let levels = try section.first(levelsXPath), !levels.text.isEmpty {
-            Self.add("Levels", levels.text, rule: "div after \"Levels:\" at \(levels.path)", to: &course)
+            course.addField("Levels", levels.text, rule: "div after \"Levels:\" at \(levels.path)")
         }
         return course
     }
-
-    public func listing(in page: PageContext) throws -> CourseListing? { nil }
 }

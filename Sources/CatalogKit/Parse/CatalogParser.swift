@@ -16,11 +16,7 @@ public struct PageContext {
     public init(document: HTMLDocument, sourceURL: URL) {
         self.document = document
         sourceURLText = sourceURL.absoluteString
-        if !sourceURL.isFileURL {
-            pageURL = sourceURL
-            pageURLRule = "the URL it was fetched from"
-            pageURLText = sourceURLText
-        } else if let (declared, rule) = Self.declaredURL(in: document) {
+        if sourceURL.isFileURL, let (declared, rule) = Self.declaredURL(in: document) {
             pageURL = declared
             pageURLRule = rule
             // A declared URL is http(s) and the source a file, so the two never match.
@@ -28,7 +24,7 @@ public struct PageContext {
             document.rebase(to: declared)
         } else {
             pageURL = sourceURL
-            pageURLRule = "the file it was read from"
+            pageURLRule = sourceURL.isFileURL ? "the file it was read from" : "the URL it was fetched from"
             pageURLText = sourceURLText
         }
     }
@@ -42,10 +38,10 @@ public struct PageContext {
         // The cougargrades archive of UH pages records the page's URL in a hidden metadata span:
         // (//div[@class='edu-uh-publications-metadata']/span[@title='scrape_url'])[1]
         ({ document in
-            document.firstElement(named: "span") { span in
+            document.elements(named: ["span"], limit: 1) { span in
                 guard span.attribute("title") == "scrape_url", let parent = span.parent else { return false }
                 return parent.name == "div" && parent.attribute("class") == "edu-uh-publications-metadata"
-            }?.text
+            }.first?.text
         }, "archive metadata span[title=scrape_url]"),
     ]
 
@@ -57,11 +53,9 @@ public struct PageContext {
 
     static func declaredURL(in document: HTMLDocument) -> (URL, String)? {
         for (find, rule) in declaredURLRules {
-            guard let written = find(document) else { continue }
-            let text = TextCollapsing.collapse(written)
-            if let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
-                return (url, rule)
-            }
+            guard let url = find(document).flatMap({ URL(string: TextCollapsing.collapse($0)) }),
+                  ["http", "https"].contains(url.scheme?.lowercased()) else { continue }
+            return (url, rule)
         }
         return nil
     }
@@ -76,7 +70,9 @@ public struct PageContext {
             let heading = CourseHeading.parse(anchor.text)
             guard let url = anchor.link(), keep(anchor, url, heading),
                   seen.insert(url.absoluteString).inserted else { return nil }
-            return ListedCourse(linkText: heading, url: url.absoluteString)
+            let title = heading.flatMap { $0.title.isEmpty ? nil : $0.title }
+            return ListedCourse(code: heading?.code.description, title: title, creditsText: heading?.credits,
+                                url: url.absoluteString)
         }
     }
 }
@@ -121,10 +117,16 @@ public protocol CatalogParser: Sendable {
 }
 
 extension CatalogParser {
+    public func listing(in page: PageContext) throws -> CourseListing? { nil }
     public func pagerPage(of url: String) -> Int? { nil }
     public func pagerURL(_ template: String, page: Int) -> URL? { nil }
     public func pagerKey(_ url: URL) -> String { url.absoluteString }
     public func courseLessPage(_ document: HTMLDocument) -> String? { nil }
+
+    /// The XPath predicate that the class list holds `name` as a whole word (`courseblockextra` is not `courseblock`).
+    static func hasClass(_ name: String) -> String {
+        "contains(concat(' ', normalize-space(@class), ' '), ' \(name) ')"
+    }
 }
 
 /// The parsers gvingest ships, by system.
@@ -134,13 +136,5 @@ public enum CatalogParsers {
 
     public static func parser(for system: CatalogSystem) -> any CatalogParser {
         all.first { $0.system == system } ?? GVSUParser()
-    }
-}
-
-/// XPath pieces the parsers share.
-enum XPathPredicate {
-    /// The class list holds `name` as a whole word (`courseblockextra` is not `courseblock`).
-    static func hasClass(_ name: String) -> String {
-        "contains(concat(' ', normalize-space(@class), ' '), ' \(name) ')"
     }
 }

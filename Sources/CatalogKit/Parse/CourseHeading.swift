@@ -132,11 +132,3 @@ extension StringProtocol {
         return self[startIndex..<end]
     }
 }
-
-extension ListedCourse {
-    /// A listing entry from its link: the code, title and credits its text reads as (none when it reads as no heading).
-    init(linkText heading: CourseHeading.Parsed?, url: String) {
-        self.init(code: heading?.code.description, title: heading.flatMap { $0.title.isEmpty ? nil : $0.title },
-                  creditsText: heading?.credits, url: url)
-    }
-}

@@ -4,22 +4,14 @@ import SafeLibXML
 /// A CourseLeaf `courseblockdesc`: prose as a whole ("TOPIC TITLE: …" is no field), but for a first line of credits
 /// ("(3-0) Cr. 3. F.S.") and requisites opened by their label in emphasis where a line or sentence starts.
 enum CourseLeafDescription {
-    struct Read {
-        var prose: String
-        /// The requisites taken out of the prose, each labelled by the words that opened its emphasis.
-        var requisites: [ContentSegment] = []
-        /// The credits of the first line's credits sentence, and that line, which then is no longer prose.
-        var credits: (value: String, line: String)?
-    }
-
-    static func read(_ events: [InlineEvent]) -> Read {
+    /// The prose; the requisites taken out of it, each labelled by the words that opened its emphasis; and the
+    /// credits of the first line's credits sentence, and that line, which then is no longer prose.
+    static func read(_ events: [InlineEvent])
+        -> (prose: String, requisites: [ContentSegment], credits: (value: String, line: String)?) {
         let (rest, requisites) = takingRequisites(from: events)
-        var read = Read(prose: LabelledContent.prose(from: rest), requisites: requisites)
-        if let (credits, line, after) = creditsLine(read.prose) {
-            read.credits = (credits, String(line))
-            read.prose = String(after)
-        }
-        return read
+        let prose = LabelledContent.prose(from: rest)
+        guard let (credits, line, after) = creditsLine(prose) else { return (prose, requisites, nil) }
+        return (String(after), requisites, (credits, String(line)))
     }
 
     /// The credits of the first line of `text` when it is a line of credits, that line, and the text after it.

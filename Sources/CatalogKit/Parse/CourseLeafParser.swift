@@ -8,13 +8,13 @@ public struct CourseLeafParser: CatalogParser {
 
     public init() {}
 
-    static let blockXPath = "//div[\(XPathPredicate.hasClass("courseblock"))]"
+    static let blockXPath = "//div[\(hasClass("courseblock"))]"
     /// The heading: the title paragraph, or the child of the block holding the `detail-code` span.
-    static let headingXPath = "(.//*[\(XPathPredicate.hasClass("courseblocktitle"))]"
-        + " | .//*[\(XPathPredicate.hasClass("detail-code"))]/ancestor-or-self::*[parent::div[\(XPathPredicate.hasClass("courseblock"))]])[1]"
-    static let detailCodeXPath = "(.//*[\(XPathPredicate.hasClass("detail-code"))])[1]"
-    static let detailTitleXPath = "(.//*[\(XPathPredicate.hasClass("detail-title"))])[1]"
-    static let detailCreditsXPath = "(.//*[\(XPathPredicate.hasClass("detail-hours_html")) or \(XPathPredicate.hasClass("detail-credits"))])[1]"
+    static let headingXPath = "(.//*[\(hasClass("courseblocktitle"))]"
+        + " | .//*[\(hasClass("detail-code"))]/ancestor-or-self::*[parent::div[\(hasClass("courseblock"))]])[1]"
+    static let detailCodeXPath = "(.//*[\(hasClass("detail-code"))])[1]"
+    static let detailTitleXPath = "(.//*[\(hasClass("detail-title"))])[1]"
+    static let detailCreditsXPath = "(.//*[\(hasClass("detail-hours_html")) or \(hasClass("detail-credits"))])[1]"
     /// CourseLeaf's own script, which every page of the system loads.
     static let scriptXPath = "//script[contains(@src, 'courseleaf.js')]"
 
@@ -52,19 +52,17 @@ public struct CourseLeafParser: CatalogParser {
         var description: [(text: String, path: String)] = []
         // Credits read from a line of the body ("(3-0) Cr. 3.", "Credits 1 to 4."): the value, the line and its place.
         var credits: (value: String, line: String, place: String)?
-        var afterHeading = false
         // A hidden child is the print copy of what the block shows (UC Davis repeats its labelled list in one).
-        for child in block.children where child.attribute("hidden") == nil {
-            if child.isSame(as: headingNode) {
-                afterHeading = true
-            } else if afterHeading, child.hasClass("courseblockdesc") {
+        let shown = block.children.lazy.filter { $0.attribute("hidden") == nil }
+        for child in shown.drop(while: { !$0.isSame(as: headingNode) }).dropFirst() {
+            if child.hasClass("courseblockdesc") {
                 let read = CourseLeafDescription.read(child.inlineEvents())
                 if !read.prose.isEmpty { description.append((read.prose, child.path)) }
                 requisites += read.requisites
                 if credits == nil, let (value, line) = read.credits {
                     credits = (value, line, "the first line of .courseblockdesc at \(child.path)")
                 }
-            } else if afterHeading {
+            } else {
                 events += child.inlineEvents() + [.blockBoundary]
             }
         }
@@ -72,9 +70,7 @@ public struct CourseLeafParser: CatalogParser {
         if credits == nil, let (value, line) = CourseLeafDescription.takingCreditsLine(from: &segments) {
             credits = (value, line, "unlabelled text after the course heading at \(headingNode.path)")
         }
-        var assembler = CourseAssembler(course: course, scope: "after the course heading at \(headingNode.path)")
-        assembler.assemble(requisites + segments)
-        course = assembler.course
+        course.assemble(requisites + segments, scope: "after the course heading at \(headingNode.path)")
         if let first = description.first {
             course.description = (description.map(\.text) + [course.description]).filter { !$0.isEmpty }.joined(separator: "\n\n")
             course.provenance["description"] = "p.courseblockdesc at \(first.path)"
@@ -122,6 +118,4 @@ public struct CourseLeafParser: CatalogParser {
         let prose = LabelledContent.prose(from: node.inlineEvents())
         return prose.utf8.contains(UInt8(ascii: "\n")) ? TextCollapsing.collapse(prose.replacingOccurrences(of: "\n", with: " ")) : prose
     }
-
-    public func listing(in page: PageContext) throws -> CourseListing? { nil }
 }

@@ -12,9 +12,7 @@ public struct GVSUParser: CatalogParser {
 
     public func recognizes(_ page: PageContext) -> Bool {
         if let host = page.pageURL.host?.lowercased(), host == "gvsu.edu" || host.hasSuffix(".gvsu.edu") { return true }
-        if let (heading, _) = courseHeading(in: page) {
-            return CourseHeading.catalogName(before: heading) != nil
-        }
+        if let (heading, _) = courseHeading(in: page) { return CourseHeading.catalogName(before: heading) != nil }
         // A subject page: links named "CODE - Title" to /catalog/course/ pages.
         let links = (try? page.document.select(Self.courseLinkXPath)) ?? []
         return links.contains { CourseHeading.parse($0.text).map { !$0.title.isEmpty } ?? false }
@@ -44,9 +42,7 @@ public struct GVSUParser: CatalogParser {
             let (description, sentences) = InlineSentences.split(segments[index])
             segments.replaceSubrange(index...index, with: (description.text.isEmpty ? [] : [description]) + sentences)
         }
-        var assembler = CourseAssembler(course: course, scope: "after the heading \(where_)")
-        assembler.assemble(segments)
-        course = assembler.course
+        course.assemble(segments, scope: "after the heading \(where_)")
         course.takeCredits(parsed.credits, rule: "parenthesis at the end of the heading \(where_)")
         return PageCourses(courses: [course])
     }
@@ -57,22 +53,17 @@ public struct GVSUParser: CatalogParser {
             heading != nil && link.path.contains("/course/")
         }
         guard !courses.isEmpty else { return nil }
-        let heading = try page.document.first("//h1")?.text
-        return CourseListing(heading: heading.map(Self.subjectName), subjectCode: heading.flatMap(Self.subjectCode),
-                             courses: courses)
+        let subject = try page.document.first("//h1").map { Self.subject($0.text) }
+        return CourseListing(heading: subject?.name, subjectCode: subject?.code, courses: courses)
     }
 
-    /// "Computer Information Systems (CIS)" → "Computer Information Systems".
-    static func subjectName(_ heading: String) -> String {
-        guard subjectCode(heading) != nil, let open = heading.lastIndex(of: "(") else { return heading }
-        return String(heading[..<open].trimmingTrailingSpaces())
-    }
-
-    /// "Computer Information Systems (CIS)" → "CIS".
-    static func subjectCode(_ heading: String) -> String? {
-        guard heading.hasSuffix(")"), let open = heading.lastIndex(of: "(") else { return nil }
+    /// "Computer Information Systems (CIS)" → ("Computer Information Systems", "CIS").
+    static func subject(_ heading: String) -> (name: String, code: String?) {
+        guard heading.hasSuffix(")"), let open = heading.lastIndex(of: "(") else { return (heading, nil) }
         let inner = heading[heading.index(after: open)..<heading.index(before: heading.endIndex)]
-        guard (2...5).contains(inner.count), inner.allSatisfy({ $0.isUppercase && $0.isLetter }) else { return nil }
-        return String(inner)
+        guard (2...5).contains(inner.count), inner.allSatisfy({ $0.isUppercase && $0.isLetter }) else {
+            return (heading, nil)
+        }
+        return (String(heading[..<open].trimmingTrailingSpaces()), String(inner))
     }
 }

@@ -27,32 +27,8 @@ enum InlineSentences {
 
     /// The description before the trailing sentences, then one segment per sentence found.
     static func split(_ segment: ContentSegment) -> (description: ContentSegment, sentences: [ContentSegment]) {
-        let scalars = Array(segment.text.utf8)
-        var markers = findMarkers(scalars)
-        // "Offered" must be a single sentence of its own, or it is prose ("Offered jointly with …").
-        markers = markers.enumerated().filter { index, marker in
-            guard marker.kind == .offered else { return true }
-            let end = index + 1 < markers.count ? markers[index + 1].start : scalars.count
-            let value = String(decoding: scalars[marker.valueStart..<end], as: UTF8.self)
-            let trimmed = value.trimmingTrailingSpaces()
-            return trimmed.hasSuffix(".") && !trimmed.dropLast().contains(". ") && !trimmed.contains("\n")
-        }.map(\.element)
-        guard let first = markers.first else { return (segment, []) }
-        var sentences: [ContentSegment] = []
-        for (index, marker) in markers.enumerated() {
-            let end = index + 1 < markers.count ? markers[index + 1].start : scalars.count
-            var piece = segment.slice(scalars, from: marker.valueStart, to: end)
-            piece.label = marker.kind.rawValue
-            piece.rule = "sentence \"\(marker.written.trimmingTrailingSpaces())…\" at the end of the description"
-            if marker.kind == .offered, piece.text.hasSuffix(".") { piece.text.removeLast() }
-            if marker.kind == .contactHours { piece.text = String(piece.text.dropFirst().dropLast()) }
-            sentences.append(piece)
-        }
-        return (segment.slice(scalars, from: 0, to: first.start), sentences)
-    }
-
-    static func findMarkers(_ s: [UInt8]) -> [Marker] {
-        sentenceStarts(s, from: 0) { index in
+        let s = Array(segment.text.utf8)
+        var markers: [Marker] = sentenceStarts(s, from: 0) { index in
             if let end = contactTriple(s, at: index) {
                 return (Marker(kind: .contactHours, start: index, valueStart: index, written: "(n-n-n)"), end)
             }
@@ -60,6 +36,25 @@ enum InlineSentences {
             let valueStart = index + label.utf8.count
             return (Marker(kind: kind, start: index, valueStart: valueStart, written: label), valueStart)
         }
+        // "Offered" must be a single sentence of its own, or it is prose ("Offered jointly with …").
+        markers = markers.enumerated().filter { index, marker in
+            guard marker.kind == .offered else { return true }
+            let end = index + 1 < markers.count ? markers[index + 1].start : s.count
+            let value = String(decoding: s[marker.valueStart..<end], as: UTF8.self)
+            let trimmed = value.trimmingTrailingSpaces()
+            return trimmed.hasSuffix(".") && !trimmed.dropLast().contains(". ") && !trimmed.contains("\n")
+        }.map(\.element)
+        guard let first = markers.first else { return (segment, []) }
+        let sentences = markers.enumerated().map { index, marker in
+            let end = index + 1 < markers.count ? markers[index + 1].start : s.count
+            var piece = segment.slice(s, from: marker.valueStart, to: end)
+            piece.label = marker.kind.rawValue
+            piece.rule = "sentence \"\(marker.written.trimmingTrailingSpaces())…\" at the end of the description"
+            if marker.kind == .offered, piece.text.hasSuffix(".") { piece.text.removeLast() }
+            if marker.kind == .contactHours { piece.text = String(piece.text.dropFirst().dropLast()) }
+            return piece
+        }
+        return (segment.slice(s, from: 0, to: first.start), sentences)
     }
 
     /// What `match` finds at the sentence starts of `s` from `index` on, each scan going on from the find's `end`.

@@ -88,21 +88,16 @@ public struct PageParser: Sendable {
     }
 
     public func parse(bytes: [UInt8], sourceURL: URL, input: String, contentType: String? = nil) -> PageResult {
-        var result = PageResult(input: input, sourceURL: "")
         let document: HTMLDocument
         do {
             document = try HTMLDocument(bytes: bytes, url: sourceURL, contentType: contentType)
         } catch {
-            result.sourceURL = sourceURL.absoluteString
-            result.failure = error.description
-            return result
+            return PageResult(input: input, sourceURL: sourceURL.absoluteString, failure: error.description)
         }
         let page = PageContext(document: document, sourceURL: sourceURL)
-        result.sourceURL = page.sourceURLText
-        result.charset = document.charset
-        result.markupIssues = document.issueCount
-        result.pageURL = page.pageURLText
-        result.pageURLRule = page.pageURLRule
+        var result = PageResult(input: input, sourceURL: page.sourceURLText, charset: document.charset,
+                                pageURL: page.pageURLText, pageURLRule: page.pageURLRule,
+                                markupIssues: document.issueCount)
         let parser: any CatalogParser
         switch system {
         case let .rules(rules, system):

@@ -96,9 +96,7 @@ public enum ParseOutput {
                 line("course", "\(course.code ?? "?") \(course.title ?? "")".trimmingCharacters(in: .whitespaces) + " -> \(course.url)")
             }
         }
-        if result.courses.isEmpty, !(result.listing.map { !$0.courses.isEmpty } ?? false) {
-            out += "    no course found\n"
-        }
+        if !result.yieldedRecord { out += "    no course found\n" }
         return out
     }
 

@@ -69,8 +69,7 @@ public struct ParseRules: Sendable, Equatable {
             for pattern in map.keys.sorted() {
                 let entryPath = "\(path).labels[\"\(pattern)\"]"
                 if (try? NSRegularExpression(pattern: pattern)) == nil { reader.fail(entryPath, "expected a regular expression, got \"\(pattern)\"") }
-                let choices = labelFields.keys.sorted()
-                guard let field = reader.oneOf(map[pattern], entryPath, choices) else { continue }
+                guard let field = reader.oneOf(map[pattern], entryPath, labelFields.keys.sorted()) else { continue }
                 rules.labels.append(LabelRule(pattern: pattern, field: field))
             }
         }
@@ -94,11 +93,7 @@ public struct ParseRules: Sendable, Equatable {
 
     func field(forLabel label: String) -> String? {
         let range = NSRange(label.startIndex..., in: label)
-        for rule in labels {
-            guard let expression = rule.expression else { continue }
-            if expression.firstMatch(in: label, range: range) != nil { return rule.field }
-        }
-        return nil
+        return labels.first { $0.expression?.firstMatch(in: label, range: range) != nil }?.field
     }
 }
 
@@ -148,9 +143,7 @@ public struct RuleParser: CatalogParser {
             renamed.rule = "rules.labels: \"\(label)\" means \(field)"
             return renamed
         }
-        var assembler = CourseAssembler(course: course, scope: "after the code at \(codeNode.path)")
-        assembler.assemble(segments)
-        course = assembler.course
+        course.assemble(segments, scope: "after the code at \(codeNode.path)")
         course.takeCredits(heading?.credits, rule: "\(codeRule), credits at its end")
         course.noteCreditsCap(heading?.creditsCap, rule: "\(codeRule), after the slash that follows its credits")
 
@@ -169,23 +162,22 @@ public struct RuleParser: CatalogParser {
             course.description = found.text
             course.provenance["description"] = "rules.description \(xpath) at \(found.path)"
         }
-        if let xpath = rules.prerequisite, let (text, links, rule) = try requisite(xpath, in: node, key: "prerequisite", assembler: assembler) {
+        if let (text, links, rule) = try requisite(rules.prerequisite, in: node, key: "prerequisite") {
             (course.prerequisiteText, course.prerequisiteLinks, course.provenance["prerequisite"]) = (text, links, rule)
         }
-        if let xpath = rules.corequisite, let (text, links, rule) = try requisite(xpath, in: node, key: "corequisite", assembler: assembler) {
+        if let (text, links, rule) = try requisite(rules.corequisite, in: node, key: "corequisite") {
             (course.corequisiteText, course.corequisiteLinks, course.provenance["corequisite"]) = (text, links, rule)
         }
         return course
     }
 
     /// A requisite's text (its label, when it starts with one, left out) and course links.
-    private func requisite(_ xpath: String, in node: HTMLNode, key: String,
-                           assembler: CourseAssembler) throws -> (String, [CourseLink], String)? {
-        guard let found = try node.first(xpath) else { return nil }
+    private func requisite(_ xpath: String?, in node: HTMLNode, key: String) throws -> (String, [CourseLink], String)? {
+        guard let xpath, let found = try node.first(xpath) else { return nil }
         let segments = LabelledContent.segments(from: found.inlineEvents())
         guard let first = segments.first, !first.text.isEmpty else { return nil }
         let text = segments.map(\.text).joined(separator: " ")
-        return (text, segments.flatMap { assembler.courseLinks($0) }, "rules.\(key) \(xpath) at \(found.path)")
+        return (text, segments.flatMap(ParsedCourse.courseLinks), "rules.\(key) \(xpath) at \(found.path)")
     }
 
     public func listing(in page: PageContext) throws -> CourseListing? {

@@ -34,21 +34,19 @@ enum FieldRole: Equatable {
     }
 
     /// One hash lookup per label, where a `switch` compares the strings one by one.
-    private static let byLabel: [String: FieldRole] = {
-        let names: [(FieldRole, [String])] = [
-            (.credits, ["credits", "credit", "credit hours", "credit hour", "hours", "units", "semester hours", "semester credit hours", "cr"]),
-            (.prerequisite, ["prerequisite", "prerequisites", "prereq", "prereqs", "pre-requisite", "pre-requisites",
-                             "enforced prerequisite", "enforced prerequisite at enrollment"]),
-            (.corequisite, ["corequisite", "corequisites", "coreq", "coreqs", "co-requisite", "co-requisites", "concurrent",
-                            "enforced corequisite", "enforced corequisite at enrollment", "enforced concurrent at enrollment"]),
-            (.description, ["description", "course description"]),
-            (.offered, ["offered", "typically offered", "terms offered", "term offered", "when offered", "semesters offered", "course offered"]),
-            (.contactHours, ["contact hours"]),
-        ]
-        var table: [String: FieldRole] = [:]
-        for (role, labels) in names { for label in labels { table[label] = role } }
-        return table
-    }()
+    private static let byLabel: [String: FieldRole] = [
+        (FieldRole.credits, ["credits", "credit", "credit hours", "credit hour", "hours", "units", "semester hours",
+                             "semester credit hours", "cr"]),
+        (.prerequisite, ["prerequisite", "prerequisites", "prereq", "prereqs", "pre-requisite", "pre-requisites",
+                         "enforced prerequisite", "enforced prerequisite at enrollment"]),
+        (.corequisite, ["corequisite", "corequisites", "coreq", "coreqs", "co-requisite", "co-requisites", "concurrent",
+                        "enforced corequisite", "enforced corequisite at enrollment",
+                        "enforced concurrent at enrollment"]),
+        (.description, ["description", "course description"]),
+        (.offered, ["offered", "typically offered", "terms offered", "term offered", "when offered",
+                    "semesters offered", "course offered"]),
+        (.contactHours, ["contact hours"]),
+    ].reduce(into: [:]) { table, entry in for label in entry.1 { table[label] = entry.0 } }
 }
 
 extension ParsedCourse {
@@ -79,17 +77,10 @@ extension ParsedCourse {
         creditsText = credits
         provenance["credits"] = rule()
     }
-}
-
-/// Fills a `ParsedCourse` from the segments of its body, recording where each field came from.
-struct CourseAssembler {
-    var course: ParsedCourse
-    /// Where the body was read, for provenance ("after <h3> at /html/…/h3").
-    let scope: String
 
     /// Prose with its last lines that hold only "Yes", "No", "Y" or "N" (a field whose label the page hides) moved to
     /// the notes; nil when nothing is left.
-    private mutating func proseWithoutTrailingFlags(_ text: String) -> String? {
+    private mutating func proseWithoutTrailingFlags(_ text: String, scope: String) -> String? {
         // Nearly all prose ends in a sentence: its last line tells without splitting it.
         let lastLine = text.utf8.lastIndex(of: UInt8(ascii: "\n")).map { text[text.utf8.index(after: $0)...] } ?? text[...]
         if !lastLine.isEmpty, !Self.isLoneFlag(lastLine) { return text }
@@ -101,8 +92,8 @@ struct CourseAssembler {
         }
         while lines.last?.isEmpty == true { lines.removeLast() }
         if !flags.isEmpty {
-            course.notes += flags
-            course.provenance["notes"] = "a line holding only a yes/no value at the end of the prose, \(scope)"
+            notes += flags
+            provenance["notes"] = "a line holding only a yes/no value at the end of the prose, \(scope)"
         }
         return lines.isEmpty ? nil : lines.joined(separator: "\n")
     }
@@ -122,8 +113,9 @@ struct CourseAssembler {
         return ["y", "n", "yes", "no"].contains(String(scalars[first...last]).lowercased())
     }
 
-    /// Reads the segments into the course; with `unlabelledAsNotes` (its rule), unlabelled text is a note.
-    mutating func assemble(_ written: [ContentSegment], unlabelledAsNotes: String? = nil) {
+    /// Fills the course from the segments of its body read at `scope` ("after <h3> at /html/…/h3"), recording where
+    /// each field came from; with `unlabelledAsNotes` (its rule), unlabelled text is a note.
+    mutating func assemble(_ written: [ContentSegment], scope: String, unlabelledAsNotes: String? = nil) {
         var segments = written
         var roles = written.map { $0.label.map(FieldRole.init(label:)) }
         // A requisite whose later sentence another label opens is several fields (put in place from the end).
@@ -136,63 +128,62 @@ struct CourseAssembler {
         }
         let hasDescriptionLabel = roles.contains(.description)
         let hasCreditsLabel = roles.contains(.credits)
-        var description: [String] = []
-        var descriptionRules: [String] = []
+        var paragraphs: [String] = []
+        var paragraphRules: [String] = []
         for (segment, role) in zip(segments, roles) {
             guard let label = segment.label, let role else {
-                let links = courseLinks(segment)
-                if !hasCreditsLabel, course.creditsText == nil, let credits = Self.loneCreditPhrase(segment.text) {
-                    course.creditsText = credits
-                    course.provenance["credits"] = "unlabelled text holding only a credit phrase, \(scope)"
-                } else if segment.emphasized, course.prerequisiteText == nil, !links.isEmpty {
-                    course.prerequisiteText = segment.text
-                    course.prerequisiteLinks = links
-                    course.provenance["prerequisite"] = "unlabelled emphasis holding course links, \(scope)"
+                let links = Self.courseLinks(segment)
+                if !hasCreditsLabel, creditsText == nil, let credits = Self.loneCreditPhrase(segment.text) {
+                    creditsText = credits
+                    provenance["credits"] = "unlabelled text holding only a credit phrase, \(scope)"
+                } else if segment.emphasized, prerequisiteText == nil, !links.isEmpty {
+                    prerequisiteText = segment.text
+                    prerequisiteLinks = links
+                    provenance["prerequisite"] = "unlabelled emphasis holding course links, \(scope)"
                 } else if let rule = unlabelledAsNotes {
-                    course.notes.append(segment.text)
-                    course.provenance["notes"] = course.provenance["notes"] ?? "\(rule), \(scope)"
+                    notes.append(segment.text)
+                    provenance["notes"] = provenance["notes"] ?? "\(rule), \(scope)"
                 } else if segment.emphasized || hasDescriptionLabel {
-                    course.notes.append(segment.text)
-                    course.provenance["notes"] = "unlabelled text set apart from the description, \(scope)"
-                } else if let prose = proseWithoutTrailingFlags(segment.text) {
-                    description.append(prose)
-                    descriptionRules.append("unlabelled text \(scope)")
+                    notes.append(segment.text)
+                    provenance["notes"] = "unlabelled text set apart from the description, \(scope)"
+                } else if let prose = proseWithoutTrailingFlags(segment.text, scope: scope) {
+                    paragraphs.append(prose)
+                    paragraphRules.append("unlabelled text \(scope)")
                 }
                 continue
             }
-            let rule = self.rule(for: segment, label: label)
+            let rule = Self.rule(for: segment, label: label, scope: scope)
             let value = segment.text
             switch role {
-            case .credits where course.creditsText == nil:
+            case .credits where creditsText == nil:
                 set(\.creditsText, value, field: "credits", rule: rule)
-            case .prerequisite where course.prerequisiteText == nil:
+            case .prerequisite where prerequisiteText == nil:
                 set(\.prerequisiteText, value, field: "prerequisite", rule: rule)
-                course.prerequisiteLinks = courseLinks(segment)
-            case .corequisite where course.corequisiteText == nil:
+                prerequisiteLinks = Self.courseLinks(segment)
+            case .corequisite where corequisiteText == nil:
                 set(\.corequisiteText, value, field: "corequisite", rule: rule)
-                course.corequisiteLinks = courseLinks(segment)
-            case .offered where course.offered == nil:
+                corequisiteLinks = Self.courseLinks(segment)
+            case .offered where offered == nil:
                 set(\.offered, value, field: "offered", rule: rule)
-            case .contactHours where course.contactHours == nil:
+            case .contactHours where contactHours == nil:
                 set(\.contactHours, value, field: "contactHours", rule: rule)
             case .description:
-                if let prose = proseWithoutTrailingFlags(value) {
-                    description.append(prose)
-                    descriptionRules.append(rule)
+                if let prose = proseWithoutTrailingFlags(value, scope: scope) {
+                    paragraphs.append(prose)
+                    paragraphRules.append(rule)
                 }
             default:
-                course.fields.append(LabelledField(label: label, value: value))
-                course.provenance["fields.\(label)"] = rule
+                addField(label, value, rule: rule)
             }
         }
-        guard let first = descriptionRules.first else { return }
-        course.description = description.joined(separator: "\n\n")
-        course.provenance["description"] = first
+        guard let first = paragraphRules.first else { return }
+        description = paragraphs.joined(separator: "\n\n")
+        provenance["description"] = first
     }
 
     /// `label "Credit Hours:" in <strong>, after <h3> at /html/…`, built in room reserved once (interpolating the
     /// long scope grew the string several times).
-    private func rule(for segment: ContentSegment, label: String) -> String {
+    private static func rule(for segment: ContentSegment, label: String, scope: String) -> String {
         let written = segment.writtenLabel ?? label
         let style = segment.labelStyle ?? "text"
         var rule = ""
@@ -213,14 +204,20 @@ struct CourseAssembler {
     /// Sets a field; a label with no text leaves it nil but still says where the label was.
     private mutating func set(_ keyPath: WritableKeyPath<ParsedCourse, String?>, _ value: String, field: String, rule: String) {
         if value.isEmpty {
-            course.provenance[field] = "\(rule) (empty)"
+            provenance[field] = "\(rule) (empty)"
         } else {
-            course[keyPath: keyPath] = value
-            course.provenance[field] = rule
+            self[keyPath: keyPath] = value
+            provenance[field] = rule
         }
     }
 
-    func courseLinks(_ segment: ContentSegment) -> [CourseLink] {
+    /// A labelled field of the kind nothing else reads, kept with the rule that found it.
+    mutating func addField(_ label: String, _ value: String, rule: String) {
+        fields.append(LabelledField(label: label, value: value))
+        provenance["fields.\(label)"] = rule
+    }
+
+    static func courseLinks(_ segment: ContentSegment) -> [CourseLink] {
         segment.links.compactMap { link in
             let text = TextCollapsing.collapse(link.text)
             guard let code = CourseCode(parsing: text) ?? CourseCode.leading(in: text)?.code ?? Self.searchedCode(link.url)
