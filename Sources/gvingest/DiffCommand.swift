@@ -79,7 +79,7 @@ enum DiffCommand: Command {
                 let captured = if case let .string(time)? = header["capturedAt"] { " (\(time))" } else { "" }
                 labels.append(input.label + captured)
             } catch {
-                let why = (error as? SnapshotFormatError).map { "not a snapshot or catalog: \($0.message)" } ?? "cannot read: \(error)"
+                let why = (error as? FormatError).map { "not a snapshot or catalog: \($0.message)" } ?? "cannot read: \(error)"
                 throw CommandFailure("\(input.label): \(why)", status: .trouble)
             }
         }

@@ -63,7 +63,7 @@ enum SearchCommand: Command {
         let courses: [SearchableCourse]
         do {
             courses = try CatalogSearch.courses(in: FileBytes.read(URL(fileURLWithPath: path)))
-        } catch let error as SnapshotFormatError {
+        } catch let error as FormatError {
             throw CommandFailure("\(path): not a catalog: \(error.message)", status: .dataError)
         } catch {
             throw CommandFailure("\(path): \(error)", status: .noInput)
