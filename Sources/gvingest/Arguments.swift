@@ -87,14 +87,15 @@ func rulesHint(_ path: String) -> String {
         + #"{"schemaVersion": 1, "catalogs": [{"id": "…", "name": "…", "system": "…", "source": {…}, "rules": {"course": …}}]}"#
 }
 
-/// A command's end short of its work: the message for stderr (after "gvingest COMMAND: ") and the status it exits with.
-struct CommandFailure: Error {
-    var message: String
-    var status: ExitStatus
-
-    init(_ message: String, status: ExitStatus) {
-        self.message = message
-        self.status = status
+extension CommandFailure {
+    /// `body`'s value; what it throws ends the command with `status` and the error's text after `context`.
+    static func catching<T>(_ status: ExitStatus, _ context: String = "",
+                            _ body: () throws -> T) throws(CommandFailure) -> T {
+        do {
+            return try body()
+        } catch {
+            throw CommandFailure(context + "\(error)", status: status)
+        }
     }
 }
 

@@ -82,20 +82,10 @@ enum PublishCommand: Command {
                 + "publish reads the outputs of a complete `gvingest run`", status: .noInput)
         }
         // A run must not rewrite the outputs while they are read.
-        let lock: RunLock
-        do {
-            lock = try RunLock(directory: directory)
-        } catch {
-            throw CommandFailure("\(error)", status: error is RunLock.Busy ? .temporaryFailure : .cannotCreate)
-        }
+        let lock = try RunLock(directory: directory)
         defer { withExtendedLifetime(lock) {} }
-        let summary: FirestorePublishSummary
-        do throws(FirestorePublisher.Failure) {
-            summary = try await FirestorePublisher.publish(directory: directory, checkReport: true, settings: settings,
+        let summary = try await FirestorePublisher.publish(directory: directory, checkReport: true, settings: settings,
                                                            options: options)
-        } catch {
-            throw CommandFailure("\(error)", status: error.exitStatus)
-        }
         let line = (options.dryRun ? "dry run, would write: " : "") + summary.line
         print(arguments.has("--json") ? summary.json.serialized() : line)
         return .ok
@@ -107,9 +97,9 @@ enum PublishCommand: Command {
         var options = FirestorePublishOptions()
         options.maximumRemovalFraction = config.guards.maximumRemovalFraction
         options.acceptRemovals = acceptRemovals
-        typealias Outcome = Result<FirestorePublishSummary, FirestorePublisher.Failure>
+        typealias Outcome = Result<FirestorePublishSummary, CommandFailure>
         let outcome = await report.stage("publish.firestore") { () async -> (Outcome, [String: Int]) in
-            do throws(FirestorePublisher.Failure) {
+            do throws(CommandFailure) {
                 let summary = try await FirestorePublisher.publish(
                     directory: config.outputs.directory, checkReport: false, settings: settings, options: options)
                 let courses = summary.courses, news = summary.news
@@ -128,7 +118,7 @@ enum PublishCommand: Command {
         case let .failure(failure):
             log.error("firestore", "\(failure); the outputs stand, `gvingest publish` can be run again")
             report.outcome = "outputs written; Firestore publish failed: \(failure)"
-            return failure.exitStatus
+            return failure.status
         }
     }
 }

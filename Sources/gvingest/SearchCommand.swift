@@ -60,13 +60,10 @@ enum SearchCommand: Command {
 
         let format = try RecordFormat.chosen(arguments)
         let path = try catalogPath(arguments)
-        let courses: [SearchableCourse]
-        do {
-            courses = try CatalogSearch.courses(in: FileBytes.read(URL(fileURLWithPath: path)))
-        } catch let error as FormatError {
-            throw CommandFailure("\(path): not a catalog: \(error.message)", status: .dataError)
-        } catch {
-            throw CommandFailure("\(path): \(error)", status: .noInput)
+        let file = URL(fileURLWithPath: path)
+        let bytes = try CommandFailure.catching(.noInput, "\(path): ") { try FileBytes.read(file) }
+        let courses = try CommandFailure.catching(.dataError, "\(path): not a catalog: ") {
+            try CatalogSearch.courses(in: bytes)
         }
         let hits = CatalogSearch.search(courses, query)
         if let format {

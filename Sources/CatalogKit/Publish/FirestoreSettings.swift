@@ -69,10 +69,10 @@ public enum FirestoreCredentials {
     public static let productionAPI = URL(string: "https://firestore.googleapis.com/v1")!
 
     public static func target(project: String, database: String, environment: [String: String], tokenCommand: [String]?)
-        throws(FirestoreError) -> FirestoreTarget {
+        throws(CommandFailure) -> FirestoreTarget {
         if let host = environment["FIRESTORE_EMULATOR_HOST"], !host.isEmpty {
             guard let base = URL(string: "http://\(host)/v1"), base.host != nil else {
-                throw FirestoreError(kind: .refused, message: "FIRESTORE_EMULATOR_HOST: expected HOST:PORT, got \"\(host)\"")
+                throw CommandFailure("FIRESTORE_EMULATOR_HOST: expected HOST:PORT, got \"\(host)\"", status: .unavailable)
             }
             // The emulator accepts this token as the owner's, past any security rules.
             return FirestoreTarget(project: project, database: database, apiBase: base, token: "owner")
@@ -81,15 +81,15 @@ public enum FirestoreCredentials {
             return FirestoreTarget(project: project, database: database, apiBase: productionAPI, token: token)
         }
         guard let tokenCommand, let program = tokenCommand.first else {
-            throw FirestoreError(kind: .credentials, message: "no credentials: set FIRESTORE_EMULATOR_HOST (an emulator), GOOGLE_OAUTH_ACCESS_TOKEN, "
-                + "or a token command (publish.firestore.tokenCommand, --token-command)")
+            throw CommandFailure("no credentials: set FIRESTORE_EMULATOR_HOST (an emulator), GOOGLE_OAUTH_ACCESS_TOKEN, "
+                + "or a token command (publish.firestore.tokenCommand, --token-command)", status: .noPermission)
         }
         let token = try run(program: program, arguments: Array(tokenCommand.dropFirst()))
         return FirestoreTarget(project: project, database: database, apiBase: productionAPI, token: token)
     }
 
     /// Runs the token command (found on PATH), its stdout trimmed the token; it gets 60 seconds.
-    private static func run(program: String, arguments: [String]) throws(FirestoreError) -> String {
+    private static func run(program: String, arguments: [String]) throws(CommandFailure) -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [program] + arguments
@@ -99,7 +99,7 @@ public enum FirestoreCredentials {
         do {
             try process.run()
         } catch {
-            throw FirestoreError(kind: .credentials, message: "token command \(described): cannot start: \(error.localizedDescription)")
+            throw CommandFailure("token command \(described): cannot start: \(error.localizedDescription)", status: .noPermission)
         }
         let timer = DispatchWorkItem { if process.isRunning { process.terminate() } }
         DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: timer)
@@ -108,8 +108,8 @@ public enum FirestoreCredentials {
         timer.cancel()
         let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard process.terminationStatus == 0, process.terminationReason == .exit, !token.isEmpty, !token.contains(where: \.isWhitespace) else {
-            throw FirestoreError(kind: .credentials, message: "token command \(described) failed (status \(process.terminationStatus)) "
-                + "or printed no token")
+            throw CommandFailure("token command \(described) failed (status \(process.terminationStatus)) or printed no token",
+                                 status: .noPermission)
         }
         return token
     }
