@@ -48,6 +48,13 @@ struct Arguments {
 
     func value(_ name: String) -> String? { values[name]?.last }
     func has(_ flag: String) -> Bool { flags.contains(flag) }
+
+    /// `name`'s value as `read` takes it, nil when not given; one it refuses is a usage error naming what is `expected`.
+    func value<T>(_ name: String, _ expected: String, _ read: (String) -> T?) throws(UsageError) -> T? {
+        guard let word = value(name) else { return nil }
+        guard let result = read(word) else { throw UsageError(message: "\(name) \(expected), not '\(word)'") }
+        return result
+    }
 }
 
 /// Reads a pipeline configuration, alike for every command: 66 when unreadable, 65 when invalid.
@@ -101,11 +108,7 @@ extension CommandFailure {
 
 /// `--system`: which parser reads the pages (auto when not given).
 func systemChoice(_ arguments: Arguments) throws(UsageError) -> SystemChoice {
-    let word = arguments.value("--system") ?? "auto"
-    guard let choice = SystemChoice(argument: word) else {
-        throw UsageError(message: "--system must be \(SystemChoice.argumentList), not '\(word)'")
-    }
-    return choice
+    try arguments.value("--system", "must be \(SystemChoice.argumentList)", SystemChoice.init(argument:)) ?? .auto
 }
 
 /// `--color=auto|always|never`: auto colours a terminal unless `NO_COLOR` is set or `TERM` is `dumb`.

@@ -53,27 +53,21 @@ enum PublishCommand: Command {
         guard let project = arguments.value("--firestore") else { throw UsageError(message: "--firestore PROJECT is needed") }
         guard let out = arguments.value("--out") else { throw UsageError(message: "--out DIR is needed") }
         var settings = FirestoreSettings(project: project)
-        settings.database = arguments.value("--database") ?? settings.database
-        settings.coursesCollection = arguments.value("--courses-collection") ?? settings.coursesCollection
-        settings.newsCollection = arguments.value("--news-collection") ?? settings.newsCollection
-        let problems = [("--firestore", FirestoreSettings.problem(project: settings.project)),
-                        ("--database", FirestoreSettings.problem(database: settings.database)),
-                        ("--courses-collection", FirestoreSettings.problem(collection: settings.coursesCollection)),
-                        ("--news-collection", FirestoreSettings.problem(collection: settings.newsCollection))]
-        for case let (option, problem?) in problems { throw UsageError(message: "\(option): \(problem)") }
-        guard settings.coursesCollection != settings.newsCollection else { throw UsageError(message: "--courses-collection and --news-collection must differ") }
-        if let deadline = arguments.value("--deadline") {
-            guard let seconds = Int(deadline), seconds >= 1 else { throw UsageError(message: "--deadline must be a whole number of seconds ≥ 1, not '\(deadline)'") }
-            settings.deadlineSeconds = seconds
+        for (setting, _, option, problem) in FirestoreSettings.names {
+            settings[keyPath: setting] = arguments.value(option) ?? settings[keyPath: setting]
+            if let message = problem(settings[keyPath: setting]) { throw UsageError(message: "\(option): \(message)") }
         }
+        guard settings.coursesCollection != settings.newsCollection else { throw UsageError(message: "--courses-collection and --news-collection must differ") }
+        settings.deadlineSeconds = try arguments.value("--deadline", "must be a whole number of seconds ≥ 1") {
+            Int($0).flatMap { $0 >= 1 ? $0 : nil }
+        } ?? settings.deadlineSeconds
         settings.tokenCommand = arguments.value("--token-command").map { ["/bin/sh", "-c", $0] }
         var options = FirestorePublishOptions()
         options.acceptRemovals = arguments.has("--accept-removals")
         options.dryRun = arguments.has("--dry-run")
-        if let parallel = arguments.value("--parallel") {
-            guard let count = Int(parallel), (1...64).contains(count) else { throw UsageError(message: "--parallel must be a whole number from 1 to 64, not '\(parallel)'") }
-            options.parallelCommits = count
-        }
+        options.parallelCommits = try arguments.value("--parallel", "must be a whole number from 1 to 64") {
+            Int($0).flatMap { (1...64).contains($0) ? $0 : nil }
+        } ?? options.parallelCommits
 
         let directory = URL(fileURLWithPath: out).standardizedFileURL
         var isDirectory: ObjCBool = false

@@ -66,8 +66,7 @@ enum RunCommand: Command {
         let arguments = try parseArguments(words)
         let colors = try stdoutColors(arguments)
         guard arguments.positional.isEmpty else { throw UsageError(message: "unexpected argument '\(arguments.positional[0])'") }
-        let formatWord = arguments.value("--log-format") ?? "human"
-        guard let format = RunLog.Format(rawValue: formatWord) else { throw UsageError(message: "--log-format must be human or json, not '\(formatWord)'") }
+        let format = try arguments.value("--log-format", "must be human or json", RunLog.Format.init) ?? .human
         let log = RunLog(format: format)
 
         let config: PipelineConfig

@@ -40,10 +40,7 @@ enum SearchCommand: Command {
         var query = CatalogQuery()
         query.subject = arguments.value("--subject")
         query.level = arguments.value("--level")
-        if let text = arguments.value("--credits") {
-            guard let credits = Double(text), credits >= 0 else { throw UsageError(message: "--credits needs a number, not '\(text)'") }
-            query.credits = credits
-        }
+        query.credits = try arguments.value("--credits", "needs a number") { Double($0).flatMap { $0 >= 0 ? $0 : nil } }
         if let text = arguments.value("--requires") {
             if let code = CourseCode(parsing: text) {
                 query.requires = code
