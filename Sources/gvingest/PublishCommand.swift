@@ -91,28 +91,23 @@ enum PublishCommand: Command {
         var options = FirestorePublishOptions()
         options.maximumRemovalFraction = config.guards.maximumRemovalFraction
         options.acceptRemovals = acceptRemovals
-        typealias Outcome = Result<FirestorePublishSummary, CommandFailure>
-        let outcome = await report.stage("publish.firestore") { () async -> (Outcome, [String: Int]) in
+        // A failed publish is a stage too, one with no counts.
+        let failure = await report.stage("publish.firestore") { () async -> (CommandFailure?, [String: Int]) in
             do throws(CommandFailure) {
                 let summary = try await FirestorePublisher.publish(
                     directory: config.outputs.directory, checkReport: false, settings: settings, options: options)
+                log.info("firestore", "published into \(settings.project): \(summary.line)")
                 let courses = summary.courses, news = summary.news
-                let counts = ["coursesWritten": courses.writes.count, "coursesDeleted": courses.deletes.count,
+                return (nil, ["coursesWritten": courses.writes.count, "coursesDeleted": courses.deletes.count,
                               "coursesUnchanged": courses.unchanged, "newsWritten": news.writes.count,
-                              "newsUnchanged": news.unchanged, "retries": summary.retries]
-                return (.success(summary), counts)
+                              "newsUnchanged": news.unchanged, "retries": summary.retries])
             } catch {
-                return (.failure(error), [:])
+                return (error, [:])
             }
         }
-        switch outcome {
-        case let .success(summary):
-            log.info("firestore", "published into \(settings.project): \(summary.line)")
-            return .ok
-        case let .failure(failure):
-            log.error("firestore", "\(failure); the outputs stand, `gvingest publish` can be run again")
-            report.outcome = "outputs written; Firestore publish failed: \(failure)"
-            return failure.status
-        }
+        guard let failure else { return .ok }
+        log.error("firestore", "\(failure); the outputs stand, `gvingest publish` can be run again")
+        report.outcome = "outputs written; Firestore publish failed: \(failure)"
+        return failure.status
     }
 }
