@@ -48,6 +48,13 @@ struct Arguments {
 
     func value(_ name: String) -> String? { values[name]?.last }
     func has(_ flag: String) -> Bool { flags.contains(flag) }
+
+    /// `name`'s value as `read` takes it, nil when not given; one it refuses is a usage error naming what is `expected`.
+    func value<T>(_ name: String, _ expected: String, _ read: (String) -> T?) throws(UsageError) -> T? {
+        guard let word = value(name) else { return nil }
+        guard let result = read(word) else { throw UsageError(message: "\(name) \(expected), not '\(word)'") }
+        return result
+    }
 }
 
 /// Reads a pipeline configuration, alike for every command: 66 when unreadable, 65 when invalid.
@@ -87,24 +94,21 @@ func rulesHint(_ path: String) -> String {
         + #"{"schemaVersion": 1, "catalogs": [{"id": "…", "name": "…", "system": "…", "source": {…}, "rules": {"course": …}}]}"#
 }
 
-/// A command's end short of its work: the message for stderr (after "gvingest COMMAND: ") and the status it exits with.
-struct CommandFailure: Error {
-    var message: String
-    var status: ExitStatus
-
-    init(_ message: String, status: ExitStatus) {
-        self.message = message
-        self.status = status
+extension CommandFailure {
+    /// `body`'s value; what it throws ends the command with `status` and the error's text after `context`.
+    static func catching<T>(_ status: ExitStatus, _ context: String = "",
+                            _ body: () throws -> T) throws(CommandFailure) -> T {
+        do {
+            return try body()
+        } catch {
+            throw CommandFailure(context + "\(error)", status: status)
+        }
     }
 }
 
 /// `--system`: which parser reads the pages (auto when not given).
 func systemChoice(_ arguments: Arguments) throws(UsageError) -> SystemChoice {
-    let word = arguments.value("--system") ?? "auto"
-    guard let choice = SystemChoice(argument: word) else {
-        throw UsageError(message: "--system must be \(SystemChoice.argumentList), not '\(word)'")
-    }
-    return choice
+    try arguments.value("--system", "must be \(SystemChoice.argumentList)", SystemChoice.init(argument:)) ?? .auto
 }
 
 /// `--color=auto|always|never`: auto colours a terminal unless `NO_COLOR` is set or `TERM` is `dumb`.

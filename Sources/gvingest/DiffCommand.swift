@@ -79,7 +79,7 @@ enum DiffCommand: Command {
                 let captured = if case let .string(time)? = header["capturedAt"] { " (\(time))" } else { "" }
                 labels.append(input.label + captured)
             } catch {
-                let why = (error as? SnapshotFormatError).map { "not a snapshot or catalog: \($0.message)" } ?? "cannot read: \(error)"
+                let why = (error as? FormatError).map { "not a snapshot or catalog: \($0.message)" } ?? "cannot read: \(error)"
                 throw CommandFailure("\(input.label): \(why)", status: .trouble)
             }
         }
@@ -106,20 +106,11 @@ enum DiffCommand: Command {
             store = SnapshotStore(directory: URL(fileURLWithPath: directory))
         } else {
             let path = arguments.value("--config") ?? "pipeline.json"
-            let config: PipelineConfig
-            do {
-                config = try PipelineConfig.load(URL(fileURLWithPath: path))
-            } catch {
-                throw CommandFailure("\(error)", status: .trouble)
-            }
+            let file = URL(fileURLWithPath: path)
+            let config = try CommandFailure.catching(.trouble) { try PipelineConfig.load(file) }
             store = config.outputs.store(for: try oneCatalog(of: config, at: path, named: arguments.value("--catalog")).id)
         }
-        let entries: [SnapshotStore.Entry]
-        do {
-            entries = try store.list()
-        } catch {
-            throw CommandFailure("\(error)", status: .trouble)
-        }
+        let entries = try CommandFailure.catching(.trouble) { try store.list() }
         guard entries.count >= 2 else {
             throw CommandFailure("\(store.directory.path) has \(entries.count) snapshot(s); "
                 + "a diff needs two (run the pipeline again, or name two files)", status: .trouble)

@@ -70,14 +70,11 @@ enum FetchCommand: Command {
         let source: any PageSource
         var honourRobots = !settings.ignoreRobots
         if let replay = arguments.value("--replay") {
-            do {
-                let mirror = try MirrorSource(directory: URL(fileURLWithPath: replay))
-                if starts.isEmpty { starts = mirror.index.startURLs.compactMap(URL.init(string:)) }
-                source = mirror
-                honourRobots = false
-            } catch {
-                throw CommandFailure("\(error)", status: .noInput)
-            }
+            let directory = URL(fileURLWithPath: replay)
+            let mirror = try CommandFailure.catching(.noInput) { try MirrorSource(directory: directory) }
+            if starts.isEmpty { starts = mirror.index.startURLs.compactMap(URL.init(string:)) }
+            source = mirror
+            honourRobots = false
         } else {
             source = HTTPFetcher(settings: settings, startURLs: starts)
             if settings.ignoreRobots { printError("gvingest fetch: warning: robots.txt is ignored (--ignore-robots / fetch.ignoreRobots)") }
@@ -97,11 +94,8 @@ enum FetchCommand: Command {
         if report.failures.count > 20 { printError("  … and \(report.failures.count - 20) more (see --json)") }
         if arguments.has("--json") { print(report.json.serialized()) }
         if let recorder {
-            do {
+            try CommandFailure.catching(.cannotCreate, "cannot write the mirror \(recorder.directory.path): ") {
                 try recorder.finish()
-            } catch {
-                throw CommandFailure("cannot write the mirror \(recorder.directory.path): \(error)",
-                                     status: .cannotCreate)
             }
         }
         guard report.pagesFailed > 0 else { return .ok }

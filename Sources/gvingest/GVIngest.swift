@@ -38,11 +38,7 @@ struct GVIngest {
             printError(usage)
             exit(ExitStatus.usage.rawValue)
         }
-        let command = switch word {
-        case "--help", "-h": HelpCommand.name
-        case "--version": VersionCommand.name
-        default: word
-        }
+        let command = ["--help": HelpCommand.name, "-h": HelpCommand.name, "--version": VersionCommand.name][word] ?? word
         guard let type = commands.first(where: { $0.name == command }) else {
             let hint = commands.map { $0.name }.min { editDistance($0, command) < editDistance($1, command) }
                 .flatMap { editDistance($0, command) <= 2 ? " (did you mean '\($0)'?)" : nil } ?? ""

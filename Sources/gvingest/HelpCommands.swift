@@ -65,12 +65,10 @@ enum CompletionsCommand: Command {
         guard arguments.positional.count == 1, let shell = arguments.positional.first else {
             throw UsageError(message: "name a shell: bash, zsh or fish")
         }
-        switch shell {
-        case "bash": print(bash)
-        case "zsh": print(zsh)
-        case "fish": print(fish)
-        default: throw UsageError(message: "no completions for '\(shell)'; choose bash, zsh or fish")
+        guard let script = ["bash": bash, "zsh": zsh, "fish": fish][shell] else {
+            throw UsageError(message: "no completions for '\(shell)'; choose bash, zsh or fish")
         }
+        print(script)
         return .ok
     }
 

@@ -53,27 +53,21 @@ enum PublishCommand: Command {
         guard let project = arguments.value("--firestore") else { throw UsageError(message: "--firestore PROJECT is needed") }
         guard let out = arguments.value("--out") else { throw UsageError(message: "--out DIR is needed") }
         var settings = FirestoreSettings(project: project)
-        settings.database = arguments.value("--database") ?? settings.database
-        settings.coursesCollection = arguments.value("--courses-collection") ?? settings.coursesCollection
-        settings.newsCollection = arguments.value("--news-collection") ?? settings.newsCollection
-        let problems = [("--firestore", FirestoreSettings.problem(project: settings.project)),
-                        ("--database", FirestoreSettings.problem(database: settings.database)),
-                        ("--courses-collection", FirestoreSettings.problem(collection: settings.coursesCollection)),
-                        ("--news-collection", FirestoreSettings.problem(collection: settings.newsCollection))]
-        for case let (option, problem?) in problems { throw UsageError(message: "\(option): \(problem)") }
-        guard settings.coursesCollection != settings.newsCollection else { throw UsageError(message: "--courses-collection and --news-collection must differ") }
-        if let deadline = arguments.value("--deadline") {
-            guard let seconds = Int(deadline), seconds >= 1 else { throw UsageError(message: "--deadline must be a whole number of seconds ≥ 1, not '\(deadline)'") }
-            settings.deadlineSeconds = seconds
+        for (setting, _, option, problem) in FirestoreSettings.names {
+            settings[keyPath: setting] = arguments.value(option) ?? settings[keyPath: setting]
+            if let message = problem(settings[keyPath: setting]) { throw UsageError(message: "\(option): \(message)") }
         }
+        guard settings.coursesCollection != settings.newsCollection else { throw UsageError(message: "--courses-collection and --news-collection must differ") }
+        settings.deadlineSeconds = try arguments.value("--deadline", "must be a whole number of seconds ≥ 1") {
+            Int($0).flatMap { $0 >= 1 ? $0 : nil }
+        } ?? settings.deadlineSeconds
         settings.tokenCommand = arguments.value("--token-command").map { ["/bin/sh", "-c", $0] }
         var options = FirestorePublishOptions()
         options.acceptRemovals = arguments.has("--accept-removals")
         options.dryRun = arguments.has("--dry-run")
-        if let parallel = arguments.value("--parallel") {
-            guard let count = Int(parallel), (1...64).contains(count) else { throw UsageError(message: "--parallel must be a whole number from 1 to 64, not '\(parallel)'") }
-            options.parallelCommits = count
-        }
+        options.parallelCommits = try arguments.value("--parallel", "must be a whole number from 1 to 64") {
+            Int($0).flatMap { (1...64).contains($0) ? $0 : nil }
+        } ?? options.parallelCommits
 
         let directory = URL(fileURLWithPath: out).standardizedFileURL
         var isDirectory: ObjCBool = false
@@ -82,20 +76,10 @@ enum PublishCommand: Command {
                 + "publish reads the outputs of a complete `gvingest run`", status: .noInput)
         }
         // A run must not rewrite the outputs while they are read.
-        let lock: RunLock
-        do {
-            lock = try RunLock(directory: directory)
-        } catch {
-            throw CommandFailure("\(error)", status: error is RunLock.Busy ? .temporaryFailure : .cannotCreate)
-        }
+        let lock = try RunLock(directory: directory)
         defer { withExtendedLifetime(lock) {} }
-        let summary: FirestorePublishSummary
-        do throws(FirestorePublisher.Failure) {
-            summary = try await FirestorePublisher.publish(directory: directory, checkReport: true, settings: settings,
+        let summary = try await FirestorePublisher.publish(directory: directory, checkReport: true, settings: settings,
                                                            options: options)
-        } catch {
-            throw CommandFailure("\(error)", status: error.exitStatus)
-        }
         let line = (options.dryRun ? "dry run, would write: " : "") + summary.line
         print(arguments.has("--json") ? summary.json.serialized() : line)
         return .ok
@@ -107,28 +91,23 @@ enum PublishCommand: Command {
         var options = FirestorePublishOptions()
         options.maximumRemovalFraction = config.guards.maximumRemovalFraction
         options.acceptRemovals = acceptRemovals
-        typealias Outcome = Result<FirestorePublishSummary, FirestorePublisher.Failure>
-        let outcome = await report.stage("publish.firestore") { () async -> (Outcome, [String: Int]) in
-            do throws(FirestorePublisher.Failure) {
+        // A failed publish is a stage too, one with no counts.
+        let failure = await report.stage("publish.firestore") { () async -> (CommandFailure?, [String: Int]) in
+            do throws(CommandFailure) {
                 let summary = try await FirestorePublisher.publish(
                     directory: config.outputs.directory, checkReport: false, settings: settings, options: options)
+                log.info("firestore", "published into \(settings.project): \(summary.line)")
                 let courses = summary.courses, news = summary.news
-                let counts = ["coursesWritten": courses.writes.count, "coursesDeleted": courses.deletes.count,
+                return (nil, ["coursesWritten": courses.writes.count, "coursesDeleted": courses.deletes.count,
                               "coursesUnchanged": courses.unchanged, "newsWritten": news.writes.count,
-                              "newsUnchanged": news.unchanged, "retries": summary.retries]
-                return (.success(summary), counts)
+                              "newsUnchanged": news.unchanged, "retries": summary.retries])
             } catch {
-                return (.failure(error), [:])
+                return (error, [:])
             }
         }
-        switch outcome {
-        case let .success(summary):
-            log.info("firestore", "published into \(settings.project): \(summary.line)")
-            return .ok
-        case let .failure(failure):
-            log.error("firestore", "\(failure); the outputs stand, `gvingest publish` can be run again")
-            report.outcome = "outputs written; Firestore publish failed: \(failure)"
-            return failure.exitStatus
-        }
+        guard let failure else { return .ok }
+        log.error("firestore", "\(failure); the outputs stand, `gvingest publish` can be run again")
+        report.outcome = "outputs written; Firestore publish failed: \(failure)"
+        return failure.status
     }
 }

@@ -7,9 +7,8 @@ enum RecordFormat: String, CaseIterable {
 
     /// The format `--format` (or `--json`) asks for, or nil for the readable text.
     static func chosen(_ arguments: Arguments) throws(UsageError) -> RecordFormat? {
-        guard let word = arguments.value("--format") else { return arguments.has("--json") ? .json : nil }
-        guard let format = RecordFormat(rawValue: word) else {
-            throw UsageError(message: "--format must be json, jsonl or csv, not '\(word)'")
+        guard let format = try arguments.value("--format", "must be json, jsonl or csv", RecordFormat.init) else {
+            return arguments.has("--json") ? .json : nil
         }
         guard !arguments.has("--json") || format == .json else { throw UsageError(message: "--json means --format json; choose one") }
         return format

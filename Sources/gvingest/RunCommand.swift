@@ -66,8 +66,7 @@ enum RunCommand: Command {
         let arguments = try parseArguments(words)
         let colors = try stdoutColors(arguments)
         guard arguments.positional.isEmpty else { throw UsageError(message: "unexpected argument '\(arguments.positional[0])'") }
-        let formatWord = arguments.value("--log-format") ?? "human"
-        guard let format = RunLog.Format(rawValue: formatWord) else { throw UsageError(message: "--log-format must be human or json, not '\(formatWord)'") }
+        let format = try arguments.value("--log-format", "must be human or json", RunLog.Format.init) ?? .human
         let log = RunLog(format: format)
 
         let config: PipelineConfig
@@ -97,11 +96,11 @@ enum RunCommand: Command {
         }
         let dryRun = arguments.has("--dry-run")
         let lock: RunLock?
-        do {
+        do throws(CommandFailure) {
             lock = dryRun ? nil : try RunLock(directory: config.outputs.directory)
         } catch {
             log.error("lock", "\(error)")
-            return error is RunLock.Busy ? .temporaryFailure : .cannotCreate
+            return error.status
         }
         defer { withExtendedLifetime(lock) {} }
 
@@ -114,10 +113,10 @@ enum RunCommand: Command {
         let line = ProgressLine(enabled: !arguments.has("--quiet") && log.format == .human && isCapableTerminal(STDERR_FILENO))
         let outcome = await run.execute(log: log, progress: { line.show($0) }, report: &report)
         line.finish()
-        if case let .dryRun(diff, comparedWith) = outcome {
+        if case let (diff, comparedWith)? = outcome.dryRun {
             print(DiffReport.human(diff, old: comparedWith ?? "(no snapshot yet)", new: "this run (not written)", colors: colors))
         }
-        var status = outcome.exitStatus
+        var status = outcome.status
         if status == .ok, !dryRun {
             status = await PublishCommand.afterRun(config: config, acceptRemovals: run.acceptRemovals, log: log, report: &report)
         }

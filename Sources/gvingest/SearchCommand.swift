@@ -40,10 +40,7 @@ enum SearchCommand: Command {
         var query = CatalogQuery()
         query.subject = arguments.value("--subject")
         query.level = arguments.value("--level")
-        if let text = arguments.value("--credits") {
-            guard let credits = Double(text), credits >= 0 else { throw UsageError(message: "--credits needs a number, not '\(text)'") }
-            query.credits = credits
-        }
+        query.credits = try arguments.value("--credits", "needs a number") { Double($0).flatMap { $0 >= 0 ? $0 : nil } }
         if let text = arguments.value("--requires") {
             if let code = CourseCode(parsing: text) {
                 query.requires = code
@@ -60,13 +57,10 @@ enum SearchCommand: Command {
 
         let format = try RecordFormat.chosen(arguments)
         let path = try catalogPath(arguments)
-        let courses: [SearchableCourse]
-        do {
-            courses = try CatalogSearch.courses(in: FileBytes.read(URL(fileURLWithPath: path)))
-        } catch let error as SnapshotFormatError {
-            throw CommandFailure("\(path): not a catalog: \(error.message)", status: .dataError)
-        } catch {
-            throw CommandFailure("\(path): \(error)", status: .noInput)
+        let file = URL(fileURLWithPath: path)
+        let bytes = try CommandFailure.catching(.noInput, "\(path): ") { try FileBytes.read(file) }
+        let courses = try CommandFailure.catching(.dataError, "\(path): not a catalog: ") {
+            try CatalogSearch.courses(in: bytes)
         }
         let hits = CatalogSearch.search(courses, query)
         if let format {

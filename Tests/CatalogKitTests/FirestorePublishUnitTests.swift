@@ -46,7 +46,7 @@ struct FirestorePublishUnitTests {
         guard case var record = Self.course, case var .object(members) = record else { return }
         members["credits"] = .object(["min": .int(1), "max": .int(3)])
         record = .object(members)
-        #expect(throws: PublishInputError.self) { try FirestoreDocuments.course(record, path: "catalog.json: courses[7]") }
+        #expect(throws: CommandFailure.self) { try FirestoreDocuments.course(record, path: "catalog.json: courses[7]") }
         do {
             _ = try FirestoreDocuments.course(record, path: "catalog.json: courses[7]")
         } catch {
@@ -63,7 +63,7 @@ struct FirestorePublishUnitTests {
         #expect(document.fields["createdAt"] == .timestamp("2026-01-01T00:00:00Z") && document.fields["kind"] == .string("added"))
         var slashed = item
         slashed.id = "a/b"
-        #expect(throws: PublishInputError.self) { try FirestoreDocuments.news(slashed, path: "news.json: news[0]") }
+        #expect(throws: CommandFailure.self) { try FirestoreDocuments.news(slashed, path: "news.json: news[0]") }
     }
 
     @Test func thePlanWritesOnlyWhatDiffersAndDeletesOnlyWhenAsked() {
@@ -124,27 +124,27 @@ struct FirestorePublishUnitTests {
                 _ = try FirestoreCredentials.target(project: "demo-x", database: "(default)", environment: [:], tokenCommand: tokenCommand)
                 Issue.record("credentials out of nothing")
             } catch {
-                #expect(error.kind == .credentials && error.exitStatus == .noPermission)
+                #expect(error.status == .noPermission)
             }
         }
     }
 
     @Test func answersAreJudgedRetryableOrNot() throws {
-        func judge(_ status: Int, _ body: String) -> FirestoreError.Kind? {
+        func judge(_ status: Int, _ body: String) -> CatalogKit.ExitStatus? {
             let response = HTTPURLResponse(url: URL(string: "http://127.0.0.1/v1")!, statusCode: status, httpVersion: "HTTP/1.1", headerFields: [:])
             switch FirestoreClient.judge(RawResponse(response: response, body: Array(body.utf8), error: nil, overLimit: false, refusedRedirect: nil, timedOut: false)) {
             case .success: return nil
-            case let .failure(error): return error.kind
+            case let .failure(error): return error.status
             }
         }
         #expect(judge(200, "{}") == nil)
-        #expect(judge(429, "") == .temporary && judge(503, "") == .temporary)
-        #expect(judge(409, #"{"error": {"code": 409, "status": "ABORTED", "message": "contention"}}"#) == .temporary)
-        #expect(judge(400, #"{"error": {"code": 400, "status": "UNAVAILABLE"}}"#) == .temporary)
-        #expect(judge(403, #"{"error": {"code": 403, "status": "PERMISSION_DENIED"}}"#) == .credentials)
-        #expect(judge(400, #"{"error": {"code": 400, "status": "INVALID_ARGUMENT"}}"#) == .refused)
+        #expect(judge(429, "") == .temporaryFailure && judge(503, "") == .temporaryFailure)
+        #expect(judge(409, #"{"error": {"code": 409, "status": "ABORTED", "message": "contention"}}"#) == .temporaryFailure)
+        #expect(judge(400, #"{"error": {"code": 400, "status": "UNAVAILABLE"}}"#) == .temporaryFailure)
+        #expect(judge(403, #"{"error": {"code": 403, "status": "PERMISSION_DENIED"}}"#) == .noPermission)
+        #expect(judge(400, #"{"error": {"code": 400, "status": "INVALID_ARGUMENT"}}"#) == .unavailable)
         let dropped = FirestoreClient.judge(RawResponse(response: nil, body: [], error: URLError(.networkConnectionLost), overLimit: false, refusedRedirect: nil, timedOut: false))
         guard case let .failure(error) = dropped else { Issue.record("a dropped connection succeeded"); return }
-        #expect(error.kind == .temporary)
+        #expect(error.status == .temporaryFailure)
     }
 }

@@ -89,8 +89,8 @@ import Testing
         let out = directory.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         try link(victim.path, out.appendingPathComponent(".gvingest.lock").path)
-        let error = #expect(throws: RunLock.Unavailable.self) { _ = try RunLock(directory: out) }
-        #expect(error?.description.contains(why) == true, "\(String(describing: error))")
+        let error = #expect(throws: CommandFailure.self) { _ = try RunLock(directory: out) }
+        #expect(error?.status == .cannotCreate && error?.description.contains(why) == true, "\(String(describing: error))")
         #expect(try String(contentsOf: victim, encoding: .utf8) == "keep me")
     }
 
@@ -107,7 +107,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: out) }
         do {
             let lock = try RunLock(directory: out)
-            #expect(throws: RunLock.Busy.self) { _ = try RunLock(directory: out) }
+            let busy = #expect(throws: CommandFailure.self) { _ = try RunLock(directory: out) }
+            #expect(busy?.status == .temporaryFailure)
             withExtendedLifetime(lock) {}
         }
         // Released, and its own (now empty) file is taken again.

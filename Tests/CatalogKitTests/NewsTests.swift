@@ -78,7 +78,7 @@ import Testing
         #expect(merged.map(\.id) == ["b", "c", "a"])
         #expect(merged.last?.title == "first")
         #expect(try NewsFile.decode(NewsFile.encoded(merged)) == merged)
-        #expect(throws: NewsFormatError.self) { try NewsFile.decode(Array(#"{"schemaVersion": 1, "news": [{"id": 1}]}"#.utf8)) }
+        #expect(throws: FormatError.self) { try NewsFile.decode(Array(#"{"schemaVersion": 1, "news": [{"id": 1}]}"#.utf8)) }
     }
 
     /// The feed parsed back: the elements each path holds and the text of each.

@@ -35,9 +35,8 @@ struct OutageClassificationTests {
         #expect(text.contains("www.gvsu.edu:8443"))
     }
 
-    func loaded(fetched: Int, _ failures: [CrawlFailure]) -> LoadedCatalog {
-        LoadedCatalog(courses: [], pagesExpected: fetched + failures.count, pagesFetched: fetched, pagesFailed: failures.count,
-                      failures: failures, parseGaps: [], unreadableCourses: [], notModified: 0, retries: 0)
+    func loaded(fetched: Int, _ failures: [CrawlFailure]) -> CrawlReport {
+        CrawlReport(pagesExpected: fetched + failures.count, pagesFetched: fetched, failures: failures)
     }
 
     @Test func everyPageFailingForAPassingReasonIsAnOutageNamedByItsCommonestCause() throws {

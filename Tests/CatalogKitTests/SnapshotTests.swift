@@ -141,7 +141,7 @@ import Testing
         (#"{"courses": {}}"#, "expected \"courses\" to be an array"),
     ])
     func malformedSnapshotsSayWhatIsWrong(_ text: String, _ expected: String) {
-        let error = #expect(throws: SnapshotFormatError.self) { try Snapshot(bytes: Array(text.utf8)) }
+        let error = #expect(throws: FormatError.self) { try Snapshot(bytes: Array(text.utf8)) }
         #expect(error?.message.contains(expected) == true, "\(error?.message ?? "no error")")
     }
 

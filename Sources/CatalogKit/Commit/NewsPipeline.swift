@@ -174,7 +174,7 @@ public struct NewsPipeline: Sendable {
         do {
             return try NewsFile.decode(try FileBytes.read(newsFile))
         } catch {
-            throw .corruptNews(path: newsFile.path, reason: (error as? NewsFormatError)?.message ?? "cannot read: \(error)")
+            throw .corruptNews(path: newsFile.path, reason: (error as? FormatError)?.message ?? "cannot read: \(error)")
         }
     }
 }

@@ -13,10 +13,12 @@ public enum AtomFeed {
             "  <author><name>\(x(settings.feedTitle))</name></author>",
             #"  <generator>gvingest</generator>"#,
         ]
-        // One entry an id, newest first.
+        // One entry an id, newest first; an entry's id is the feed's with the item's id as its fragment (or appended,
+        // when the feed id has one).
+        let fragment = settings.feedID.contains("#") ? ":" : "#"
         for item in NewsFile.merge(existing: [], new: items) {
             lines.append("  <entry>")
-            lines.append("    <id>\(x(entryID(item, feedID: settings.feedID)))</id>")
+            lines.append("    <id>\(x(settings.feedID + fragment + item.id))</id>")
             lines.append("    <title>\(x(item.title))</title>")
             lines.append("    <updated>\(x(item.createdAt))</updated>")
             lines.append("    <published>\(x(item.createdAt))</published>")
@@ -30,11 +32,6 @@ public enum AtomFeed {
         }
         lines.append("</feed>")
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    /// An entry's id: the feed's id with the item's id as its fragment (or appended, when the feed id has one).
-    static func entryID(_ item: NewsItem, feedID: String) -> String {
-        feedID + (feedID.contains("#") ? ":" : "#") + item.id
     }
 }
 

@@ -45,7 +45,7 @@ public enum NewsBuilder {
     }
 
     /// "CIS 367 — Computer Graphics".
-    static func heading(_ course: CourseRef) -> String { "\(course.name) — \(course.title)" }
+    static func heading(_ course: ComparableCourse) -> String { "\(course.name) — \(course.title)" }
 
     /// A new course's content: its description, its facts (credits, level, requisites, offered), its catalog link.
     static func content(of course: SnapshotCourse) -> String {

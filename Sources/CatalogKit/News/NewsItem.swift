@@ -1,9 +1,3 @@
-/// Why a news item or a news file could not be read.
-public struct NewsFormatError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var message: String
-    public var description: String { message }
-}
-
 /// One news item in the app's News shape, with `kind`, `courseId` and `link` (the course's page) for other readers.
 public struct NewsItem: Sendable, Equatable {
     public var id: String
@@ -32,22 +26,22 @@ public struct NewsItem: Sendable, Equatable {
 
 extension NewsItem {
     /// Reads an item as `json` writes it.
-    public init(json: JSONValue) throws(NewsFormatError) {
-        func text(_ key: String) throws(NewsFormatError) -> String {
+    public init(json: JSONValue) throws(FormatError) {
+        func text(_ key: String) throws(FormatError) -> String {
             guard case let .string(value)? = json[key] else {
-                throw NewsFormatError(message: "expected a string \"\(key)\", got \(json[key]?.shortDescription ?? "nothing")")
+                throw FormatError(message: "expected a string \"\(key)\", got \(json[key]?.shortDescription ?? "nothing")")
             }
             return value
         }
-        func optionalText(_ key: String) throws(NewsFormatError) -> String? {
+        func optionalText(_ key: String) throws(FormatError) -> String? {
             if json[key] == nil || json[key] == .null { return nil }
             return try text(key)
         }
         guard case let .bool(featured)? = json["featured"] else {
-            throw NewsFormatError(message: "expected true or false for \"featured\", got \(json["featured"]?.shortDescription ?? "nothing")")
+            throw FormatError(message: "expected true or false for \"featured\", got \(json["featured"]?.shortDescription ?? "nothing")")
         }
         let kindText = try text("kind")
-        guard let kind = DiffKind(rawValue: kindText) else { throw NewsFormatError(message: "unknown kind \"\(kindText)\"") }
+        guard let kind = DiffKind(rawValue: kindText) else { throw FormatError(message: "unknown kind \"\(kindText)\"") }
         self.init(id: try text("id"), title: try text("title"), description: try text("description"), thumbnail: try optionalText("thumbnail"),
                   content: try text("content"), featured: featured, createdAt: try text("createdAt"), kind: kind,
                   courseID: try text("courseId"), link: try optionalText("link"))
@@ -73,21 +67,21 @@ public enum NewsFile {
         return bytes
     }
 
-    public static func decode(_ bytes: [UInt8]) throws(NewsFormatError) -> [NewsItem] {
+    public static func decode(_ bytes: [UInt8]) throws(FormatError) -> [NewsItem] {
         let root: JSONValue
         do {
             root = try JSONValue.parse(bytes)
         } catch {
-            throw NewsFormatError(message: "not valid JSON: \(error)")
+            throw FormatError(message: "not valid JSON: \(error)")
         }
         guard root["schemaVersion"] == .int(schemaVersion), case let .array(list)? = root["news"] else {
-            throw NewsFormatError(message: "expected {\"schemaVersion\": \(schemaVersion), \"news\": [...]}")
+            throw FormatError(message: "expected {\"schemaVersion\": \(schemaVersion), \"news\": [...]}")
         }
-        return try list.enumerated().map { index, entry throws(NewsFormatError) in
-            do throws(NewsFormatError) {
+        return try list.enumerated().map { index, entry throws(FormatError) in
+            do throws(FormatError) {
                 return try NewsItem(json: entry)
             } catch {
-                throw NewsFormatError(message: "news[\(index)]: \(error.message)")
+                throw FormatError(message: "news[\(index)]: \(error.message)")
             }
         }
     }

@@ -18,29 +18,6 @@ public struct FirestoreTarget: Sendable, Equatable {
     public func documentName(collection: String, id: String) -> String { "\(documentsRoot)/\(collection)/\(id)" }
 }
 
-/// A publish that could not finish: why, and the exit status that says so.
-public struct FirestoreError: Error, Sendable, CustomStringConvertible {
-    public enum Kind: Sendable {
-        /// No credentials, or Firestore refused them (401, 403).
-        case credentials
-        /// Still failing for passing reasons (429, 503, ABORTED, UNAVAILABLE, no connection) when the deadline came.
-        case temporary
-        /// Firestore refused the request for good (400, 404, …).
-        case refused
-    }
-    public var kind: Kind
-    public var message: String
-    public var description: String { message }
-
-    public var exitStatus: ExitStatus {
-        switch kind {
-        case .credentials: return .noPermission
-        case .temporary: return .temporaryFailure
-        case .refused: return .unavailable
-        }
-    }
-}
-
 /// Firestore's REST API over one long-lived URLSession: lists and commits, retrying what Firestore says is worth
 /// retrying with backoff and full jitter, within one deadline for the whole publish.
 final class FirestoreClient: Sendable {
@@ -69,14 +46,14 @@ final class FirestoreClient: Sendable {
     }
 
     /// Every document of a collection: id → fields, nil for one gvingest cannot read (so it compares unequal).
-    func list(collection: String) async throws(FirestoreError) -> [String: [String: FirestoreValue]?] {
+    func list(collection: String) async throws(CommandFailure) -> [String: [String: FirestoreValue]?] {
         var documents: [String: [String: FirestoreValue]?] = [:]
         var pageToken: String?
         let prefix = "\(target.documentsRoot)/\(collection)/"
         repeat {
             var components = URLComponents(url: url("\(target.documentsRoot)/\(collection)"), resolvingAgainstBaseURL: false)
             components?.queryItems = [URLQueryItem(name: "pageSize", value: "1000")] + (pageToken.map { [URLQueryItem(name: "pageToken", value: $0)] } ?? [])
-            guard let pageURL = components?.url else { throw FirestoreError(kind: .refused, message: "cannot make a URL for collection \(collection)") }
+            guard let pageURL = components?.url else { throw CommandFailure("cannot make a URL for collection \(collection)", status: .unavailable) }
             let page = try await send(method: "GET", url: pageURL, body: nil)
             if case let .array(list)? = page["documents"] {
                 for document in list {
@@ -91,7 +68,7 @@ final class FirestoreClient: Sendable {
 
     /// One atomic commit. Every write replaces a whole document or deletes one, so a commit repeated after a lost
     /// answer leaves the same state: that is what makes retrying it safe.
-    func commit(_ writes: [JSONValue]) async throws(FirestoreError) {
+    func commit(_ writes: [JSONValue]) async throws(CommandFailure) {
         let body = JSONValue.object(["writes": .array(writes)]).serializedBytes(indentingLevels: 0)
         _ = try await send(method: "POST", url: url("\(target.documentsRoot):commit"), body: Data(body))
     }
@@ -101,7 +78,7 @@ final class FirestoreClient: Sendable {
         URL(string: target.apiBase.absoluteString + "/" + path) ?? target.apiBase
     }
 
-    private func send(method: String, url: URL, body: Data?) async throws(FirestoreError) -> JSONValue {
+    private func send(method: String, url: URL, body: Data?) async throws(CommandFailure) -> JSONValue {
         var attempt = 0
         while true {
             attempt += 1
@@ -115,11 +92,12 @@ final class FirestoreClient: Sendable {
             let raw = await delegate.run(request, in: session, limits: limits)
             switch Self.judge(raw, url: url) {
             case let .success(json): return json
-            case let .failure(failure) where failure.kind != .temporary: throw failure
+            case let .failure(failure) where failure.status != .temporaryFailure: throw failure
             case let .failure(failure):
                 let wait = backoff(attempt: attempt, retryAfter: raw.response?.value(forHTTPHeaderField: "Retry-After").flatMap { RetryAfter.seconds(from: $0) })
                 guard !Task.isCancelled, ProcessInfo.processInfo.systemUptime + wait < deadline else {
-                    throw FirestoreError(kind: .temporary, message: "\(method) \(url.path): \(failure.message) (gave up after \(attempt) attempt\(attempt == 1 ? "" : "s"), at the deadline)")
+                    throw CommandFailure("\(method) \(url.path): \(failure.message) (gave up after \(attempt) attempt\(attempt == 1 ? "" : "s"), at the deadline)",
+                                         status: .temporaryFailure)
                 }
                 retryCount.withLock { $0 += 1 }
                 try? await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
@@ -133,19 +111,20 @@ final class FirestoreClient: Sendable {
         return retryAfter.map { min(30, $0) + jitter / 10 } ?? jitter
     }
 
-    /// What an answer means: its JSON, a failure worth retrying, or one that is not.
-    static func judge(_ raw: RawResponse, url: URL? = nil) -> Result<JSONValue, FirestoreError> {
+    /// What an answer means: its JSON, or a failure: worth retrying (75: 429, 503, ABORTED, UNAVAILABLE, no connection),
+    /// refused credentials (77: 401, 403), or refused for good (69: 400, 404, …).
+    static func judge(_ raw: RawResponse, url: URL? = nil) -> Result<JSONValue, CommandFailure> {
         if raw.timedOut {
-            return .failure(FirestoreError(kind: .temporary, message: "no whole answer within \(requestSeconds) s"))
+            return .failure(CommandFailure("no whole answer within \(requestSeconds) s", status: .temporaryFailure))
         }
         if raw.overLimit {
-            return .failure(FirestoreError(kind: .refused, message: "an answer larger than \(maximumBodyBytes >> 20) MiB, which no Firestore answer is"))
+            return .failure(CommandFailure("an answer larger than \(maximumBodyBytes >> 20) MiB, which no Firestore answer is", status: .unavailable))
         }
         if let error = raw.error {
             let cause = url.map { ConnectionFailure.describe(error, url: $0, timeoutSeconds: requestSeconds) } ?? error.localizedDescription
-            return .failure(FirestoreError(kind: .temporary, message: "no answer: \(cause)"))
+            return .failure(CommandFailure("no answer: \(cause)", status: .temporaryFailure))
         }
-        guard let response = raw.response else { return .failure(FirestoreError(kind: .temporary, message: "no answer")) }
+        guard let response = raw.response else { return .failure(CommandFailure("no answer", status: .temporaryFailure)) }
         let json = (try? JSONValue.parse(raw.body)) ?? .null
         if (200..<300).contains(response.statusCode) { return .success(json) }
         let status = json["error"]?["status"]?.stringValue
@@ -153,11 +132,11 @@ final class FirestoreClient: Sendable {
             ?? String(decoding: raw.body.prefix(200), as: UTF8.self)
         let described = "HTTP \(response.statusCode)\(status.map { " \($0)" } ?? ""): \(message)"
         if [408, 429, 500, 502, 503, 504].contains(response.statusCode) || ["ABORTED", "UNAVAILABLE", "RESOURCE_EXHAUSTED"].contains(status ?? "") {
-            return .failure(FirestoreError(kind: .temporary, message: described))
+            return .failure(CommandFailure(described, status: .temporaryFailure))
         }
         if response.statusCode == 401 || response.statusCode == 403 {
-            return .failure(FirestoreError(kind: .credentials, message: "\(described) (the access token was refused)"))
+            return .failure(CommandFailure("\(described) (the access token was refused)", status: .noPermission))
         }
-        return .failure(FirestoreError(kind: .refused, message: described))
+        return .failure(CommandFailure(described, status: .unavailable))
     }
 }

@@ -6,16 +6,6 @@ public struct FirestoreDocument: Sendable, Equatable {
     public var fields: [String: FirestoreValue]
 }
 
-/// Why the outputs cannot be published: names the file and the JSON path.
-public struct PublishInputError: Error, Sendable, CustomStringConvertible {
-    public enum Kind: Sendable { case missing, invalid, notFromSuccessfulRun }
-    public var kind: Kind
-    public var message: String
-    public var description: String { message }
-
-    public var exitStatus: ExitStatus { kind == .missing ? .noInput : .dataError }
-}
-
 /// The documents the GVCourse app reads. The app's fields always have the app's types (`""` for nothing), because
 /// `CourseStore.parseCourseDocument` drops a course whose field is missing or null; richer fields follow.
 public enum FirestoreDocuments {
@@ -32,9 +22,9 @@ public enum FirestoreDocuments {
     public static let editionFields = Set([RecordKey.url, .catalog].map(\.rawValue))
 
     /// A course document from one of catalog.json's `courses[index]`.
-    public static func course(_ record: JSONValue, path: String) throws(PublishInputError) -> FirestoreDocument {
-        func invalid(_ key: RecordKey, _ expected: String) -> PublishInputError {
-            PublishInputError(kind: .invalid, message: "\(path).\(key.rawValue): expected \(expected), got \(record[key]?.shortDescription ?? "nothing")")
+    public static func course(_ record: JSONValue, path: String) throws(CommandFailure) -> FirestoreDocument {
+        func invalid(_ key: RecordKey, _ expected: String) -> CommandFailure {
+            Self.invalid("\(path).\(key.rawValue): expected \(expected), got \(record[key]?.shortDescription ?? "nothing")")
         }
         guard case let .string(id)? = record[.id], Self.isDocumentID(id) else { throw invalid(.id, "a document id (no \"/\", not empty)") }
         var fields: [String: FirestoreValue] = [:]
@@ -62,12 +52,12 @@ public enum FirestoreDocuments {
     }
 
     /// A news document: id = the news id; `thumbnail` and `link` are strings or null.
-    public static func news(_ item: NewsItem, path: String) throws(PublishInputError) -> FirestoreDocument {
+    public static func news(_ item: NewsItem, path: String) throws(CommandFailure) -> FirestoreDocument {
         guard isDocumentID(item.id) else {
-            throw PublishInputError(kind: .invalid, message: "\(path).id: expected a document id (no \"/\", not empty), got \"\(item.id)\"")
+            throw invalid("\(path).id: expected a document id (no \"/\", not empty), got \"\(item.id)\"")
         }
         guard let createdAt = FirestoreValue.timestamp(rfc3339: item.createdAt) else {
-            throw PublishInputError(kind: .invalid, message: "\(path).createdAt: expected an RFC 3339 UTC timestamp, got \"\(item.createdAt)\"")
+            throw invalid("\(path).createdAt: expected an RFC 3339 UTC timestamp, got \"\(item.createdAt)\"")
         }
         return FirestoreDocument(id: item.id, fields: [
             "title": .string(item.title), "description": .string(item.description), "content": .string(item.content),
@@ -80,19 +70,14 @@ public enum FirestoreDocuments {
     static func isDocumentID(_ id: String) -> Bool {
         !id.isEmpty && !id.contains("/") && id != "." && id != ".." && !(id.hasPrefix("__") && id.hasSuffix("__")) && id.utf8.count <= 1500
     }
-}
-
-/// A complete successful run's outputs, as documents: read from `catalog.json`, `news.json` and `run-report.json`.
-public struct PublishInputs: Sendable {
-    public var catalogID: String
-    public var courses: [FirestoreDocument]
-    public var news: [FirestoreDocument]
 
     /// The name of the stage that writes the outputs; a run report without it belongs to a run that wrote nothing.
     public static let committedStage = "diff+announce+publish"
 
-    /// Reads the outputs; `checkReport`: refuse unless `run-report.json` shows their run wrote them (no guard refused).
-    public static func load(directory: URL, checkReport: Bool) throws(PublishInputError) -> PublishInputs {
+    /// A complete successful run's outputs as documents, read from `catalog.json` and `news.json`; `checkReport`:
+    /// refuse unless `run-report.json` shows their run wrote them (no guard refused).
+    public static func outputs(in directory: URL, checkReport: Bool) throws(CommandFailure)
+        -> (courses: [FirestoreDocument], news: [FirestoreDocument]) {
         let reportFile = directory.appendingPathComponent("run-report.json")
         let catalogFile = directory.appendingPathComponent("catalog.json")
         let newsFile = directory.appendingPathComponent("news.json")
@@ -100,57 +85,59 @@ public struct PublishInputs: Sendable {
         if checkReport {
             let report = try read(reportFile)
             guard case let .array(stages)? = report["stages"], case let .string(catalog)? = report["catalog"] else {
-                throw PublishInputError(kind: .invalid, message: "\(reportFile.path): expected a run report with \"catalog\" and \"stages\"")
+                throw invalid("\(reportFile.path): expected a run report with \"catalog\" and \"stages\"")
             }
             guard stages.contains(where: { $0["name"] == .string(committedStage) }) else {
                 let outcome = report["outcome"]?.stringValue ?? "unknown"
-                throw PublishInputError(kind: .notFromSuccessfulRun, message:
-                    "\(reportFile.path): the last run did not write its outputs (outcome: \(outcome)); nothing published")
+                throw invalid("\(reportFile.path): the last run did not write its outputs (outcome: \(outcome)); nothing published")
             }
             reportedCatalog = catalog
         }
         let catalog = try read(catalogFile)
         guard case let .string(catalogID)? = catalog["catalog"]?["id"] else {
-            throw PublishInputError(kind: .invalid, message: "\(catalogFile.path): catalog.id: expected a string")
+            throw invalid("\(catalogFile.path): catalog.id: expected a string")
         }
         if let reportedCatalog, reportedCatalog != catalogID {
-            throw PublishInputError(kind: .notFromSuccessfulRun, message:
-                "\(catalogFile.path) is catalog \"\(catalogID)\" but the last run (\(reportFile.lastPathComponent)) was \"\(reportedCatalog)\"; nothing published")
+            throw invalid("\(catalogFile.path) is catalog \"\(catalogID)\" but the last run (\(reportFile.lastPathComponent)) "
+                + "was \"\(reportedCatalog)\"; nothing published")
         }
         guard case let .array(records)? = catalog["courses"] else {
-            throw PublishInputError(kind: .invalid, message: "\(catalogFile.path): courses: expected an array")
+            throw invalid("\(catalogFile.path): courses: expected an array")
         }
-        let courses = try records.enumerated().map { index, record throws(PublishInputError) in
-            try FirestoreDocuments.course(record, path: "\(catalogFile.path): courses[\(index)]")
+        let courses = try records.enumerated().map { index, record throws(CommandFailure) in
+            try Self.course(record, path: "\(catalogFile.path): courses[\(index)]")
         }
         let newsBytes = try bytes(newsFile)
         let items: [NewsItem]
         do {
             items = try NewsFile.decode(newsBytes)
         } catch {
-            throw PublishInputError(kind: .invalid, message: "\(newsFile.path): \(error)")
+            throw invalid("\(newsFile.path): \(error)")
         }
-        let news = try items.enumerated().map { index, item throws(PublishInputError) in
-            try FirestoreDocuments.news(item, path: "\(newsFile.path): news[\(index)]")
+        let news = try items.enumerated().map { index, item throws(CommandFailure) in
+            try Self.news(item, path: "\(newsFile.path): news[\(index)]")
         }
-        return PublishInputs(catalogID: catalogID, courses: courses, news: news)
+        return (courses, news)
     }
 
-    private static func bytes(_ file: URL) throws(PublishInputError) -> [UInt8] {
+    /// Outputs that are not what a run writes: a data error (65).
+    private static func invalid(_ message: String) -> CommandFailure { CommandFailure(message, status: .dataError) }
+
+    private static func bytes(_ file: URL) throws(CommandFailure) -> [UInt8] {
         do {
             return Array(try Data(contentsOf: file))
         } catch {
-            throw PublishInputError(kind: .missing, message: "\(file.path): cannot read (\((error as NSError).localizedDescription)); "
-                + "publish reads the outputs of a complete `gvingest run`")
+            throw CommandFailure("\(file.path): cannot read (\((error as NSError).localizedDescription)); "
+                + "publish reads the outputs of a complete `gvingest run`", status: .noInput)
         }
     }
 
-    private static func read(_ file: URL) throws(PublishInputError) -> JSONValue {
+    private static func read(_ file: URL) throws(CommandFailure) -> JSONValue {
         let data = try bytes(file)
         do {
             return try JSONValue.parse(data)
         } catch {
-            throw PublishInputError(kind: .invalid, message: "\(file.path): not valid JSON: \(error)")
+            throw invalid("\(file.path): not valid JSON: \(error)")
         }
     }
 }

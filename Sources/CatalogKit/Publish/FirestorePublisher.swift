@@ -67,35 +67,11 @@ public enum FirestorePublisher {
     static let writesPerCommit = 500
     static let bytesPerCommit = 8 << 20
 
-    public enum Failure: Error, Sendable, CustomStringConvertible {
-        case inputs(PublishInputError)
-        case firestore(FirestoreError)
-        /// The removal guard refused: `deletes` of the `held` course documents is more than `fraction` of them.
-        case removals(deletes: Int, held: Int, fraction: Double)
-        public var description: String {
-            switch self {
-            case let .inputs(error): return error.message
-            case let .firestore(error): return error.message
-            case let .removals(deletes, held, fraction):
-                return "\(deletes) of the \(held) course documents in Firestore would be deleted, more than "
-                    + "guards.maximumRemovalFraction (\(fraction)) allows; nothing written "
-                    + "(--accept-removals publishes anyway)"
-            }
-        }
-        public var exitStatus: ExitStatus {
-            switch self {
-            case let .inputs(error): return error.exitStatus
-            case let .firestore(error): return error.exitStatus
-            case .removals: return .dataError
-            }
-        }
-    }
-
-    /// Reads the outputs in `directory` (see `PublishInputs.load`), resolves the credentials and publishes.
+    /// Reads the outputs in `directory` (see `FirestoreDocuments.outputs`), resolves the credentials and publishes.
     public static func publish(directory: URL, checkReport: Bool, settings: FirestoreSettings,
-                               options: FirestorePublishOptions) async throws(Failure) -> FirestorePublishSummary {
+                               options: FirestorePublishOptions) async throws(CommandFailure) -> FirestorePublishSummary {
         do {
-            let inputs = try PublishInputs.load(directory: directory, checkReport: checkReport)
+            let inputs = try FirestoreDocuments.outputs(in: directory, checkReport: checkReport)
             let target = try FirestoreCredentials.target(project: settings.project, database: settings.database,
                                                          environment: ProcessInfo.processInfo.environment,
                                                          tokenCommand: settings.tokenCommand)
@@ -109,8 +85,9 @@ public enum FirestorePublisher {
             let news = FirestoreCollectionPlan.make(desired: inputs.news, existing: heldNews, deleteMissing: false)
             if !options.acceptRemovals, !courses.deletes.isEmpty,
                Double(courses.deletes.count) > options.maximumRemovalFraction * Double(held.count) {
-                throw Failure.removals(deletes: courses.deletes.count, held: held.count,
-                                       fraction: options.maximumRemovalFraction)
+                throw CommandFailure("\(courses.deletes.count) of the \(held.count) course documents in Firestore would be deleted, "
+                    + "more than guards.maximumRemovalFraction (\(options.maximumRemovalFraction)) allows; nothing written "
+                    + "(--accept-removals publishes anyway)", status: .dataError)
             }
             if !options.dryRun {
                 // Writes before deletions: a publish cut short leaves the app extra courses rather than missing ones.
@@ -124,14 +101,10 @@ public enum FirestorePublisher {
                 try await commitAll(deletes, client, parallel: options.parallelCommits)
             }
             return FirestorePublishSummary(courses: courses, news: news, retries: client.retries)
-        } catch let error as PublishInputError {
-            throw .inputs(error)
-        } catch let failure as Failure {
+        } catch let failure as CommandFailure {
             throw failure
-        } catch let error as FirestoreError {
-            throw .firestore(error)
         } catch {
-            throw .firestore(FirestoreError(kind: .temporary, message: "\(error)"))
+            throw CommandFailure("\(error)", status: .temporaryFailure)
         }
     }
 

@@ -14,18 +14,23 @@ public struct FirestoreSettings: Sendable, Equatable {
         self.project = project
     }
 
-    /// Firestore's naming rules, for the configuration and the command line alike: nil when `text` may name it.
-    public static func problem(project text: String) -> String? {
-        text.range(of: "^[a-z][a-z0-9-]{4,28}[a-z0-9]$", options: .regularExpression) == nil
-            ? "expected a project id (6 to 30 lower-case letters, digits and -), got \"\(text)\"" : nil
-    }
+    /// The settings that name something: each with its key in the configuration, its option, and Firestore's naming
+    /// rule (the problem with a text, nil when it may name it), for the configuration and the command line alike.
+    public static let names: [(setting: WritableKeyPath<FirestoreSettings, String> & Sendable, key: String, option: String,
+                               problem: @Sendable (String) -> String?)] = [
+        (\.project, "project", "--firestore", { text in
+            text.range(of: "^[a-z][a-z0-9-]{4,28}[a-z0-9]$", options: .regularExpression) == nil
+                ? "expected a project id (6 to 30 lower-case letters, digits and -), got \"\(text)\"" : nil
+        }),
+        (\.database, "database", "--database", { text in
+            text == "(default)" || text.range(of: "^[a-z][a-z0-9-]{2,62}$", options: .regularExpression) != nil
+                ? nil : "expected \"(default)\" or a database id (lower-case letters, digits and -), got \"\(text)\""
+        }),
+        (\.coursesCollection, "coursesCollection", "--courses-collection", collectionProblem),
+        (\.newsCollection, "newsCollection", "--news-collection", collectionProblem),
+    ]
 
-    public static func problem(database text: String) -> String? {
-        text == "(default)" || text.range(of: "^[a-z][a-z0-9-]{2,62}$", options: .regularExpression) != nil
-            ? nil : "expected \"(default)\" or a database id (lower-case letters, digits and -), got \"\(text)\""
-    }
-
-    public static func problem(collection text: String) -> String? {
+    static func collectionProblem(_ text: String) -> String? {
         FirestoreDocuments.isDocumentID(text) ? nil : "expected a collection id (no \"/\", not empty, not __…__), got \"\(text)\""
     }
 }
@@ -37,19 +42,15 @@ extension PipelineConfig {
         guard let firestore = reader.object(object["firestore"], "\(path).firestore", required: false) else { return nil }
         let at = "\(path).firestore"
         reader.rejectUnknownKeys(firestore, at, allowed: ["project", "database", "coursesCollection", "newsCollection", "tokenCommand", "deadlineSeconds"])
-        func checked(_ key: String, _ problem: (String) -> String?) -> String? {
-            guard let text = reader.string(firestore[key], "\(at).\(key)", required: key == "project") else { return nil }
+        var settings = FirestoreSettings(project: "")
+        for (setting, key, _, problem) in FirestoreSettings.names {
+            guard let text = reader.string(firestore[key], "\(at).\(key)", required: key == "project") else { continue }
             if let message = problem(text) {
                 reader.fail("\(at).\(key)", message)
-                return nil
+            } else {
+                settings[keyPath: setting] = text
             }
-            return text
         }
-        let project = checked("project", FirestoreSettings.problem(project:))
-        var settings = FirestoreSettings(project: project ?? "")
-        if let database = checked("database", FirestoreSettings.problem(database:)) { settings.database = database }
-        if let courses = checked("coursesCollection", FirestoreSettings.problem(collection:)) { settings.coursesCollection = courses }
-        if let news = checked("newsCollection", FirestoreSettings.problem(collection:)) { settings.newsCollection = news }
         if let command = reader.array(firestore["tokenCommand"], "\(at).tokenCommand", required: false) {
             if command.isEmpty { reader.fail("\(at).tokenCommand", "expected a command and its arguments, e.g. [\"gcloud\", \"auth\", \"print-access-token\"], got []") }
             settings.tokenCommand = command.enumerated().compactMap { reader.string($1, "\(at).tokenCommand[\($0)]") }
@@ -60,7 +61,8 @@ extension PipelineConfig {
         if settings.coursesCollection == settings.newsCollection {
             reader.fail("\(at).newsCollection", "expected a collection other than coursesCollection (\"\(settings.coursesCollection)\")")
         }
-        return project == nil ? nil : settings
+        // An empty project is none given or none valid: every problem is said, and no settings come of them.
+        return settings.project.isEmpty ? nil : settings
     }
 }
 
@@ -69,10 +71,10 @@ public enum FirestoreCredentials {
     public static let productionAPI = URL(string: "https://firestore.googleapis.com/v1")!
 
     public static func target(project: String, database: String, environment: [String: String], tokenCommand: [String]?)
-        throws(FirestoreError) -> FirestoreTarget {
+        throws(CommandFailure) -> FirestoreTarget {
         if let host = environment["FIRESTORE_EMULATOR_HOST"], !host.isEmpty {
             guard let base = URL(string: "http://\(host)/v1"), base.host != nil else {
-                throw FirestoreError(kind: .refused, message: "FIRESTORE_EMULATOR_HOST: expected HOST:PORT, got \"\(host)\"")
+                throw CommandFailure("FIRESTORE_EMULATOR_HOST: expected HOST:PORT, got \"\(host)\"", status: .unavailable)
             }
             // The emulator accepts this token as the owner's, past any security rules.
             return FirestoreTarget(project: project, database: database, apiBase: base, token: "owner")
@@ -81,15 +83,15 @@ public enum FirestoreCredentials {
             return FirestoreTarget(project: project, database: database, apiBase: productionAPI, token: token)
         }
         guard let tokenCommand, let program = tokenCommand.first else {
-            throw FirestoreError(kind: .credentials, message: "no credentials: set FIRESTORE_EMULATOR_HOST (an emulator), GOOGLE_OAUTH_ACCESS_TOKEN, "
-                + "or a token command (publish.firestore.tokenCommand, --token-command)")
+            throw CommandFailure("no credentials: set FIRESTORE_EMULATOR_HOST (an emulator), GOOGLE_OAUTH_ACCESS_TOKEN, "
+                + "or a token command (publish.firestore.tokenCommand, --token-command)", status: .noPermission)
         }
         let token = try run(program: program, arguments: Array(tokenCommand.dropFirst()))
         return FirestoreTarget(project: project, database: database, apiBase: productionAPI, token: token)
     }
 
     /// Runs the token command (found on PATH), its stdout trimmed the token; it gets 60 seconds.
-    private static func run(program: String, arguments: [String]) throws(FirestoreError) -> String {
+    private static func run(program: String, arguments: [String]) throws(CommandFailure) -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [program] + arguments
@@ -99,7 +101,7 @@ public enum FirestoreCredentials {
         do {
             try process.run()
         } catch {
-            throw FirestoreError(kind: .credentials, message: "token command \(described): cannot start: \(error.localizedDescription)")
+            throw CommandFailure("token command \(described): cannot start: \(error.localizedDescription)", status: .noPermission)
         }
         let timer = DispatchWorkItem { if process.isRunning { process.terminate() } }
         DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: timer)
@@ -108,8 +110,8 @@ public enum FirestoreCredentials {
         timer.cancel()
         let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard process.terminationStatus == 0, process.terminationReason == .exit, !token.isEmpty, !token.contains(where: \.isWhitespace) else {
-            throw FirestoreError(kind: .credentials, message: "token command \(described) failed (status \(process.terminationStatus)) "
-                + "or printed no token")
+            throw CommandFailure("token command \(described) failed (status \(process.terminationStatus)) or printed no token",
+                                 status: .noPermission)
         }
         return token
     }

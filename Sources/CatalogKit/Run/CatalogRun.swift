@@ -18,53 +18,36 @@ public struct CatalogRun: Sendable {
         self.now = now
     }
 
-    /// How a run ended.
-    public enum Outcome: Sendable {
-        /// The outputs and the snapshot were written.
-        case committed(CommitReport)
-        /// A dry run: the diff a real run would publish, against the snapshot of `comparedWith` (nil: none yet).
-        case dryRun(diff: CatalogDiff, comparedWith: String?)
-        /// The source could not be read at all (no such directory, an unreadable mirror).
-        case sourceUnavailable(String)
-        /// The source is down for now (DNS, refused or reset connections, TLS, timeouts), or the crawl reached its deadline.
-        case temporaryFailure(String)
-        /// Nothing was written: a guard refused, or the previous snapshot, the news or an output stood in the way.
-        case notCommitted(CommitError, temporary: Bool)
-
-        public var exitStatus: ExitStatus {
-            switch self {
-            case .committed, .dryRun: return .ok
-            case .sourceUnavailable: return .unavailable
-            case .temporaryFailure: return .temporaryFailure
-            case let .notCommitted(error, temporary): return temporary ? .temporaryFailure : error.exitStatus
-            }
-        }
-    }
-
-    public func execute(log: RunLog, progress: (@Sendable (CrawlProgress) -> Void)? = nil,
-                        report: inout RunReport) async -> Outcome {
+    /// Runs the catalog: the exit status, and for a dry run the diff a real run would publish, against the snapshot
+    /// captured at `comparedWith` (nil: none yet). 69: the source could not be read at all; 75: it is down for now or
+    /// the crawl reached its deadline, or pages failed for passing reasons and a guard refused; else `CommitError`'s.
+    public func execute(log: RunLog, progress: (@Sendable (CrawlProgress) -> Void)? = nil, report: inout RunReport) async
+        -> (status: ExitStatus, dryRun: (diff: CatalogDiff, comparedWith: String?)?) {
         var catalog = catalog
         log.info("start", "catalog \(catalog.id) (\(detectSystem ? "auto" : catalog.system.rawValue)) from \(catalog.source)\(dryRun ? ", dry run" : "")")
-        let loaded: LoadedCatalog
-        do {
-            loaded = try await report.stage("fetch+parse") { [config, detectSystem] () async throws(SourceUnavailable) -> (LoadedCatalog, [String: Int]) in
+        var loaded: CrawlReport
+        do throws(CommandFailure) {
+            loaded = try await report.stage("fetch+parse") { [config, detectSystem] () async throws(CommandFailure) -> (CrawlReport, [String: Int]) in
                 let result = try await CatalogLoader.load(catalog, settings: config.fetch, system: detectSystem ? .auto : nil, progress: progress)
                 return (result, ["pagesExpected": result.pagesExpected, "pagesFetched": result.pagesFetched, "pagesFailed": result.pagesFailed,
-                                 "notModified": result.notModified, "retries": result.retries, "courses": result.courses.count])
+                                 "notModified": result.notModified, "retries": result.retries, "courses": result.courseCount])
             }
         } catch {
             log.error("fetch", "source unavailable: \(error)")
             report.outcome = "source unavailable: \(error)"
-            return .sourceUnavailable("\(error)")
+            return (error.status, nil)
         }
-        if let stopped = reportFetch(loaded, log: log, report: &report) { return stopped }
-        if detectSystem, let system = Self.commonestSystem(loaded.courses) {
+        if let stopped = reportFetch(loaded, log: log, report: &report) { return (stopped, nil) }
+        // The pages are let go once their courses are out: held through the run, they would add to its peak memory.
+        let parsed = loaded.coursePages.flatMap(\.courses)
+        loaded.coursePages = []
+        if detectSystem, let system = Self.commonestSystem(parsed) {
             catalog.system = system
             log.info("fetch", "recognized as \(system.rawValue)")
         }
 
         let courses = await report.stage("normalize") { [config] () async -> ([Course], [String: Int]) in
-            let courses = Normalizer(rules: config.normalize).normalize(catalog: loaded.courses)
+            let courses = Normalizer(rules: config.normalize).normalize(catalog: parsed)
             return (courses, ["courses": courses.count, "withPrerequisite": courses.filter { $0.prerequisite != nil }.count])
         }
         for course in courses {
@@ -80,11 +63,11 @@ public struct CatalogRun: Sendable {
                 for violation in proposal.violations { log.warning("guards", "a real run would refuse: \(violation)") }
                 report.outcome = "dry run: \(DiffReport.summary(proposal.diff))"
                 log.info("diff", "dry run: \(DiffReport.summary(proposal.diff)); nothing written")
-                return .dryRun(diff: proposal.diff, comparedWith: proposal.previous?.capturedAt)
+                return (.ok, (proposal.diff, proposal.previous?.capturedAt))
             } catch {
                 log.error("diff", "\(error)")
                 report.outcome = "\(error)"
-                return .notCommitted(error, temporary: false)
+                return (error.exitStatus, nil)
             }
         }
         do {
@@ -99,31 +82,32 @@ public struct CatalogRun: Sendable {
             log.info("publish", "\(change); \(committed.news.count) news item(s); wrote \(pipeline.catalogFile.path) and \(committed.snapshotFile.lastPathComponent)",
                      ["snapshot": .string(committed.snapshotFile.path), "news": .int(committed.news.count)])
             report.outcome = committed.diff.isEmpty && committed.previous != nil ? "no changes" : "ok"
-            return .committed(committed)
+            return (.ok, nil)
         } catch {
             log.error("publish", "\(error)")
             report.outcome = "\(error)"
             // Pages failed for passing reasons explain other refusals too (no listing: too few courses): retry later.
             let violations = if case let .refused(violations) = error { violations } else { [GuardViolation]() }
             let failedPages = violations.contains { if case .failedPages = $0 { true } else { false } }
-            return .notCommitted(error, temporary: failedPages && !loaded.failures.isEmpty && loaded.failures.allSatisfy(\.temporary))
+            let temporary = failedPages && !loaded.failures.isEmpty && loaded.failures.allSatisfy(\.temporary)
+            return (temporary ? .temporaryFailure : error.exitStatus, nil)
         }
     }
 
     /// Logs what fetching found; an outage or a crawl deadline ends the run here.
-    private func reportFetch(_ loaded: LoadedCatalog, log: RunLog, report: inout RunReport) -> Outcome? {
+    private func reportFetch(_ loaded: CrawlReport, log: RunLog, report: inout RunReport) -> ExitStatus? {
         log.info("fetch", "\(loaded.pagesFetched)/\(loaded.pagesExpected) pages, \(loaded.pagesFailed) failed, "
-                 + "\(loaded.parseGaps.count) not read (parse gaps), \(loaded.courses.count) courses parsed",
+                 + "\(loaded.parseGaps.count) not read (parse gaps), \(loaded.courseCount) courses parsed",
                  ["pagesExpected": .int(loaded.pagesExpected), "pagesFetched": .int(loaded.pagesFetched), "pagesFailed": .int(loaded.pagesFailed)])
         if let outage = Outage.cause(of: loaded, allowFailedPages: config.guards.allowFailedPages), !loaded.deadlineReached {
             log.error("fetch", outage, ["failures": .array(loaded.failures.map { .string("\($0.url): \($0.reason)") })])
             report.outcome = outage
-            return .temporaryFailure(outage)
+            return .temporaryFailure
         }
         for failure in loaded.failures where !failure.atDeadline {
             log.warning("fetch", "\(failure.url): \(failure.reason)", ["url": .string(failure.url)])
         }
-        for warning in loaded.unreadableCourses { log.warning("parse", warning) }
+        for warning in loaded.coursePages.flatMap(\.unreadableCourseWarnings) { log.warning("parse", warning) }
         for gap in loaded.parseGaps { log.warning("parse", "parse gap: \(gap.url): \(gap.reason)", ["url": .string(gap.url)]) }
         report.parseGaps = loaded.parseGaps
         guard loaded.deadlineReached else { return nil }
@@ -133,7 +117,7 @@ public struct CatalogRun: Sendable {
             + "not fetched (listed in the run report); nothing was published and the previous outputs are untouched"
         log.error("fetch", summary, ["unfetched": .int(report.unfetchedAtDeadline.count)])
         report.outcome = "deadline reached: \(summary)"
-        return .temporaryFailure(summary)
+        return .temporaryFailure
     }
 
     /// The system most of the catalog's courses were recognized as.

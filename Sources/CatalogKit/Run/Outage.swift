@@ -1,8 +1,8 @@
 /// A source down for now is not bad data: a temporary failure, naming the cause, with no advice to loosen the guards.
 public enum Outage {
     /// Why the source is unavailable, when every failed page failed for a passing reason and the guards would refuse.
-    public static func cause(of loaded: LoadedCatalog, allowFailedPages: Bool) -> String? {
-        guard loaded.pagesFailed > 0, !loaded.failures.isEmpty, loaded.failures.allSatisfy(\.temporary),
+    public static func cause(of loaded: CrawlReport, allowFailedPages: Bool) -> String? {
+        guard !loaded.failures.isEmpty, loaded.failures.allSatisfy(\.temporary),
               !allowFailedPages || loaded.pagesFetched == 0 else { return nil }
         // The commonest reason stands for all (an unreachable host fails every page alike); ties go to the first URL.
         let counts = Dictionary(loaded.failures.map { ($0.reason, 1) }, uniquingKeysWith: +)

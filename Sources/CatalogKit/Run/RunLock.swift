@@ -2,31 +2,18 @@ import Foundation
 
 /// Keeps two runs from writing the same outputs at once: a non-blocking `flock`, released however the process ends.
 public final class RunLock {
-    public let file: URL
     private let descriptor: Int32
 
-    /// Why the lock could not be taken.
-    public struct Busy: Error, Sendable, CustomStringConvertible {
-        public var file: String
-        public var holder: String?
-        public var description: String {
-            "another gvingest run holds the lock \(file)\(holder.map { " (\($0))" } ?? ""); this run stops without writing anything"
+    /// Takes the lock at once or throws: 75 when another run holds it, 73 when it cannot be made; never waits.
+    public init(directory: URL) throws(CommandFailure) {
+        let file = directory.appendingPathComponent(".gvingest.lock")
+        func unavailable(_ reason: String) -> CommandFailure {
+            CommandFailure("cannot create the run lock \(file.path): \(reason)", status: .cannotCreate)
         }
-    }
-
-    public struct Unavailable: Error, Sendable, CustomStringConvertible {
-        public var file: String
-        public var reason: String
-        public var description: String { "cannot create the run lock \(file): \(reason)" }
-    }
-
-    /// Takes the lock at once or throws; never waits.
-    public init(directory: URL) throws {
-        file = directory.appendingPathComponent(".gvingest.lock")
         do {
             try AtomicFile.makeDirectory(directory)
         } catch {
-            throw Unavailable(file: file.path, reason: "cannot \(error.operation) \(error.path): \(error.reason)")
+            throw unavailable("cannot \(error.operation) \(error.path): \(error.reason)")
         }
         // Whoever can write the output directory could leave a symbolic link or a hard link here to a file the
         // runner can write; opening it without following links, and taking only a file that is plainly a lock
@@ -34,17 +21,19 @@ public final class RunLock {
         let fd = open(file.path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             let code = errno
-            throw Unavailable(file: file.path, reason: code == ELOOP ? "it is a symbolic link, which a lock never follows; remove it"
-                                                                      : String(cString: strerror(code)))
+            throw unavailable(code == ELOOP ? "it is a symbolic link, which a lock never follows; remove it"
+                                            : String(cString: strerror(code)))
         }
         if let refusal = Self.refusal(fd) {
             close(fd)
-            throw Unavailable(file: file.path, reason: "\(refusal), so it is not a lock file of gvingest and is left as it is; remove it")
+            throw unavailable("\(refusal), so it is not a lock file of gvingest and is left as it is; remove it")
         }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            let holder = (try? String(contentsOf: file, encoding: .utf8)).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            let holder = (try? String(contentsOf: file, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
             close(fd)
-            throw Busy(file: file.path, holder: holder?.isEmpty == false ? holder : nil)
+            let held = holder.isEmpty ? "" : " (\(holder))"
+            throw CommandFailure("another gvingest run holds the lock \(file.path)\(held); "
+                + "this run stops without writing anything", status: .temporaryFailure)
         }
         descriptor = fd
         let note = "pid \(ProcessInfo.processInfo.processIdentifier) since \(Timestamp.string(Date()))\n"

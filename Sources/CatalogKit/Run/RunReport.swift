@@ -2,15 +2,10 @@ import Foundation
 
 /// What one run did, stage by stage: written as `report.json` beside the outputs.
 public struct RunReport: Sendable {
-    public struct Stage: Sendable {
-        public var name: String
-        public var seconds: Double
-        public var counts: [String: Int]
-    }
-
     public var catalog: String
     public var startedAt: String
-    public var stages: [Stage] = []
+    /// Each stage as the report has it: its name, seconds and counts, in the order they ran.
+    public var stages: [JSONValue] = []
     public var warnings: [String] = []
     /// Pages fetched but not read, each with its URL and why.
     public var parseGaps: [ParseGap] = []
@@ -29,7 +24,9 @@ public struct RunReport: Sendable {
     public mutating func stage<T, Failure: Error>(_ name: String, _ work: () async throws(Failure) -> (T, [String: Int])) async throws(Failure) -> T {
         let began = ProcessInfo.processInfo.systemUptime
         let (value, counts) = try await work()
-        stages.append(Stage(name: name, seconds: ProcessInfo.processInfo.systemUptime - began, counts: counts))
+        let seconds = ProcessInfo.processInfo.systemUptime - began
+        stages.append(.object(["name": .string(name), "seconds": .double((seconds * 1000).rounded() / 1000),
+                               "counts": .object(counts.mapValues(JSONValue.int))]))
         return value
     }
 
@@ -39,10 +36,7 @@ public struct RunReport: Sendable {
             "exitStatus": .int(Int(exitStatus)), "warnings": .array(warnings.map(JSONValue.string)),
             "parseGaps": .array(parseGaps.map(\.json)),
             "unfetchedAtDeadline": .array(unfetchedAtDeadline.map(JSONValue.string)),
-            "stages": .array(stages.map { stage in
-                .object(["name": .string(stage.name), "seconds": .double((stage.seconds * 1000).rounded() / 1000),
-                         "counts": .object(stage.counts.mapValues(JSONValue.int))])
-            }),
+            "stages": .array(stages),
         ])
     }
 }

@@ -20,16 +20,16 @@ public struct SearchableCourse: Sendable, Equatable {
     public var record: [String: JSONValue]
 
     /// Reads a course record of `catalog.json` (or a snapshot): `name` is required, every other field optional.
-    public init(record json: JSONValue) throws(CourseRecordError) {
+    public init(record json: JSONValue) throws(FormatError) {
         guard case let .object(record) = json else {
-            throw CourseRecordError(message: "expected a course object, got \(json.shortDescription)")
+            throw FormatError(message: "expected a course object, got \(json.shortDescription)")
         }
         func codes(_ key: RecordKey) -> [String] {
             guard case let .array(items)? = record[key] else { return [] }
             return items.compactMap { $0.stringValue.map { CourseCode(parsing: $0)?.description ?? $0 } }
         }
         guard let name = record[.name]?.stringValue else {
-            throw CourseRecordError(message: "expected \"name\" as a course code string, got \(record[.name]?.shortDescription ?? "nothing")")
+            throw FormatError(message: "expected \"name\" as a course code string, got \(record[.name]?.shortDescription ?? "nothing")")
         }
         self.name = name
         code = CourseCode(parsing: name)
@@ -93,9 +93,9 @@ public struct SearchHit: Sendable, Equatable {
 /// Searches a published catalog. Pure: courses and a query in, ranked hits out.
 public enum CatalogSearch {
     /// The courses of a `catalog.json` (or snapshot) document.
-    public static func courses(in bytes: [UInt8]) throws(SnapshotFormatError) -> [SearchableCourse] {
+    public static func courses(in bytes: [UInt8]) throws(FormatError) -> [SearchableCourse] {
         var courses: [SearchableCourse] = []
-        _ = try CourseDocument.read(bytes) { record, _ throws(CourseRecordError) in
+        _ = try CourseDocument.read(bytes) { record, _ throws(FormatError) in
             courses.append(try SearchableCourse(record: record))
         }
         return courses

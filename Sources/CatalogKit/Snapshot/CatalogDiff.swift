@@ -1,17 +1,3 @@
-/// A course as a diff names it.
-public struct CourseRef: Sendable, Equatable {
-    public var id: String
-    /// The canonical code, "CIS 367".
-    public var name: String
-    public var title: String
-}
-
-extension CourseRef {
-    init(_ course: ComparableCourse) {
-        self.init(id: course.id, name: course.name, title: course.title)
-    }
-}
-
 /// One compared field's old and new value (`null` for none).
 public struct FieldChange: Sendable, Equatable {
     public var field: String
@@ -21,7 +7,7 @@ public struct FieldChange: Sendable, Equatable {
 
 /// A course in both catalogs whose compared fields differ.
 public struct ChangedCourse: Sendable, Equatable {
-    public var course: CourseRef
+    public var course: ComparableCourse
     public var changes: [FieldChange]
     /// The course's old id when a code shared (or no longer shared) with another course changed it; listed as `id` too.
     public var previousID: String?
@@ -29,8 +15,8 @@ public struct ChangedCourse: Sendable, Equatable {
 
 /// A course that reappears under a new code with the same title and description.
 public struct RenumberedCourse: Sendable, Equatable {
-    public var from: CourseRef
-    public var to: CourseRef
+    public var from: ComparableCourse
+    public var to: ComparableCourse
     /// Changes to its other compared fields, if any.
     public var changes: [FieldChange]
 }
@@ -42,8 +28,8 @@ public enum DiffKind: String, Sendable, CaseIterable {
 
 /// What changed between two catalogs: courses added, removed, changed (field by field) and renumbered.
 public struct CatalogDiff: Sendable, Equatable {
-    public var added: [CourseRef] = []
-    public var removed: [CourseRef] = []
+    public var added: [ComparableCourse] = []
+    public var removed: [ComparableCourse] = []
     public var changed: [ChangedCourse] = []
     public var renumbered: [RenumberedCourse] = []
 
@@ -89,7 +75,7 @@ public struct CatalogDiff: Sendable, Equatable {
                 return
             }
             if before.canonical != course.canonical {
-                changed.append(ChangedCourse(course: CourseRef(course), changes: fieldChanges(before, course)))
+                changed.append(ChangedCourse(course: course, changes: fieldChanges(before, course)))
             }
         }
 
@@ -101,13 +87,13 @@ public struct CatalogDiff: Sendable, Equatable {
             // A course whose id a shared (or no longer shared) code changed is the same course: one code, one title.
             let reidentified = Self.pair(&removed, &added, by: \.name) { $0.title == $1.title }.map { from, to in
                 let id = FieldChange(field: RecordKey.id.rawValue, old: .string(from.id), new: .string(to.id))
-                return ChangedCourse(course: CourseRef(to), changes: [id] + fieldChanges(from, to), previousID: from.id)
+                return ChangedCourse(course: to, changes: [id] + fieldChanges(from, to), previousID: from.id)
             }
             diff.renumbered = Self.pair(&removed, &added, by: \.renumberingKey).map { from, to in
-                RenumberedCourse(from: CourseRef(from), to: CourseRef(to), changes: fieldChanges(from, to))
+                RenumberedCourse(from: from, to: to, changes: fieldChanges(from, to))
             }
-            diff.added = added.map(CourseRef.init)
-            diff.removed = removed.map(CourseRef.init)
+            diff.added = added
+            diff.removed = removed
             diff.changed = (changed + reidentified).sorted { $0.course.id < $1.course.id }
             return diff
         }

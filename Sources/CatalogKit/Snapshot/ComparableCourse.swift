@@ -1,11 +1,5 @@
 import SafeLibXML
 
-/// Why a course record could not be read.
-public struct CourseRecordError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var message: String
-    public var description: String { message }
-}
-
 /// A course reduced to what comparing catalogs needs: its identity and its compared fields, canonical, so that only
 /// real changes differ. Compared: the fields `compared` lists (credits as "3" or "1-3", else as written; notes as a
 /// set) and labelled fields as `fields.<label>`, white space collapsed, empty as none. Not compared, as they change
@@ -35,19 +29,19 @@ public struct ComparableCourse: Sendable, Equatable {
     public static let recordKeys: [RecordKey] = [.id, .name, .creditRange, .creditsText, .fields] + compared.map(\.key)
 
     /// Reads a course record (as `Course.json`, a snapshot or a published catalog gives it).
-    public init(record: [String: JSONValue]) throws(CourseRecordError) {
+    public init(record: [String: JSONValue]) throws(FormatError) {
         try self.init(selected: Self.recordKeys.map { record[$0] })
     }
 
     /// Reads the values of `recordKeys`, by position, as a streaming reader selects them.
-    public init(selected values: [JSONValue?]) throws(CourseRecordError) {
+    public init(selected values: [JSONValue?]) throws(FormatError) {
         func value(_ key: RecordKey) -> JSONValue? {
             guard let index = Self.recordKeys.firstIndex(of: key), values.indices.contains(index) else { return nil }
             return values[index]
         }
-        func required(_ key: RecordKey) throws(CourseRecordError) -> String {
+        func required(_ key: RecordKey) throws(FormatError) -> String {
             guard case let .string(text)? = value(key), !text.isEmpty else {
-                throw CourseRecordError(message: "expected a non-empty string \"\(key.rawValue)\", got \(value(key)?.shortDescription ?? "nothing")")
+                throw FormatError(message: "expected a non-empty string \"\(key.rawValue)\", got \(value(key)?.shortDescription ?? "nothing")")
             }
             return text
         }

@@ -2,7 +2,7 @@
 public enum DiffReport {
     /// One object of lists of `{id, name, title}`, with `changes` and, for renumberings, `from`, `to` and `fromId`.
     public static func json(_ diff: CatalogDiff) -> JSONValue {
-        func entry(_ course: CourseRef) -> [String: JSONValue] {
+        func entry(_ course: ComparableCourse) -> [String: JSONValue] {
             [RecordKey.id.rawValue: .string(course.id), RecordKey.name.rawValue: .string(course.name), RecordKey.title.rawValue: .string(course.title)]
         }
         func changes(_ list: [FieldChange]) -> JSONValue {
@@ -64,7 +64,7 @@ public enum DiffReport {
     public static func markdown(_ diff: CatalogDiff, old: String, new: String) -> String {
         var lines = ["## Catalog changes: \(MarkupEscaping.markdown(old)) → \(MarkupEscaping.markdown(new))", ""]
         lines.append(diff.isEmpty ? "No changes." : summary(diff).prefix(1).uppercased() + summary(diff).dropFirst() + ".")
-        func course(_ course: CourseRef) -> String {
+        func course(_ course: ComparableCourse) -> String {
             "**\(MarkupEscaping.markdown(course.name))** — \(MarkupEscaping.markdown(course.title))"
         }
         func section(_ title: String, _ items: [String]) {

@@ -52,8 +52,8 @@ extension CatalogSource {
     }
 }
 
-/// Why a file is not a snapshot (or a published catalog).
-public struct SnapshotFormatError: Error, Sendable, Equatable, CustomStringConvertible {
+/// Why a file (a snapshot, a published catalog, the news) or a record in it is not what it should be.
+public struct FormatError: Error, Sendable, Equatable, CustomStringConvertible {
     public var message: String
     public var description: String { message }
 }
@@ -98,16 +98,16 @@ public struct Snapshot: Sendable, Equatable {
     }
 
     /// Reads a snapshot file's bytes, strictly: every field a snapshot has must be there and well formed.
-    public init(bytes: [UInt8]) throws(SnapshotFormatError) {
+    public init(bytes: [UInt8]) throws(FormatError) {
         var courses: [SnapshotCourse] = []
-        let header = try CourseDocument.read(bytes) { (record, _) throws(CourseRecordError) in
+        let header = try CourseDocument.read(bytes) { (record, _) throws(FormatError) in
             let course = try SnapshotCourse(json: record)
             guard course.createdAt != nil, course.updatedAt != nil else {
-                throw CourseRecordError(message: "\(course.id): a snapshot's course needs createdAt and updatedAt")
+                throw FormatError(message: "\(course.id): a snapshot's course needs createdAt and updatedAt")
             }
             courses.append(course)
         }
-        func fail(_ message: String) -> SnapshotFormatError { SnapshotFormatError(message: message) }
+        func fail(_ message: String) -> FormatError { FormatError(message: message) }
         guard case let .int(version)? = header["schemaVersion"] else { throw fail("no schemaVersion: not a snapshot") }
         guard version == Self.schemaVersion else {
             throw fail("schemaVersion \(version): this gvingest reads snapshots of version \(Self.schemaVersion)")
@@ -143,7 +143,7 @@ public struct Snapshot: Sendable, Equatable {
 public enum CourseDocument {
     /// Hands each course record and its index to `each` as it is parsed (never all at once); returns the other members.
     public static func read(_ bytes: [UInt8],
-                            each: (JSONValue, Int) throws(CourseRecordError) -> Void) throws(SnapshotFormatError) -> [String: JSONValue] {
+                            each: (JSONValue, Int) throws(FormatError) -> Void) throws(FormatError) -> [String: JSONValue] {
         try document { index in
             try JSONValue.parse(bytes, streaming: "courses") { record in
                 try each(record, index)
@@ -153,7 +153,7 @@ public enum CourseDocument {
     }
 
     /// The same with each course's comparable form (only the members comparing needs become values).
-    public static func comparableCourses(_ bytes: [UInt8], each: (ComparableCourse) -> Void) throws(SnapshotFormatError) -> [String: JSONValue] {
+    public static func comparableCourses(_ bytes: [UInt8], each: (ComparableCourse) -> Void) throws(FormatError) -> [String: JSONValue] {
         try document { index in
             try JSONValue.parse(bytes, streaming: "courses", selecting: ComparableCourse.recordKeys.map(\.rawValue)) { values in
                 each(try ComparableCourse(selected: values))
@@ -163,22 +163,22 @@ public enum CourseDocument {
     }
 
     /// Runs a streaming parse that counts records in `index`, and says what went wrong where.
-    private static func document(_ parse: (inout Int) throws -> JSONValue) throws(SnapshotFormatError) -> [String: JSONValue] {
+    private static func document(_ parse: (inout Int) throws -> JSONValue) throws(FormatError) -> [String: JSONValue] {
         var index = 0
         let root: JSONValue
         do {
             root = try parse(&index)
         } catch let error as JSONSyntaxError {
-            throw SnapshotFormatError(message: "not valid JSON: \(error)")
-        } catch let error as CourseRecordError {
-            throw SnapshotFormatError(message: "courses[\(index)]: \(error.message)")
+            throw FormatError(message: "not valid JSON: \(error)")
+        } catch let error as FormatError {
+            throw FormatError(message: "courses[\(index)]: \(error.message)")
         } catch {
-            throw SnapshotFormatError(message: "\(error)")
+            throw FormatError(message: "\(error)")
         }
         guard case let .object(members) = root, members["courses"] != nil else {
-            throw SnapshotFormatError(message: "expected an object with a \"courses\" array")
+            throw FormatError(message: "expected an object with a \"courses\" array")
         }
-        guard case .array? = members["courses"] else { throw SnapshotFormatError(message: "expected \"courses\" to be an array") }
+        guard case .array? = members["courses"] else { throw FormatError(message: "expected \"courses\" to be an array") }
         return members
     }
 }

@@ -25,15 +25,15 @@ public struct SnapshotCourse: Sendable, Equatable {
     }
 
     /// Reads a record as a snapshot or a published catalog writes it; the stamps are optional here.
-    public init(json: JSONValue) throws(CourseRecordError) {
+    public init(json: JSONValue) throws(FormatError) {
         guard case var .object(record) = json else {
-            throw CourseRecordError(message: "expected a course object, got \(json.shortDescription)")
+            throw FormatError(message: "expected a course object, got \(json.shortDescription)")
         }
-        func stamp(_ key: RecordKey) throws(CourseRecordError) -> String? {
+        func stamp(_ key: RecordKey) throws(FormatError) -> String? {
             switch record.removeValue(forKey: key.rawValue) {
             case nil, .null?: return nil
             case let .string(text)? where Timestamp.date(text) != nil: return text
-            case let other?: throw CourseRecordError(message: "expected \"\(key.rawValue)\" as a time like 2024-05-01T12:00:00Z, got \(other.shortDescription)")
+            case let other?: throw FormatError(message: "expected \"\(key.rawValue)\" as a time like 2024-05-01T12:00:00Z, got \(other.shortDescription)")
             }
         }
         createdAt = try stamp(.createdAt)
