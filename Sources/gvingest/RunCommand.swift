@@ -113,10 +113,10 @@ enum RunCommand: Command {
         let line = ProgressLine(enabled: !arguments.has("--quiet") && log.format == .human && isCapableTerminal(STDERR_FILENO))
         let outcome = await run.execute(log: log, progress: { line.show($0) }, report: &report)
         line.finish()
-        if case let (diff, comparedWith)? = outcome.dryRun {
+        if case let .dryRun(diff, comparedWith) = outcome {
             print(DiffReport.human(diff, old: comparedWith ?? "(no snapshot yet)", new: "this run (not written)", colors: colors))
         }
-        var status = outcome.status
+        var status = outcome.exitStatus
         if status == .ok, !dryRun {
             status = await PublishCommand.afterRun(config: config, acceptRemovals: run.acceptRemovals, log: log, report: &report)
         }

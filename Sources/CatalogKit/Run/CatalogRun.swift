@@ -18,11 +18,31 @@ public struct CatalogRun: Sendable {
         self.now = now
     }
 
-    /// Runs the catalog: the exit status, and for a dry run the diff a real run would publish, against the snapshot
-    /// captured at `comparedWith` (nil: none yet). 69: the source could not be read at all; 75: it is down for now or
-    /// the crawl reached its deadline, or pages failed for passing reasons and a guard refused; else `CommitError`'s.
-    public func execute(log: RunLog, progress: (@Sendable (CrawlProgress) -> Void)? = nil, report: inout RunReport) async
-        -> (status: ExitStatus, dryRun: (diff: CatalogDiff, comparedWith: String?)?) {
+    /// How a run ended.
+    public enum Outcome: Sendable {
+        /// The outputs and the snapshot were written.
+        case committed(CommitReport)
+        /// A dry run: the diff a real run would publish, against the snapshot of `comparedWith` (nil: none yet).
+        case dryRun(diff: CatalogDiff, comparedWith: String?)
+        /// The source could not be read at all (no such directory, an unreadable mirror).
+        case sourceUnavailable(CommandFailure)
+        /// The source is down for now (DNS, refused or reset connections, TLS, timeouts), or the crawl reached its deadline.
+        case temporaryFailure(String)
+        /// Nothing was written: a guard refused, or the previous snapshot, the news or an output stood in the way.
+        case notCommitted(CommitError, temporary: Bool)
+
+        public var exitStatus: ExitStatus {
+            switch self {
+            case .committed, .dryRun: .ok
+            case let .sourceUnavailable(failure): failure.status
+            case .temporaryFailure: .temporaryFailure
+            case let .notCommitted(error, temporary): temporary ? .temporaryFailure : error.exitStatus
+            }
+        }
+    }
+
+    public func execute(log: RunLog, progress: (@Sendable (CrawlProgress) -> Void)? = nil,
+                        report: inout RunReport) async -> Outcome {
         var catalog = catalog
         log.info("start", "catalog \(catalog.id) (\(detectSystem ? "auto" : catalog.system.rawValue)) from \(catalog.source)\(dryRun ? ", dry run" : "")")
         var loaded: CrawlReport
@@ -35,9 +55,9 @@ public struct CatalogRun: Sendable {
         } catch {
             log.error("fetch", "source unavailable: \(error)")
             report.outcome = "source unavailable: \(error)"
-            return (error.status, nil)
+            return .sourceUnavailable(error)
         }
-        if let stopped = reportFetch(loaded, log: log, report: &report) { return (stopped, nil) }
+        if let stopped = reportFetch(loaded, log: log, report: &report) { return stopped }
         // The pages are let go once their courses are out: held through the run, they would add to its peak memory.
         let parsed = loaded.coursePages.flatMap(\.courses)
         loaded.coursePages = []
@@ -63,11 +83,11 @@ public struct CatalogRun: Sendable {
                 for violation in proposal.violations { log.warning("guards", "a real run would refuse: \(violation)") }
                 report.outcome = "dry run: \(DiffReport.summary(proposal.diff))"
                 log.info("diff", "dry run: \(DiffReport.summary(proposal.diff)); nothing written")
-                return (.ok, (proposal.diff, proposal.previous?.capturedAt))
+                return .dryRun(diff: proposal.diff, comparedWith: proposal.previous?.capturedAt)
             } catch {
                 log.error("diff", "\(error)")
                 report.outcome = "\(error)"
-                return (error.exitStatus, nil)
+                return .notCommitted(error, temporary: false)
             }
         }
         do {
@@ -82,27 +102,26 @@ public struct CatalogRun: Sendable {
             log.info("publish", "\(change); \(committed.news.count) news item(s); wrote \(pipeline.catalogFile.path) and \(committed.snapshotFile.lastPathComponent)",
                      ["snapshot": .string(committed.snapshotFile.path), "news": .int(committed.news.count)])
             report.outcome = committed.diff.isEmpty && committed.previous != nil ? "no changes" : "ok"
-            return (.ok, nil)
+            return .committed(committed)
         } catch {
             log.error("publish", "\(error)")
             report.outcome = "\(error)"
             // Pages failed for passing reasons explain other refusals too (no listing: too few courses): retry later.
             let violations = if case let .refused(violations) = error { violations } else { [GuardViolation]() }
             let failedPages = violations.contains { if case .failedPages = $0 { true } else { false } }
-            let temporary = failedPages && !loaded.failures.isEmpty && loaded.failures.allSatisfy(\.temporary)
-            return (temporary ? .temporaryFailure : error.exitStatus, nil)
+            return .notCommitted(error, temporary: failedPages && !loaded.failures.isEmpty && loaded.failures.allSatisfy(\.temporary))
         }
     }
 
     /// Logs what fetching found; an outage or a crawl deadline ends the run here.
-    private func reportFetch(_ loaded: CrawlReport, log: RunLog, report: inout RunReport) -> ExitStatus? {
+    private func reportFetch(_ loaded: CrawlReport, log: RunLog, report: inout RunReport) -> Outcome? {
         log.info("fetch", "\(loaded.pagesFetched)/\(loaded.pagesExpected) pages, \(loaded.pagesFailed) failed, "
                  + "\(loaded.parseGaps.count) not read (parse gaps), \(loaded.courseCount) courses parsed",
                  ["pagesExpected": .int(loaded.pagesExpected), "pagesFetched": .int(loaded.pagesFetched), "pagesFailed": .int(loaded.pagesFailed)])
         if let outage = Outage.cause(of: loaded, allowFailedPages: config.guards.allowFailedPages), !loaded.deadlineReached {
             log.error("fetch", outage, ["failures": .array(loaded.failures.map { .string("\($0.url): \($0.reason)") })])
             report.outcome = outage
-            return .temporaryFailure
+            return .temporaryFailure(outage)
         }
         for failure in loaded.failures where !failure.atDeadline {
             log.warning("fetch", "\(failure.url): \(failure.reason)", ["url": .string(failure.url)])
@@ -117,7 +136,7 @@ public struct CatalogRun: Sendable {
             + "not fetched (listed in the run report); nothing was published and the previous outputs are untouched"
         log.error("fetch", summary, ["unfetched": .int(report.unfetchedAtDeadline.count)])
         report.outcome = "deadline reached: \(summary)"
-        return .temporaryFailure
+        return .temporaryFailure(summary)
     }
 
     /// The system most of the catalog's courses were recognized as.
