@@ -60,7 +60,7 @@ extension RequisiteScanner {
         guard valueLast >= valueFirst else { return false }
         var last = valueLast
         if keyword(last + 1) == .standing { last += 1 }
-        return emitLeaf(.program, from: index, through: last, value: valueFirst, valueLast)
+        return emit(.program, from: index, through: last, value: (valueFirst, valueLast))
     }
 
     /// "CIS major standing", "declared business major", "CIS major/minor standing", "minor in Computer Science".
@@ -129,8 +129,8 @@ extension RequisiteScanner {
             if k > named { roleEnd = k }
         }
         // With no one named, the permission word alone is the leaf and its value.
-        guard roleEnd > j else { return emitLeaf(.permission, from: index, through: index, value: index, index) }
-        return emitLeaf(.permission, from: index, through: roleEnd - 1, value: j, roleEnd - 1)
+        guard roleEnd > j else { return emit(.permission, from: index, through: index, value: (index, index)) }
+        return emit(.permission, from: index, through: roleEnd - 1, value: (j, roleEnd - 1))
     }
 
     /// "instructor approval", "advisor approval", "instructor's permission", "departmental approval".
@@ -140,6 +140,6 @@ extension RequisiteScanner {
         var k = roleEnd
         if isQuote(k), keyword(k + 1) == .unknown, isWord(k + 1), tokens[k + 1].length == 1 { k += 2 }
         guard keyword(k).isPermissionWord else { return false }
-        return emitLeaf(.permission, from: index, through: k, value: index, roleEnd - 1)
+        return emit(.permission, from: index, through: k, value: (index, roleEnd - 1))
     }
 }

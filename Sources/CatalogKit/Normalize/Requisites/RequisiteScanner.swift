@@ -69,18 +69,13 @@ struct RequisiteScanner {
         return true
     }
 
+    /// Emits an item of tokens `first` through `last`; a leaf's value is the tokens `value` names.
     @discardableResult
-    mutating func emit(_ kind: RequisiteItem.Kind, from first: Int, through last: Int) -> Bool {
+    mutating func emit(_ kind: RequisiteItem.Kind, from first: Int, through last: Int,
+                       value: (first: Int, last: Int)? = nil) -> Bool {
         var item = RequisiteItem(kind, tokens[first].start, tokens[last].end)
         if first == last { item.keyword = tokens[first].keyword }
-        return append(item, next: last + 1)
-    }
-
-    /// Emits a leaf of tokens `first` through `last` whose value is tokens `valueFirst` through `valueLast`.
-    mutating func emitLeaf(_ kind: RequisiteItem.Kind, from first: Int, through last: Int,
-                           value valueFirst: Int, _ valueLast: Int) -> Bool {
-        var item = RequisiteItem(kind, tokens[first].start, tokens[last].end)
-        (item.valueStart, item.valueEnd) = (tokens[valueFirst].start, tokens[valueLast].end)
+        if let value { (item.valueStart, item.valueEnd) = (tokens[value.first].start, tokens[value.last].end) }
         return append(item, next: last + 1)
     }
 
