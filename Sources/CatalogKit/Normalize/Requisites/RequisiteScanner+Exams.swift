@@ -119,12 +119,17 @@ extension RequisiteScanner {
         return append(item, next: last + 1)
     }
 
-    mutating func noteMarker(_ note: RequisiteItem.Note, through last: Int) -> Bool {
-        var item = RequisiteItem(.word, tokens[index].start, tokens[last].end)
+    /// Emits a note's marker word(s) from the current token to token `next`; nothing when `next` is nil.
+    mutating func noteMarker(_ note: RequisiteItem.Note, until next: Int?) -> Bool {
+        guard let next else { return false }
+        var item = RequisiteItem(.word, tokens[index].start, tokens[next - 1].end)
         item.note = note
         sawGroupOrNote = true
-        return append(item, next: last + 1)
+        return append(item, next: next)
     }
+
+    static let countedOf = phrases("or more of", "of")
+    static let theFollowing = phrases("the following [courses|course]")
 
     /// "one of", "two of the following:", "one or more of the following", "any one of", "at least one of".
     mutating func atLeast() -> Bool {
@@ -144,13 +149,8 @@ extension RequisiteScanner {
         } else if !any {
             return false
         }
-        if keyword(j) == .or, keyword(j + 1) == .more { j += 2 }
-        guard keyword(j) == .of else { return false }
-        j += 1
-        if keyword(j) == .the, keyword(j + 1) == .following {
-            j += 2
-            if keyword(j) == .courses || keyword(j) == .course { j += 1 }
-        }
+        guard let afterOf = match(Self.countedOf, from: j) else { return false }
+        j = match(Self.theFollowing, from: afterOf) ?? afterOf
         let lastWord = j - 1
         if isPunct(j, UInt8(ascii: ":")) { j += 1 }
         var item = RequisiteItem(.atLeast, tokens[index].start, tokens[lastWord].end)

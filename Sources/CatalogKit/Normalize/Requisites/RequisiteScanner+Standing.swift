@@ -26,13 +26,11 @@ extension RequisiteScanner {
         return append(item, next: j)
     }
 
+    static let admissionPrepositions = phrases("to|into|in|as|for [the|a|an]")
+
     /// "admission to the CIS major", "Admitted to CIS major", "admission to the BAS IT:CSD program".
     mutating func admissionProgram() -> Bool {
-        var j = index + 1
-        let preposition = keyword(j)
-        guard preposition == .to || preposition == .into || preposition == .in || preposition == .as || preposition == .for else { return false }
-        j += 1
-        if keyword(j) == .the || keyword(j) == .a || keyword(j) == .an { j += 1 }
+        guard var j = match(Self.admissionPrepositions, from: index + 1) else { return false }
         let valueFirst = j
         var valueLast = -1
         var words = 0

@@ -171,7 +171,7 @@ struct RequisiteScanner {
         case .graduate:
             return creditPrefix() || standing() || rolePermission()
         case .may:
-            return concurrencySuffix() || (keyword(index + 1) == .not && noteMarker(.aside, through: index + 1))
+            return concurrencySuffix() || noteMarker(.aside, until: match(Self.asides, from: index))
         case .taken, .concurrently, .can:
             return concurrencySuffix()
         case .freshman, .sophomore, .junior, .senior:
@@ -186,19 +186,12 @@ struct RequisiteScanner {
             return scoreExam()
         case .placement, .act, .sat, .aleks:
             return namedExam()
-        case .formerly, .previously, .excluding, .except, .crosslisted:
-            return noteMarker(.mention, through: index)
-        case .recommended, .suggested, .waived, .cannot:
-            return noteMarker(.aside, through: index)
-        case .must:
-            return keyword(index + 1) == .not && noteMarker(.aside, through: index + 1)
-        case .cross:
-            return isPunct(index + 1, UInt8(ascii: "-")) && (keyword(index + 2) == .listed || keyword(index + 2) == .list)
-                && noteMarker(.mention, through: index + 2)
-        case .same:
-            return keyword(index + 1) == .as && noteMarker(.mention, through: index + 1)
+        case .formerly, .previously, .excluding, .except, .crosslisted, .cross, .same:
+            return noteMarker(.mention, until: match(Self.mentions, from: index))
+        case .recommended, .suggested, .waived, .cannot, .must:
+            return noteMarker(.aside, until: match(Self.asides, from: index))
         case .also:
-            return items.last?.kind == .open && noteMarker(.mention, through: index)
+            return items.last?.kind == .open && noteMarker(.mention, until: index + 1)
         case .one, .two, .three, .four, .five, .any, .at:
             return atLeast()
         default:
