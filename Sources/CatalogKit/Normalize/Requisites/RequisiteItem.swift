@@ -67,8 +67,6 @@ struct RequisiteItem {
         }
     }
 
-    var isQualifier: Bool { kind.isPrefix || kind.isSuffix }
-
     var isWordLike: Bool { kind == .word || kind == .filler }
 
     var hasGrade: Bool { valueEnd > valueStart }

@@ -63,7 +63,7 @@ struct RequisiteScanner {
     /// Appends `item` and goes on at token `next`; true, for the recognizers to return.
     @discardableResult
     mutating func append(_ item: RequisiteItem, next: Int) -> Bool {
-        if item.isQualifier { sawQualifier = true }
+        if item.kind.isPrefix || item.kind.isSuffix { sawQualifier = true }
         items.append(item)
         index = next
         return true
