@@ -32,6 +32,10 @@ enum RequisitePasses {
                 } else if let open = stack.popLast() {
                     partner[open] = k
                     partner[k] = open
+                    // "(or equivalent)" continues the surrounding list rather than forming a group.
+                    if items[open + 1].kind == .or || items[open + 1].kind == .and {
+                        (dropped[open], dropped[k]) = (true, true)
+                    }
                 } else {
                     dropped[k] = true
                 }
@@ -40,13 +44,6 @@ enum RequisitePasses {
             }
         }
         for open in stack { dropped[open] = true }
-        // "(or equivalent)" continues the surrounding list rather than forming a group.
-        for k in 0..<count where items[k].kind == .open && !dropped[k] {
-            if k + 1 < count, items[k + 1].kind == .or || items[k + 1].kind == .and {
-                dropped[k] = true
-                dropped[partner[k]] = true
-            }
-        }
 
         // Note regions: [first, last] item ranges that become one note.
         var regionEnd = [Int](repeating: -1, count: count)
