@@ -123,13 +123,11 @@ enum RequisitePasses {
         return output
     }
 
-    /// Applies grade, concurrency and completion qualifiers to the courses they govern and folds
-    /// their words into a course's span; a qualifier with no course to govern becomes a word.
-    ///
-    /// A prefix ("A grade of C- or better in") governs the run of courses after it, across
-    /// connectives, commas, slashes and parentheses, until anything else. A chain suffix ("with a
-    /// grade of C or better", "may be taken concurrently") governs the same kind of run before it;
-    /// an immediate suffix ("Minimum Grade of D-", "[Min Grade: C]") only the course it follows.
+    /// Applies grade, concurrency and completion qualifiers to the courses they govern and folds their words into a
+    /// course's span; a qualifier with no course to govern becomes a word. A prefix ("A grade of C- or better in")
+    /// governs the run of courses after it, across connectives, commas, slashes and parentheses, until anything else;
+    /// a chain suffix ("with a grade of C or better", "may be taken concurrently") the same kind of run before it; an
+    /// immediate suffix ("Minimum Grade of D-", "[Min Grade: C]") only the course it follows.
     static func attachQualifiers(_ items: inout [RequisiteItem]) {
         let count = items.count
         var attached = [Bool](repeating: false, count: count)

@@ -1,10 +1,8 @@
 /// Builds the tree from the final item list by precedence, loosest first: sentences (".") → semicolon lists → comma
 /// lists → "and" → "or" → juxtaposition → "/" → leaves and parenthesized groups.
 ///
-/// Lists ("A, B, and C"; "A; and B or C") take their operator from their last connective: the one
-/// opening the last segment, else the top operator inside the last segment, else the last one
-/// opening any segment; with none at all, the list means "all". A trailing "or permission of
-/// instructor" after an "and" chain is an alternative to the whole chain.
+/// Lists ("A, B, and C"; "A; and B or C") take their operator from their last connective: the one opening the last
+/// segment, else the top operator inside the last segment, else the last one opening any segment; else "all".
 ///
 /// Parentheses are balanced and depth-limited before this runs, so recursion is bounded.
 struct RequisiteTreeBuilder {
