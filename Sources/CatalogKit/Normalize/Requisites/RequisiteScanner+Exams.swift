@@ -1,5 +1,9 @@
 /// Exams with scores, named exams, notes and counts ("at least two of").
 extension RequisiteScanner {
+    /// What may stand between "score" and its number, or before the exam it names.
+    static let scoreMarks = phrases("of [=]", "at least [=]", ": [=]", "> [=]", "= [=]")
+    static let examPrepositions = phrases("on|in|for [the|a|an]")
+
     /// "ACT math score of 24", "MPLS with a score of 116", "A passing score on the Mathematics Placement Test".
     mutating func scoreExam() -> Bool {
         // Name words before "score", possibly separated from it by "with a".
@@ -27,14 +31,8 @@ extension RequisiteScanner {
         }
         let j = index + 1
         var last = index
-        let next = keyword(j)
-        let atEnd = j >= tokens.count
         // A number follows: "of 24", ": 24", "≥ 40", ">= 40", "at least 24", "24".
-        if atEnd || next == .of || (next == .at && keyword(j + 1) == .least) || isPunct(j, UInt8(ascii: ":")) || isPunct(j, UInt8(ascii: ">"))
-            || isPunct(j, UInt8(ascii: "=")) || tokens[j].digits > 0 {
-            var k = j
-            if next == .at { k += 2 } else if j < tokens.count, !tokens[j].isWord || next == .of { k += 1 }
-            if isPunct(k, UInt8(ascii: "=")) { k += 1 }
+        if var k = match(Self.scoreMarks, from: j) ?? (j >= tokens.count || tokens[j].digits > 0 ? j : nil) {
             if k < tokens.count, tokens[k].isWord, tokens[k].digits > 0, tokens[k].leadLetters == 0 {
                 scoreStart = tokens[k].start
                 scoreEnd = tokens[k].end
@@ -45,9 +43,7 @@ extension RequisiteScanner {
                 }
                 last = afterComparative(k + 1) - 1
             }
-        } else if next == .on || next == .in || next == .for {
-            var firstName = j + 1
-            if keyword(firstName) == .the || keyword(firstName) == .a || keyword(firstName) == .an { firstName += 1 }
+        } else if let firstName = match(Self.examPrepositions, from: j) {
             let k = endOfName(from: firstName, stopsAtPermission: false)
             if k > firstName {
                 nameStart = tokens[firstName].start
