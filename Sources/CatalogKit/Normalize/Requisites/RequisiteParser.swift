@@ -14,6 +14,7 @@ public enum RequisiteParser {
             guard tokens.contains(where: { $0.isWord && $0.keyword != .none }) else { return nil }
 
             var scanner = RequisiteScanner(bytes: bytes, tokens: tokens)
+            scanner.items.reserveCapacity(tokens.count)
             scanner.run()
             var items = scanner.items
             if scanner.sawGroupOrNote { items = RequisitePasses.resolveParenthesesAndNotes(items) }

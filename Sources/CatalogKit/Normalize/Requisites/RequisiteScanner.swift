@@ -17,12 +17,6 @@ struct RequisiteScanner {
     /// Test names that look like subjects ("SAT 600" is a score, not a course).
     static let scoreSubjects: Set<String> = ["ACT", "SAT", "GPA", "GRE", "GMAT", "AP", "IB", "CLEP", "TOEFL", "IELTS", "ALEKS", "HSCG"]
 
-    init(bytes: UnsafeBufferPointer<UInt8>, tokens: [RequisiteToken]) {
-        self.bytes = bytes
-        self.tokens = tokens
-        items.reserveCapacity(tokens.count)
-    }
-
     @inline(__always) func keyword(_ j: Int) -> RequisiteKeyword {
         j < tokens.count && tokens[j].isWord ? tokens[j].keyword : .unknown
     }
