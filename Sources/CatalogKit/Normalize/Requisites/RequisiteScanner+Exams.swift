@@ -66,18 +66,12 @@ extension RequisiteScanner {
         // "confirmed co-op work placement", "a clinical placement": a post the student holds, no test.
         if word == .placement, index > 0, [.work, .field, .clinical].contains(keyword(index - 1)) { return false }
         // "ACT math score of 24": the score recognizer takes the whole name.
-        if keyword(index + 1) == .score || keyword(index + 1) == .scores || keyword(index + 2) == .score || keyword(index + 2) == .scores {
-            return false
-        }
-        if word == .act || word == .sat {
-            guard tokens[index].leadUpper else { return false }
-        }
+        if [keyword(index + 1), keyword(index + 2)].contains(where: { $0 == .score || $0 == .scores }) { return false }
+        if word == .act || word == .sat, !tokens[index].leadUpper { return false }
         let first = word == .placement ? startOfWords(before: items.count, atMost: 2) : items.count
         var last = index
-        let next = keyword(last + 1)
-        if next == .test || next == .exam || next == .examination { last += 1 }
-        let via = keyword(last + 1)
-        if word == .placement, via == .via || via == .by || via == .through || via == .on {
+        if [.test, .exam, .examination].contains(keyword(last + 1)) { last += 1 }
+        if word == .placement, [.via, .by, .through, .on].contains(keyword(last + 1)) {
             let end = endOfName(from: last + 2, stopsAtPermission: true)
             if end > last + 2 { last = end - 1 }
         }

@@ -4,10 +4,7 @@ extension RequisiteScanner {
     mutating func standing() -> Bool {
         let level = keyword(index)
         guard level.isClassStanding else { return false }
-        func isStandingNoun(_ k: Int) -> Bool {
-            let w = keyword(k)
-            return w == .standing || w == .classification || w == .status
-        }
+        func isStandingNoun(_ k: Int) -> Bool { [.standing, .classification, .status].contains(keyword(k)) }
         var j = index + 1
         if isStandingNoun(j) {
             j += 1
@@ -105,16 +102,14 @@ extension RequisiteScanner {
         return end
     }
 
+    static let permissionPrepositions = phrases("of|from|by [the|a|an]")
+
     /// "permission of instructor", "consent of the department chair", "approval from the director".
     mutating func permission() -> Bool {
-        var j = index + 1
-        let preposition = keyword(j)
-        if preposition == .of || preposition == .from || preposition == .by {
-            j += 1
-            if keyword(j) == .the || keyword(j) == .a || keyword(j) == .an { j += 1 }
-        }
+        let afterPreposition = match(Self.permissionPrepositions, from: index + 1)
+        let j = afterPreposition ?? index + 1
         var roleEnd = rolePhraseEnd(from: j)
-        if roleEnd == j, preposition == .of || preposition == .from || preposition == .by {
+        if roleEnd == j, afterPreposition != nil {
             // A named office: "consent of Honors College".
             while roleEnd < tokens.count, roleEnd < j + 4, isCapitalized(roleEnd), keyword(roleEnd) == .unknown { roleEnd += 1 }
         }
