@@ -48,9 +48,13 @@ enum RequisiteKeyword: String, CaseIterable {
 
     /// People and offices that give permission ("instructor", "department chair").
     var isRole: Bool {
-        [.instructor, .instructors, .department, .departmental, .dept, .chair, .chairperson, .advisor, .adviser, .director,
-         .coordinator, .dean, .designee, .faculty, .head, .professor, .committee, .college, .school, .office, .manager,
-         .supervisor].contains(self)
+        switch self {
+        case .instructor, .instructors, .department, .departmental, .dept, .chair, .chairperson, .advisor, .adviser,
+             .director, .coordinator, .dean, .designee, .faculty, .head, .professor, .committee, .college, .school, .office,
+             .manager, .supervisor:
+            true
+        default: false
+        }
     }
 
     /// Words that may precede a role inside a role phrase ("program director", "graduate advisor").
@@ -64,8 +68,12 @@ enum RequisiteKeyword: String, CaseIterable {
 
     /// Words that carry no requirement of their own and may be folded into a neighbouring leaf.
     var isFiller: Bool {
-        [.a, .an, .the, .with, .in, .of, .for, .to, .by, .on, .at, .be, .is, .are, .must, .have, .has, .having, .required,
-         .completed, .written, .prior, .which, .such, .also].contains(self)
+        switch self {
+        case .a, .an, .the, .with, .in, .of, .for, .to, .by, .on, .at, .be, .is, .are, .must, .have, .has,
+             .having, .required, .completed, .written, .prior, .which, .such, .also:
+            true
+        default: false
+        }
     }
 
     var isComparative: Bool { [.better, .higher, .above, .greater].contains(self) }
