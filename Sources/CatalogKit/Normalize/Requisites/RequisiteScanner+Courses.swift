@@ -93,11 +93,8 @@ extension RequisiteScanner {
         let t = tokens[index]
         guard t.isSimple || t.isLetteredNumber, t.leadLetters == 0, isCourseNumber(index, allowLetterPrefix: false) else { return false }
         if keyword(index + 1).isQuantityUnit { return false }
-        let k = items.lastIndex { item in
-            switch item.kind {
-            case .and, .or, .comma, .slash, .open, .close, .semicolon, .both, .either: false
-            default: true
-            }
+        let k = items.lastIndex {
+            ![.and, .or, .comma, .slash, .open, .close, .semicolon, .both, .either].contains($0.kind)
         } ?? -1
         // At least one connective or separator must come between: "MATH 2415 3 hours" is no list.
         guard k >= 0, k < items.count - 1, items[k].kind == .course, items[k].codeIndex >= 0,
