@@ -1,5 +1,8 @@
 /// Qualifiers of a course: a minimum grade, taken concurrently, credit hours completed.
 extension RequisiteScanner {
+    /// What names a grade before it: "minimum grade of", "Grade:", "min".
+    static let gradeNames = phrases("minimum|min grade|grades [:|of]", "grade|grades [:|of]", "minimum|min [of]")
+
     /// "[A] [minimum] grade of C- [or better] [in]", "with a grade of C or better", "C or higher in",
     /// "Minimum Grade of D-", "Min Grade: C", "with a “C” or better", "a minimum "C-" grade in" (the grade before
     /// the word, as Langara writes it).
@@ -8,26 +11,16 @@ extension RequisiteScanner {
         let chain = keyword(j) == .with
         if chain { j += 1 }
         if allowArticle, keyword(j) == .a || keyword(j) == .an { j += 1 }
-        var named = false
-        if keyword(j) == .minimum || keyword(j) == .min {
-            j += 1
-            named = true
-        }
-        let minimumOnly = named && keyword(j) != .grade && keyword(j) != .grades
-        if keyword(j) == .grade || keyword(j) == .grades {
-            j += 1
-            named = true
-            if isPunct(j, UInt8(ascii: ":")) || keyword(j) == .of { j += 1 }
-        } else if named, keyword(j) == .of {
-            j += 1
-        }
-        guard let grade = grade(at: j) else { return false }
+        // Every word the scanner does not know comes here (as a bare grade): the table is asked only when it can help.
+        let named = [.minimum, .min, .grade, .grades].contains(keyword(j)) ? match(Self.gradeNames, from: j) : nil
+        let minimumOnly = (keyword(j) == .minimum || keyword(j) == .min)
+            && keyword(j + 1) != .grade && keyword(j + 1) != .grades
+        guard let grade = grade(at: named ?? j) else { return false }
         j = grade.next
         if minimumOnly, keyword(j) == .grade { j += 1 }
         let afterComparison = afterComparative(j)
-        let compared = afterComparison != j
+        guard named != nil || afterComparison != j else { return false }
         j = afterComparison
-        guard named || compared else { return false }
         if !chain, keyword(j) == .in || keyword(j) == .for {
             // "C or better in each of A, B, and C".
             if keyword(j + 1) == .each || keyword(j + 1) == .all, keyword(j + 2) == .of { j += 2 }
@@ -35,7 +28,7 @@ extension RequisiteScanner {
             (item.valueStart, item.valueEnd) = (grade.start, grade.end)
             return append(item, next: j + 1)
         }
-        let kind: RequisiteItem.Kind = chain || !named ? .gradeSuffixChain : .gradeSuffixImmediate
+        let kind: RequisiteItem.Kind = chain || named == nil ? .gradeSuffixChain : .gradeSuffixImmediate
         return emitSuffix(kind, from: index, through: j - 1, grade: (grade.start, grade.end))
     }
 
@@ -80,7 +73,7 @@ extension RequisiteScanner {
     }
 
     /// Phrases written as lines of words: `a|b` is either word, `[…]` may be left out, `!…` must not come next (and is
-    /// not read), `*` is any token, and a mark such as `:` is that punctuation.
+    /// not read), `*` is any token, and a mark such as `:` is that punctuation (`:|of` either).
     static func phrases(_ lines: String...) -> [[PhraseStep]] {
         lines.map { line in
             line.split(separator: " ").map { written in
@@ -101,8 +94,8 @@ extension RequisiteScanner {
         phrases: for phrase in phrases {
             var j = start
             for step in phrase {
-                let found = step.mode == .anyToken
-                    || (step.punct != 0 ? isPunct(j, step.punct) : step.words.contains(keyword(j)))
+                let found = step.mode == .anyToken || (step.punct != 0 && isPunct(j, step.punct))
+                    || step.words.contains(keyword(j))
                 switch (step.mode, found) {
                 case (.absent, true): continue phrases
                 case (.absent, false), (.optional, false): break
