@@ -15,7 +15,7 @@ struct ParseOutputTests {
         // Records are written from `members` as listed; the serial writer sorts a dictionary's keys.
         let keys = courses[0].members.map(\.key)
         #expect(keys == keys.sorted() && Set(keys).count == keys.count)
-        let serial = JSONValue.array(courses.map(\.json)).serialized()
+        let serial = JSONValue.array(courses.map { .object($0.record) }).serialized()
         #expect(String(decoding: ParseOutput.jsonBytes(results), as: UTF8.self) == serial)
         #expect(ParseOutput.jsonBytes([]) == Array(JSONValue.array([]).serialized().utf8))
         // In batches of any size, the last one short or not: the same bytes, each batch's pieces in order.

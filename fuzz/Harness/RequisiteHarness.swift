@@ -46,7 +46,7 @@ public enum RequisiteHarness {
         parsed.prerequisiteText = text
         parsed.corequisiteText = text
         let course = Normalizer(rules: rules).normalize(parsed)
-        let record = course.json.serialized()
+        let record = JSONValue.object(course.record).serialized()
         if case let .failure(error) = Result(catching: { () throws(JSONSyntaxError) in try JSONValue.parse(record) }) {
             problems.append("course record is not JSON (\(error)) for \(shown)")
         }

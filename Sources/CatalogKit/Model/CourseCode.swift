@@ -105,9 +105,7 @@ enum CourseCodeScanner {
     static let maxSubjectLetters = 5
 
     static func skipSpaces(_ s: [Unicode.Scalar], from index: Int) -> Int {
-        var i = index
-        while i < s.count, s[i] == " " || s[i] == "\u{A0}" || s[i] == "\t" { i += 1 }
-        return i
+        s[index...].firstIndex { $0 != " " && $0 != "\u{A0}" && $0 != "\t" } ?? s.count
     }
 
     static func isLetter(_ c: Unicode.Scalar, upperOnly: Bool) -> Bool {
@@ -115,9 +113,6 @@ enum CourseCodeScanner {
     }
 
     static func isDigit(_ c: Unicode.Scalar) -> Bool { c >= "0" && c <= "9" }
-
-    /// "21st", "22nd", "23rd", "20th": an ordinal, not a course number and its suffix.
-    static let ordinalEndings: Set<String> = ["ST", "ND", "RD", "TH"]
 
     static func upper(_ c: Unicode.Scalar) -> Character {
         c >= "a" && c <= "z" ? Character(Unicode.Scalar(c.value - 32) ?? c) : Character(c)
@@ -191,7 +186,7 @@ enum CourseCodeScanner {
             if k < s.count, isLetter(s[k], upperOnly: false) || isDigit(s[k]) {
                 suffix = ""
                 k = j
-            } else if lowerCaseSuffix, s[j] >= "a" && s[j] <= "z", Self.ordinalEndings.contains(suffix) {
+            } else if lowerCaseSuffix, s[j] >= "a" && s[j] <= "z", ["ST", "ND", "RD", "TH"].contains(suffix) {
                 return nil
             }
         } else if j < s.count, isDigit(s[j]) {

@@ -2,12 +2,9 @@ extension Course {
     /// The course as a record: the app's fields (`id`, `number`, `subject`, `name`, `title`, `description`,
     /// `credits`, `rubricsUrl`, `level`, `transitionPlanUrl`, `prerequisite`, `prerequisiteString`) and the
     /// richer ones beside them. Every key is present; `null` where nothing is known.
-    public var json: JSONValue { .object(record) }
-
-    /// The same record as the members of its object.
     public var record: [String: JSONValue] { Dictionary(uniqueKeysWithValues: members) }
 
-    /// Writes `json` (the same bytes) into `out`, from `members` as listed: no dictionary to sort per record.
+    /// Writes `record` as an object into `out`, from `members` as listed: no dictionary to sort per record.
     public func writeJSON(into out: inout [UInt8], indentingLevels levels: Int, depth: Int) {
         JSONValue.writeObject(sortedMembers: members, into: &out, indentingLevels: levels, depth: depth)
     }

@@ -25,8 +25,6 @@ public struct LevelRange: Sendable, Equatable, Codable {
     /// Inclusive; nil means no upper bound.
     public var to: Int?
     public var level: CourseLevel
-
-    public func contains(_ number: Int) -> Bool { number >= from && (to.map { number <= $0 } ?? true) }
 }
 
 /// How a catalog's course numbers imply levels: the ranges of the configuration, or the numbering the
@@ -78,7 +76,7 @@ public struct NumberingScheme: Sendable, Equatable {
             return (.doctoral, "the title's word \"\(word)\" (\(origin), where no number range is doctoral)")
         }
         let number = code.numericValue
-        guard let range = ranges.first(where: { $0.contains(number) }) else { return nil }
+        guard let range = ranges.first(where: { number >= $0.from && number <= $0.to ?? .max }) else { return nil }
         return (range.level, "number \(number) in \(range.from)…\(range.to.map(String.init) ?? "") (\(origin))")
     }
 

@@ -73,13 +73,7 @@ public struct Normalizer: Sendable {
     public func normalize(catalog parsed: consuming [ParsedCourse]) -> [Course] {
         let codeTexts = ParallelMap.map(Array(parsed.indices)) { [parsed] index in parsed[index].code.description }
         // A code two pages give links to the first of their URLs, whichever page came first.
-        var links: [String: String] = [:]
-        links.reserveCapacity(parsed.count)
-        for index in parsed.indices {
-            let url = parsed[index].pageURL ?? parsed[index].sourceURL
-            if let known = links[codeTexts[index]], known <= url { continue }
-            links[codeTexts[index]] = url
-        }
+        let links = Dictionary(zip(codeTexts, parsed.lazy.map { $0.pageURL ?? $0.sourceURL }), uniquingKeysWith: min)
         let scheme = numberingScheme(for: parsed.lazy.map(\.code))
         // Each course is independent of the others: spread over the cores, where each parsed course is let go of.
         var normalized = ParallelMap.map(consuming: consume parsed) { [links] in normalize($0, links: links, scheme: scheme) }

@@ -14,9 +14,9 @@ enum SharedCodes {
     /// `sameness`) are one course: the copy read from the first source URL stays. Distinct courses left in
     /// a group are all kept, each with a qualifier from its title (and, when titles agree, its description).
     static func resolve(_ courses: [Course]) -> Resolution {
-        var byID: [String: [Int]] = [:]
-        byID.reserveCapacity(courses.count)
-        for index in courses.indices { byID[Course.id(code: courses[index].code, qualifier: courses[index].idQualifier), default: []].append(index) }
+        let byID = Dictionary(grouping: courses.indices) {
+            Course.id(code: courses[$0].code, qualifier: courses[$0].idQualifier)
+        }
         var resolution = Resolution()
         resolution.kept.reserveCapacity(byID.count)
         for (_, members) in byID {
@@ -25,8 +25,7 @@ enum SharedCodes {
                 continue
             }
             // Copies of one course: the first by source URL stands for the rest.
-            var variants: [String: [Int]] = [:]
-            for index in members { variants[sameness(courses[index]), default: []].append(index) }
+            let variants = Dictionary(grouping: members) { sameness(courses[$0]) }
             var representatives: [Int] = []
             for (_, copies) in variants {
                 let ordered = copies.sorted { courses[$0].sourceURL < courses[$1].sourceURL }

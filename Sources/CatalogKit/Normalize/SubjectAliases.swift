@@ -7,15 +7,10 @@ public struct SubjectAliases: Sendable, Equatable {
         table = Dictionary(aliases.map { (Self.key($0.key), $0.value.uppercased()) }, uniquingKeysWith: { $1 })
     }
 
-    /// The current code for a subject as written, or nil when the table does not name it.
-    public func code(for subject: String) -> String? {
-        table[Self.key(subject)]
-    }
-
     /// `code` under its subject's current code.
     public func renaming(_ code: CourseCode) -> CourseCode {
         var renamed = code
-        renamed.subject = self.code(for: code.subject) ?? code.subject
+        renamed.subject = table[Self.key(code.subject)] ?? code.subject
         return renamed
     }
 

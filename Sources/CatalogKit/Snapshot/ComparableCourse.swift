@@ -28,7 +28,7 @@ public struct ComparableCourse: Sendable, Equatable {
     /// The record keys a comparable course is made from, in the order `init(selected:)` takes their values.
     public static let recordKeys: [RecordKey] = [.id, .name, .creditRange, .creditsText, .fields] + compared.map(\.key)
 
-    /// Reads a course record (as `Course.json`, a snapshot or a published catalog gives it).
+    /// Reads a course record (as `Course.record`, a snapshot or a published catalog gives it).
     public init(record: [String: JSONValue]) throws(FormatError) {
         try self.init(selected: Self.recordKeys.map { record[$0] })
     }

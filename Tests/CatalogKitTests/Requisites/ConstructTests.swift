@@ -270,4 +270,18 @@ struct ConstructTests {
             #expect(found == expected, "\(word)")
         }
     }
+
+    /// A word of a phrase table that is no keyword would be dropped from its step, which then matched nothing.
+    @Test func everyWordOfThePhraseTablesIsAKeyword() {
+        let tables = [RequisiteScanner.gradeNames, RequisiteScanner.concurrencyPrefixes, RequisiteScanner.concurrencySuffixes,
+                      RequisiteScanner.creditPrefixes, RequisiteScanner.mentions, RequisiteScanner.asides,
+                      RequisiteScanner.admissionPrepositions, RequisiteScanner.permissionPrepositions,
+                      RequisiteScanner.countedOf, RequisiteScanner.theFollowing, RequisiteScanner.scoreMarks,
+                      RequisiteScanner.examPrepositions]
+        for step in tables.joined().joined() {
+            #expect(!step.words.isEmpty || step.punct != 0 || step.mode == .anyToken)
+        }
+        // The parser keeps the words it can read: "of" and ":" in one step.
+        #expect(RequisiteScanner.phrases("[:|of] grade").first?.map(\.words) == [[.of], [.grade]])
+    }
 }

@@ -39,9 +39,8 @@ extension Requisite {
             }
             lines.append(indent + name + (connective.map { "  (\($0))" } ?? ""))
         case .course(let course):
-            var qualifiers: [String] = []
-            if let grade = course.minGrade { qualifiers.append("min grade \(grade)") }
-            if course.concurrent { qualifiers.append("concurrent ok") }
+            let qualifiers = [course.minGrade.map { "min grade \($0)" }, course.concurrent ? "concurrent ok" : nil]
+                .compactMap(\.self)
             let details = qualifiers.isEmpty ? "" : " [" + qualifiers.joined(separator: ", ") + "]"
             lines.append(indent + "course " + course.code.description + details + quoted(course.source))
         case .standing(let value, let source):

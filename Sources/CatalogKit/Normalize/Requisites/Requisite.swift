@@ -1,11 +1,6 @@
 /// One node of a parsed prerequisite: an operator over other nodes or a leaf requirement.
 ///
-/// JSON (`json`), one object per node; optional keys are omitted when nil/false:
-/// - `{"all":[…], "connective":"and"}`, `{"any":[…]}`, `{"atLeast":2, "of":[…]}`
-/// - `{"course":"CIS 162", "minGrade":"C", "concurrent":true, "source":"CIS 162 with a minimum grade of C"}`
-/// - `{"standing":"junior"}`, `{"program":"CIS major"}`, `{"permission":"instructor"}`
-/// - `{"exam":"Math placement", "score":"3"}`, `{"text":"six additional hours of 3000-4000 level Mathematics"}`
-///
+/// Its JSON (`json`) is the `requisite` of schemas/catalog.schema.json, optional keys left out when nil or false.
 /// Provenance keys keep the tree lossless (FuzzHarness's `missingWords(of:)`): `source` on a leaf is the exact span of
 /// prose it came from, grade, concurrency or rename phrases included, omitted when it equals the value;
 /// `connective` on an operator holds the distinct words that joined its children ("both and", "one of the

@@ -1,6 +1,5 @@
 /// A recognized piece of prerequisite prose: a leaf, a connective, structural punctuation, or a
 /// qualifier waiting to be attached to courses. Every item covers a byte span of the source.
-/// Items are plain data (no references), so the passes can copy them freely.
 struct RequisiteItem {
     enum Kind: UInt8 {
         case course, standing, program, permission, exam, text
@@ -66,8 +65,6 @@ struct RequisiteItem {
         default: false
         }
     }
-
-    var isQualifier: Bool { kind.isPrefix || kind.isSuffix }
 
     var isWordLike: Bool { kind == .word || kind == .filler }
 

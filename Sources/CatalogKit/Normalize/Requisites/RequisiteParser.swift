@@ -1,9 +1,7 @@
-/// Parses prerequisite prose into a `Requisite` tree.
-///
-/// The work is four hand-written stages over the text's UTF-8 (no regexes, no Foundation): `RequisiteLexer` (tokens) →
-/// `RequisiteScanner` (phrases: codes, qualifiers, standing, …) → `RequisitePasses` (parentheses, notes, qualifier
-/// attachment, text runs) → `RequisiteTreeBuilder`. Every stage consumes at least one token or item per step, so any
-/// input terminates, and parenthesis depth is capped before the recursive stage.
+/// Parses prerequisite prose into a `Requisite` tree in four hand-written stages over its UTF-8 (no regexes, no
+/// Foundation): `RequisiteLexer` (tokens) → `RequisiteScanner` (phrases: codes, qualifiers, standing, …) →
+/// `RequisitePasses` (parentheses, notes, qualifier attachment, text runs) → `RequisiteTreeBuilder`. Every stage
+/// consumes a token or item per step, so any input terminates; parenthesis depth is capped before the recursive stage.
 public enum RequisiteParser {
     /// Parses prerequisite prose (label already removed) into a tree; nil for "None" or text without words. Any
     /// other text yields a tree that carries every word of it (FuzzHarness's `missingWords(of:)` checks it).
@@ -16,6 +14,7 @@ public enum RequisiteParser {
             guard tokens.contains(where: { $0.isWord && $0.keyword != .none }) else { return nil }
 
             var scanner = RequisiteScanner(bytes: bytes, tokens: tokens)
+            scanner.items.reserveCapacity(tokens.count)
             scanner.run()
             var items = scanner.items
             if scanner.sawGroupOrNote { items = RequisitePasses.resolveParenthesesAndNotes(items) }

@@ -32,6 +32,10 @@ enum RequisitePasses {
                 } else if let open = stack.popLast() {
                     partner[open] = k
                     partner[k] = open
+                    // "(or equivalent)" continues the surrounding list rather than forming a group.
+                    if items[open + 1].kind == .or || items[open + 1].kind == .and {
+                        (dropped[open], dropped[k]) = (true, true)
+                    }
                 } else {
                     dropped[k] = true
                 }
@@ -40,13 +44,6 @@ enum RequisitePasses {
             }
         }
         for open in stack { dropped[open] = true }
-        // "(or equivalent)" continues the surrounding list rather than forming a group.
-        for k in 0..<count where items[k].kind == .open && !dropped[k] {
-            if k + 1 < count, items[k + 1].kind == .or || items[k + 1].kind == .and {
-                dropped[k] = true
-                dropped[partner[k]] = true
-            }
-        }
 
         // Note regions: [first, last] item ranges that become one note.
         var regionEnd = [Int](repeating: -1, count: count)
@@ -126,13 +123,11 @@ enum RequisitePasses {
         return output
     }
 
-    /// Applies grade, concurrency and completion qualifiers to the courses they govern and folds
-    /// their words into a course's span; a qualifier with no course to govern becomes a word.
-    ///
-    /// A prefix ("A grade of C- or better in") governs the run of courses after it, across
-    /// connectives, commas, slashes and parentheses, until anything else. A chain suffix ("with a
-    /// grade of C or better", "may be taken concurrently") governs the same kind of run before it;
-    /// an immediate suffix ("Minimum Grade of D-", "[Min Grade: C]") only the course it follows.
+    /// Applies grade, concurrency and completion qualifiers to the courses they govern and folds their words into a
+    /// course's span; a qualifier with no course to govern becomes a word. A prefix ("A grade of C- or better in")
+    /// governs the run of courses after it, across connectives, commas, slashes and parentheses, until anything else;
+    /// a chain suffix ("with a grade of C or better", "may be taken concurrently") the same kind of run before it; an
+    /// immediate suffix ("Minimum Grade of D-", "[Min Grade: C]") only the course it follows.
     static func attachQualifiers(_ items: inout [RequisiteItem]) {
         let count = items.count
         var attached = [Bool](repeating: false, count: count)

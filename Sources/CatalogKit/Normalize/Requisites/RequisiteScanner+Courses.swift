@@ -9,7 +9,8 @@ extension RequisiteScanner {
         if t.digits > 0 {
             // Glued: "MATH108", "cis162".
             guard t.leadLetters >= 2, t.leadLetters <= 5, t.digits >= 2, t.digits <= 5, t.tailLetters <= 2,
-                  t.leadUpper || allLower(t.start, t.start + t.leadLetters) else { return false }
+                  t.leadUpper || !bytes[t.start..<t.start + t.leadLetters].contains(where: RequisiteLexer.isASCIIUpper)
+            else { return false }
             subject = upperString(t.start, t.start + t.leadLetters)
             guard !Self.scoreSubjects.contains(subject) else { return false }
             return emitCourse(subject: subject, numberToken: index, numberStart: t.start + t.leadLetters)
@@ -62,7 +63,8 @@ extension RequisiteScanner {
             return false
         }
         if n.tailLetters > 0 {
-            guard n.tailLetters <= 2, allUpper(n.end - n.tailLetters, n.end) else { return false }
+            guard n.tailLetters <= 2, bytes[n.end - n.tailLetters..<n.end].allSatisfy(RequisiteLexer.isASCIIUpper)
+            else { return false }
         }
         // "3000 level courses", "3000-4000", "3000-level", "3.50" (but "ARTS 4330-ARTS 4331" is a list).
         if keyword(j + 1) == .level { return false }
@@ -91,11 +93,8 @@ extension RequisiteScanner {
         let t = tokens[index]
         guard t.isSimple || t.isLetteredNumber, t.leadLetters == 0, isCourseNumber(index, allowLetterPrefix: false) else { return false }
         if keyword(index + 1).isQuantityUnit { return false }
-        let k = items.lastIndex { item in
-            switch item.kind {
-            case .and, .or, .comma, .slash, .open, .close, .semicolon, .both, .either: false
-            default: true
-            }
+        let k = items.lastIndex {
+            ![.and, .or, .comma, .slash, .open, .close, .semicolon, .both, .either].contains($0.kind)
         } ?? -1
         // At least one connective or separator must come between: "MATH 2415 3 hours" is no list.
         guard k >= 0, k < items.count - 1, items[k].kind == .course, items[k].codeIndex >= 0,
@@ -113,13 +112,5 @@ extension RequisiteScanner {
             }
             return end - start
         }
-    }
-
-    func allLower(_ start: Int, _ end: Int) -> Bool {
-        bytes[start..<end].allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) }
-    }
-
-    func allUpper(_ start: Int, _ end: Int) -> Bool {
-        bytes[start..<end].allSatisfy(RequisiteLexer.isASCIIUpper)
     }
 }

@@ -1,5 +1,9 @@
 /// Exams with scores, named exams, notes and counts ("at least two of").
 extension RequisiteScanner {
+    /// What may stand between "score" and its number, or before the exam it names.
+    static let scoreMarks = phrases("of [=]", "at least [=]", ": [=]", "> [=]", "= [=]")
+    static let examPrepositions = phrases("on|in|for [the|a|an]")
+
     /// "ACT math score of 24", "MPLS with a score of 116", "A passing score on the Mathematics Placement Test".
     mutating func scoreExam() -> Bool {
         // Name words before "score", possibly separated from it by "with a".
@@ -27,14 +31,8 @@ extension RequisiteScanner {
         }
         let j = index + 1
         var last = index
-        let next = keyword(j)
-        let atEnd = j >= tokens.count
         // A number follows: "of 24", ": 24", "≥ 40", ">= 40", "at least 24", "24".
-        if atEnd || next == .of || (next == .at && keyword(j + 1) == .least) || isPunct(j, UInt8(ascii: ":")) || isPunct(j, UInt8(ascii: ">"))
-            || isPunct(j, UInt8(ascii: "=")) || tokens[j].digits > 0 {
-            var k = j
-            if next == .at { k += 2 } else if j < tokens.count, !tokens[j].isWord || next == .of { k += 1 }
-            if isPunct(k, UInt8(ascii: "=")) { k += 1 }
+        if var k = match(Self.scoreMarks, from: j) ?? (j >= tokens.count || tokens[j].digits > 0 ? j : nil) {
             if k < tokens.count, tokens[k].isWord, tokens[k].digits > 0, tokens[k].leadLetters == 0 {
                 scoreStart = tokens[k].start
                 scoreEnd = tokens[k].end
@@ -45,9 +43,7 @@ extension RequisiteScanner {
                 }
                 last = afterComparative(k + 1) - 1
             }
-        } else if next == .on || next == .in || next == .for {
-            var firstName = j + 1
-            if keyword(firstName) == .the || keyword(firstName) == .a || keyword(firstName) == .an { firstName += 1 }
+        } else if let firstName = match(Self.examPrepositions, from: j) {
             let k = endOfName(from: firstName, stopsAtPermission: false)
             if k > firstName {
                 nameStart = tokens[firstName].start
@@ -70,18 +66,12 @@ extension RequisiteScanner {
         // "confirmed co-op work placement", "a clinical placement": a post the student holds, no test.
         if word == .placement, index > 0, [.work, .field, .clinical].contains(keyword(index - 1)) { return false }
         // "ACT math score of 24": the score recognizer takes the whole name.
-        if keyword(index + 1) == .score || keyword(index + 1) == .scores || keyword(index + 2) == .score || keyword(index + 2) == .scores {
-            return false
-        }
-        if word == .act || word == .sat {
-            guard tokens[index].leadUpper else { return false }
-        }
+        if [keyword(index + 1), keyword(index + 2)].contains(where: { $0 == .score || $0 == .scores }) { return false }
+        if word == .act || word == .sat, !tokens[index].leadUpper { return false }
         let first = word == .placement ? startOfWords(before: items.count, atMost: 2) : items.count
         var last = index
-        let next = keyword(last + 1)
-        if next == .test || next == .exam || next == .examination { last += 1 }
-        let via = keyword(last + 1)
-        if word == .placement, via == .via || via == .by || via == .through || via == .on {
+        if [.test, .exam, .examination].contains(keyword(last + 1)) { last += 1 }
+        if word == .placement, [.via, .by, .through, .on].contains(keyword(last + 1)) {
             let end = endOfName(from: last + 2, stopsAtPermission: true)
             if end > last + 2 { last = end - 1 }
         }
@@ -119,12 +109,17 @@ extension RequisiteScanner {
         return append(item, next: last + 1)
     }
 
-    mutating func noteMarker(_ note: RequisiteItem.Note, through last: Int) -> Bool {
-        var item = RequisiteItem(.word, tokens[index].start, tokens[last].end)
+    /// Emits a note's marker word(s) from the current token to token `next`; nothing when `next` is nil.
+    mutating func noteMarker(_ note: RequisiteItem.Note, until next: Int?) -> Bool {
+        guard let next else { return false }
+        var item = RequisiteItem(.word, tokens[index].start, tokens[next - 1].end)
         item.note = note
         sawGroupOrNote = true
-        return append(item, next: last + 1)
+        return append(item, next: next)
     }
+
+    static let countedOf = phrases("or more of", "of")
+    static let theFollowing = phrases("the following [courses|course]")
 
     /// "one of", "two of the following:", "one or more of the following", "any one of", "at least one of".
     mutating func atLeast() -> Bool {
@@ -144,13 +139,8 @@ extension RequisiteScanner {
         } else if !any {
             return false
         }
-        if keyword(j) == .or, keyword(j + 1) == .more { j += 2 }
-        guard keyword(j) == .of else { return false }
-        j += 1
-        if keyword(j) == .the, keyword(j + 1) == .following {
-            j += 2
-            if keyword(j) == .courses || keyword(j) == .course { j += 1 }
-        }
+        guard let afterOf = match(Self.countedOf, from: j) else { return false }
+        j = match(Self.theFollowing, from: afterOf) ?? afterOf
         let lastWord = j - 1
         if isPunct(j, UInt8(ascii: ":")) { j += 1 }
         var item = RequisiteItem(.atLeast, tokens[index].start, tokens[lastWord].end)

@@ -1,5 +1,8 @@
 /// Qualifiers of a course: a minimum grade, taken concurrently, credit hours completed.
 extension RequisiteScanner {
+    /// What names a grade before it: "minimum grade of", "Grade:", "min".
+    static let gradeNames = phrases("minimum|min grade|grades [:|of]", "grade|grades [:|of]", "minimum|min [of]")
+
     /// "[A] [minimum] grade of C- [or better] [in]", "with a grade of C or better", "C or higher in",
     /// "Minimum Grade of D-", "Min Grade: C", "with a “C” or better", "a minimum "C-" grade in" (the grade before
     /// the word, as Langara writes it).
@@ -8,26 +11,16 @@ extension RequisiteScanner {
         let chain = keyword(j) == .with
         if chain { j += 1 }
         if allowArticle, keyword(j) == .a || keyword(j) == .an { j += 1 }
-        var named = false
-        if keyword(j) == .minimum || keyword(j) == .min {
-            j += 1
-            named = true
-        }
-        let minimumOnly = named && keyword(j) != .grade && keyword(j) != .grades
-        if keyword(j) == .grade || keyword(j) == .grades {
-            j += 1
-            named = true
-            if isPunct(j, UInt8(ascii: ":")) || keyword(j) == .of { j += 1 }
-        } else if named, keyword(j) == .of {
-            j += 1
-        }
-        guard let grade = grade(at: j) else { return false }
+        // Every word the scanner does not know comes here (as a bare grade): the table is asked only when it can help.
+        let named = [.minimum, .min, .grade, .grades].contains(keyword(j)) ? match(Self.gradeNames, from: j) : nil
+        let minimumOnly = (keyword(j) == .minimum || keyword(j) == .min)
+            && keyword(j + 1) != .grade && keyword(j + 1) != .grades
+        guard let grade = grade(at: named ?? j) else { return false }
         j = grade.next
         if minimumOnly, keyword(j) == .grade { j += 1 }
         let afterComparison = afterComparative(j)
-        let compared = afterComparison != j
+        guard named != nil || afterComparison != j else { return false }
         j = afterComparison
-        guard named || compared else { return false }
         if !chain, keyword(j) == .in || keyword(j) == .for {
             // "C or better in each of A, B, and C".
             if keyword(j + 1) == .each || keyword(j + 1) == .all, keyword(j + 2) == .of { j += 2 }
@@ -35,113 +28,91 @@ extension RequisiteScanner {
             (item.valueStart, item.valueEnd) = (grade.start, grade.end)
             return append(item, next: j + 1)
         }
-        let kind: RequisiteItem.Kind = chain || !named ? .gradeSuffixChain : .gradeSuffixImmediate
+        let kind: RequisiteItem.Kind = chain || named == nil ? .gradeSuffixChain : .gradeSuffixImmediate
         return emitSuffix(kind, from: index, through: j - 1, grade: (grade.start, grade.end))
     }
 
     /// "credit or registration in", "concurrent enrollment in or credit for", "prior or concurrent enrollment in".
-    mutating func concurrencyPrefix() -> Bool {
-        var j = index
-        switch keyword(j) {
-        case .credit, .completion, .successful:
-            if keyword(j) == .successful { j += 1 }
-            j += 1
-            if keyword(j) == .for || keyword(j) == .in || keyword(j) == .of { j += 1 }
-            guard keyword(j) == .or else { return false }
-            j += 1
-            if keyword(j) == .concurrent || keyword(j) == .current { j += 1 }
-            guard isEnrollment(j) else { return false }
-            j += 1
-            if keyword(j) == .in || keyword(j) == .for { j += 1 }
-        case .concurrent:
-            j += 1
-            guard isEnrollment(j) else { return false }
-            j += 1
-            if keyword(j) == .in || keyword(j) == .for { j += 1 }
-            if keyword(j) == .or {
-                if keyword(j + 1) == .credit, keyword(j + 2) == .for || keyword(j + 2) == .in {
-                    j += 3
-                } else if keyword(j + 1) == .completion, keyword(j + 2) == .of {
-                    j += 3
-                } else if keyword(j + 1) == .prior, keyword(j + 2) == .credit, keyword(j + 3) == .for {
-                    j += 4
-                }
-            }
-        case .prior, .previous:
-            j += 1
-            guard keyword(j) == .or, keyword(j + 1) == .concurrent, isEnrollment(j + 2) else { return false }
-            j += 3
-            if keyword(j) == .in || keyword(j) == .for { j += 1 }
-        case .corequisite, .corequisites:
-            j += 1
-            if isPunct(j, UInt8(ascii: ":")) { j += 1 }
-        default:
-            return false
-        }
-        return emit(.concurrentPrefix, from: index, through: j - 1)
-    }
+    static let concurrencyPrefixes = phrases(
+        "credit|completion [for|in|of] or [concurrent|current] enrollment|enrolment|registration [in|for]",
+        "successful * [for|in|of] or [concurrent|current] enrollment|enrolment|registration [in|for]",
+        "concurrent enrollment|enrolment|registration [in|for] or credit for|in",
+        "concurrent enrollment|enrolment|registration [in|for] or completion of",
+        "concurrent enrollment|enrolment|registration [in|for] or prior credit for",
+        "concurrent enrollment|enrolment|registration [in|for]",
+        "prior|previous or concurrent enrollment|enrolment|registration [in|for]",
+        "corequisite|corequisites [:]")
 
     /// "may be taken concurrently", "can be concurrent" (UC Davis), "concurrently", "or concurrent enrollment".
-    mutating func concurrencySuffix() -> Bool {
-        var j = index
-        switch keyword(j) {
-        case .which, .may, .can:
-            if keyword(j) == .which {
-                guard keyword(j + 1) == .may || keyword(j + 1) == .can else { return false }
-                j += 1
-            }
-            guard keyword(j + 1) == .be else { return false }
-            j += 2
-            if keyword(j) == .taken { j += 1 }
-            guard keyword(j) == .concurrently || keyword(j) == .concurrent else { return false }
-            j += 1
-        case .taken:
-            guard keyword(j + 1) == .concurrently else { return false }
-            j += 2
-        case .concurrently:
-            j += 1
-        case .or:
-            if keyword(j + 1) == .concurrently {
-                j += 2
-            } else if keyword(j + 1) == .concurrent, isEnrollment(j + 2), keyword(j + 3) != .in,
-                      keyword(j + 3) != .for {
-                j += 3
-            } else {
-                return false
-            }
-        default:
-            return false
-        }
-        return emitSuffix(.concurrentSuffixChain, from: index, through: j - 1)
-    }
-
-    func isEnrollment(_ k: Int) -> Bool {
-        [.enrollment, .enrolment, .registration].contains(keyword(k))
-    }
+    static let concurrencySuffixes = phrases(
+        "which may|can be [taken] concurrently|concurrent",
+        "may|can be [taken] concurrently|concurrent",
+        "taken concurrently",
+        "[or] concurrently",
+        "or concurrent enrollment|enrolment|registration !in|for")
 
     /// "credit for", "completion of", "successful completion of", "a passing grade in", "Undergraduate level".
-    mutating func creditPrefix() -> Bool {
-        var j = index
-        switch keyword(j) {
-        case .credit:
-            guard keyword(j + 1) == .for || keyword(j + 1) == .in else { return false }
-            j += 2
-        case .successful:
-            guard keyword(j + 1) == .completion, keyword(j + 2) == .of else { return false }
-            j += 3
-        case .completion:
-            guard keyword(j + 1) == .of else { return false }
-            j += 2
-        case .a, .an, .passing:
-            if keyword(j) != .passing { j += 1 }
-            guard keyword(j) == .passing, keyword(j + 1) == .grade, keyword(j + 2) == .in || keyword(j + 2) == .of else { return false }
-            j += 3
-        case .undergraduate, .graduate:
-            guard keyword(j + 1) == .level else { return false }
-            j += 2
-        default:
-            return false
-        }
-        return emit(.creditPrefix, from: index, through: j - 1)
+    static let creditPrefixes = phrases(
+        "credit for|in", "successful completion of", "completion of", "[a|an] passing grade in|of",
+        "undergraduate|graduate level")
+
+    /// Notes: another name of a course ("formerly …", "same as") or an aside ("… recommended", "may not …").
+    static let mentions = phrases("formerly|previously|excluding|except|crosslisted", "cross - listed|list", "same as")
+    static let asides = phrases("recommended|suggested|waived|cannot", "must|may not")
+
+    mutating func concurrencyPrefix() -> Bool { emit(.concurrentPrefix, Self.concurrencyPrefixes) }
+
+    mutating func concurrencySuffix() -> Bool { emit(.concurrentSuffixChain, Self.concurrencySuffixes) }
+
+    mutating func creditPrefix() -> Bool { emit(.creditPrefix, Self.creditPrefixes) }
+
+    /// Emits `kind` over the first of `phrases` written from the current token (a suffix as `emitSuffix` does).
+    mutating func emit(_ kind: RequisiteItem.Kind, _ phrases: [[PhraseStep]]) -> Bool {
+        guard let next = match(phrases, from: index) else { return false }
+        return kind.isSuffix ? emitSuffix(kind, from: index, through: next - 1) : emit(kind, from: index, through: next - 1)
     }
+
+    /// Phrases written as lines of words: `a|b` is either word, `[…]` may be left out, `!…` must not come next (and is
+    /// not read), `*` is any token, and a mark such as `:` is that punctuation (`:|of` either).
+    static func phrases(_ lines: String...) -> [[PhraseStep]] {
+        lines.map { line in
+            line.split(separator: " ").map { written in
+                var step = PhraseStep()
+                var text = written
+                if text.hasPrefix("[") { (step.mode, text) = (.optional, text.dropFirst().dropLast()) }
+                if text.hasPrefix("!") { (step.mode, text) = (.absent, text.dropFirst()) }
+                if text == "*" { step.mode = .anyToken }
+                if let byte = text.utf8.first, !RequisiteLexer.isASCIILetter(byte) { step.punct = byte }
+                step.words = text.split(separator: "|").compactMap { RequisiteKeyword(rawValue: String($0)) }
+                return step
+            }
+        }
+    }
+
+    /// The token after the first of `phrases` written from token `start`, or nil when none is.
+    func match(_ phrases: [[PhraseStep]], from start: Int) -> Int? {
+        phrases: for phrase in phrases {
+            var j = start
+            for step in phrase {
+                let found = step.mode == .anyToken || (step.punct != 0 && isPunct(j, step.punct))
+                    || step.words.contains(keyword(j))
+                switch (step.mode, found) {
+                case (.absent, true): continue phrases
+                case (.absent, false), (.optional, false): break
+                case (_, true): j += 1
+                default: continue phrases
+                }
+            }
+            return j
+        }
+        return nil
+    }
+}
+
+/// One token of a phrase of a table: one of `words`, or the punctuation mark `punct`.
+struct PhraseStep {
+    enum Mode { case required, optional, absent, anyToken }
+    var mode = Mode.required
+    var words: [RequisiteKeyword] = []
+    var punct: UInt8 = 0
 }

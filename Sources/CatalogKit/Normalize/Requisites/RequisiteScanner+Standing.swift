@@ -4,10 +4,7 @@ extension RequisiteScanner {
     mutating func standing() -> Bool {
         let level = keyword(index)
         guard level.isClassStanding else { return false }
-        func isStandingNoun(_ k: Int) -> Bool {
-            let w = keyword(k)
-            return w == .standing || w == .classification || w == .status
-        }
+        func isStandingNoun(_ k: Int) -> Bool { [.standing, .classification, .status].contains(keyword(k)) }
         var j = index + 1
         if isStandingNoun(j) {
             j += 1
@@ -26,13 +23,11 @@ extension RequisiteScanner {
         return append(item, next: j)
     }
 
+    static let admissionPrepositions = phrases("to|into|in|as|for [the|a|an]")
+
     /// "admission to the CIS major", "Admitted to CIS major", "admission to the BAS IT:CSD program".
     mutating func admissionProgram() -> Bool {
-        var j = index + 1
-        let preposition = keyword(j)
-        guard preposition == .to || preposition == .into || preposition == .in || preposition == .as || preposition == .for else { return false }
-        j += 1
-        if keyword(j) == .the || keyword(j) == .a || keyword(j) == .an { j += 1 }
+        guard var j = match(Self.admissionPrepositions, from: index + 1) else { return false }
         let valueFirst = j
         var valueLast = -1
         var words = 0
@@ -60,7 +55,7 @@ extension RequisiteScanner {
         guard valueLast >= valueFirst else { return false }
         var last = valueLast
         if keyword(last + 1) == .standing { last += 1 }
-        return emitLeaf(.program, from: index, through: last, value: valueFirst, valueLast)
+        return emit(.program, from: index, through: last, value: (valueFirst, valueLast))
     }
 
     /// "CIS major standing", "declared business major", "CIS major/minor standing", "minor in Computer Science".
@@ -107,16 +102,14 @@ extension RequisiteScanner {
         return end
     }
 
+    static let permissionPrepositions = phrases("of|from|by [the|a|an]")
+
     /// "permission of instructor", "consent of the department chair", "approval from the director".
     mutating func permission() -> Bool {
-        var j = index + 1
-        let preposition = keyword(j)
-        if preposition == .of || preposition == .from || preposition == .by {
-            j += 1
-            if keyword(j) == .the || keyword(j) == .a || keyword(j) == .an { j += 1 }
-        }
+        let afterPreposition = match(Self.permissionPrepositions, from: index + 1)
+        let j = afterPreposition ?? index + 1
         var roleEnd = rolePhraseEnd(from: j)
-        if roleEnd == j, preposition == .of || preposition == .from || preposition == .by {
+        if roleEnd == j, afterPreposition != nil {
             // A named office: "consent of Honors College".
             while roleEnd < tokens.count, roleEnd < j + 4, isCapitalized(roleEnd), keyword(roleEnd) == .unknown { roleEnd += 1 }
         }
@@ -129,8 +122,8 @@ extension RequisiteScanner {
             if k > named { roleEnd = k }
         }
         // With no one named, the permission word alone is the leaf and its value.
-        guard roleEnd > j else { return emitLeaf(.permission, from: index, through: index, value: index, index) }
-        return emitLeaf(.permission, from: index, through: roleEnd - 1, value: j, roleEnd - 1)
+        guard roleEnd > j else { return emit(.permission, from: index, through: index, value: (index, index)) }
+        return emit(.permission, from: index, through: roleEnd - 1, value: (j, roleEnd - 1))
     }
 
     /// "instructor approval", "advisor approval", "instructor's permission", "departmental approval".
@@ -140,6 +133,6 @@ extension RequisiteScanner {
         var k = roleEnd
         if isQuote(k), keyword(k + 1) == .unknown, isWord(k + 1), tokens[k + 1].length == 1 { k += 2 }
         guard keyword(k).isPermissionWord else { return false }
-        return emitLeaf(.permission, from: index, through: k, value: index, roleEnd - 1)
+        return emit(.permission, from: index, through: k, value: (index, roleEnd - 1))
     }
 }

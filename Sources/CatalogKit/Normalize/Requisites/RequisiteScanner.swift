@@ -17,12 +17,6 @@ struct RequisiteScanner {
     /// Test names that look like subjects ("SAT 600" is a score, not a course).
     static let scoreSubjects: Set<String> = ["ACT", "SAT", "GPA", "GRE", "GMAT", "AP", "IB", "CLEP", "TOEFL", "IELTS", "ALEKS", "HSCG"]
 
-    init(bytes: UnsafeBufferPointer<UInt8>, tokens: [RequisiteToken]) {
-        self.bytes = bytes
-        self.tokens = tokens
-        items.reserveCapacity(tokens.count)
-    }
-
     @inline(__always) func keyword(_ j: Int) -> RequisiteKeyword {
         j < tokens.count && tokens[j].isWord ? tokens[j].keyword : .unknown
     }
@@ -63,24 +57,19 @@ struct RequisiteScanner {
     /// Appends `item` and goes on at token `next`; true, for the recognizers to return.
     @discardableResult
     mutating func append(_ item: RequisiteItem, next: Int) -> Bool {
-        if item.isQualifier { sawQualifier = true }
+        if item.kind.isPrefix || item.kind.isSuffix { sawQualifier = true }
         items.append(item)
         index = next
         return true
     }
 
+    /// Emits an item of tokens `first` through `last`; a leaf's value is the tokens `value` names.
     @discardableResult
-    mutating func emit(_ kind: RequisiteItem.Kind, from first: Int, through last: Int) -> Bool {
+    mutating func emit(_ kind: RequisiteItem.Kind, from first: Int, through last: Int,
+                       value: (first: Int, last: Int)? = nil) -> Bool {
         var item = RequisiteItem(kind, tokens[first].start, tokens[last].end)
         if first == last { item.keyword = tokens[first].keyword }
-        return append(item, next: last + 1)
-    }
-
-    /// Emits a leaf of tokens `first` through `last` whose value is tokens `valueFirst` through `valueLast`.
-    mutating func emitLeaf(_ kind: RequisiteItem.Kind, from first: Int, through last: Int,
-                           value valueFirst: Int, _ valueLast: Int) -> Bool {
-        var item = RequisiteItem(kind, tokens[first].start, tokens[last].end)
-        (item.valueStart, item.valueEnd) = (tokens[valueFirst].start, tokens[valueLast].end)
+        if let value { (item.valueStart, item.valueEnd) = (tokens[value.first].start, tokens[value.last].end) }
         return append(item, next: last + 1)
     }
 
@@ -176,7 +165,7 @@ struct RequisiteScanner {
         case .graduate:
             return creditPrefix() || standing() || rolePermission()
         case .may:
-            return concurrencySuffix() || (keyword(index + 1) == .not && noteMarker(.aside, through: index + 1))
+            return concurrencySuffix() || noteMarker(.aside, until: match(Self.asides, from: index))
         case .taken, .concurrently, .can:
             return concurrencySuffix()
         case .freshman, .sophomore, .junior, .senior:
@@ -191,19 +180,12 @@ struct RequisiteScanner {
             return scoreExam()
         case .placement, .act, .sat, .aleks:
             return namedExam()
-        case .formerly, .previously, .excluding, .except, .crosslisted:
-            return noteMarker(.mention, through: index)
-        case .recommended, .suggested, .waived, .cannot:
-            return noteMarker(.aside, through: index)
-        case .must:
-            return keyword(index + 1) == .not && noteMarker(.aside, through: index + 1)
-        case .cross:
-            return isPunct(index + 1, UInt8(ascii: "-")) && (keyword(index + 2) == .listed || keyword(index + 2) == .list)
-                && noteMarker(.mention, through: index + 2)
-        case .same:
-            return keyword(index + 1) == .as && noteMarker(.mention, through: index + 1)
+        case .formerly, .previously, .excluding, .except, .crosslisted, .cross, .same:
+            return noteMarker(.mention, until: match(Self.mentions, from: index))
+        case .recommended, .suggested, .waived, .cannot, .must:
+            return noteMarker(.aside, until: match(Self.asides, from: index))
         case .also:
-            return items.last?.kind == .open && noteMarker(.mention, through: index)
+            return items.last?.kind == .open && noteMarker(.mention, until: index + 1)
         case .one, .two, .three, .four, .five, .any, .at:
             return atLeast()
         default:

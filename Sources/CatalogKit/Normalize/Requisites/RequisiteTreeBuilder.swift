@@ -1,10 +1,8 @@
 /// Builds the tree from the final item list by precedence, loosest first: sentences (".") → semicolon lists → comma
 /// lists → "and" → "or" → juxtaposition → "/" → leaves and parenthesized groups.
 ///
-/// Lists ("A, B, and C"; "A; and B or C") take their operator from their last connective: the one
-/// opening the last segment, else the top operator inside the last segment, else the last one
-/// opening any segment; with none at all, the list means "all". A trailing "or permission of
-/// instructor" after an "and" chain is an alternative to the whole chain.
+/// Lists ("A, B, and C"; "A; and B or C") take their operator from their last connective: the one opening the last
+/// segment, else the top operator inside the last segment, else the last one opening any segment; else "all".
 ///
 /// Parentheses are balanced and depth-limited before this runs, so recursion is bounded.
 struct RequisiteTreeBuilder {
@@ -73,14 +71,9 @@ struct RequisiteTreeBuilder {
         guard let first = segments.first else { return nil }
         if segments.count == 1 { return first.parsed }
         let lastConnective = segments.lastIndex { $0.connective >= 0 } ?? -1
-        let last = segments[segments.count - 1]
-        var decider: RequisiteItem.Kind = .and
-        if last.connective >= 0 {
-            decider = items[last.connective].kind
-        } else if let joined = last.parsed.joinedBy {
+        var decider: RequisiteItem.Kind = lastConnective >= 0 ? items[segments[lastConnective].connective].kind : .and
+        if let last = segments.last, last.connective < 0, let joined = last.parsed.joinedBy {
             decider = joined == .all ? .and : .or
-        } else if lastConnective >= 0 {
-            decider = items[segments[lastConnective].connective].kind
         }
         // A segment without a connective of its own takes the next one written after it
         // ("A, B, and C": B joins by "and"); those after the last connective take the decider.
@@ -90,9 +83,8 @@ struct RequisiteTreeBuilder {
         for k in stride(from: segments.count - 1, through: 1, by: -1) {
             let connective = segments[k].connective
             if connective >= 0 { following = items[connective].kind }
-            let joiner = connective >= 0 ? items[connective].kind : (k > lastConnective ? decider : following)
             let word = connective >= 0 ? text(of: items[connective]) : nil
-            steps.append(Step(op: joiner == .or ? .any : .all, node: segments[k].parsed.node, connective: word))
+            steps.append(Step(op: following == .or ? .any : .all, node: segments[k].parsed.node, connective: word))
         }
         steps.reverse()
         return Parsed(node: RequisiteTreeBuilder.fold(first.parsed.node, steps), joinedBy: steps.last?.op ?? first.parsed.joinedBy)
