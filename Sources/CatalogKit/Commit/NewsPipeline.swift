@@ -58,7 +58,7 @@ public struct NewsPipeline: Sendable {
     public var guards: GuardSettings
     public var keepSnapshots: Int
 
-    public init(store: SnapshotStore, outputDirectory: URL, news: NewsSettings = NewsSettings(), guards: GuardSettings = GuardSettings(),
+    public init(store: SnapshotStore, outputDirectory: URL, news: NewsSettings = .defaults, guards: GuardSettings = .defaults,
                 keepSnapshots: Int = OutputSettings.defaultKeepSnapshots) {
         self.store = store
         self.outputDirectory = outputDirectory
