@@ -21,7 +21,7 @@ public struct CatalogRun: Sendable {
     /// Runs the catalog: the exit status, and for a dry run the diff a real run would publish, against the snapshot
     /// captured at `comparedWith` (nil: none yet). 69: the source could not be read at all; 75: it is down for now or
     /// the crawl reached its deadline, or pages failed for passing reasons and a guard refused; else `CommitError`'s.
-    public func execute(log: RunLog, progress: (@Sendable (CrawlProgress) -> Void)? = nil, report: inout RunReport) async
+    public func execute(log: RunLog, progress: (@Sendable (CrawlReport) -> Void)? = nil, report: inout RunReport) async
         -> (status: ExitStatus, dryRun: (diff: CatalogDiff, comparedWith: String?)?) {
         var catalog = catalog
         log.info("start", "catalog \(catalog.id) (\(detectSystem ? "auto" : catalog.system.rawValue)) from \(catalog.source)\(dryRun ? ", dry run" : "")")
