@@ -38,9 +38,8 @@ struct Arguments {
                 guard let value = inlineValue ?? rest.popFirst() else { throw UsageError(message: "\(name) needs a value") }
                 values[name, default: []].append(value)
             } else {
-                let known = (allowedFlags.union(allowedOptions)).sorted()
-                let hint = known.min { editDistance($0, name) < editDistance($1, name) }
-                    .flatMap { editDistance($0, name) <= 3 ? " (did you mean \($0)?)" : nil } ?? ""
+                let known = allowedFlags.union(allowedOptions).sorted()
+                let hint = closestName(to: name, among: known, within: 3).map { " (did you mean \($0)?)" } ?? ""
                 throw UsageError(message: "unknown option \(name)\(hint)")
             }
         }

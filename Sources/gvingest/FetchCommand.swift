@@ -112,15 +112,17 @@ final class ProgressLine: Sendable {
         self.enabled = enabled
     }
 
-    func show(_ progress: CrawlProgress) {
+    /// `soFar`: the crawl's report as it stands, its pages expected those known so far (listings reveal more).
+    func show(_ soFar: CrawlReport) {
         guard enabled else { return }
         lastDraw.withLock { lastDraw in
             let now = ProcessInfo.processInfo.systemUptime
-            guard now - lastDraw > 0.1 || progress.done == progress.known else { return }
+            let done = soFar.pagesFetched + soFar.pagesFailed
+            guard now - lastDraw > 0.1 || done == soFar.pagesExpected else { return }
             lastDraw = now
-            let rate = progress.elapsed > 0 ? Double(progress.done) / progress.elapsed : 0
+            let rate = soFar.elapsedSeconds > 0 ? Double(done) / soFar.elapsedSeconds : 0
             let text = String(format: "\r\u{1B}[2K[fetch] %d/%d pages, %.1f/s, %d retries, %d errors",
-                              progress.done, progress.known, rate, progress.retries, progress.errors)
+                              done, soFar.pagesExpected, rate, soFar.retries, soFar.pagesFailed)
             FileHandle.standardError.write(Data(text.utf8))
         }
     }

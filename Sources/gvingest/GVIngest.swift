@@ -40,8 +40,7 @@ struct GVIngest {
         }
         let command = ["--help": HelpCommand.name, "-h": HelpCommand.name, "--version": VersionCommand.name][word] ?? word
         guard let type = commands.first(where: { $0.name == command }) else {
-            let hint = commands.map { $0.name }.min { editDistance($0, command) < editDistance($1, command) }
-                .flatMap { editDistance($0, command) <= 2 ? " (did you mean '\($0)'?)" : nil } ?? ""
+            let hint = closestName(to: command, among: commands.map { $0.name }, within: 2).map { " (did you mean '\($0)'?)" } ?? ""
             let what = command.hasPrefix("-") ? "unknown option '\(command)'" : "unknown command '\(command)'"
             printError("gvingest: \(what)\(hint)\nUsage: gvingest <command> [options]\nSee 'gvingest help'.")
             exit(ExitStatus.usage.rawValue)

@@ -58,7 +58,7 @@ public struct NewsPipeline: Sendable {
     public var guards: GuardSettings
     public var keepSnapshots: Int
 
-    public init(store: SnapshotStore, outputDirectory: URL, news: NewsSettings = NewsSettings(), guards: GuardSettings = GuardSettings(),
+    public init(store: SnapshotStore, outputDirectory: URL, news: NewsSettings = .defaults, guards: GuardSettings = .defaults,
                 keepSnapshots: Int = OutputSettings.defaultKeepSnapshots) {
         self.store = store
         self.outputDirectory = outputDirectory
@@ -78,20 +78,22 @@ public struct NewsPipeline: Sendable {
     public var feedFile: URL { outputDirectory.appendingPathComponent("news.atom") }
     public func digestFile(_ catalogID: String) -> URL { outputDirectory.appendingPathComponent("digest-\(catalogID).md") }
 
-    /// What a commit would do, without doing it: the previous and new snapshots, their diff, the guards tripped.
-    public func proposal(catalog: CatalogConfig, pages: PageCounts, courses: [Course], acceptRemovals: Bool,
-                         now: Date) throws(CommitError) -> (previous: Snapshot?, snapshot: Snapshot, diff: CatalogDiff, violations: [GuardViolation]) {
-        let previous: Snapshot?
+    /// What a commit would do, without doing it: the previous and new snapshots, their diff, the guards tripped,
+    /// and the previous snapshot's sequence number (0 for none).
+    public func proposal(catalog: CatalogConfig, pages: PageCounts, courses: [Course], acceptRemovals: Bool, now: Date)
+        throws(CommitError) -> (previous: Snapshot?, snapshot: Snapshot, diff: CatalogDiff, violations: [GuardViolation], sequence: Int) {
+        let latest: (entry: SnapshotStore.Entry, snapshot: Snapshot)?
         do {
-            previous = try store.latest()?.snapshot
+            latest = try store.latest()
         } catch {
             throw .snapshot(error)
         }
+        let previous = latest?.snapshot
         let (snapshot, diff) = Snapshot.capture(catalogID: catalog.id, source: catalog.source.json, pages: pages, courses: courses,
                                                 previous: previous, at: now)
         let violations = RunGuards.check(pages: pages, courseCount: snapshot.courses.count, previousCourseCount: previous?.courses.count,
                                          removedCount: diff.removed.count, settings: guards, acceptRemovals: acceptRemovals)
-        return (previous, snapshot, diff, violations)
+        return (previous, snapshot, diff, violations, latest?.entry.sequence ?? 0)
     }
 
     /// Commits a run's courses: guards, then outputs and snapshot, then pruning; throws, writing nothing, on failure.
@@ -99,8 +101,8 @@ public struct NewsPipeline: Sendable {
     public func commit(catalog: CatalogConfig, pages: PageCounts, courses: [Course], acceptRemovals: Bool = false,
                        now: Date) throws(CommitError) -> CommitReport {
         try recoverInterruptedCommit()
-        let (previous, snapshot, diff, violations) = try proposal(catalog: catalog, pages: pages, courses: courses,
-                                                                  acceptRemovals: acceptRemovals, now: now)
+        let (previous, snapshot, diff, violations, sequenceBefore) = try proposal(catalog: catalog, pages: pages, courses: courses,
+                                                                                  acceptRemovals: acceptRemovals, now: now)
         guard violations.isEmpty else { throw .refused(violations) }
 
         let existing = try loadNews()
@@ -115,12 +117,6 @@ public struct NewsPipeline: Sendable {
         for leftover in AtomicFile.leftoverTemporaries(in: outputDirectory, of: names) { unlink(leftover.path) }
         var outputs = FileSet(journal: commitJournal)
         let entry: SnapshotStore.Entry
-        let sequenceBefore: Int
-        do {
-            sequenceBefore = try store.list().last?.sequence ?? 0
-        } catch {
-            throw .snapshot(error)
-        }
         do {
             try outputs.replace([
                 (catalogFile, Data(PublishedCatalog.encoded(catalog: catalog, snapshot: snapshot))),

@@ -109,23 +109,8 @@ struct ConfigReader {
     mutating func rejectUnknownKeys(_ object: [String: JSONValue], _ path: String, allowed: [String]) {
         for key in object.keys.sorted() where !allowed.contains(key) {
             let keyPath = path.isEmpty ? key : "\(path).\(key)"
-            let closest = allowed.min { editDistance($0, key) < editDistance($1, key) }
-            let hint = closest.flatMap { editDistance($0, key) <= max(2, key.count / 3) ? " (did you mean \"\($0)\"?)" : nil } ?? ""
+            let hint = closestName(to: key, among: allowed, within: max(2, key.count / 3)).map { " (did you mean \"\($0)\"?)" } ?? ""
             fail(keyPath, "unknown key\(hint); allowed here: \(allowed.joined(separator: ", "))")
         }
     }
-}
-
-/// Levenshtein distance, for did-you-mean hints.
-public func editDistance(_ a: String, _ b: String) -> Int {
-    let b = Array(b)
-    var previous = Array(0...b.count)
-    for (i, x) in a.enumerated() {
-        var current = [i + 1]
-        for (j, y) in b.enumerated() {
-            current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
-        }
-        previous = current
-    }
-    return previous[b.count]
 }

@@ -26,25 +26,18 @@ public struct OutputSettings: Sendable, Equatable {
 /// What news a run publishes and how its feed is named (`news` in pipeline.json).
 public struct NewsSettings: Sendable, Equatable {
     /// A new course is featured when it matches every list given here; with neither, nothing is featured.
-    public var featuredSubjects: Set<String>
-    public var featuredLevels: Set<CourseLevel>
+    public var featuredSubjects: Set<String> = []
+    public var featuredLevels: Set<CourseLevel> = []
     /// Whether courses that leave the catalog get a news item too.
-    public var announceRemoved: Bool
+    public var announceRemoved = false
     /// Whether changed and renumbered courses get a news item too.
-    public var announceChanged: Bool
-    public var feedTitle: String
+    public var announceChanged = false
+    public var feedTitle = "New courses"
     /// The Atom feed's id: an absolute IRI that never changes.
-    public var feedID: String
+    public var feedID = "urn:gvingest:news"
 
-    public init(featuredSubjects: Set<String> = [], featuredLevels: Set<CourseLevel> = [], announceRemoved: Bool = false,
-                announceChanged: Bool = false, feedTitle: String = "New courses", feedID: String = "urn:gvingest:news") {
-        self.featuredSubjects = featuredSubjects
-        self.featuredLevels = featuredLevels
-        self.announceRemoved = announceRemoved
-        self.announceChanged = announceChanged
-        self.feedTitle = feedTitle
-        self.feedID = feedID
-    }
+    /// Every setting's default; the memberwise initializer (internal) sets any of them.
+    public static let defaults = NewsSettings()
 
     /// Whether a course of this subject and level is featured.
     public func isFeatured(subject: String?, level: CourseLevel?) -> Bool {
@@ -58,21 +51,16 @@ public struct NewsSettings: Sendable, Equatable {
 /// When a run refuses to publish (`guards` in pipeline.json): the checks that fail closed.
 public struct GuardSettings: Sendable, Equatable {
     /// Fewer courses than this means the crawl went wrong.
-    public var minimumCourses: Int
+    public var minimumCourses = 1
     /// More than this fraction of the previous courses removed at once means the crawl went wrong (unless accepted).
-    public var maximumRemovalFraction: Double
+    public var maximumRemovalFraction = 0.1
     /// Whether a run with pages that could not be fetched may publish.
-    public var allowFailedPages: Bool
+    public var allowFailedPages = false
     /// More than this fraction of fetched pages giving no course means the layout changed; fewer are parse gaps.
-    public var maximumUnparsedFraction: Double
+    public var maximumUnparsedFraction = 0.02
 
-    public init(minimumCourses: Int = 1, maximumRemovalFraction: Double = 0.1, allowFailedPages: Bool = false,
-                maximumUnparsedFraction: Double = 0.02) {
-        self.minimumCourses = minimumCourses
-        self.maximumRemovalFraction = maximumRemovalFraction
-        self.allowFailedPages = allowFailedPages
-        self.maximumUnparsedFraction = maximumUnparsedFraction
-    }
+    /// Every setting's default; the memberwise initializer (internal) sets any of them.
+    public static let defaults = GuardSettings()
 }
 
 extension PipelineConfig {
@@ -115,7 +103,7 @@ extension PipelineConfig {
         let removals = reader.number(object["maximumRemovalFraction"], "\(path).maximumRemovalFraction", in: 0...1)
         let allowFailed = reader.bool(object["allowFailedPages"], "\(path).allowFailedPages")
         let unparsed = reader.number(object["maximumUnparsedFraction"], "\(path).maximumUnparsedFraction", in: 0...1)
-        let defaults = GuardSettings()
+        let defaults = GuardSettings.defaults
         return GuardSettings(minimumCourses: minimum ?? defaults.minimumCourses,
                              maximumRemovalFraction: removals ?? defaults.maximumRemovalFraction,
                              allowFailedPages: allowFailed ?? defaults.allowFailedPages,

@@ -131,12 +131,10 @@ public struct PipelineConfig: Sendable, Equatable {
             config.normalize = readNormalize(section("normalize"), "normalize", reader: &reader)
             config.outputs = readOutputs(section("outputs"), "outputs", base: base, reader: &reader)
             // The feed's defaults name the first catalog, so two deployments do not share a feed id.
-            var news = NewsSettings()
-            if let first = config.catalogs.first {
-                news.feedTitle = "\(first.name): new courses"
-                news.feedID = "urn:gvingest:\(first.id):news"
+            let news = config.catalogs.first.map {
+                NewsSettings(feedTitle: "\($0.name): new courses", feedID: "urn:gvingest:\($0.id):news")
             }
-            config.news = readNews(section("news"), "news", defaults: news, reader: &reader)
+            config.news = readNews(section("news"), "news", defaults: news ?? NewsSettings(), reader: &reader)
             config.guards = readGuards(section("guards"), "guards", reader: &reader)
             if let publish = reader.object(object["publish"], "publish", required: false) {
                 config.firestore = readPublish(publish, "publish", reader: &reader)

@@ -1,15 +1,5 @@
 import Foundation
 
-/// How far a crawl has got, for a progress line.
-public struct CrawlProgress: Sendable {
-    public var done: Int
-    /// Pages known so far (grows as listings reveal more).
-    public var known: Int
-    public var retries: Int
-    public var errors: Int
-    public var elapsed: Double
-}
-
 /// A page the crawl could not get, and why.
 public struct CrawlFailure: Sendable, Equatable {
     public var url: String
@@ -75,11 +65,11 @@ public final class Crawler: Sendable {
     let parser: PageParser
     let settings: FetchSettings
     let robots: RobotsGate?
-    let progress: (@Sendable (CrawlProgress) -> Void)?
+    let progress: (@Sendable (CrawlReport) -> Void)?
 
     /// - Parameter honourRobots: false for sources that are not the web (a mirror).
     public init(source: any PageSource, parser: PageParser, settings: FetchSettings, honourRobots: Bool,
-                progress: (@Sendable (CrawlProgress) -> Void)? = nil) {
+                progress: (@Sendable (CrawlReport) -> Void)? = nil) {
         self.source = source
         self.parser = parser
         self.settings = settings
@@ -216,9 +206,11 @@ public final class Crawler: Sendable {
                         }
                     }
                 }
-                progress?(CrawlProgress(done: report.pagesFetched + report.pagesFailed, known: report.pagesExpected,
-                                        retries: source.retries, errors: report.pagesFailed,
-                                        elapsed: ProcessInfo.processInfo.systemUptime - started))
+                if let progress {
+                    report.retries = source.retries
+                    report.elapsedSeconds = ProcessInfo.processInfo.systemUptime - started
+                    progress(report)
+                }
             }
             if deadlineHit {
                 report.deadlineReached = true

@@ -101,12 +101,10 @@ public final class HTTPFetcher: PageSource {
         }
     }
 
-    /// Full jitter: a wait drawn below an exponentially growing cap; a server's Retry-After (capped) is a floor.
     func backoff(attempt: Int, retryAfter: Double?) -> Double {
-        let cap = min(Double(settings.backoffMaximumMilliseconds), Double(settings.backoffBaseMilliseconds) * pow(2, Double(attempt - 1))) / 1000
-        let jitter = Double.random(in: 0...max(0, cap))
-        guard let retryAfter else { return jitter }
-        return min(Double(settings.retryAfterMaximumSeconds), max(0, retryAfter)) + jitter / 10
+        RetryAfter.backoff(attempt: attempt, base: Double(settings.backoffBaseMilliseconds) / 1000,
+                           maximum: Double(settings.backoffMaximumMilliseconds) / 1000,
+                           retryAfter: retryAfter, retryAfterMaximum: Double(settings.retryAfterMaximumSeconds))
     }
 
     /// A redirect to another allowed origin: asks the vetter, then fetches it with one redirect fewer left.
@@ -218,6 +216,14 @@ public final class HTTPFetcher: PageSource {
 public enum RetryAfter {
     /// No wait asked for is longer than a day, clamped before any arithmetic so that "1e300" cannot overflow a sleep.
     public static let longest = 86_400.0
+
+    /// Full jitter: a wait drawn below a cap doubling from `base` to `maximum` seconds; a server's Retry-After
+    /// (at most `retryAfterMaximum`) is a floor.
+    static func backoff(attempt: Int, base: Double, maximum: Double, retryAfter: Double?, retryAfterMaximum: Double) -> Double {
+        let jitter = Double.random(in: 0...max(0, min(maximum, base * pow(2, Double(attempt - 1)))))
+        guard let retryAfter else { return jitter }
+        return min(retryAfterMaximum, max(0, retryAfter)) + jitter / 10
+    }
 
     /// Seconds as the nanoseconds `Task.sleep` takes: no wait is longer than `longest`, whatever asked for it.
     static func nanoseconds(_ seconds: Double) -> UInt64 {

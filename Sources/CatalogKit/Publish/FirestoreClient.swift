@@ -94,7 +94,8 @@ final class FirestoreClient: Sendable {
             case let .success(json): return json
             case let .failure(failure) where failure.status != .temporaryFailure: throw failure
             case let .failure(failure):
-                let wait = backoff(attempt: attempt, retryAfter: raw.response?.value(forHTTPHeaderField: "Retry-After").flatMap { RetryAfter.seconds(from: $0) })
+                let retryAfter = raw.response?.value(forHTTPHeaderField: "Retry-After").flatMap { RetryAfter.seconds(from: $0) }
+                let wait = RetryAfter.backoff(attempt: attempt, base: 0.1, maximum: 5, retryAfter: retryAfter, retryAfterMaximum: 30)
                 guard !Task.isCancelled, ProcessInfo.processInfo.systemUptime + wait < deadline else {
                     throw CommandFailure("\(method) \(url.path): \(failure.message) (gave up after \(attempt) attempt\(attempt == 1 ? "" : "s"), at the deadline)",
                                          status: .temporaryFailure)
@@ -103,12 +104,6 @@ final class FirestoreClient: Sendable {
                 try? await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
             }
         }
-    }
-
-    /// Full jitter below a cap that doubles from 0.1 s to 5 s; a server's Retry-After (at most 30 s) is a floor.
-    private func backoff(attempt: Int, retryAfter: Double?) -> Double {
-        let jitter = Double.random(in: 0...min(5, 0.1 * pow(2, Double(min(attempt, 20) - 1))))
-        return retryAfter.map { min(30, $0) + jitter / 10 } ?? jitter
     }
 
     /// What an answer means: its JSON, or a failure: worth retrying (75: 429, 503, ABORTED, UNAVAILABLE, no connection),

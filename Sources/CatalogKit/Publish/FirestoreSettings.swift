@@ -44,10 +44,7 @@ extension PipelineConfig {
         reader.rejectUnknownKeys(firestore, at, allowed: ["project", "database", "coursesCollection", "newsCollection", "tokenCommand", "deadlineSeconds"])
         var settings = FirestoreSettings(project: "")
         for (setting, key, _, problem) in FirestoreSettings.names {
-            guard let text = reader.string(firestore[key], "\(at).\(key)", required: key == "project") else { continue }
-            if let message = problem(text) {
-                reader.fail("\(at).\(key)", message)
-            } else {
+            if let text = reader.string(firestore[key], "\(at).\(key)", required: key == "project", problem) {
                 settings[keyPath: setting] = text
             }
         }

@@ -5,7 +5,7 @@ public enum CatalogLoader {
     /// The catalog's pages, fetched (or read) and parsed: its courses are those of `coursePages`; throws (69) when the
     /// source cannot be read at all. `system`: how to read the pages when not by the catalog's own system or rules.
     public static func load(_ catalog: CatalogConfig, settings: FetchSettings, system: SystemChoice? = nil,
-                            progress: (@Sendable (CrawlProgress) -> Void)? = nil) async throws(CommandFailure) -> CrawlReport {
+                            progress: (@Sendable (CrawlReport) -> Void)? = nil) async throws(CommandFailure) -> CrawlReport {
         let parser = PageParser(system: system ?? catalog.systemChoice)
         func unavailable(_ message: String) -> CommandFailure { CommandFailure(message, status: .unavailable) }
         switch catalog.source {

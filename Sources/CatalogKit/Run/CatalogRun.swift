@@ -41,7 +41,7 @@ public struct CatalogRun: Sendable {
         }
     }
 
-    public func execute(log: RunLog, progress: (@Sendable (CrawlProgress) -> Void)? = nil,
+    public func execute(log: RunLog, progress: (@Sendable (CrawlReport) -> Void)? = nil,
                         report: inout RunReport) async -> Outcome {
         var catalog = catalog
         log.info("start", "catalog \(catalog.id) (\(detectSystem ? "auto" : catalog.system.rawValue)) from \(catalog.source)\(dryRun ? ", dry run" : "")")
