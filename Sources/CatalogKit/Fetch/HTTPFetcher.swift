@@ -142,11 +142,6 @@ public final class HTTPFetcher: PageSource {
         case fail(FetchFailure)
     }
 
-    /// The most body a request may receive; robots.txt has its own (RFC 9309 asks to read at least 500 KiB).
-    static func bodyLimit(for url: URL, settings: FetchSettings) -> Int {
-        url.path == "/robots.txt" ? min(settings.maximumBodyBytes, RobotsPolicy.maximumBytes) : settings.maximumBodyBytes
-    }
-
     private func perform(_ url: URL, cached: FetchedPage?) async -> Outcome {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData,
                                  timeoutInterval: TimeInterval(max(1, settings.requestTimeoutSeconds)))
@@ -155,7 +150,8 @@ public final class HTTPFetcher: PageSource {
             if let etag = cached.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
             if let modified = cached.lastModified { request.setValue(modified, forHTTPHeaderField: "If-Modified-Since") }
         }
-        let limit = Self.bodyLimit(for: url, settings: settings)
+        // robots.txt has a limit of its own (RFC 9309 asks to read at least 500 KiB).
+        let limit = url.path == "/robots.txt" ? min(settings.maximumBodyBytes, RobotsPolicy.maximumBytes) : settings.maximumBodyBytes
         let timeout = DispatchTime.now() + .seconds(max(1, settings.requestTimeoutSeconds))
         let limits = RequestLimits(maximumBodyBytes: limit, deadline: timeout, allowedOrigin: { [self] in allows($0) })
         let raw = await delegate.run(request, in: session, limits: limits)
