@@ -49,20 +49,18 @@ public struct MirrorIndex: Sendable, Equatable {
     public static func load(from directory: URL) throws(CommandFailure) -> MirrorIndex {
         func unreadable(_ message: String) -> CommandFailure { CommandFailure(message, status: .noInput) }
         let file = directory.appendingPathComponent(fileName)
-        let data: Data
+        let bytes: [UInt8]
         guard FileManager.default.fileExists(atPath: file.path) else {
             throw unreadable("\(directory.path): not a mirror: it has no \(fileName) (a mirror is what gvingest fetch --record DIR writes)")
         }
         do {
-            data = try Data(contentsOf: file)
+            bytes = try FileBytes.read(file)
         } catch {
-            // Foundation's sentence ("The operation could not be completed") says less than the errno behind it.
-            let underlying = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).map { String(cString: strerror(Int32($0.code))) }
-            throw unreadable("\(file.path): cannot read the mirror index\(underlying.map { ": \($0)" } ?? "")")
+            throw unreadable("\(file.path): cannot read the mirror index: \(error)")
         }
         let root: JSONValue
         do {
-            root = try JSONValue.parse(data)
+            root = try JSONValue.parse(bytes)
         } catch {
             throw unreadable("\(file.path): not valid JSON: \(error)")
         }
