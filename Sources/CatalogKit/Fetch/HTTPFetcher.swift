@@ -256,10 +256,7 @@ actor ConcurrencyGate {
     }
 
     func acquire(host: String) async {
-        if canStart(host) {
-            start(host)
-            return
-        }
+        if start(host) { return }
         await withCheckedContinuation { waiters.append((host, $0)) }
     }
 
@@ -269,8 +266,7 @@ actor ConcurrencyGate {
         let waiting = waiters
         waiters = []
         for waiter in waiting {
-            if canStart(waiter.host) {
-                start(waiter.host)
+            if start(waiter.host) {
                 waiter.continuation.resume()
             } else {
                 waiters.append(waiter)
@@ -278,13 +274,12 @@ actor ConcurrencyGate {
         }
     }
 
-    private func canStart(_ host: String) -> Bool {
-        inFlight < total && perHostInFlight[host, default: 0] < perHost
-    }
-
-    private func start(_ host: String) {
+    /// Counts a request to `host` as started, when the bounds leave room for it.
+    private func start(_ host: String) -> Bool {
+        guard inFlight < total, perHostInFlight[host, default: 0] < perHost else { return false }
         inFlight += 1
         perHostInFlight[host, default: 0] += 1
+        return true
     }
 
     func setDelay(_ seconds: Double, for host: String) {
