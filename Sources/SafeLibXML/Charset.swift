@@ -87,8 +87,10 @@ public enum CharsetDetector {
                 let (attributes, next) = readAttributes(bytes, from: index + 5, end: end)
                 index = next
                 if let charset = attributes["charset"], !charset.isEmpty { return charset }
-                if attributes["http-equiv"]?.lowercased() == "content-type",
-                   let content = attributes["content"], let charset = charsetParameter(in: "x;" + afterSemicolon(content)) {
+                // The content's parameters are what follows its first semicolon, or the whole of it without one.
+                if attributes["http-equiv"]?.lowercased() == "content-type", let content = attributes["content"],
+                   let parameters = content.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).last,
+                   let charset = charsetParameter(in: "x;" + parameters) {
                     return charset
                 }
                 continue
@@ -114,11 +116,6 @@ public enum CharsetDetector {
         guard let first = text.firstIndex(where: { !drop($0) }),
               let last = text.lastIndex(where: { !drop($0) }) else { return "" }
         return String(text[first...last])
-    }
-
-    private static func afterSemicolon(_ content: String) -> String {
-        guard let semicolon = content.firstIndex(of: ";") else { return content }
-        return String(content[content.index(after: semicolon)...])
     }
 
     private static func matches(_ bytes: [UInt8], at index: Int, _ literal: StaticString) -> Bool {

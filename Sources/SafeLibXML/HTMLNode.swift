@@ -31,7 +31,7 @@ public struct HTMLNode {
 
     /// The element's own attribute `name` (`xmlHasProp` also searches DTD defaults, which HTML pages never declare).
     private func attributeNode(_ name: String) -> xmlAttrPtr? {
-        guard isElement else { return nil }
+        guard pointer.pointee.type == XML_ELEMENT_NODE else { return nil }
         var property = pointer.pointee.properties
         while let current = property {
             if let written = current.pointee.name, Self.isNamed(written, name) { return current }
@@ -98,8 +98,6 @@ public struct HTMLNode {
         }
         return found
     }
-
-    public var isElement: Bool { pointer.pointee.type == XML_ELEMENT_NODE }
 
     /// The value of an attribute, entities decoded, or nil when absent.
     public func attribute(_ name: String) -> String? {

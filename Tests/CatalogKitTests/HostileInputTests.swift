@@ -101,7 +101,7 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try Data("{\"pages\": {\"https://x.edu/a\": {\"file\": \"../../etc/passwd\"}}}".utf8)
             .write(to: directory.appendingPathComponent("index.json"))
-        #expect(throws: MirrorError.self) { try MirrorSource(directory: directory) }
+        #expect(throws: CommandFailure.self) { try MirrorSource(directory: directory) }
         do {
             _ = try MirrorSource(directory: directory)
         } catch {

@@ -346,7 +346,7 @@ import Testing
 extension HTMLNode {
     /// `xmlGetProp`'s answer, to hold `attribute` to.
     func libxml2Attribute(_ name: String) -> String? {
-        guard isElement else { return nil }
+        guard pointer.pointee.type == XML_ELEMENT_NODE else { return nil }
         return LibXML.take(xmlGetProp(pointer, name))
     }
 }

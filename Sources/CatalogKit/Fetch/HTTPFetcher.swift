@@ -140,11 +140,6 @@ public final class HTTPFetcher: PageSource {
         case fail(FetchFailure)
     }
 
-    /// The most body a request may receive; robots.txt has its own (RFC 9309 asks to read at least 500 KiB).
-    static func bodyLimit(for url: URL, settings: FetchSettings) -> Int {
-        url.path == "/robots.txt" ? min(settings.maximumBodyBytes, RobotsPolicy.maximumBytes) : settings.maximumBodyBytes
-    }
-
     private func perform(_ url: URL, cached: FetchedPage?) async -> Outcome {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData,
                                  timeoutInterval: TimeInterval(max(1, settings.requestTimeoutSeconds)))
@@ -153,7 +148,8 @@ public final class HTTPFetcher: PageSource {
             if let etag = cached.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
             if let modified = cached.lastModified { request.setValue(modified, forHTTPHeaderField: "If-Modified-Since") }
         }
-        let limit = Self.bodyLimit(for: url, settings: settings)
+        // robots.txt has a limit of its own (RFC 9309 asks to read at least 500 KiB).
+        let limit = url.path == "/robots.txt" ? min(settings.maximumBodyBytes, RobotsPolicy.maximumBytes) : settings.maximumBodyBytes
         let timeout = DispatchTime.now() + .seconds(max(1, settings.requestTimeoutSeconds))
         let limits = RequestLimits(maximumBodyBytes: limit, deadline: timeout, allowedOrigin: { [self] in allows($0) })
         let raw = await delegate.run(request, in: session, limits: limits)
@@ -266,10 +262,7 @@ actor ConcurrencyGate {
     }
 
     func acquire(host: String) async {
-        if canStart(host) {
-            start(host)
-            return
-        }
+        if start(host) { return }
         await withCheckedContinuation { waiters.append((host, $0)) }
     }
 
@@ -279,8 +272,7 @@ actor ConcurrencyGate {
         let waiting = waiters
         waiters = []
         for waiter in waiting {
-            if canStart(waiter.host) {
-                start(waiter.host)
+            if start(waiter.host) {
                 waiter.continuation.resume()
             } else {
                 waiters.append(waiter)
@@ -288,13 +280,12 @@ actor ConcurrencyGate {
         }
     }
 
-    private func canStart(_ host: String) -> Bool {
-        inFlight < total && perHostInFlight[host, default: 0] < perHost
-    }
-
-    private func start(_ host: String) {
+    /// Counts a request to `host` as started, when the bounds leave room for it.
+    private func start(_ host: String) -> Bool {
+        guard inFlight < total, perHostInFlight[host, default: 0] < perHost else { return false }
         inFlight += 1
         perHostInFlight[host, default: 0] += 1
+        return true
     }
 
     func setDelay(_ seconds: Double, for host: String) {

@@ -46,27 +46,26 @@ public struct MirrorIndex: Sendable, Equatable {
     /// Where the recorded crawl started; a replay with no start URLs of its own starts there.
     public var startURLs: [String] = []
 
-    public static func load(from directory: URL) throws -> MirrorIndex {
+    public static func load(from directory: URL) throws(CommandFailure) -> MirrorIndex {
+        func unreadable(_ message: String) -> CommandFailure { CommandFailure(message, status: .noInput) }
         let file = directory.appendingPathComponent(fileName)
-        let data: Data
+        let bytes: [UInt8]
         guard FileManager.default.fileExists(atPath: file.path) else {
-            throw MirrorError(message: "\(directory.path): not a mirror: it has no \(fileName) (a mirror is what gvingest fetch --record DIR writes)")
+            throw unreadable("\(directory.path): not a mirror: it has no \(fileName) (a mirror is what gvingest fetch --record DIR writes)")
         }
         do {
-            data = try Data(contentsOf: file)
+            bytes = try FileBytes.read(file)
         } catch {
-            // Foundation's sentence ("The operation could not be completed") says less than the errno behind it.
-            let underlying = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).map { String(cString: strerror(Int32($0.code))) }
-            throw MirrorError(message: "\(file.path): cannot read the mirror index\(underlying.map { ": \($0)" } ?? "")")
+            throw unreadable("\(file.path): cannot read the mirror index: \(error)")
         }
         let root: JSONValue
         do {
-            root = try JSONValue.parse(data)
+            root = try JSONValue.parse(bytes)
         } catch {
-            throw MirrorError(message: "\(file.path): not valid JSON: \(error)")
+            throw unreadable("\(file.path): not valid JSON: \(error)")
         }
         guard case let .object(pages)? = root["pages"] else {
-            throw MirrorError(message: "\(file.path): expected an object \"pages\" mapping URLs to files")
+            throw unreadable("\(file.path): expected an object \"pages\" mapping URLs to files")
         }
         var index = MirrorIndex()
         if case let .array(starts)? = root["startUrls"] {
@@ -74,7 +73,7 @@ public struct MirrorIndex: Sendable, Equatable {
         }
         for (url, value) in pages {
             guard let path = value["file"]?.stringValue, PipelineConfig.confinedPath(path, base: directory) != nil else {
-                throw MirrorError(message: "\(file.path): pages[\"\(url)\"].file: expected a relative path inside the mirror")
+                throw unreadable("\(file.path): pages[\"\(url)\"].file: expected a relative path inside the mirror")
             }
             let status = if case let .int(code)? = value["status"] { code } else { 200 }
             index.pages[url] = Entry(file: path, status: status, contentType: value["contentType"]?.stringValue,
@@ -95,11 +94,6 @@ public struct MirrorIndex: Sendable, Equatable {
                                      "startUrls": .array(startURLs.map(JSONValue.string))]).serialized() + "\n"
         try AtomicFile.write(Data(json.utf8), to: directory.appendingPathComponent(Self.fileName))
     }
-}
-
-public struct MirrorError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-    public var description: String { message }
 }
 
 /// Serves pages from a recorded mirror: no network at all.
@@ -183,7 +177,9 @@ public final class MirrorRecorder: PageSource, Sendable {
     /// Writes `index.json`; call once the crawl is over. Throws when a page or the index could not be written.
     public func finish() throws {
         let (snapshot, problems) = recorded.withLock { ($0.index, $0.failures) }
-        if !problems.isEmpty { throw MirrorError(message: "could not record: " + problems.joined(separator: "; ")) }
+        if !problems.isEmpty {
+            throw CommandFailure("could not record: " + problems.joined(separator: "; "), status: .cannotCreate)
+        }
         try snapshot.write(to: directory)
     }
 }

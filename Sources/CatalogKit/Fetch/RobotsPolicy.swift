@@ -1,9 +1,6 @@
 /// The rules of a robots.txt for one user agent: the longest matching Allow/Disallow wins (RFC 9309).
-public struct RobotsPolicy: Sendable, Equatable {
-    struct Rule: Sendable, Equatable {
-        var allow: Bool
-        var pattern: String
-    }
+public struct RobotsPolicy: Sendable {
+    typealias Rule = (allow: Bool, pattern: String)
 
     var rules: [Rule]
     /// Crawl-delay for our agent, when the file sets one (seconds).
@@ -41,7 +38,7 @@ public struct RobotsPolicy: Sendable, Equatable {
             case "allow", "disallow":
                 // An empty Disallow allows everything; it adds no rule.
                 guard !groups.isEmpty, !value.isEmpty else { break }
-                groups[groups.count - 1].rules.append(Rule(allow: key == "allow", pattern: value))
+                groups[groups.count - 1].rules.append((key == "allow", value))
             case "crawl-delay":
                 if !groups.isEmpty, let delay = Double(value) { groups[groups.count - 1].delay = delay }
             default:
@@ -56,7 +53,7 @@ public struct RobotsPolicy: Sendable, Equatable {
         crawlDelay = chosen.compactMap(\.delay).max()
         if rules.count > Self.maximumRules {
             refusal = "robots.txt has \(rules.count) rules for this agent, more than \(Self.maximumRules); nothing is crawled"
-            rules = [Rule(allow: false, pattern: "/")]
+            rules = [(false, "/")]
         }
     }
 

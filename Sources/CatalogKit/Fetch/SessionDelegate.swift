@@ -155,23 +155,19 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 state.raw.refusedRedirect = "redirect without a target"
                 return nil
             }
-            guard let origin = Origin(target) else {
+            let origin = Origin(target)
+            if origin == nil {
                 state.raw.refusedRedirect = "redirect to \(location ?? target.absoluteString) refused: only http and https URLs are followed"
-                return nil
-            }
-            guard state.limits.allowedOrigin(origin) else {
+            } else if let origin, !state.limits.allowedOrigin(origin) {
                 state.raw.refusedRedirect = "redirect to \(target.absoluteString) refused: origin \(origin) is not allowed"
-                return nil
-            }
-            guard state.redirects <= maximumRedirects else {
+            } else if state.redirects > maximumRedirects {
                 state.raw.refusedRedirect = "more than \(maximumRedirects) redirects (a redirect loop?); last to \(target.absoluteString)"
-                return nil
-            }
-            guard origin == from else {
+            } else if origin != from {
                 state.raw.redirectToOrigin = target
-                return nil
+            } else {
+                return request
             }
-            return request
+            return nil
         } ?? nil
         completionHandler(verdict)
     }

@@ -87,16 +87,15 @@ public struct AcalogParser: CatalogParser {
     /// Whether the events hold text outside links (a footer under a rule holds only links).
     static func holdsText(_ events: [InlineEvent]) -> Bool {
         var inLink = false
-        for event in events {
+        return events.contains { event in
             switch event {
             case .startLink: inLink = true
             case .endLink: inLink = false
-            case let .text(text) where !inLink:
-                if text.utf8.contains(where: { $0 > 0x20 }) { return true }
-            default: continue
+            case let .text(text): return !inLink && text.utf8.contains { $0 > 0x20 }
+            default: break
             }
+            return false
         }
-        return false
     }
 
     /// How many elements may stand between a heading and the rule that closes its header (UH's hold seven).

@@ -7,16 +7,6 @@ enum InlineSentences {
         case prerequisite = "Prerequisites", corequisite = "Corequisites"
     }
 
-    struct Marker {
-        var kind: Kind
-        /// Where the sentence starts (its label included).
-        var start: Int
-        /// Where its value starts.
-        var valueStart: Int
-        /// The label as written, for provenance.
-        var written: String
-    }
-
     static let labels: [(String, Kind)] = [
         ("Prerequisite(s):", .prerequisite), ("Prerequisites:", .prerequisite), ("Prerequisite:", .prerequisite),
         ("Prereqs:", .prerequisite), ("Prereq.:", .prerequisite), ("Prereq:", .prerequisite),
@@ -28,13 +18,13 @@ enum InlineSentences {
     /// The description before the trailing sentences, then one segment per sentence found.
     static func split(_ segment: ContentSegment) -> (description: ContentSegment, sentences: [ContentSegment]) {
         let s = Array(segment.text.utf8)
-        var markers: [Marker] = sentenceStarts(s, from: 0) { index in
-            if let end = contactTriple(s, at: index) {
-                return (Marker(kind: .contactHours, start: index, valueStart: index, written: "(n-n-n)"), end)
-            }
+        // Where a sentence starts (its label included) and its value starts; its label as written, for provenance.
+        typealias Marker = (kind: Kind, start: Int, valueStart: Int, written: String)
+        var markers = sentenceStarts(s, from: 0) { index -> (Marker, end: Int)? in
+            if let end = contactTriple(s, at: index) { return ((.contactHours, index, index, "(n-n-n)"), end) }
             guard let (label, kind) = labels.first(where: { s[index...].starts(with: $0.0.utf8) }) else { return nil }
             let valueStart = index + label.utf8.count
-            return (Marker(kind: kind, start: index, valueStart: valueStart, written: label), valueStart)
+            return ((kind, index, valueStart, label), valueStart)
         }
         // "Offered" must be a single sentence of its own, or it is prose ("Offered jointly with …").
         markers = markers.enumerated().filter { index, marker in

@@ -148,9 +148,11 @@ public struct RuleParser: CatalogParser {
         course.noteCreditsCap(heading?.creditsCap, rule: "\(codeRule), after the slash that follows its credits")
 
         // Fields the rules point at directly win over what the body gave.
-        if let xpath = rules.title, let found = try node.first(xpath), !found.text.isEmpty {
-            course.title = found.text
-            course.provenance["title"] = "rules.title \(xpath) at \(found.path)"
+        let texts = [("title", rules.title, \ParsedCourse.title), ("description", rules.description, \.description)]
+        for (key, xpath, keyPath) in texts {
+            guard let xpath, let found = try node.first(xpath), !found.text.isEmpty else { continue }
+            course[keyPath: keyPath] = found.text
+            course.provenance[key] = "rules.\(key) \(xpath) at \(found.path)"
         }
         if let xpath = rules.credits, let found = try node.first(xpath), !found.text.isEmpty {
             let phrase = CourseHeading.trailingCreditPhrase(found.text)
@@ -158,26 +160,20 @@ public struct RuleParser: CatalogParser {
             course.provenance["credits"] = "rules.credits \(xpath) at \(found.path)"
             course.noteCreditsCap(phrase?.cap, rule: "rules.credits \(xpath) at \(found.path), after the slash that follows the credits")
         }
-        if let xpath = rules.description, let found = try node.first(xpath), !found.text.isEmpty {
-            course.description = found.text
-            course.provenance["description"] = "rules.description \(xpath) at \(found.path)"
-        }
-        if let (text, links, rule) = try requisite(rules.prerequisite, in: node, key: "prerequisite") {
-            (course.prerequisiteText, course.prerequisiteLinks, course.provenance["prerequisite"]) = (text, links, rule)
-        }
-        if let (text, links, rule) = try requisite(rules.corequisite, in: node, key: "corequisite") {
-            (course.corequisiteText, course.corequisiteLinks, course.provenance["corequisite"]) = (text, links, rule)
+        // A requisite's text (its label, when it starts with one, left out) and course links.
+        let requisites = [
+            ("prerequisite", rules.prerequisite, \ParsedCourse.prerequisiteText, \ParsedCourse.prerequisiteLinks),
+            ("corequisite", rules.corequisite, \.corequisiteText, \.corequisiteLinks),
+        ]
+        for (key, xpath, textPath, linksPath) in requisites {
+            guard let xpath, let found = try node.first(xpath) else { continue }
+            let segments = LabelledContent.segments(from: found.inlineEvents())
+            guard let first = segments.first, !first.text.isEmpty else { continue }
+            course[keyPath: textPath] = segments.map(\.text).joined(separator: " ")
+            course[keyPath: linksPath] = segments.flatMap(ParsedCourse.courseLinks)
+            course.provenance[key] = "rules.\(key) \(xpath) at \(found.path)"
         }
         return course
-    }
-
-    /// A requisite's text (its label, when it starts with one, left out) and course links.
-    private func requisite(_ xpath: String?, in node: HTMLNode, key: String) throws -> (String, [CourseLink], String)? {
-        guard let xpath, let found = try node.first(xpath) else { return nil }
-        let segments = LabelledContent.segments(from: found.inlineEvents())
-        guard let first = segments.first, !first.text.isEmpty else { return nil }
-        let text = segments.map(\.text).joined(separator: " ")
-        return (text, segments.flatMap(ParsedCourse.courseLinks), "rules.\(key) \(xpath) at \(found.path)")
     }
 
     public func listing(in page: PageContext) throws -> CourseListing? {
