@@ -53,15 +53,21 @@ public enum MarkupEscaping {
     public static func xml(_ text: String) -> String {
         var output = ""
         output.reserveCapacity(text.utf8.count + 8)
-        let entities: [Unicode.Scalar: String] = ["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&apos;"]
         for scalar in text.unicodeScalars {
-            let value = scalar.value
-            if let entity = entities[scalar] {
-                output += entity
-            } else if value < 0x20 ? !"\t\n\r".unicodeScalars.contains(scalar) : value == 0xFFFE || value == 0xFFFF {
-                output += "\u{FFFD}"
-            } else {
-                output.unicodeScalars.append(scalar)
+            switch scalar {
+            case "&": output += "&amp;"
+            case "<": output += "&lt;"
+            case ">": output += "&gt;"
+            case "\"": output += "&quot;"
+            case "'": output += "&apos;"
+            case "\t", "\n", "\r": output.unicodeScalars.append(scalar)
+            default:
+                let value = scalar.value
+                if value < 0x20 || value == 0xFFFE || value == 0xFFFF {
+                    output += "\u{FFFD}"
+                } else {
+                    output.unicodeScalars.append(scalar)
+                }
             }
         }
         return output
