@@ -155,19 +155,23 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 state.raw.refusedRedirect = "redirect without a target"
                 return nil
             }
-            let origin = Origin(target)
-            if origin == nil {
+            guard let origin = Origin(target) else {
                 state.raw.refusedRedirect = "redirect to \(location ?? target.absoluteString) refused: only http and https URLs are followed"
-            } else if let origin, !state.limits.allowedOrigin(origin) {
-                state.raw.refusedRedirect = "redirect to \(target.absoluteString) refused: origin \(origin) is not allowed"
-            } else if state.redirects > maximumRedirects {
-                state.raw.refusedRedirect = "more than \(maximumRedirects) redirects (a redirect loop?); last to \(target.absoluteString)"
-            } else if origin != from {
-                state.raw.redirectToOrigin = target
-            } else {
-                return request
+                return nil
             }
-            return nil
+            guard state.limits.allowedOrigin(origin) else {
+                state.raw.refusedRedirect = "redirect to \(target.absoluteString) refused: origin \(origin) is not allowed"
+                return nil
+            }
+            guard state.redirects <= maximumRedirects else {
+                state.raw.refusedRedirect = "more than \(maximumRedirects) redirects (a redirect loop?); last to \(target.absoluteString)"
+                return nil
+            }
+            guard origin == from else {
+                state.raw.redirectToOrigin = target
+                return nil
+            }
+            return request
         } ?? nil
         completionHandler(verdict)
     }
