@@ -71,7 +71,7 @@ enum FetchCommand: Command {
         var honourRobots = !settings.ignoreRobots
         if let replay = arguments.value("--replay") {
             let directory = URL(fileURLWithPath: replay)
-            let mirror = try CommandFailure.catching(.noInput) { try MirrorSource(directory: directory) }
+            let mirror = try MirrorSource(directory: directory)
             if starts.isEmpty { starts = mirror.index.startURLs.compactMap(URL.init(string:)) }
             source = mirror
             honourRobots = false

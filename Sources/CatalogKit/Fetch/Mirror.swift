@@ -101,7 +101,7 @@ public struct MirrorSource: PageSource {
     public let directory: URL
     public let index: MirrorIndex
 
-    public init(directory: URL) throws {
+    public init(directory: URL) throws(CommandFailure) {
         self.directory = directory
         self.index = try MirrorIndex.load(from: directory)
     }
