@@ -71,9 +71,11 @@ public struct Normalizer: Sendable {
     /// sharing a code are kept under qualified ids (`SharedCodes`), sorted by id, with reverse prerequisite
     /// links and references to codes the catalog lacks. The page order makes no difference to the result.
     public func normalize(catalog parsed: consuming [ParsedCourse]) -> [Course] {
-        let codeTexts = ParallelMap.map(Array(parsed.indices)) { [parsed] index in parsed[index].code.description }
+        let codeLinks = ParallelMap.map(Array(parsed.indices)) { [parsed] index in
+            (parsed[index].code.description, parsed[index].pageURL ?? parsed[index].sourceURL)
+        }
         // A code two pages give links to the first of their URLs, whichever page came first.
-        let links = Dictionary(zip(codeTexts, parsed.lazy.map { $0.pageURL ?? $0.sourceURL }), uniquingKeysWith: min)
+        let links = Dictionary(codeLinks, uniquingKeysWith: min)
         let scheme = numberingScheme(for: parsed.lazy.map(\.code))
         // Each course is independent of the others: spread over the cores, where each parsed course is let go of.
         var normalized = ParallelMap.map(consuming: consume parsed) { [links] in normalize($0, links: links, scheme: scheme) }
@@ -85,21 +87,22 @@ public struct Normalizer: Sendable {
         let keys = { [normalized] in
             ParallelMap.map(Array(normalized.indices)) { index in
                 (id: Course.id(code: normalized[index].code, qualifier: normalized[index].idQualifier),
-                 code: normalized[index].code, codeText: normalized[index].code.description,
-                 references: normalized[index].prerequisiteCourses + normalized[index].corequisiteCourses)
+                 code: normalized[index].code, codeText: normalized[index].code.description)
             }
         }()
         var kept = shared.kept
-        kept.sort { keys[$0].id < keys[$1].id }
+        let ids = keys.map(\.id)
+        kept.sort { ids[$0] < ids[$1] }
         let codes = Set(kept.map { keys[$0].codeText })
         var requiredBy: [String: [Int]] = [:]
         for index in kept {
             for required in normalized[index].prerequisiteCourses { requiredBy[required, default: []].append(index) }
         }
-        let reverse = ParallelMap.map(kept) { [requiredBy] index -> (prerequisiteFor: [String], missing: [String]) in
+        let reverse = ParallelMap.map(kept) { [requiredBy, normalized] index -> (prerequisiteFor: [String], missing: [String]) in
             let requirers = Set((requiredBy[keys[index].codeText] ?? []).map { keys[$0].code })
             let prerequisiteFor = requirers.sorted().map(\.description)
-            return (prerequisiteFor, Set(keys[index].references).filter { !codes.contains($0) }.sorted())
+            let references = Set(normalized[index].prerequisiteCourses + normalized[index].corequisiteCourses)
+            return (prerequisiteFor, references.filter { !codes.contains($0) }.sorted())
         }
         for (position, index) in kept.enumerated() {
             normalized[index].prerequisiteFor = reverse[position].prerequisiteFor

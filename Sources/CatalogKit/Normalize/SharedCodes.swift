@@ -14,9 +14,8 @@ enum SharedCodes {
     /// `sameness`) are one course: the copy read from the first source URL stays. Distinct courses left in
     /// a group are all kept, each with a qualifier from its title (and, when titles agree, its description).
     static func resolve(_ courses: [Course]) -> Resolution {
-        let byID = Dictionary(grouping: courses.indices) {
-            Course.id(code: courses[$0].code, qualifier: courses[$0].idQualifier)
-        }
+        let ids = ParallelMap.map(Array(courses.indices)) { Course.id(code: courses[$0].code, qualifier: courses[$0].idQualifier) }
+        let byID = Dictionary(grouping: courses.indices) { ids[$0] }
         var resolution = Resolution()
         resolution.kept.reserveCapacity(byID.count)
         for (_, members) in byID {
