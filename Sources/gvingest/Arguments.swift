@@ -61,11 +61,8 @@ func loadConfiguration(_ path: String) throws(CommandFailure) -> PipelineConfig 
     guard FileManager.default.isReadableFile(atPath: path) else {
         throw CommandFailure("\(path): cannot read the configuration", status: .noInput)
     }
-    do {
-        return try PipelineConfig.load(URL(fileURLWithPath: path))
-    } catch {
-        throw CommandFailure("\(error)\(rulesHint(path))", status: .dataError)
-    }
+    return try Result { try PipelineConfig.load(URL(fileURLWithPath: path)) }
+        .mapError { CommandFailure("\($0)\(rulesHint(path))", status: .dataError) }.get()
 }
 
 /// The `eligible` catalog `--catalog` names, or the only one; `kind` names them in messages ("catalogs with rules").
@@ -97,11 +94,7 @@ extension CommandFailure {
     /// `body`'s value; what it throws ends the command with `status` and the error's text after `context`.
     static func catching<T>(_ status: ExitStatus, _ context: String = "",
                             _ body: () throws -> T) throws(CommandFailure) -> T {
-        do {
-            return try body()
-        } catch {
-            throw CommandFailure(context + "\(error)", status: status)
-        }
+        try Result(catching: body).mapError { CommandFailure(context + "\($0)", status: status) }.get()
     }
 }
 

@@ -82,12 +82,7 @@ public struct NewsPipeline: Sendable {
     /// and the previous snapshot's sequence number (0 for none).
     public func proposal(catalog: CatalogConfig, pages: PageCounts, courses: [Course], acceptRemovals: Bool, now: Date)
         throws(CommitError) -> (previous: Snapshot?, snapshot: Snapshot, diff: CatalogDiff, violations: [GuardViolation], sequence: Int) {
-        let latest: (entry: SnapshotStore.Entry, snapshot: Snapshot)?
-        do {
-            latest = try store.latest()
-        } catch {
-            throw .snapshot(error)
-        }
+        let latest = try Result { () throws(SnapshotError) in try store.latest() }.mapError(CommitError.snapshot).get()
         let previous = latest?.snapshot
         let (snapshot, diff) = Snapshot.capture(catalogID: catalog.id, source: catalog.source.json, pages: pages, courses: courses,
                                                 previous: previous, at: now)
@@ -167,10 +162,8 @@ public struct NewsPipeline: Sendable {
     /// The accumulated news; none when the file does not exist yet.
     public func loadNews() throws(CommitError) -> [NewsItem] {
         guard FileManager.default.fileExists(atPath: newsFile.path) else { return [] }
-        do {
-            return try NewsFile.decode(try FileBytes.read(newsFile))
-        } catch {
-            throw .corruptNews(path: newsFile.path, reason: (error as? FormatError)?.message ?? "cannot read: \(error)")
-        }
+        return try Result { try NewsFile.decode(try FileBytes.read(newsFile)) }.mapError {
+            CommitError.corruptNews(path: newsFile.path, reason: ($0 as? FormatError)?.message ?? "cannot read: \($0)")
+        }.get()
     }
 }

@@ -15,12 +15,7 @@ public enum CatalogLoader {
                                   progress: progress)
             return await crawler.crawl(start: urls)
         case let .replay(directory):
-            let mirror: MirrorSource
-            do {
-                mirror = try MirrorSource(directory: directory)
-            } catch {
-                throw unavailable("\(error)")
-            }
+            let mirror = try Result { try MirrorSource(directory: directory) }.mapError { unavailable("\($0)") }.get()
             let starts = mirror.index.startURLs.compactMap(URL.init(string:))
             guard !starts.isEmpty else {
                 throw unavailable("\(directory.path)/index.json records no start URLs to replay from")

@@ -10,11 +10,8 @@ public final class RunLock {
         func unavailable(_ reason: String) -> CommandFailure {
             CommandFailure("cannot create the run lock \(file.path): \(reason)", status: .cannotCreate)
         }
-        do {
-            try AtomicFile.makeDirectory(directory)
-        } catch {
-            throw unavailable("cannot \(error.operation) \(error.path): \(error.reason)")
-        }
+        try Result { () throws(FileWriteError) in try AtomicFile.makeDirectory(directory) }
+            .mapError { unavailable("cannot \($0.operation) \($0.path): \($0.reason)") }.get()
         // Whoever can write the output directory could leave a symbolic link or a hard link here to a file the
         // runner can write; opening it without following links, and taking only a file that is plainly a lock
         // file, means the note below never truncates anything the lock did not create.

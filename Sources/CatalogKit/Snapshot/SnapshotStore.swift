@@ -53,12 +53,9 @@ public struct SnapshotStore: Sendable {
     /// The snapshots, oldest first; none when the directory does not exist yet.
     public func list() throws(SnapshotError) -> [Entry] {
         guard FileManager.default.fileExists(atPath: directory.path) else { return [] }
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        } catch {
-            throw .unreadable(path: directory.path, reason: (error as NSError).localizedDescription)
-        }
+        let names = try Result { try FileManager.default.contentsOfDirectory(atPath: directory.path) }.mapError {
+            SnapshotError.unreadable(path: directory.path, reason: ($0 as NSError).localizedDescription)
+        }.get()
         return names.compactMap { name in
             Self.sequence(ofFileName: name).map { Entry(sequence: $0, file: directory.appendingPathComponent(name)) }
         }.sorted { ($0.sequence, $0.name) < ($1.sequence, $1.name) }
@@ -66,17 +63,10 @@ public struct SnapshotStore: Sendable {
 
     /// Reads a snapshot file, strictly.
     public static func load(_ file: URL) throws(SnapshotError) -> Snapshot {
-        let bytes: [UInt8]
-        do {
-            bytes = try FileBytes.read(file)
-        } catch {
-            throw .unreadable(path: file.path, reason: "\(error)")
-        }
-        do {
-            return try Snapshot(bytes: bytes)
-        } catch {
-            throw .corrupt(path: file.path, reason: error.message)
-        }
+        let bytes = try Result { try FileBytes.read(file) }
+            .mapError { SnapshotError.unreadable(path: file.path, reason: "\($0)") }.get()
+        return try Result { try Snapshot(bytes: bytes) }
+            .mapError { SnapshotError.corrupt(path: file.path, reason: "\($0)") }.get()
     }
 
     /// The newest snapshot, or nil when there is none.
