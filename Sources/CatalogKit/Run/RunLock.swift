@@ -38,16 +38,13 @@ public final class RunLock {
         _ = note.withCString { pwrite(fd, $0, strlen($0), 0) }
     }
 
-    /// The largest file taken for a lock file: it only ever holds one line.
-    static let maximumLockFileBytes = 4_096
-
     /// Why an open file is not a lock file that may be overwritten (not regular, hard-linked, or too large).
     static func refusal(_ fd: Int32) -> String? {
         var info = stat()
         guard fstat(fd, &info) == 0 else { return String(cString: strerror(errno)) }
         if info.st_mode & S_IFMT != S_IFREG { return "it is not a regular file" }
         if info.st_nlink > 1 { return "it has \(info.st_nlink) names (hard links)" }
-        if info.st_size > maximumLockFileBytes { return "it holds \(info.st_size) bytes, more than a lock's note" }
+        if info.st_size > 4_096 { return "it holds \(info.st_size) bytes, more than a lock's note" }
         return nil
     }
 

@@ -37,11 +37,6 @@ public struct SnapshotStore: Sendable {
 
     static let prefix = "snapshot-"
 
-    /// The snapshot file name for a sequence number and capture time.
-    static func fileName(sequence: Int, capturedAt: String) -> String {
-        prefix + String(format: "%06d", sequence) + "-" + Timestamp.compact(capturedAt) + ".json"
-    }
-
     /// The sequence number of a snapshot file name; nil for any other file (temporary files included).
     static func sequence(ofFileName name: String) -> Int? {
         guard name.hasPrefix(prefix), name.hasSuffix(".json") else { return nil }
@@ -79,7 +74,8 @@ public struct SnapshotStore: Sendable {
     @discardableResult
     public func write(_ snapshot: Snapshot) throws(SnapshotError) -> Entry {
         let sequence = (try list().last?.sequence ?? 0) + 1
-        let file = directory.appendingPathComponent(Self.fileName(sequence: sequence, capturedAt: snapshot.capturedAt))
+        let name = Self.prefix + String(format: "%06d", sequence) + "-" + Timestamp.compact(snapshot.capturedAt)
+        let file = directory.appendingPathComponent(name + ".json")
         do {
             try AtomicFile.makeDirectory(directory)
             try AtomicFile.create(Data(snapshot.encoded()), at: file)
