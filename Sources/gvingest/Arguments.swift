@@ -25,12 +25,8 @@ struct Arguments {
                 onlyPositionals = true
                 continue
             }
-            var name = word
-            var inlineValue: String?
-            if let equals = word.firstIndex(of: "=") {
-                name = String(word[..<equals])
-                inlineValue = String(word[word.index(after: equals)...])
-            }
+            let parts = word.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(parts[0]), inlineValue = parts.count > 1 ? String(parts[1]) : nil
             if allowedFlags.contains(name) {
                 guard inlineValue == nil else { throw UsageError(message: "\(name) takes no value") }
                 flags.insert(name)
