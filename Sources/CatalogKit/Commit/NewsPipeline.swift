@@ -67,12 +67,6 @@ public struct NewsPipeline: Sendable {
         self.keepSnapshots = keepSnapshots
     }
 
-    /// The pipeline a configuration describes for one of its catalogs.
-    public init(config: PipelineConfig, catalogID: String) {
-        self.init(store: config.outputs.store(for: catalogID), outputDirectory: config.outputs.directory, news: config.news,
-                  guards: config.guards, keepSnapshots: config.outputs.keepSnapshots)
-    }
-
     public var catalogFile: URL { outputDirectory.appendingPathComponent("catalog.json") }
     public var newsFile: URL { outputDirectory.appendingPathComponent("news.json") }
     public var feedFile: URL { outputDirectory.appendingPathComponent("news.atom") }

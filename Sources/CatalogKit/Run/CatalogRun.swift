@@ -75,7 +75,8 @@ public struct CatalogRun: Sendable {
         }
         let pages = PageCounts(expected: loaded.pagesExpected, fetched: loaded.pagesFetched, failed: loaded.pagesFailed,
                                unparsed: loaded.parseGaps)
-        let pipeline = NewsPipeline(config: config, catalogID: catalog.id)
+        let pipeline = NewsPipeline(store: config.outputs.store(for: catalog.id), outputDirectory: config.outputs.directory,
+                                    news: config.news, guards: config.guards, keepSnapshots: config.outputs.keepSnapshots)
         if dryRun {
             do throws(CommitError) {
                 let proposal = try pipeline.proposal(catalog: catalog, pages: pages, courses: courses,
