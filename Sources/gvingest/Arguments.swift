@@ -25,12 +25,8 @@ struct Arguments {
                 onlyPositionals = true
                 continue
             }
-            var name = word
-            var inlineValue: String?
-            if let equals = word.firstIndex(of: "=") {
-                name = String(word[..<equals])
-                inlineValue = String(word[word.index(after: equals)...])
-            }
+            let parts = word.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(parts[0]), inlineValue = parts.count > 1 ? String(parts[1]) : nil
             if allowedFlags.contains(name) {
                 guard inlineValue == nil else { throw UsageError(message: "\(name) takes no value") }
                 flags.insert(name)
@@ -61,11 +57,8 @@ func loadConfiguration(_ path: String) throws(CommandFailure) -> PipelineConfig 
     guard FileManager.default.isReadableFile(atPath: path) else {
         throw CommandFailure("\(path): cannot read the configuration", status: .noInput)
     }
-    do {
-        return try PipelineConfig.load(URL(fileURLWithPath: path))
-    } catch {
-        throw CommandFailure("\(error)\(rulesHint(path))", status: .dataError)
-    }
+    return try Result { try PipelineConfig.load(URL(fileURLWithPath: path)) }
+        .mapError { CommandFailure("\($0)\(rulesHint(path))", status: .dataError) }.get()
 }
 
 /// The `eligible` catalog `--catalog` names, or the only one; `kind` names them in messages ("catalogs with rules").
@@ -97,11 +90,7 @@ extension CommandFailure {
     /// `body`'s value; what it throws ends the command with `status` and the error's text after `context`.
     static func catching<T>(_ status: ExitStatus, _ context: String = "",
                             _ body: () throws -> T) throws(CommandFailure) -> T {
-        do {
-            return try body()
-        } catch {
-            throw CommandFailure(context + "\(error)", status: status)
-        }
+        try Result(catching: body).mapError { CommandFailure(context + "\($0)", status: status) }.get()
     }
 }
 

@@ -76,18 +76,16 @@ enum ParseCommand: Command {
         // One write for all of them: a catalog can give thousands of warnings, and a write each took longer.
         var messages = ""
         for page in results.indices {
-            if results[page].unreadable || !results[page].yieldedRecord {
+            if results[page].unreadable {
+                unreadable = true
+                messages += "gvingest parse: \(results[page].input): \(results[page].failure ?? "cannot read")\n"
+            } else if !results[page].yieldedRecord {
                 let result = results[page]  // no course on it to copy
-                if result.unreadable {
-                    unreadable = true
-                    messages += "gvingest parse: \(result.input): \(result.failure ?? "cannot read")\n"
-                } else {
-                    empty += 1
-                    let why = result.failure.map { ": \($0)" } ?? " (parsed as \(result.system?.rawValue ?? "?"): \(result.systemRule))"
-                    messages += "gvingest parse: \(result.input): no course found\(why)\n"
-                    if result.failure == nil, let diagnosis = noCourseDiagnosis(result, inputs: inputs) {
-                        messages += "gvingest parse: \(result.input): \(diagnosis)\n"
-                    }
+                empty += 1
+                let why = result.failure.map { ": \($0)" } ?? " (parsed as \(result.system?.rawValue ?? "?"): \(result.systemRule))"
+                messages += "gvingest parse: \(result.input): no course found\(why)\n"
+                if result.failure == nil, let diagnosis = noCourseDiagnosis(result, inputs: inputs) {
+                    messages += "gvingest parse: \(result.input): \(diagnosis)\n"
                 }
             }
             // Read in place, not copied out of the array: a copy retains every field of every course of the page.

@@ -26,20 +26,8 @@ enum RecordFormat: String, CaseIterable {
             return records.map { JSONValue.object($0).serialized(pretty: false) + "\n" }.joined()
         case .csv:
             let columns = Self.csvColumns + extraColumns
-            let rows = [columns] + records.map { record in columns.map { Self.cell(record[$0] ?? .null) } }
+            let rows = [columns] + records.map { record in columns.map { (record[$0] ?? .null).displayText(none: "") } }
             return rows.map { $0.map(Self.quoted).joined(separator: ",") + "\r\n" }.joined()
-        }
-    }
-
-    static func cell(_ value: JSONValue) -> String {
-        switch value {
-        case .null: return ""
-        case let .bool(flag): return flag ? "true" : "false"
-        case let .int(number): return String(number)
-        case let .double(number): return number.exactWholeNumber.map(String.init) ?? String(number)
-        case let .string(text): return text
-        case let .array(items): return items.map(cell).joined(separator: "; ")
-        case .object: return value.serialized(pretty: false)
         }
     }
 

@@ -90,7 +90,6 @@ enum SearchCommand: Command {
         }
         let configPath = arguments.value("--config") ?? (FileManager.default.fileExists(atPath: "pipeline.json") ? "pipeline.json" : nil)
         guard let configPath else { return "out/catalog.json" }
-        let config = try loadConfiguration(configPath)
-        return config.outputs.directory.appendingPathComponent("catalog.json").path
+        return try loadConfiguration(configPath).outputs.directory.appendingPathComponent("catalog.json").path
     }
 }

@@ -67,12 +67,6 @@ public struct NewsPipeline: Sendable {
         self.keepSnapshots = keepSnapshots
     }
 
-    /// The pipeline a configuration describes for one of its catalogs.
-    public init(config: PipelineConfig, catalogID: String) {
-        self.init(store: config.outputs.store(for: catalogID), outputDirectory: config.outputs.directory, news: config.news,
-                  guards: config.guards, keepSnapshots: config.outputs.keepSnapshots)
-    }
-
     public var catalogFile: URL { outputDirectory.appendingPathComponent("catalog.json") }
     public var newsFile: URL { outputDirectory.appendingPathComponent("news.json") }
     public var feedFile: URL { outputDirectory.appendingPathComponent("news.atom") }
@@ -82,12 +76,7 @@ public struct NewsPipeline: Sendable {
     /// and the previous snapshot's sequence number (0 for none).
     public func proposal(catalog: CatalogConfig, pages: PageCounts, courses: [Course], acceptRemovals: Bool, now: Date)
         throws(CommitError) -> (previous: Snapshot?, snapshot: Snapshot, diff: CatalogDiff, violations: [GuardViolation], sequence: Int) {
-        let latest: (entry: SnapshotStore.Entry, snapshot: Snapshot)?
-        do {
-            latest = try store.latest()
-        } catch {
-            throw .snapshot(error)
-        }
+        let latest = try Result { () throws(SnapshotError) in try store.latest() }.mapError(CommitError.snapshot).get()
         let previous = latest?.snapshot
         let (snapshot, diff) = Snapshot.capture(catalogID: catalog.id, source: catalog.source.json, pages: pages, courses: courses,
                                                 previous: previous, at: now)
@@ -167,10 +156,8 @@ public struct NewsPipeline: Sendable {
     /// The accumulated news; none when the file does not exist yet.
     public func loadNews() throws(CommitError) -> [NewsItem] {
         guard FileManager.default.fileExists(atPath: newsFile.path) else { return [] }
-        do {
-            return try NewsFile.decode(try FileBytes.read(newsFile))
-        } catch {
-            throw .corruptNews(path: newsFile.path, reason: (error as? FormatError)?.message ?? "cannot read: \(error)")
-        }
+        return try Result { try NewsFile.decode(try FileBytes.read(newsFile)) }.mapError {
+            CommitError.corruptNews(path: newsFile.path, reason: ($0 as? FormatError)?.message ?? "cannot read: \($0)")
+        }.get()
     }
 }

@@ -68,21 +68,13 @@ public enum NewsFile {
     }
 
     public static func decode(_ bytes: [UInt8]) throws(FormatError) -> [NewsItem] {
-        let root: JSONValue
-        do {
-            root = try JSONValue.parse(bytes)
-        } catch {
-            throw FormatError(message: "not valid JSON: \(error)")
-        }
+        let root = try Result { try JSONValue.parse(bytes) }
+            .mapError { FormatError(message: "not valid JSON: \($0)") }.get()
         guard root["schemaVersion"] == .int(schemaVersion), case let .array(list)? = root["news"] else {
             throw FormatError(message: "expected {\"schemaVersion\": \(schemaVersion), \"news\": [...]}")
         }
         return try list.enumerated().map { index, entry throws(FormatError) in
-            do throws(FormatError) {
-                return try NewsItem(json: entry)
-            } catch {
-                throw FormatError(message: "news[\(index)]: \(error.message)")
-            }
+            try Result { try NewsItem(json: entry) }.mapError { FormatError(message: "news[\(index)]: \($0)") }.get()
         }
     }
 }

@@ -47,8 +47,8 @@ public struct CatalogRun: Sendable {
         log.info("start", "catalog \(catalog.id) (\(detectSystem ? "auto" : catalog.system.rawValue)) from \(catalog.source)\(dryRun ? ", dry run" : "")")
         var loaded: CrawlReport
         do throws(CommandFailure) {
-            loaded = try await report.stage("fetch+parse") { [config, detectSystem] () async throws(CommandFailure) -> (CrawlReport, [String: Int]) in
-                let result = try await CatalogLoader.load(catalog, settings: config.fetch, system: detectSystem ? .auto : nil, progress: progress)
+            loaded = try await report.stage("fetch+parse") { () async throws(CommandFailure) -> (CrawlReport, [String: Int]) in
+                let result = try await load(progress: progress)
                 return (result, ["pagesExpected": result.pagesExpected, "pagesFetched": result.pagesFetched, "pagesFailed": result.pagesFailed,
                                  "notModified": result.notModified, "retries": result.retries, "courses": result.courseCount])
             }
@@ -75,7 +75,8 @@ public struct CatalogRun: Sendable {
         }
         let pages = PageCounts(expected: loaded.pagesExpected, fetched: loaded.pagesFetched, failed: loaded.pagesFailed,
                                unparsed: loaded.parseGaps)
-        let pipeline = NewsPipeline(config: config, catalogID: catalog.id)
+        let pipeline = NewsPipeline(store: config.outputs.store(for: catalog.id), outputDirectory: config.outputs.directory,
+                                    news: config.news, guards: config.guards, keepSnapshots: config.outputs.keepSnapshots)
         if dryRun {
             do throws(CommitError) {
                 let proposal = try pipeline.proposal(catalog: catalog, pages: pages, courses: courses,
@@ -110,6 +111,51 @@ public struct CatalogRun: Sendable {
             let violations = if case let .refused(violations) = error { violations } else { [GuardViolation]() }
             let failedPages = violations.contains { if case .failedPages = $0 { true } else { false } }
             return .notCommitted(error, temporary: failedPages && !loaded.failures.isEmpty && loaded.failures.allSatisfy(\.temporary))
+        }
+    }
+
+    /// The catalog's pages, crawled, replayed from a mirror or read from a directory, and parsed; throws (69) when the
+    /// source cannot be read at all.
+    private func load(progress: (@Sendable (CrawlReport) -> Void)?) async throws(CommandFailure) -> CrawlReport {
+        let settings = config.fetch
+        let parser = PageParser(system: detectSystem ? .auto : catalog.systemChoice)
+        func unavailable(_ message: String) -> CommandFailure { CommandFailure(message, status: .unavailable) }
+        switch catalog.source {
+        case let .http(urls):
+            let fetcher = HTTPFetcher(settings: settings, startURLs: urls)
+            let crawler = Crawler(source: fetcher, parser: parser, settings: settings, honourRobots: !settings.ignoreRobots,
+                                  progress: progress)
+            return await crawler.crawl(start: urls)
+        case let .replay(directory):
+            let mirror = try Result { try MirrorSource(directory: directory) }.mapError { unavailable("\($0)") }.get()
+            let starts = mirror.index.startURLs.compactMap(URL.init(string:))
+            guard !starts.isEmpty else {
+                throw unavailable("\(directory.path)/index.json records no start URLs to replay from")
+            }
+            let crawler = Crawler(source: mirror, parser: parser, settings: settings, honourRobots: false, progress: progress)
+            return await crawler.crawl(start: starts)
+        case let .directory(directory):
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw unavailable("\(directory.path): no such directory")
+            }
+            let (inputs, errors) = PageInputs.expand([directory.path])
+            guard !inputs.isEmpty else {
+                throw unavailable(errors.first.map(\.description) ?? "\(directory.path): no pages")
+            }
+            let results = await ParseRunner.run(inputs, parser: parser)
+            let courseless = results.filter { !$0.yieldedRecord }
+            var report = CrawlReport()
+            report.failures = courseless.filter(\.unreadable).map {
+                CrawlFailure(url: $0.sourceURL, reason: $0.failure ?? "could not be read")
+            }
+            report.parseGaps = courseless.filter { !$0.unreadable }.map {
+                ParseGap(url: $0.sourceURL, reason: $0.gapReason)
+            }
+            report.pagesExpected = inputs.count
+            report.pagesFetched = inputs.count - report.failures.count
+            report.coursePages = results.filter(\.yieldedRecord)
+            return report
         }
     }
 

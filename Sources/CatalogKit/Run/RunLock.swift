@@ -10,11 +10,8 @@ public final class RunLock {
         func unavailable(_ reason: String) -> CommandFailure {
             CommandFailure("cannot create the run lock \(file.path): \(reason)", status: .cannotCreate)
         }
-        do {
-            try AtomicFile.makeDirectory(directory)
-        } catch {
-            throw unavailable("cannot \(error.operation) \(error.path): \(error.reason)")
-        }
+        try Result { () throws(FileWriteError) in try AtomicFile.makeDirectory(directory) }
+            .mapError { unavailable("cannot \($0.operation) \($0.path): \($0.reason)") }.get()
         // Whoever can write the output directory could leave a symbolic link or a hard link here to a file the
         // runner can write; opening it without following links, and taking only a file that is plainly a lock
         // file, means the note below never truncates anything the lock did not create.
@@ -41,16 +38,13 @@ public final class RunLock {
         _ = note.withCString { pwrite(fd, $0, strlen($0), 0) }
     }
 
-    /// The largest file taken for a lock file: it only ever holds one line.
-    static let maximumLockFileBytes = 4_096
-
     /// Why an open file is not a lock file that may be overwritten (not regular, hard-linked, or too large).
     static func refusal(_ fd: Int32) -> String? {
         var info = stat()
         guard fstat(fd, &info) == 0 else { return String(cString: strerror(errno)) }
         if info.st_mode & S_IFMT != S_IFREG { return "it is not a regular file" }
         if info.st_nlink > 1 { return "it has \(info.st_nlink) names (hard links)" }
-        if info.st_size > maximumLockFileBytes { return "it holds \(info.st_size) bytes, more than a lock's note" }
+        if info.st_size > 4_096 { return "it holds \(info.st_size) bytes, more than a lock's note" }
         return nil
     }
 

@@ -1,21 +1,11 @@
 import Foundation
 import SafeLibXML
 
-/// One course of a published catalog, with the fields search looks at, and its whole record to print.
+/// One course of a published catalog: its record, and the fields search looks at read from it.
 public struct SearchableCourse: Sendable, Equatable {
     /// The canonical code ("CIS 162"), the record's `name`.
     public var name: String
     public var code: CourseCode?
-    public var subject: String
-    public var title: String
-    public var description: String
-    /// The level as published ("Undergraduate"), when there is one.
-    public var level: String?
-    /// The app's integer credits, and the range they come from.
-    public var credits: Double?
-    public var creditRange: CreditRange?
-    /// Canonical codes the prerequisite and the corequisite name.
-    public var requisiteCourses: Set<String>
     /// The record as the catalog has it.
     public var record: [String: JSONValue]
 
@@ -24,25 +14,34 @@ public struct SearchableCourse: Sendable, Equatable {
         guard case let .object(record) = json else {
             throw FormatError(message: "expected a course object, got \(json.shortDescription)")
         }
-        func codes(_ key: RecordKey) -> [String] {
-            guard case let .array(items)? = record[key] else { return [] }
-            return items.compactMap { $0.stringValue.map { CourseCode(parsing: $0)?.description ?? $0 } }
-        }
         guard let name = record[.name]?.stringValue else {
             throw FormatError(message: "expected \"name\" as a course code string, got \(record[.name]?.shortDescription ?? "nothing")")
         }
         self.name = name
         code = CourseCode(parsing: name)
-        subject = record[.subject]?.stringValue ?? code?.subject ?? ""
-        title = record[.title]?.stringValue ?? ""
-        description = record[.description]?.stringValue ?? ""
-        level = record[.level]?.stringValue
-        credits = record[.credits]?.doubleValue
-        if let min = record[.creditRange]?["min"]?.doubleValue, let max = record[.creditRange]?["max"]?.doubleValue {
-            creditRange = CreditRange(min: min, max: max)
-        }
-        requisiteCourses = Set(codes(.prerequisiteCourses) + codes(.corequisiteCourses))
         self.record = record
+    }
+
+    public var subject: String { record[.subject]?.stringValue ?? code?.subject ?? "" }
+    public var title: String { record[.title]?.stringValue ?? "" }
+    public var description: String { record[.description]?.stringValue ?? "" }
+    /// The level as published ("Undergraduate"), when there is one.
+    public var level: String? { record[.level]?.stringValue }
+
+    /// Whether it can be taken for `credits`: within its credit range, or its app credits when it has no range.
+    func allows(credits: Double) -> Bool {
+        guard let min = record[.creditRange]?["min"]?.doubleValue, let max = record[.creditRange]?["max"]?.doubleValue else {
+            return record[.credits]?.doubleValue == credits
+        }
+        return min <= credits && credits <= max
+    }
+
+    /// Whether its prerequisite or corequisite names the course of canonical code `code`.
+    func requires(_ code: String) -> Bool {
+        [RecordKey.prerequisiteCourses, .corequisiteCourses].contains { key in
+            guard case let .array(items)? = record[key] else { return false }
+            return items.contains { $0.stringValue.map { CourseCode(parsing: $0)?.description ?? $0 } == code }
+        }
     }
 }
 
@@ -111,11 +110,8 @@ public enum CatalogSearch {
         for course in courses {
             if let subject = query.subject, course.subject.caseInsensitiveCompare(subject) != .orderedSame { continue }
             if let level = query.level, course.level?.caseInsensitiveCompare(level) != .orderedSame { continue }
-            if let credits = query.credits,
-               !(course.creditRange.map { $0.min <= credits && credits <= $0.max } ?? (course.credits == credits)) {
-                continue
-            }
-            if let requires, !course.requisiteCourses.contains(requires) { continue }
+            if let credits = query.credits, !course.allows(credits: credits) { continue }
+            if let requires, !course.requires(requires) { continue }
             let match: SearchMatch
             if words.isEmpty {
                 match = .filters

@@ -37,7 +37,8 @@ public enum DiffReport {
         }
         func changeLines(_ changes: [FieldChange]) -> [String] {
             changes.map { change in
-                let excerpt = ChangeExcerpt(old: displayValue(change.old), new: displayValue(change.new))
+                let excerpt = ChangeExcerpt(old: change.old.displayText(none: "(none)"),
+                                            new: change.new.displayText(none: "(none)"))
                 let removed = excerpt.removed.isEmpty ? "" : style.red("[-\(excerpt.removed)-]")
                 let inserted = excerpt.inserted.isEmpty ? "" : style.green("{+\(excerpt.inserted)+}")
                 return "      \(label(change.field)): \(excerpt.prefix)\(removed)\(inserted)\(excerpt.suffix)"
@@ -87,7 +88,8 @@ public enum DiffReport {
     /// Nested bullets, one a field change: "Credits: ~~3~~ 4", long texts cut to the part that differs.
     static func markdownChanges(_ changes: [FieldChange], indent: String = "  ") -> [String] {
         changes.map { change in
-            let excerpt = ChangeExcerpt(old: displayValue(change.old), new: displayValue(change.new))
+            let excerpt = ChangeExcerpt(old: change.old.displayText(none: "(none)"),
+                                        new: change.new.displayText(none: "(none)"))
             let removed = excerpt.removed.isEmpty ? "" : "~~\(MarkupEscaping.markdown(excerpt.removed))~~ "
             return "\(indent)- \(MarkupEscaping.markdown(label(change.field))): \(MarkupEscaping.markdown(excerpt.prefix))"
                 + "\(removed)\(MarkupEscaping.markdown(excerpt.inserted))\(MarkupEscaping.markdown(excerpt.suffix))"
@@ -99,14 +101,17 @@ public enum DiffReport {
         if let name = ComparableCourse.compared.first(where: { $0.key.rawValue == field })?.label { return name }
         return field.hasPrefix(ComparableCourse.labelledPrefix) ? String(field.dropFirst(ComparableCourse.labelledPrefix.count)) : field
     }
+}
 
-    /// A compared value as text: a string as is, a list joined by "; ", none as "(none)".
-    static func displayValue(_ value: JSONValue) -> String {
-        switch value {
-        case .null: return "(none)"
+extension JSONValue {
+    /// The value as people read it (a diff, a CSV cell): a string as is, a list joined by "; ", null as `none`.
+    public func displayText(none: String) -> String {
+        switch self {
+        case .null: return none
         case let .string(text): return text
-        case let .array(items): return items.map(displayValue).joined(separator: "; ")
-        default: return value.serialized(pretty: false)
+        case let .array(items): return items.map { $0.displayText(none: none) }.joined(separator: "; ")
+        case let .double(number): return number.exactWholeNumber.map(String.init) ?? String(number)
+        default: return serialized(pretty: false)
         }
     }
 }

@@ -27,18 +27,7 @@ public struct ParseGap: Sendable, Equatable {
     public var url: String
     public var reason: String
 
-    public init(url: String, reason: String) {
-        self.url = url
-        self.reason = reason
-    }
-
     public var json: JSONValue { .object(["url": .string(url), "reason": .string(reason)]) }
-
-    init?(json: JSONValue) {
-        guard case let .object(object) = json, case let .string(url)? = object["url"], case let .string(reason)? = object["reason"]
-        else { return nil }
-        self.init(url: url, reason: reason)
-    }
 }
 
 extension CatalogSource {
@@ -125,9 +114,11 @@ public struct Snapshot: Sendable, Equatable {
         guard case let .array(gaps) = pages["unparsed"] ?? .array([]) else {
             throw fail("expected \"pages.unparsed\" as a list of {\"url\", \"reason\"}")
         }
-        let unparsed = gaps.compactMap(ParseGap.init(json:))
-        guard unparsed.count == gaps.count else {
-            throw fail("expected each of \"pages.unparsed\" as {\"url\": …, \"reason\": …}")
+        let unparsed = try gaps.map { gap throws(FormatError) in
+            guard case let .string(url)? = gap["url"], case let .string(reason)? = gap["reason"] else {
+                throw fail("expected each of \"pages.unparsed\" as {\"url\": …, \"reason\": …}")
+            }
+            return ParseGap(url: url, reason: reason)
         }
         guard case let .int(count)? = header["courseCount"], count == courses.count else {
             throw fail("courseCount is \(header["courseCount"]?.shortDescription ?? "missing") but \(courses.count) courses are listed")

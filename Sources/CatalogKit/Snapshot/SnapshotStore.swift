@@ -37,11 +37,6 @@ public struct SnapshotStore: Sendable {
 
     static let prefix = "snapshot-"
 
-    /// The snapshot file name for a sequence number and capture time.
-    static func fileName(sequence: Int, capturedAt: String) -> String {
-        prefix + String(format: "%06d", sequence) + "-" + Timestamp.compact(capturedAt) + ".json"
-    }
-
     /// The sequence number of a snapshot file name; nil for any other file (temporary files included).
     static func sequence(ofFileName name: String) -> Int? {
         guard name.hasPrefix(prefix), name.hasSuffix(".json") else { return nil }
@@ -53,12 +48,9 @@ public struct SnapshotStore: Sendable {
     /// The snapshots, oldest first; none when the directory does not exist yet.
     public func list() throws(SnapshotError) -> [Entry] {
         guard FileManager.default.fileExists(atPath: directory.path) else { return [] }
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        } catch {
-            throw .unreadable(path: directory.path, reason: (error as NSError).localizedDescription)
-        }
+        let names = try Result { try FileManager.default.contentsOfDirectory(atPath: directory.path) }.mapError {
+            SnapshotError.unreadable(path: directory.path, reason: ($0 as NSError).localizedDescription)
+        }.get()
         return names.compactMap { name in
             Self.sequence(ofFileName: name).map { Entry(sequence: $0, file: directory.appendingPathComponent(name)) }
         }.sorted { ($0.sequence, $0.name) < ($1.sequence, $1.name) }
@@ -66,17 +58,10 @@ public struct SnapshotStore: Sendable {
 
     /// Reads a snapshot file, strictly.
     public static func load(_ file: URL) throws(SnapshotError) -> Snapshot {
-        let bytes: [UInt8]
-        do {
-            bytes = try FileBytes.read(file)
-        } catch {
-            throw .unreadable(path: file.path, reason: "\(error)")
-        }
-        do {
-            return try Snapshot(bytes: bytes)
-        } catch {
-            throw .corrupt(path: file.path, reason: error.message)
-        }
+        let bytes = try Result { try FileBytes.read(file) }
+            .mapError { SnapshotError.unreadable(path: file.path, reason: "\($0)") }.get()
+        return try Result { try Snapshot(bytes: bytes) }
+            .mapError { SnapshotError.corrupt(path: file.path, reason: "\($0)") }.get()
     }
 
     /// The newest snapshot, or nil when there is none.
@@ -89,7 +74,8 @@ public struct SnapshotStore: Sendable {
     @discardableResult
     public func write(_ snapshot: Snapshot) throws(SnapshotError) -> Entry {
         let sequence = (try list().last?.sequence ?? 0) + 1
-        let file = directory.appendingPathComponent(Self.fileName(sequence: sequence, capturedAt: snapshot.capturedAt))
+        let name = Self.prefix + String(format: "%06d", sequence) + "-" + Timestamp.compact(snapshot.capturedAt)
+        let file = directory.appendingPathComponent(name + ".json")
         do {
             try AtomicFile.makeDirectory(directory)
             try AtomicFile.create(Data(snapshot.encoded()), at: file)
