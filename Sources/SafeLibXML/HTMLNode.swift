@@ -51,6 +51,12 @@ public struct HTMLNode {
         return written[index] == 0
     }
 
+    /// Whether `node` is an element named one of `names`, compared where libxml2 keeps the name: no string per node.
+    private static func isElement(_ node: xmlNodePtr, namedIn names: [String]) -> Bool {
+        guard node.pointee.type == XML_ELEMENT_NODE, let written = node.pointee.name else { return false }
+        return names.contains { isNamed(written, $0) }
+    }
+
     /// Elements below this node named one of `names` (lower case), in document order: `.//a | .//b` without XPath.
     public func descendants(named names: [String], limit: Int = .max) -> [HTMLNode] {
         Self.walk(document, from: pointer.pointee.children, below: pointer, names: names, limit: limit) { _ in true }
@@ -73,10 +79,9 @@ public struct HTMLNode {
                      limit: Int, where test: (HTMLNode) -> Bool) -> [HTMLNode] {
         var found: [HTMLNode] = []
         guard limit > 0 else { return found }
-        let names = ElementNames(names)
         var current = start
         while let node = current {
-            if names.matches(node) {
+            if isElement(node, namedIn: names) {
                 let element = HTMLNode(document: document, pointer: node)
                 if test(element) { found.append(element) }
                 if found.count == limit { return found }
@@ -148,7 +153,6 @@ public struct HTMLNode {
     /// `preceding::text()[contains(., needle)][not(ancestor::e)]…[1]`, stopping at the first match where libxml2
     /// gathers every preceding node first.
     public func nearestPrecedingText(containing needle: String, outside excluded: [String]) -> HTMLNode? {
-        let excluded = ElementNames(excluded)
         return needle.withCString { needle in
             var current = Self.previousInDocumentOrder(pointer)
             while let node = current {
@@ -170,10 +174,10 @@ public struct HTMLNode {
         return previous
     }
 
-    private static func hasAncestor(_ node: xmlNodePtr, namedIn names: ElementNames) -> Bool {
+    private static func hasAncestor(_ node: xmlNodePtr, namedIn names: [String]) -> Bool {
         var ancestor = node.pointee.parent
         while let current = ancestor, current.pointee.type == XML_ELEMENT_NODE {
-            if names.matches(current) { return true }
+            if isElement(current, namedIn: names) { return true }
             ancestor = current.pointee.parent
         }
         return false

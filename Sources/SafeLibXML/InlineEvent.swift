@@ -63,21 +63,3 @@ public enum InlineEvent: Sendable, Equatable {
         return roles
     }()
 }
-
-/// Element names a tree walk looks for, kept as C strings so each element's name is compared where libxml2 keeps it.
-struct ElementNames {
-    private let names: [ContiguousArray<CChar>]
-
-    init(_ names: [String]) {
-        self.names = names.map { ContiguousArray($0.utf8CString) }
-    }
-
-    /// Whether `node` is an element named one of these, without a string made per node.
-    func matches(_ node: xmlNodePtr) -> Bool {
-        guard node.pointee.type == XML_ELEMENT_NODE, let name = node.pointee.name else { return false }
-        let written = UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self)
-        return names.contains { candidate in
-            candidate.withUnsafeBufferPointer { wanted in wanted.baseAddress.map { strcmp(written, $0) == 0 } ?? false }
-        }
-    }
-}
