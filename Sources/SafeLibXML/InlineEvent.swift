@@ -41,25 +41,18 @@ public enum InlineEvent: Sendable, Equatable {
     }
 
     /// `roles` for the names of up to eight bytes, by the bytes packed as in `role(of:)`.
-    private static let rolesByPackedName: [UInt64: ElementRole] = {
-        var table: [UInt64: ElementRole] = [:]
-        for (name, role) in roles where name.utf8.count <= 8 {
-            var packed: UInt64 = 0
-            for (index, byte) in name.utf8.enumerated() { packed |= UInt64(byte) << (8 * UInt64(index)) }
-            table[packed] = role
-        }
-        return table
-    }()
+    private static let rolesByPackedName: [UInt64: ElementRole] = roles.reduce(into: [:]) { table, entry in
+        guard entry.key.utf8.count <= 8 else { return }
+        let packed = entry.key.utf8.enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * $1.offset) }
+        table[packed] = entry.value
+    }
 
-    static let roles: [String: ElementRole] = {
-        var roles: [String: ElementRole] = ["br": .lineBreak, "a": .link]
-        for name in ["strong", "b", "em", "i"] { roles[name] = .emphasis }
-        for name in ["script", "style", "noscript", "template", "head", "title"] { roles[name] = .skipped }
-        for name in [
-            "p", "div", "hr", "li", "ul", "ol", "dl", "dt", "dd", "table", "tr", "td", "th", "tbody", "thead", "tfoot",
-            "h1", "h2", "h3", "h4", "h5", "h6", "section", "article", "header", "footer", "main", "nav", "aside",
-            "blockquote", "pre", "form", "fieldset", "address", "figure", "figcaption", "caption", "body", "html",
-        ] { roles[name] = .block }
-        return roles
-    }()
+    static let roles: [String: ElementRole] = [
+        (ElementRole.lineBreak, ["br"]), (.link, ["a"]), (.emphasis, ["strong", "b", "em", "i"]),
+        (.skipped, ["script", "style", "noscript", "template", "head", "title"]),
+        (.block, ["p", "div", "hr", "li", "ul", "ol", "dl", "dt", "dd", "table", "tr", "td", "th", "tbody", "thead",
+                  "tfoot", "h1", "h2", "h3", "h4", "h5", "h6", "section", "article", "header", "footer", "main", "nav",
+                  "aside", "blockquote", "pre", "form", "fieldset", "address", "figure", "figcaption", "caption",
+                  "body", "html"]),
+    ].reduce(into: [:]) { roles, entry in for name in entry.1 { roles[name] = entry.0 } }
 }
