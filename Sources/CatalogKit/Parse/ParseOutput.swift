@@ -53,10 +53,7 @@ public enum ParseOutput {
             out += "    \(key)\(pad)\(shown)\n"
             if let rule { out += String(repeating: " ", count: 20) + "from: \(rule)\n" }
         }
-        if let failure = result.failure {
-            out += "    error: \(failure)\n"
-            return out
-        }
+        if let failure = result.failure { return out + "    error: \(failure)\n" }
         line("system", result.system?.rawValue ?? "none", from: result.systemRule)
         if let charset = result.charset { line("charset", charset.name, from: charset.source.rawValue) }
         if let pageURL = result.pageURL { line("page URL", pageURL, from: result.pageURLRule) }
