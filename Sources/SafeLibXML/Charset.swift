@@ -46,8 +46,7 @@ public enum CharsetDetector {
         return nil
     }
 
-    /// Maps a charset label to the name used here, following the WHATWG Encoding rules where they matter:
-    /// `iso-8859-1`, `latin1` and `us-ascii` all mean windows-1252 on the web.
+    /// A charset label's name here, by the WHATWG rules where they matter (`latin1`, `us-ascii`: windows-1252).
     static func canonicalName(_ label: String) -> String? {
         let key = trim(Substring(label), extra: []).lowercased()
         guard !key.isEmpty, key.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.:".contains($0)) }) else {

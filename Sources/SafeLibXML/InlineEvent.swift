@@ -24,8 +24,7 @@ public enum InlineEvent: Sendable, Equatable {
     /// What an element is to `flatten`, by name: one hash lookup per element instead of one per set asked.
     enum ElementRole { case skipped, lineBreak, emphasis, link, block }
 
-    /// The role of an element: a name of up to eight lower-case ASCII letters or digits is looked up packed into an
-    /// integer, cheaper than a string; other names go by `roles`.
+    /// An element's role: a name of up to eight lower-case ASCII letters or digits looked up packed in an integer.
     static func role(of node: xmlNodePtr) -> ElementRole? {
         guard let name = node.pointee.name else { return nil }
         var packed: UInt64 = 0

@@ -5,8 +5,7 @@ public enum ParseOutput {
     /// How many records `writeJSON` has in memory at once.
     public static let defaultBatch = 1_024
 
-    /// Hands `write` the bytes of `JSONValue.array(records).serialized()` for the courses (normalized as a catalog)
-    /// in pieces, in order: each batch is written on the cores in parallel and handed out before the next is made.
+    /// Hands `write` the courses' `JSONValue.array(records).serialized()` in order, each batch made on the cores.
     public static func writeJSON<Failure: Error>(courses: consuming [Course], batch: Int = defaultBatch,
                                                  to write: ([UInt8]) throws(Failure) -> Void) throws(Failure) {
         guard !courses.isEmpty else { return try write(Array("[]".utf8)) }
