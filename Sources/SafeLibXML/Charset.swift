@@ -46,8 +46,7 @@ public enum CharsetDetector {
         return nil
     }
 
-    /// Maps a charset label to the name used here, following the WHATWG Encoding rules where they matter:
-    /// `iso-8859-1`, `latin1` and `us-ascii` all mean windows-1252 on the web.
+    /// A charset label's name here, by the WHATWG rules where they matter (`latin1`, `us-ascii`: windows-1252).
     static func canonicalName(_ label: String) -> String? {
         let key = trim(Substring(label), extra: []).lowercased()
         guard !key.isEmpty, key.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.:".contains($0)) }) else {
@@ -183,19 +182,18 @@ enum Transcoder {
     }
 
     static func toUTF8(_ bytes: [UInt8], charset: String) -> Output {
+        let start = CharsetDetector.byteOrderMark(bytes).flatMap { $0.name == charset ? $0.length : nil } ?? 0
         switch charset {
         case "utf-8":
-            let offset = (CharsetDetector.byteOrderMark(bytes)?.name == "utf-8") ? 3 : 0
             let (repaired, replaced) = bytes.withUnsafeBufferPointer { buffer in
-                repairUTF8(UnsafeBufferPointer(rebasing: buffer[offset...]))
+                repairUTF8(UnsafeBufferPointer(rebasing: buffer[start...]))
             }
-            guard let repaired else { return .utf8(offset: offset) }
+            guard let repaired else { return .utf8(offset: start) }
             return .converted(repaired, replaced: replaced)
         case "windows-1252":
             return .converted(windows1252ToUTF8(bytes), replaced: 0)
         case "utf-16le", "utf-16be":
             let bigEndian = charset == "utf-16be"
-            let start = CharsetDetector.byteOrderMark(bytes).flatMap { $0.name == charset ? $0.length : nil } ?? 0
             let units = stride(from: start, to: bytes.count - 1, by: 2).map { index in
                 let first = UInt16(bytes[index]), second = UInt16(bytes[index + 1])
                 return bigEndian ? (first << 8 | second) : (second << 8 | first)

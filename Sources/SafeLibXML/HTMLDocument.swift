@@ -120,8 +120,7 @@ public final class HTMLDocument {
         xmlDocGetRootElement(pointer).map { HTMLNode(document: self, pointer: $0) }
     }
 
-    /// The first `limit` elements of the document named one of `names` (lower case) that `test` takes, in document
-    /// order: `(//a | //b)[test]` without XPath, stopping at the limit instead of gathering every such element first.
+    /// `(//a | //b)[test]` for `names` in lower case, without XPath: it stops at `limit` where XPath gathers all.
     public func elements(named names: [String], limit: Int = .max,
                          where test: (HTMLNode) -> Bool = { _ in true }) -> [HTMLNode] {
         HTMLNode.walk(self, from: pointer.pointee.children, below: nil, names: names, limit: limit, where: test)

@@ -51,6 +51,12 @@ public struct HTMLNode {
         return written[index] == 0
     }
 
+    /// Whether `node` is an element named one of `names`, compared where libxml2 keeps the name: no string per node.
+    private static func isElement(_ node: xmlNodePtr, namedIn names: [String]) -> Bool {
+        guard node.pointee.type == XML_ELEMENT_NODE, let written = node.pointee.name else { return false }
+        return names.contains { isNamed(written, $0) }
+    }
+
     /// Elements below this node named one of `names` (lower case), in document order: `.//a | .//b` without XPath.
     public func descendants(named names: [String], limit: Int = .max) -> [HTMLNode] {
         Self.walk(document, from: pointer.pointee.children, below: pointer, names: names, limit: limit) { _ in true }
@@ -58,13 +64,10 @@ public struct HTMLNode {
 
     /// Child elements, in order (text and comments left out).
     public var children: [HTMLNode] {
-        var nodes: [HTMLNode] = []
-        var child = pointer.pointee.children
-        while let current = child {
-            if current.pointee.type == XML_ELEMENT_NODE { nodes.append(HTMLNode(document: document, pointer: current)) }
-            child = current.pointee.next
+        guard let first = pointer.pointee.children else { return [] }
+        return sequence(first: first) { $0.pointee.next }.compactMap { child in
+            child.pointee.type == XML_ELEMENT_NODE ? HTMLNode(document: document, pointer: child) : nil
         }
-        return nodes
     }
 
     /// The elements named in `names` that `test` takes, in document order from `start` (a child of `root`), at most
@@ -73,10 +76,9 @@ public struct HTMLNode {
                      limit: Int, where test: (HTMLNode) -> Bool) -> [HTMLNode] {
         var found: [HTMLNode] = []
         guard limit > 0 else { return found }
-        let names = ElementNames(names)
         var current = start
         while let node = current {
-            if names.matches(node) {
+            if isElement(node, namedIn: names) {
                 let element = HTMLNode(document: document, pointer: node)
                 if test(element) { found.append(element) }
                 if found.count == limit { return found }
@@ -101,16 +103,7 @@ public struct HTMLNode {
 
     /// The value of an attribute, entities decoded, or nil when absent.
     public func attribute(_ name: String) -> String? {
-        guard let attribute = attributeNode(name) else { return nil }
-        // What `xmlGetProp` returns, without its copy of the one text node the HTML parser makes of a value.
-        guard let value = attribute.pointee.children else { return "" }
-        if Self.isOneTextNode(value) { return value.pointee.content.map { String(cString: $0) } }
-        return LibXML.take(xmlNodeListGetString(attribute.pointee.doc, value, 1)) ?? ""
-    }
-
-    /// Whether an attribute's value is a single text node, the shape the HTML parser gives every value.
-    private static func isOneTextNode(_ value: xmlNodePtr) -> Bool {
-        value.pointee.next == nil && isText(value)
+        withAttributeBytes(name) { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Whether the `class` attribute lists `name`, byte for byte, as the parsers' XPath `hasClass` asks.
@@ -138,17 +131,17 @@ public struct HTMLNode {
     /// `body` over the UTF-8 bytes of attribute `name`'s value (where libxml2 keeps it), or nil when it is absent.
     func withAttributeBytes<Result>(_ name: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
         guard let attribute = attributeNode(name) else { return nil }
-        if let value = attribute.pointee.children, Self.isOneTextNode(value), let content = value.pointee.content {
+        // What `xmlGetProp` gives, without its copy of the one text node the HTML parser makes of a value.
+        if let value = attribute.pointee.children, value.pointee.next == nil, Self.isText(value) {
+            guard let content = value.pointee.content else { return nil }
             return body(UnsafeBufferPointer(start: content, count: strlen(UnsafeRawPointer(content).assumingMemoryBound(to: CChar.self))))
         }
-        guard var text = self.attribute(name) else { return nil }
+        var text = LibXML.take(xmlNodeListGetString(attribute.pointee.doc, attribute.pointee.children, 1)) ?? ""
         return text.withUTF8(body)
     }
 
-    /// `preceding::text()[contains(., needle)][not(ancestor::e)]…[1]`, stopping at the first match where libxml2
-    /// gathers every preceding node first.
+    /// `preceding::text()[contains(., needle)][not(ancestor::e)]…[1]`, stopping at the first where libxml2 gathers all.
     public func nearestPrecedingText(containing needle: String, outside excluded: [String]) -> HTMLNode? {
-        let excluded = ElementNames(excluded)
         return needle.withCString { needle in
             var current = Self.previousInDocumentOrder(pointer)
             while let node = current {
@@ -170,13 +163,10 @@ public struct HTMLNode {
         return previous
     }
 
-    private static func hasAncestor(_ node: xmlNodePtr, namedIn names: ElementNames) -> Bool {
-        var ancestor = node.pointee.parent
-        while let current = ancestor, current.pointee.type == XML_ELEMENT_NODE {
-            if names.matches(current) { return true }
-            ancestor = current.pointee.parent
-        }
-        return false
+    private static func hasAncestor(_ node: xmlNodePtr, namedIn names: [String]) -> Bool {
+        guard let parent = node.pointee.parent else { return false }
+        return sequence(first: parent) { $0.pointee.parent }.prefix { $0.pointee.type == XML_ELEMENT_NODE }
+            .contains { isElement($0, namedIn: names) }
     }
 
     /// All text below this node with white space collapsed (NBSP included) and trimmed.

@@ -24,8 +24,7 @@ public enum InlineEvent: Sendable, Equatable {
     /// What an element is to `flatten`, by name: one hash lookup per element instead of one per set asked.
     enum ElementRole { case skipped, lineBreak, emphasis, link, block }
 
-    /// The role of an element: a name of up to eight lower-case ASCII letters or digits is looked up packed into an
-    /// integer, cheaper than a string; other names go by `roles`.
+    /// An element's role: a name of up to eight lower-case ASCII letters or digits looked up packed in an integer.
     static func role(of node: xmlNodePtr) -> ElementRole? {
         guard let name = node.pointee.name else { return nil }
         var packed: UInt64 = 0
@@ -41,43 +40,18 @@ public enum InlineEvent: Sendable, Equatable {
     }
 
     /// `roles` for the names of up to eight bytes, by the bytes packed as in `role(of:)`.
-    private static let rolesByPackedName: [UInt64: ElementRole] = {
-        var table: [UInt64: ElementRole] = [:]
-        for (name, role) in roles where name.utf8.count <= 8 {
-            var packed: UInt64 = 0
-            for (index, byte) in name.utf8.enumerated() { packed |= UInt64(byte) << (8 * UInt64(index)) }
-            table[packed] = role
-        }
-        return table
-    }()
-
-    static let roles: [String: ElementRole] = {
-        var roles: [String: ElementRole] = ["br": .lineBreak, "a": .link]
-        for name in ["strong", "b", "em", "i"] { roles[name] = .emphasis }
-        for name in ["script", "style", "noscript", "template", "head", "title"] { roles[name] = .skipped }
-        for name in [
-            "p", "div", "hr", "li", "ul", "ol", "dl", "dt", "dd", "table", "tr", "td", "th", "tbody", "thead", "tfoot",
-            "h1", "h2", "h3", "h4", "h5", "h6", "section", "article", "header", "footer", "main", "nav", "aside",
-            "blockquote", "pre", "form", "fieldset", "address", "figure", "figcaption", "caption", "body", "html",
-        ] { roles[name] = .block }
-        return roles
-    }()
-}
-
-/// Element names a tree walk looks for, kept as C strings so each element's name is compared where libxml2 keeps it.
-struct ElementNames {
-    private let names: [ContiguousArray<CChar>]
-
-    init(_ names: [String]) {
-        self.names = names.map { ContiguousArray($0.utf8CString) }
+    private static let rolesByPackedName: [UInt64: ElementRole] = roles.reduce(into: [:]) { table, entry in
+        guard entry.key.utf8.count <= 8 else { return }
+        let packed = entry.key.utf8.enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * $1.offset) }
+        table[packed] = entry.value
     }
 
-    /// Whether `node` is an element named one of these, without a string made per node.
-    func matches(_ node: xmlNodePtr) -> Bool {
-        guard node.pointee.type == XML_ELEMENT_NODE, let name = node.pointee.name else { return false }
-        let written = UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self)
-        return names.contains { candidate in
-            candidate.withUnsafeBufferPointer { wanted in wanted.baseAddress.map { strcmp(written, $0) == 0 } ?? false }
-        }
-    }
+    static let roles: [String: ElementRole] = [
+        (ElementRole.lineBreak, ["br"]), (.link, ["a"]), (.emphasis, ["strong", "b", "em", "i"]),
+        (.skipped, ["script", "style", "noscript", "template", "head", "title"]),
+        (.block, ["p", "div", "hr", "li", "ul", "ol", "dl", "dt", "dd", "table", "tr", "td", "th", "tbody", "thead",
+                  "tfoot", "h1", "h2", "h3", "h4", "h5", "h6", "section", "article", "header", "footer", "main", "nav",
+                  "aside", "blockquote", "pre", "form", "fieldset", "address", "figure", "figcaption", "caption",
+                  "body", "html"]),
+    ].reduce(into: [:]) { roles, entry in for name in entry.1 { roles[name] = entry.0 } }
 }

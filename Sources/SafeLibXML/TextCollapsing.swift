@@ -91,10 +91,8 @@ public enum TextCollapsing {
     /// White space as a reader sees it: ASCII spaces, NBSP, the Unicode space separators, line and paragraph separators.
     public static func isCollapsibleSpace(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000:
-            return true
-        default:
-            return false
+        case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: true
+        default: false
         }
     }
 

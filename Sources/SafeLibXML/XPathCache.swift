@@ -18,12 +18,8 @@ final class XPathCache: Sendable {
         let pointer: Pointer
     }
 
-    private struct Idle {
-        var expressions: [String: [Lent<xmlXPathCompExprPtr>]] = [:]
-        var contexts: [Lent<xmlXPathContextPtr>] = []
-    }
-
-    private let idle = Mutex(Idle())
+    private let idle = Mutex((expressions: [String: [Lent<xmlXPathCompExprPtr>]](),
+                              contexts: [Lent<xmlXPathContextPtr>]()))
 
     /// Evaluates `expression` in `document`, from `node` (nil: the document). The caller frees the result.
     func evaluate(_ expression: String, document: xmlDocPtr, node: xmlNodePtr?) throws(HTMLError) -> xmlXPathObjectPtr {
@@ -35,9 +31,10 @@ final class XPathCache: Sendable {
         context.pointee.node = node
         xmlResetError(&context.pointee.lastError)
         let borrowed: Lent<xmlXPathCompExprPtr>? = idle.withLock { $0.expressions[expression]?.popLast() }
-        guard let compiled = borrowed ?? compile(expression, in: context) else {
-            throw Self.failure(of: expression, context)
-        }
+        let compiled = borrowed ?? expression.withCString { text in
+            text.withMemoryRebound(to: xmlChar.self, capacity: expression.utf8.count + 1) { xmlXPathCtxtCompile(context, $0) }
+        }.map(Lent.init)
+        guard let compiled else { throw Self.failure(of: expression, context) }
         let result = xmlXPathCompiledEval(compiled.pointer, context)
         let kept: Bool = idle.withLock { idle in
             guard idle.expressions[expression] != nil || idle.expressions.count < Self.capacity else { return false }
@@ -53,13 +50,6 @@ final class XPathCache: Sendable {
     private static func failure(of expression: String, _ context: xmlXPathContextPtr) -> HTMLError {
         let error = context.pointee.lastError
         return .invalidXPath(expression: expression, offset: Int(error.int1), code: Int(error.code))
-    }
-
-    private func compile(_ expression: String, in context: xmlXPathContextPtr) -> Lent<xmlXPathCompExprPtr>? {
-        let pointer = expression.withCString { text in
-            text.withMemoryRebound(to: xmlChar.self, capacity: expression.utf8.count + 1) { xmlXPathCtxtCompile(context, $0) }
-        }
-        return pointer.map(Lent.init)
     }
 
     private func borrowContext() -> xmlXPathContextPtr? {

@@ -18,10 +18,7 @@ enum FieldRole: Equatable {
             guard byte < 0x80 else { return nonASCIIKey(label) }
             bytes.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte)
         }
-        if bytes.count >= 3, bytes[bytes.count - 3] == UInt8(ascii: "("), bytes[bytes.count - 2] == UInt8(ascii: "s"),
-           bytes[bytes.count - 1] == UInt8(ascii: ")") {
-            bytes.removeLast(3)
-        }
+        if bytes.suffix(3).elementsEqual("(s)".utf8) { bytes.removeLast(3) }
         bytes.removeAll { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ":") }
         return TextCollapsing.collapse(String(decoding: bytes, as: UTF8.self))
     }
@@ -78,8 +75,7 @@ extension ParsedCourse {
         provenance["credits"] = rule()
     }
 
-    /// Prose with its last lines that hold only "Yes", "No", "Y" or "N" (a field whose label the page hides) moved to
-    /// the notes; nil when nothing is left.
+    /// Prose without its last lines of a lone "Yes", "No", "Y" or "N" (a field whose label the page hides): notes.
     private mutating func proseWithoutTrailingFlags(_ text: String, scope: String) -> String? {
         // Nearly all prose ends in a sentence: its last line tells without splitting it.
         let lastLine = text.utf8.lastIndex(of: UInt8(ascii: "\n")).map { text[text.utf8.index(after: $0)...] } ?? text[...]
@@ -181,8 +177,7 @@ extension ParsedCourse {
         provenance["description"] = first
     }
 
-    /// `label "Credit Hours:" in <strong>, after <h3> at /html/…`, built in room reserved once (interpolating the
-    /// long scope grew the string several times).
+    /// `label "Credit Hours:" in <strong>, after <h3> at /html/…`, in room reserved once (interpolating grew it often).
     private static func rule(for segment: ContentSegment, label: String, scope: String) -> String {
         let written = segment.writtenLabel ?? label
         let style = segment.labelStyle ?? "text"

@@ -4,8 +4,7 @@ import SafeLibXML
 /// A CourseLeaf `courseblockdesc`: prose as a whole ("TOPIC TITLE: …" is no field), but for a first line of credits
 /// ("(3-0) Cr. 3. F.S.") and requisites opened by their label in emphasis where a line or sentence starts.
 enum CourseLeafDescription {
-    /// The prose; the requisites taken out of it, each labelled by the words that opened its emphasis; and the
-    /// credits of the first line's credits sentence, and that line, which then is no longer prose.
+    /// The prose, the requisites taken out of it, and the credits of a first line of credits with that line (no prose).
     static func read(_ events: [InlineEvent])
         -> (prose: String, requisites: [ContentSegment], credits: (value: String, line: String)?) {
         let (rest, requisites) = takingRequisites(from: events)

@@ -105,17 +105,15 @@ public struct CourseLeafParser: CatalogParser {
             }
             return (heading, rules)
         }
-        // "CIS 112  Computer Literacy/Info Mgmt  3 Credit Hours": the credits end the title.
-        guard let parsed = CourseHeading.parseSplittingCredits(spacedText(node)) else { return nil }
+        // "CIS 112  Computer Literacy/Info Mgmt  3 Credit Hours": the credits end the title. The heading's blocks stay
+        // apart: not "World3 Credits" for a title and credits in two `div`s.
+        let prose = LabelledContent.prose(from: node.inlineEvents())
+        let text = prose.utf8.contains(UInt8(ascii: "\n"))
+            ? TextCollapsing.collapse(prose.replacingOccurrences(of: "\n", with: " ")) : prose
+        guard let parsed = CourseHeading.parseSplittingCredits(text) else { return nil }
         let rule = "p.courseblocktitle at \(node.path), in \(place)"
         var rules = ["code": rule, "title": "\(rule), text after the code"]
         if parsed.credits != nil { rules["credits"] = "\(rule), the credit hours at its end" }
         return (parsed, rules)
-    }
-
-    /// A heading's text with its blocks apart: not "World3 Credits" for a title and credits in two `div`s.
-    static func spacedText(_ node: HTMLNode) -> String {
-        let prose = LabelledContent.prose(from: node.inlineEvents())
-        return prose.utf8.contains(UInt8(ascii: "\n")) ? TextCollapsing.collapse(prose.replacingOccurrences(of: "\n", with: " ")) : prose
     }
 }

@@ -264,7 +264,7 @@ enum LabelledContent {
                     }
                 } else if !lineHasContent, !isEmpty, let label = LabelledContent.textLabel(unit.text) {
                     var builder = Builder(label: label, labelStyle: "text", writtenLabel: label + ":")
-                    builder.appendAfterFirstColon(unit.tokens, links: links)
+                    builder.append(unit.tokens, links: links, afterFirstColon: true)
                     start(builder)
                     lineHasContent = true
                     continue
@@ -316,13 +316,9 @@ enum LabelledContent {
             pendingSpace = false
         }
 
-        mutating func append(_ tokens: ArraySlice<Token>, links table: [URL?]) {
-            for token in tokens { append(token, skipping: 0, links: table) }
-        }
-
-        /// Appends what follows the first colon: the value of a plain-text label.
-        mutating func appendAfterFirstColon(_ tokens: ArraySlice<Token>, links table: [URL?]) {
-            var seenColon = false
+        /// Appends the tokens, or (`afterFirstColon`) what follows their first colon: the value of a plain-text label.
+        mutating func append(_ tokens: ArraySlice<Token>, links table: [URL?], afterFirstColon: Bool = false) {
+            var seenColon = !afterFirstColon
             for token in tokens {
                 if seenColon {
                     append(token, skipping: 0, links: table)

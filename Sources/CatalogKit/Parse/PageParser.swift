@@ -18,17 +18,16 @@ public enum SystemChoice: Sendable, Equatable {
     }
 
     /// "auto, gvsu, acalog, courseleaf or banner", for usage messages.
-    public static var argumentList: String { spelledOut(["auto"] + CatalogSystem.allCases.map(\.rawValue)) }
+    public static var argumentList: String { "auto, " + systemList }
 
     /// "gvsu, acalog, courseleaf or banner", for help texts.
-    public static var systemList: String { spelledOut(CatalogSystem.allCases.map(\.rawValue)) }
+    public static var systemList: String {
+        let names = CatalogSystem.allCases.map(\.rawValue)
+        return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+    }
 
     /// "auto|gvsu|acalog|courseleaf|banner", for a synopsis.
     public static var synopsis: String { (["auto"] + CatalogSystem.allCases.map(\.rawValue)).joined(separator: "|") }
-
-    private static func spelledOut(_ names: [String]) -> String {
-        names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
-    }
 }
 
 /// What parsing one page gave: its courses, or its listing, or why neither.
@@ -65,15 +64,13 @@ public struct PageResult: Sendable {
 
     /// Fields a course page lacks, one line each, naming the page and the field.
     public var missingFieldWarnings: [String] {
-        var warnings: [String] = []
         // Each course read in place: a copy retains every field.
-        for index in courses.indices {
-            for (field, isMissing) in [("title", courses[index].title.isEmpty), ("credits", courses[index].creditsText == nil),
-                                       ("description", courses[index].description.isEmpty)] where isMissing {
-                warnings.append("\(input): \(courses[index].code): no \(field) found")
+        courses.indices.flatMap { index in
+            [("title", courses[index].title.isEmpty), ("credits", courses[index].creditsText == nil),
+             ("description", courses[index].description.isEmpty)].filter(\.1).map { field, _ in
+                "\(input): \(courses[index].code): no \(field) found"
             }
         }
-        return warnings
     }
 }
 

@@ -5,8 +5,7 @@ public enum ParseOutput {
     /// How many records `writeJSON` has in memory at once.
     public static let defaultBatch = 1_024
 
-    /// Hands `write` the bytes of `JSONValue.array(records).serialized()` for the courses (normalized as a catalog)
-    /// in pieces, in order: each batch is written on the cores in parallel and handed out before the next is made.
+    /// Hands `write` the courses' `JSONValue.array(records).serialized()` in order, each batch made on the cores.
     public static func writeJSON<Failure: Error>(courses: consuming [Course], batch: Int = defaultBatch,
                                                  to write: ([UInt8]) throws(Failure) -> Void) throws(Failure) {
         guard !courses.isEmpty else { return try write(Array("[]".utf8)) }
@@ -53,10 +52,7 @@ public enum ParseOutput {
             out += "    \(key)\(pad)\(shown)\n"
             if let rule { out += String(repeating: " ", count: 20) + "from: \(rule)\n" }
         }
-        if let failure = result.failure {
-            out += "    error: \(failure)\n"
-            return out
-        }
+        if let failure = result.failure { return out + "    error: \(failure)\n" }
         line("system", result.system?.rawValue ?? "none", from: result.systemRule)
         if let charset = result.charset { line("charset", charset.name, from: charset.source.rawValue) }
         if let pageURL = result.pageURL { line("page URL", pageURL, from: result.pageURLRule) }

@@ -30,10 +30,6 @@ public struct ParseRules: Sendable, Equatable {
             self.field = field
             expression = try? NSRegularExpression(pattern: "^(?:\(pattern))$", options: [.caseInsensitive])
         }
-
-        public static func == (lhs: LabelRule, rhs: LabelRule) -> Bool {
-            lhs.pattern == rhs.pattern && lhs.field == rhs.field
-        }
     }
 
     /// The fields a label pattern may name, and the label the shared reader knows each by.
@@ -58,7 +54,11 @@ public struct ParseRules: Sendable, Equatable {
         reader.rejectUnknownKeys(object, path, allowed: ["course", "code", "labels", "listing"] + fields.map(\.key))
         func xpath(_ value: JSONValue?, _ keyPath: String, required: Bool) -> String? {
             guard let text = reader.string(value, keyPath, required: required) else { return nil }
-            if let problem = Self.xpathProblem(text) { reader.fail(keyPath, "expected an XPath: \(problem)") }
+            do {
+                _ = try HTMLDocument(bytes: Array("<html><body></body></html>".utf8)).select(text)
+            } catch {
+                reader.fail(keyPath, "expected an XPath: \(error)")
+            }
             return text
         }
         let course = xpath(object["course"], "\(path).course", required: true)
@@ -79,16 +79,6 @@ public struct ParseRules: Sendable, Equatable {
             rules.listingPages = xpath(listing["pages"], "\(path).listing.pages", required: false)
         }
         return course == nil || code == nil ? nil : rules
-    }
-
-    /// Why libxml2 rejects an XPath, or nil when it compiles.
-    static func xpathProblem(_ xpath: String) -> String? {
-        do {
-            _ = try HTMLDocument(bytes: Array("<html><body></body></html>".utf8)).select(xpath)
-            return nil
-        } catch {
-            return "\(error)"
-        }
     }
 
     func field(forLabel label: String) -> String? {
