@@ -17,6 +17,7 @@ struct RequisiteTreeBuilder {
     let bytes: UnsafeBufferPointer<UInt8>
     let items: [RequisiteItem]
     let codes: [CourseCode]
+    let aliases: SubjectAliases?
     var index = 0
     /// Nesting of "one of" lists, which recurse like parentheses.
     var countDepth = 0
@@ -231,8 +232,8 @@ struct RequisiteTreeBuilder {
             let code = codes[item.codeIndex]
             let grade = item.hasGrade ? slice(item.valueStart, item.valueEnd) : nil
             let canonical = code.description
-            return .course(CourseRequirement(code: code, minGrade: grade, concurrent: item.concurrent,
-                                             source: source == canonical ? nil : source))
+            return .course(CourseRequirement(code: aliases?.renaming(code) ?? code, minGrade: grade,
+                                             concurrent: item.concurrent, source: source == canonical ? nil : source))
         case .standing:
             let value = item.keyword.rawValue
             return .standing(value, source: source == value ? nil : source)
