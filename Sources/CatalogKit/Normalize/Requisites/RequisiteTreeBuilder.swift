@@ -151,7 +151,8 @@ struct RequisiteTreeBuilder {
             required.append(rest)
         }
         guard let chain = RequisiteTreeBuilder.group(.all, required, connective: connective) else { return nil }
-        return Parsed(node: RequisiteTreeBuilder.combine(.any, chain, permission, connective: orWord), joinedBy: .any)
+        let hoisted = RequisiteTreeBuilder.group(.any, [chain, permission], connective: orWord) ?? chain
+        return Parsed(node: hoisted, joinedBy: .any)
     }
 
     /// Operands written side by side ("CIS 553 CIS 375", "majors: A grade of …"): all required.
@@ -276,18 +277,14 @@ struct RequisiteTreeBuilder {
         return close((op, flat, merged))
     }
 
-    static func combine(_ op: Operator, _ left: Requisite, _ right: Requisite, connective: String?) -> Requisite {
-        group(op, [left, right], connective: connective) ?? left
-    }
-
-    /// One `combine` of a left fold: the operator, the operand on the right and its connective word.
+    /// One step of a left fold: the operator, the operand on the right and its connective word.
     struct Step {
         var op: Operator
         var node: Requisite
         var connective: String?
     }
 
-    /// `first` combined with each step's node in turn, as `combine` would, in time linear in the operands:
+    /// `first` grouped with each step's node in turn, as `group` of the two would, in time linear in the operands:
     /// a group is built up in place while the operator stays the same, where combining one at a time copied
     /// (flattened) every child so far for each new one, quadratic for a list of thousands of courses.
     static func fold(_ first: Requisite, _ steps: [Step]) -> Requisite {
