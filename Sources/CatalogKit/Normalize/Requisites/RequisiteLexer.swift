@@ -26,14 +26,10 @@ enum RequisiteKeyword: String, CaseIterable {
     case none
 
     /// Hash of the lower-cased spelling → keyword and its spelling, which a word that hashes alike must also have.
-    static let table: [UInt64: (keyword: RequisiteKeyword, spelling: [UInt8])] = {
-        var table: [UInt64: (keyword: RequisiteKeyword, spelling: [UInt8])] = [:]
-        for keyword in allCases where keyword != .unknown {
-            let spelling = Array(keyword.rawValue.utf8)
-            table[FNV1a.hash(spelling)] = (keyword, spelling)
-        }
-        return table
-    }()
+    static let table = Dictionary(allCases.filter { $0 != .unknown }.map { keyword in
+        let spelling = Array(keyword.rawValue.utf8)
+        return (FNV1a.hash(spelling), (keyword: keyword, spelling: spelling))
+    }, uniquingKeysWith: { $1 })
 
     /// The keyword an ASCII word is: the hash of its lower-cased bytes finds a candidate to compare them with.
     static func lookUp(hash: UInt64, _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> RequisiteKeyword? {
