@@ -30,9 +30,8 @@ extension Course {
         case .creditsText: return string(creditsText)
         case .description: return string(description)
         case .fields:
-            var fieldTable: [String: String] = [:]
-            for field in fields { fieldTable[field.label] = fieldTable[field.label].map { "\($0)\n\(field.value)" } ?? field.value }
-            return .object(fieldTable.mapValues(JSONValue.string))
+            let table = Dictionary(fields.map { ($0.label, $0.value) }, uniquingKeysWith: { "\($0)\n\($1)" })
+            return .object(table.mapValues(JSONValue.string))
         case .id: return string(id)
         case .level: return string(level?.displayName)
         case .levelSource: return string(levelSource)
