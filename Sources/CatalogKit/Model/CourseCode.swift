@@ -127,16 +127,15 @@ enum CourseCodeScanner {
         if start > 0, isLetter(s[start - 1], upperOnly: false) || isDigit(s[start - 1]) { return nil }
         // Letter groups: "CIS", "A&S", or lone letters joined by single spaces ("C S 235").
         var (subject, i) = letterGroup(s, at: start, caseSensitive: caseSensitive)
-        var lastGroupLength = subject.count
-        while lastGroupLength == 1, i + 1 < s.count, s[i] == " " {
+        let firstGroupLength = subject.count
+        while firstGroupLength == 1, i + 1 < s.count, s[i] == " " {
             let (group, next) = letterGroup(s, at: i + 1, caseSensitive: caseSensitive)
             guard group.count == 1 else { break }
             subject += group
             i = next
-            lastGroupLength = 1
         }
         // A word and one letter before the number: "COM S 309", "CPR E 288" (Iowa State's subjects).
-        if lastGroupLength >= 2, i + 3 < s.count, s[i] == " " {
+        if firstGroupLength >= 2, i + 3 < s.count, s[i] == " " {
             let (group, next) = letterGroup(s, at: i + 1, caseSensitive: caseSensitive)
             if group.count == 1, next + 1 < s.count, s[next] == " ", isDigit(s[next + 1]) {
                 subject += group
