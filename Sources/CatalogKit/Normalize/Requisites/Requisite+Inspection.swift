@@ -43,12 +43,10 @@ extension Requisite {
                 .compactMap(\.self)
             let details = qualifiers.isEmpty ? "" : " [" + qualifiers.joined(separator: ", ") + "]"
             lines.append(indent + "course " + course.code.description + details + quoted(course.source))
-        case .standing(let value, let source):
-            lines.append(indent + "standing " + value + quoted(source))
-        case .program(let value, let source):
-            lines.append(indent + "program " + value + quoted(source))
-        case .permission(let value, let source):
-            lines.append(indent + "permission of " + value + quoted(source))
+        case .standing(let value, let source), .program(let value, let source), .permission(let value, let source):
+            let name = if case .standing = self { "standing " }
+                else if case .program = self { "program " } else { "permission of " }
+            lines.append(indent + name + value + quoted(source))
         case .exam(let name, let score, let source):
             lines.append(indent + "exam " + name + (score.map { " score " + $0 } ?? "") + quoted(source))
         case .text(let text):
