@@ -1,7 +1,5 @@
 extension Course {
-    /// The course as a record: the app's fields (`id`, `number`, `subject`, `name`, `title`, `description`,
-    /// `credits`, `rubricsUrl`, `level`, `transitionPlanUrl`, `prerequisite`, `prerequisiteString`) and the
-    /// richer ones beside them. Every key is present; `null` where nothing is known.
+    /// The course as a record: the app's fields and the richer ones beside them, every key present (`null` if unknown).
     public var record: [String: JSONValue] { Dictionary(uniqueKeysWithValues: members) }
 
     /// Writes `record` as an object into `out`, from `members` as listed: no dictionary to sort per record.

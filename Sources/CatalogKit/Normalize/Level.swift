@@ -27,14 +27,12 @@ public struct LevelRange: Sendable, Equatable, Codable {
     public var level: CourseLevel
 }
 
-/// How a catalog's course numbers imply levels: the ranges of the configuration, or the numbering the
-/// catalog's own numbers show (three-digit as GVSU's, or four-digit).
+/// How a catalog's course numbers imply levels: the configured ranges, or the numbering its own numbers show.
 public struct NumberingScheme: Sendable, Equatable {
     public var ranges: [LevelRange]
     /// Where the ranges come from, as `levelSource` names it.
     public var origin: String
-    /// Whether a course's title may make it doctoral ("Doctoral Research"): in a scheme none of whose ranges
-    /// is doctoral, only the catalog's own words say which courses are.
+    /// Whether a title may make a course doctoral: where no range is doctoral, only the catalog's words say which are.
     public var doctoralFromTitle = false
 
     /// GVSU's: 0–99 developmental, 100–499 undergraduate, 500–699 graduate, 700 and up doctoral.

@@ -71,9 +71,8 @@ public struct Normalizer: Sendable {
         return (tree, text, RequisiteMarkdown.render(text, links: links), tree?.courses ?? [])
     }
 
-    /// Normalizes a whole catalog: copies of one course listed twice become one course, different courses
-    /// sharing a code are kept under qualified ids (`SharedCodes`), sorted by id, with reverse prerequisite
-    /// links and references to codes the catalog lacks. The page order makes no difference to the result.
+    /// A whole catalog, sorted by id, shared codes resolved (`SharedCodes`), with reverse prerequisite links and the
+    /// codes the catalog lacks; the page order makes no difference to the result.
     public func normalize(catalog parsed: consuming [ParsedCourse]) -> [Course] {
         let codeTexts = ParallelMap.map(Array(parsed.indices)) { [parsed] index in parsed[index].code.description }
         // A code two pages give links to the first of their URLs, whichever page came first.

@@ -1,5 +1,4 @@
-/// Maps what catalogs call a subject to its code: names ("Computer Information Systems" → "CIS") and
-/// retired codes ("CS" → "CIS"). Keys compare case-insensitively, white space collapsed.
+/// Maps a subject's name or retired code ("CS" → "CIS") to its code; keys compare case-insensitively, spaces collapsed.
 public struct SubjectAliases: Sendable, Equatable {
     private var table: [String: String]
 

@@ -1,6 +1,5 @@
 extension Requisite {
-    /// Sorted, de-duplicated canonical codes of the course leaves (["CIS 162", "MTH 201"]); codes only in text leaves
-    /// or folded into a leaf's `source` ("formerly ACCT 2331", "recommended" asides) are no requirements.
+    /// Sorted distinct codes of the course leaves; those in text leaves or a leaf's `source` ("formerly …") are not.
     public var courses: [String] {
         var codes = Set<CourseCode>()
         collectCourses(into: &codes)

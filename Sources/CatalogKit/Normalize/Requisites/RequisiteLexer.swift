@@ -92,8 +92,7 @@ struct RequisiteToken {
     /// For punctuation, the ASCII byte it stands for (curly quotes map to '"' or '\'', dashes to '-').
     var punct: UInt8 = 0
     var keyword = RequisiteKeyword.unknown
-    /// Shape of a word: leading ASCII letters, digits, trailing letters; `isSimple` when that is the whole word
-    /// ("MATH108", "162L", "CIS" are simple; "A02B3" and "Müller" are not).
+    /// Shape of a word: leading ASCII letters, digits, trailing letters; `isSimple` when that is all ("MATH108").
     var leadLetters = 0
     var digits = 0
     var tailLetters = 0

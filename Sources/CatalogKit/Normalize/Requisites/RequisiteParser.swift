@@ -25,17 +25,15 @@ public enum RequisiteParser {
             var sentences: [Requisite] = []
             while builder.index < items.count {
                 if let part = builder.parseSentences() { sentences.append(part) }
-                // Parentheses are balanced by now; this only guards progress.
+                // A close whose open an aside's note took: the text goes on after it.
                 if builder.index < items.count, items[builder.index].kind == .close { builder.index += 1 }
             }
             return RequisiteTreeBuilder.group(.all, sentences, connective: nil)
         }
     }
 
-    /// Canonical prerequisite text (the app's `prerequisiteString`): whitespace runs collapsed to
-    /// one space, trimmed, and every explicit course code written canonically ("cis162" →
-    /// "CIS 162", "C S 235" → "CS 235", "CIS-162" → "CIS 162"). Bare numbers that take their subject
-    /// from a list ("CIS 162 and 163") stay as written; other text is unchanged.
+    /// The app's `prerequisiteString`: white space collapsed, each explicit code canonical ("cis162", "C S 235" give
+    /// "CIS 162", "CS 235"); bare numbers after a list ("CIS 162 and 163") and other text stay as written.
     public static func canonicalText(_ source: String) -> String {
         var source = source
         return source.withUTF8 { bytes in

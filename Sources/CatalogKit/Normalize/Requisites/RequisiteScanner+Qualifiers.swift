@@ -3,9 +3,8 @@ extension RequisiteScanner {
     /// What names a grade before it: "minimum grade of", "Grade:", "min".
     static let gradeNames = phrases("minimum|min grade|grades [:|of]", "grade|grades [:|of]", "minimum|min [of]")
 
-    /// "[A] [minimum] grade of C- [or better] [in]", "with a grade of C or better", "C or higher in",
-    /// "Minimum Grade of D-", "Min Grade: C", "with a “C” or better", "a minimum "C-" grade in" (the grade before
-    /// the word, as Langara writes it).
+    /// "[A] [minimum] grade of C- [or better] [in]", "with a grade of C or better", "C or higher in", "Min Grade: C",
+    /// "with a “C” or better", "a minimum "C-" grade in" (the grade before the word, as Langara writes it).
     mutating func gradeQualifier(allowArticle: Bool) -> Bool {
         var j = index
         let chain = keyword(j) == .with

@@ -1,8 +1,6 @@
-/// Turns tokens into items by recognizing the phrases of prerequisite prose: course codes (with an
-/// implicit subject after a list of codes), grade and concurrency qualifiers, standing, programs,
-/// permission, exams, notes and counts. Words it does not recognize stay `.word`/`.filler` items.
-///
-/// Each recognizer either consumes tokens and emits items (returning true) or leaves `index` alone.
+/// Turns tokens into items by recognizing the phrases of prerequisite prose (codes, qualifiers, standing, programs,
+/// permission, exams, notes, counts); other words stay `.word`/`.filler` items. Each recognizer either consumes
+/// tokens and emits items (returning true) or leaves `index` alone.
 struct RequisiteScanner {
     let bytes: UnsafeBufferPointer<UInt8>
     let tokens: [RequisiteToken]
@@ -73,8 +71,7 @@ struct RequisiteScanner {
         return append(item, next: last + 1)
     }
 
-    /// Emits a suffix qualifier; a bracket or parenthesis pair around exactly it ("(minimum grade
-    /// of C-)", "[Min Grade: C]") becomes part of it rather than a group.
+    /// Emits a suffix qualifier; brackets or parentheses around exactly it ("[Min Grade: C]") are part of it, no group.
     mutating func emitSuffix(_ kind: RequisiteItem.Kind, from first: Int, through last: Int,
                              grade: (Int, Int)? = nil) -> Bool {
         var start = tokens[first].start
