@@ -143,28 +143,29 @@ struct RequisiteScanner {
             }
             return emit(.and, from: index, through: index)
         case .or:
-            if concurrencySuffix() { return true }
+            if emit(.concurrentSuffixChain) { return true }
             // "a 2.0 GPA or higher": a comparison, not an alternative.
             if keyword(index + 1).isComparative { return emit(.word, from: index, through: index + 1) }
             return emit(.or, from: index, through: index)
         case .both, .either:
             return emit(word == .both ? .both : .either, from: index, through: index)
         case .which:
-            return concurrencySuffix()
+            return emit(.concurrentSuffixChain)
         case .a, .an:
-            return gradeQualifier(allowArticle: true) || gradeQualifier(allowArticle: false) || creditPrefix() || atLeast()
+            return gradeQualifier(allowArticle: true) || gradeQualifier(allowArticle: false) || emit(.creditPrefix)
+                || atLeast()
         case .with, .grade, .grades, .minimum, .min:
             return gradeQualifier(allowArticle: true)
         case .credit, .completion, .successful, .concurrent, .prior, .previous, .corequisite, .corequisites:
-            return concurrencyPrefix() || creditPrefix()
+            return emit(.concurrentPrefix) || emit(.creditPrefix)
         case .passing, .undergraduate:
-            return creditPrefix()
+            return emit(.creditPrefix)
         case .graduate:
-            return creditPrefix() || standing() || rolePermission()
+            return emit(.creditPrefix) || standing() || rolePermission()
         case .may:
-            return concurrencySuffix() || noteMarker(.aside, until: match(Self.asides, from: index))
+            return emit(.concurrentSuffixChain) || noteMarker(.aside, until: match(Self.asides, from: index))
         case .taken, .concurrently, .can:
-            return concurrencySuffix()
+            return emit(.concurrentSuffixChain)
         case .freshman, .sophomore, .junior, .senior:
             return standing()
         case .admission, .admitted, .acceptance, .accepted:
