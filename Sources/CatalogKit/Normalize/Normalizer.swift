@@ -67,7 +67,7 @@ public struct Normalizer: Sendable {
         -> (tree: Requisite?, text: String?, markdown: String?, courses: [String]) {
         guard let cleaned = source.map(TextCleaner.cleanLine), !cleaned.isEmpty else { return (nil, nil, nil, []) }
         let text = RequisiteParser.canonicalText(cleaned)
-        let tree = RequisiteParser.parse(cleaned, renaming: rules.subjects.isEmpty ? nil : rules.subjects)
+        let tree = RequisiteParser.parse(cleaned, renaming: rules.subjects)
         return (tree, text, RequisiteMarkdown.render(text, links: links), tree?.courses ?? [])
     }
 

@@ -8,12 +8,11 @@ public struct SubjectAliases: Sendable, Equatable {
 
     /// `code` under its subject's current code.
     public func renaming(_ code: CourseCode) -> CourseCode {
+        guard !table.isEmpty else { return code }
         var renamed = code
         renamed.subject = table[Self.key(code.subject)] ?? code.subject
         return renamed
     }
-
-    public var isEmpty: Bool { table.isEmpty }
 
     private static func key(_ text: String) -> String {
         TextCleaner.cleanLine(text).uppercased()
