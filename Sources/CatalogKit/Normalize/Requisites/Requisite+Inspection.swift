@@ -19,16 +19,10 @@ extension Requisite {
         }
     }
 
-    /// Human-readable indented tree, one node per line (for `gvingest prereq TEXT`).
-    public func indentedDescription() -> String {
-        var lines: [String] = []
-        appendLines(to: &lines, depth: 0)
-        return lines.joined(separator: "\n")
-    }
-
-    private func appendLines(to lines: inout [String], depth: Int) {
-        let indent = String(repeating: "  ", count: depth)
+    /// Human-readable indented tree, one node per line, two spaces a level from `depth` (for `gvingest prereq TEXT`).
+    public func indentedDescription(depth: Int = 0) -> String {
         func quoted(_ source: String?) -> String { source.map { "  \"\($0)\"" } ?? "" }
+        let line: String
         switch self {
         case .all(_, let connective), .any(_, let connective), .atLeast(_, _, let connective):
             let name = switch self {
@@ -36,21 +30,22 @@ extension Requisite {
             case .any: "any of"
             default: "all of"
             }
-            lines.append(indent + name + (connective.map { "  (\($0))" } ?? ""))
+            line = name + (connective.map { "  (\($0))" } ?? "")
         case .course(let course):
             let qualifiers = [course.minGrade.map { "min grade \($0)" }, course.concurrent ? "concurrent ok" : nil]
                 .compactMap(\.self)
             let details = qualifiers.isEmpty ? "" : " [" + qualifiers.joined(separator: ", ") + "]"
-            lines.append(indent + "course " + course.code.description + details + quoted(course.source))
+            line = "course " + course.code.description + details + quoted(course.source)
         case .standing(let value, let source), .program(let value, let source), .permission(let value, let source):
             let name = if case .standing = self { "standing " }
                 else if case .program = self { "program " } else { "permission of " }
-            lines.append(indent + name + value + quoted(source))
+            line = name + value + quoted(source)
         case .exam(let name, let score, let source):
-            lines.append(indent + "exam " + name + (score.map { " score " + $0 } ?? "") + quoted(source))
+            line = "exam " + name + (score.map { " score " + $0 } ?? "") + quoted(source)
         case .text(let text):
-            lines.append(indent + "text \"" + text + "\"")
+            line = "text \"" + text + "\""
         }
-        for child in children { child.appendLines(to: &lines, depth: depth + 1) }
+        let indent = String(repeating: "  ", count: depth)
+        return ([indent + line] + children.map { $0.indentedDescription(depth: depth + 1) }).joined(separator: "\n")
     }
 }
