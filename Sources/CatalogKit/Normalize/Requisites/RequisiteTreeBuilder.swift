@@ -4,7 +4,7 @@
 /// Lists ("A, B, and C"; "A; and B or C") take their operator from their last connective: the one opening the last
 /// segment, else the top operator inside the last segment, else the last one opening any segment; else "all".
 ///
-/// Parentheses are balanced and depth-limited before this runs, so recursion is bounded.
+/// Parentheses are depth-limited before this runs, so recursion is bounded; an unmatched close ends `parseSentences`.
 struct RequisiteTreeBuilder {
     enum Operator { case all, any }
 
