@@ -82,7 +82,9 @@ import Testing
                                               : .any([.text("x"), .text("y")], connective: "or"),
                                           connective: ["and", "or", "both and", nil].randomElement(using: &generator)!)
             }
-            let oneAtATime = steps.reduce(first) { RequisiteTreeBuilder.combine($1.op, $0, $1.node, connective: $1.connective) }
+            let oneAtATime = steps.reduce(first) {
+                RequisiteTreeBuilder.group($1.op, [$0, $1.node], connective: $1.connective) ?? $0
+            }
             #expect(RequisiteTreeBuilder.fold(first, steps) == oneAtATime)
         }
     }

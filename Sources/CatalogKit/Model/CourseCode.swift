@@ -1,7 +1,5 @@
-/// A course code such as "CIS 162", "BIO 120L" or "FINA 7A20": subject, number and an optional letter suffix.
-///
-/// Written forms vary ("cis162", "CIS-162", "C S 235", "MATH 006A"); all of them map to one
-/// canonical form, "SUBJ NUMBER[SUFFIX]", which is what `description` prints and ids derive from.
+/// A course code ("CIS 162", "BIO 120L", "FINA 7A20"): subject, number, optional suffix. Every written form ("cis162",
+/// "C S 235") maps to one canonical form, "SUBJ NUMBER[SUFFIX]", which `description` prints and ids derive from.
 public struct CourseCode: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
     /// Upper-case letters, spaces removed ("C S" becomes "CS").
     public var subject: String
@@ -19,11 +17,9 @@ public struct CourseCode: Sendable, Hashable, Comparable, Codable, CustomStringC
     /// The canonical form: "CIS 162", "BIO 120L".
     public var description: String { "\(subject) \(number)\(suffix ?? "")" }
 
-    /// The app's integer `number`. Catalogs write numbers with letters: a letter before the digits is a
-    /// prefix ("BUSI B011" is 11), letters after them a suffix ("CIS 162L" is 162), and a letter between
-    /// digits stands for a digit of the number ("FINA 7A20" is 7020), unless three or more digits come
-    /// before it, which make a whole number already and the rest a part of it ("ENG 460D1" is 460).
-    /// 0 when there are no digits or more than an Int holds.
+    /// The app's integer `number`: a letter before the digits is a prefix ("BUSI B011" is 11), letters after them a
+    /// suffix ("CIS 162L" is 162), a letter between digits a digit ("FINA 7A20" is 7020) unless three digits or more,
+    /// a whole number already, come before it ("ENG 460D1" is 460); 0 for no digits or more than an Int holds.
     public var numericValue: Int { numericReading.value }
 
     /// How many places `numericValue` was read from, leading zeros included: 3 for "162L" and "098", 4 for
@@ -127,16 +123,15 @@ enum CourseCodeScanner {
         if start > 0, isLetter(s[start - 1], upperOnly: false) || isDigit(s[start - 1]) { return nil }
         // Letter groups: "CIS", "A&S", or lone letters joined by single spaces ("C S 235").
         var (subject, i) = letterGroup(s, at: start, caseSensitive: caseSensitive)
-        var lastGroupLength = subject.count
-        while lastGroupLength == 1, i + 1 < s.count, s[i] == " " {
+        let firstGroupLength = subject.count
+        while firstGroupLength == 1, i + 1 < s.count, s[i] == " " {
             let (group, next) = letterGroup(s, at: i + 1, caseSensitive: caseSensitive)
             guard group.count == 1 else { break }
             subject += group
             i = next
-            lastGroupLength = 1
         }
         // A word and one letter before the number: "COM S 309", "CPR E 288" (Iowa State's subjects).
-        if lastGroupLength >= 2, i + 3 < s.count, s[i] == " " {
+        if firstGroupLength >= 2, i + 3 < s.count, s[i] == " " {
             let (group, next) = letterGroup(s, at: i + 1, caseSensitive: caseSensitive)
             if group.count == 1, next + 1 < s.count, s[next] == " ", isDigit(s[next + 1]) {
                 subject += group

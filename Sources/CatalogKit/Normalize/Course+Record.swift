@@ -1,7 +1,5 @@
 extension Course {
-    /// The course as a record: the app's fields (`id`, `number`, `subject`, `name`, `title`, `description`,
-    /// `credits`, `rubricsUrl`, `level`, `transitionPlanUrl`, `prerequisite`, `prerequisiteString`) and the
-    /// richer ones beside them. Every key is present; `null` where nothing is known.
+    /// The course as a record: the app's fields and the richer ones beside them, every key present (`null` if unknown).
     public var record: [String: JSONValue] { Dictionary(uniqueKeysWithValues: members) }
 
     /// Writes `record` as an object into `out`, from `members` as listed: no dictionary to sort per record.
@@ -30,9 +28,8 @@ extension Course {
         case .creditsText: return string(creditsText)
         case .description: return string(description)
         case .fields:
-            var fieldTable: [String: String] = [:]
-            for field in fields { fieldTable[field.label] = fieldTable[field.label].map { "\($0)\n\(field.value)" } ?? field.value }
-            return .object(fieldTable.mapValues(JSONValue.string))
+            let table = Dictionary(fields.map { ($0.label, $0.value) }, uniquingKeysWith: { "\($0)\n\($1)" })
+            return .object(table.mapValues(JSONValue.string))
         case .id: return string(id)
         case .level: return string(level?.displayName)
         case .levelSource: return string(levelSource)

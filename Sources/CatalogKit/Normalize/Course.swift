@@ -1,8 +1,7 @@
 /// A course after normalization: what the published catalog carries, in the app's field names and more.
 public struct Course: Sendable, Equatable {
     public var code: CourseCode
-    /// Stable across runs and snapshots: derived from the canonical code ("cis-162l"), and for a code that
-    /// different courses share, qualified by the course's title ("mana-7334-strategic-management").
+    /// Stable across runs: the code's ("cis-162l"), qualified by the title where another course shares the code.
     public var id: String { Self.id(code: code, qualifier: idQualifier) }
     /// Set only where another course of the catalog has the same code (`SharedCodes`).
     public var idQualifier: String? = nil
@@ -40,8 +39,7 @@ public struct Course: Sendable, Equatable {
     public var provenance: [String: String]
     public var warnings: [String]
 
-    /// `id` from the two fields it is made of: read out of an array of courses, they are copied alone, where
-    /// `courses[index].id` copies the whole course (a retain and a release for each of its fields).
+    /// `id` from its two fields, which copy alone where `courses[index].id` copies (retains) the whole course.
     static func id(code: CourseCode, qualifier: String?) -> String {
         qualifier.map { "\(code.id)-\($0)" } ?? code.id
     }

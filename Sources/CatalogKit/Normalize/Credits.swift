@@ -8,8 +8,7 @@ public struct CreditRange: Sendable, Equatable, Codable {
         self.max = Swift.max(min, max)
     }
 
-    /// The app's single integer: the minimum rounded down, the credit a student is sure to earn ("1.5" gives 1,
-    /// "1-6" gives 1); 0 where the catalog gives no number ("Variable").
+    /// The app's single integer: the minimum rounded down, the credit a student is sure to earn; 0 for "Variable".
     public var appCredits: Int { min.rounded(.down).exactWholeNumber ?? 0 }
 
     /// Whether credits with no number say they vary ("Variable", "VAR"): understood, though no range can be given.
@@ -25,8 +24,7 @@ public struct CreditRange: Sendable, Equatable, Codable {
     private static let joinerWords: Set<String> = ["-", "to", "or", "per", "sem", "semester", "credit", "credits", "hour",
         "hours", "hrs", "hr", "cr", "units", "unit", "sh", "s", "variable", "var"]
 
-    /// Reads "3", "3.0", "1-3", "1 to 3", "3 or 4", "1-12 per sem.", "3 Credit Hours" and the contact-hour
-    /// triple "(3-0-0)" (credits first). Returns nil for anything else ("Variable", "TBA").
+    /// Reads "3", "1-3", "1 to 3", "3 or 4", "1-12 per sem.", "3 Credit Hours" and the triple "(3-0-0)"; else nil.
     public init?(parsing text: String) {
         let lowered = text.lowercased()
         let scalars = Array(lowered.unicodeScalars)

@@ -27,14 +27,12 @@ public struct LevelRange: Sendable, Equatable, Codable {
     public var level: CourseLevel
 }
 
-/// How a catalog's course numbers imply levels: the ranges of the configuration, or the numbering the
-/// catalog's own numbers show (three-digit as GVSU's, or four-digit).
+/// How a catalog's course numbers imply levels: the configured ranges, or the numbering its own numbers show.
 public struct NumberingScheme: Sendable, Equatable {
     public var ranges: [LevelRange]
     /// Where the ranges come from, as `levelSource` names it.
     public var origin: String
-    /// Whether a course's title may make it doctoral ("Doctoral Research"): in a scheme none of whose ranges
-    /// is doctoral, only the catalog's own words say which courses are.
+    /// Whether a title may make a course doctoral: where no range is doctoral, only the catalog's words say which are.
     public var doctoralFromTitle = false
 
     /// GVSU's: 0–99 developmental, 100–499 undergraduate, 500–699 graduate, 700 and up doctoral.
@@ -52,26 +50,12 @@ public struct NumberingScheme: Sendable, Equatable {
         LevelRange(from: 5000, to: nil, level: .graduate),
     ], origin: "four-digit numbering, read from the catalog's course numbers", doctoralFromTitle: true)
 
-    /// The scheme most of `codes` are written in: four-digit when more numbers have four places or more
-    /// than fewer ("2303", "0300", "7A20"), three-digit otherwise (and for no codes at all).
-    public static func inferred(from codes: some Sequence<CourseCode>) -> NumberingScheme {
-        var wide = 0, narrow = 0
-        for code in codes {
-            if code.numberWidth >= 4 { wide += 1 } else if code.numberWidth > 0 { narrow += 1 }
-        }
-        return wide > narrow ? .fourDigit : .threeDigit
-    }
-
-    /// The numbering a course's own number is read in: four places or more in a three-digit catalog are read
-    /// as four-digit, as a catalog moving between numberings holds both (UM-Dearborn's CIS 150 beside CIS 1501)
-    /// and three-digit ranges would make every such course doctoral. The odd three-place number of a four-digit
-    /// catalog stays below its 1000: that is how such catalogs write it.
-    func reading(_ code: CourseCode) -> NumberingScheme {
-        self == .threeDigit && code.numberWidth >= 4 ? .fourDigit : self
-    }
-
     /// The level of course `code` titled `title` and the rule that gave it; nil when no range holds its number.
     func level(of code: CourseCode, title: String) -> (level: CourseLevel, source: String)? {
+        // Four places or more in a three-digit catalog are read as four-digit, as a catalog moving between numberings
+        // holds both (UM-Dearborn's CIS 150 beside CIS 1501) and three-digit ranges would make every such course
+        // doctoral. The odd three-place number of a four-digit catalog stays below its 1000: such catalogs write it so.
+        if self == .threeDigit, code.numberWidth >= 4 { return Self.fourDigit.level(of: code, title: title) }
         if doctoralFromTitle, let word = Self.doctoralWord(in: title) {
             return (.doctoral, "the title's word \"\(word)\" (\(origin), where no number range is doctoral)")
         }

@@ -6,15 +6,20 @@ public struct Normalizer: Sendable {
         self.rules = rules
     }
 
-    /// The numbering that gives levels: the configured ranges, or the scheme `codes` are written in.
+    /// The numbering that gives levels: the configured ranges, else the scheme `codes` are written in, four-digit when
+    /// more numbers have four places or more than fewer ("2303", "0300", "7A20"), three-digit otherwise.
     public func numberingScheme(for codes: some Sequence<CourseCode>) -> NumberingScheme {
-        rules.levels.map { NumberingScheme(ranges: $0, origin: "normalize.levels") } ?? .inferred(from: codes)
+        if let levels = rules.levels { return NumberingScheme(ranges: levels, origin: "normalize.levels") }
+        var wide = 0, narrow = 0
+        for code in codes {
+            if code.numberWidth >= 4 { wide += 1 } else if code.numberWidth > 0 { narrow += 1 }
+        }
+        return wide > narrow ? .fourDigit : .threeDigit
     }
 
-    /// Normalizes one course; `links` maps canonical codes to catalog URLs for Markdown links. Levels come from
-    /// `scheme`, by default the configured ranges or the numbering of this course's own number.
+    /// One course; `links` maps codes to catalog URLs for Markdown, levels come from `scheme` (by default its own).
     public func normalize(_ parsed: ParsedCourse, links: [String: String] = [:], scheme: NumberingScheme? = nil) -> Course {
-        let scheme = (scheme ?? numberingScheme(for: [parsed.code])).reading(parsed.code)
+        let scheme = scheme ?? numberingScheme(for: [parsed.code])
         var warnings: [String] = []
         let code = rules.subjects.renaming(parsed.code)
         if !rules.knownSubjects.isEmpty, !rules.knownSubjects.contains(code.subject) {
@@ -62,14 +67,12 @@ public struct Normalizer: Sendable {
         -> (tree: Requisite?, text: String?, markdown: String?, courses: [String]) {
         guard let cleaned = source.map(TextCleaner.cleanLine), !cleaned.isEmpty else { return (nil, nil, nil, []) }
         let text = RequisiteParser.canonicalText(cleaned)
-        var tree = RequisiteParser.parse(cleaned)
-        if !rules.subjects.isEmpty { tree = tree?.mappingCodes(rules.subjects.renaming) }
+        let tree = RequisiteParser.parse(cleaned, renaming: rules.subjects)
         return (tree, text, RequisiteMarkdown.render(text, links: links), tree?.courses ?? [])
     }
 
-    /// Normalizes a whole catalog: copies of one course listed twice become one course, different courses
-    /// sharing a code are kept under qualified ids (`SharedCodes`), sorted by id, with reverse prerequisite
-    /// links and references to codes the catalog lacks. The page order makes no difference to the result.
+    /// A whole catalog, sorted by id, shared codes resolved (`SharedCodes`), with reverse prerequisite links and the
+    /// codes the catalog lacks; the page order makes no difference to the result.
     public func normalize(catalog parsed: consuming [ParsedCourse]) -> [Course] {
         let codeLinks = ParallelMap.map(Array(parsed.indices)) { [parsed] index in
             (parsed[index].code.description, parsed[index].pageURL ?? parsed[index].sourceURL)

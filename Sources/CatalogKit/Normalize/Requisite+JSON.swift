@@ -31,18 +31,4 @@ extension Requisite {
         return .object(members)
     }
 
-    /// The same tree with every course code passed through `transform` (subject aliases).
-    public func mappingCodes(_ transform: (CourseCode) -> CourseCode) -> Requisite {
-        switch self {
-        case let .all(children, connective): return .all(children.map { $0.mappingCodes(transform) }, connective: connective)
-        case let .any(children, connective): return .any(children.map { $0.mappingCodes(transform) }, connective: connective)
-        case let .atLeast(count, children, connective):
-            return .atLeast(count, of: children.map { $0.mappingCodes(transform) }, connective: connective)
-        case var .course(course):
-            course.code = transform(course.code)
-            return .course(course)
-        case .standing, .program, .permission, .exam, .text:
-            return self
-        }
-    }
 }

@@ -1,9 +1,7 @@
-/// Courses that share one code: the same course listed on two pages, or two different courses a catalog
-/// gives one code (UH's graduate catalog has both). Decided from the courses alone, so the outcome does not
-/// depend on the order the pages came in.
+/// Courses that share one code: one course listed on two pages, or two courses a catalog gives one code (UH's
+/// graduate catalog has both). Decided from the courses alone, so the order the pages came in does not matter.
 enum SharedCodes {
-    /// What to do with a catalog's courses: which to keep, the id qualifier of each kept course whose code
-    /// another kept course shares, and the warnings for each kept course.
+    /// Which courses to keep, the id qualifiers of kept courses sharing a code, and each kept course's warnings.
     struct Resolution: Equatable {
         var kept: [Int] = []
         var qualifiers: [Int: String] = [:]
@@ -65,8 +63,7 @@ enum SharedCodes {
         words(text.lowercased().replacingOccurrences(of: "&", with: " and ")).joined(separator: " ")
     }
 
-    /// The qualifier a title gives an id: its first words, lower-case ASCII letters and digits joined by hyphens
-    /// ("Organizational Behavior & Management" gives "organizational-behavior-and-management").
+    /// The qualifier a title gives an id: its first lower-case ASCII words by hyphens ("behavior-and-management").
     static func titleSlug(_ title: String) -> String {
         var slug = ""
         for word in words(comparable(title)).prefix(6) where slug.utf8.count + word.utf8.count < 48 {

@@ -1,5 +1,4 @@
-/// Maps what catalogs call a subject to its code: names ("Computer Information Systems" → "CIS") and
-/// retired codes ("CS" → "CIS"). Keys compare case-insensitively, white space collapsed.
+/// Maps a subject's name or retired code ("CS" → "CIS") to its code; keys compare case-insensitively, spaces collapsed.
 public struct SubjectAliases: Sendable, Equatable {
     private var table: [String: String]
 
@@ -9,12 +8,11 @@ public struct SubjectAliases: Sendable, Equatable {
 
     /// `code` under its subject's current code.
     public func renaming(_ code: CourseCode) -> CourseCode {
+        guard !table.isEmpty else { return code }
         var renamed = code
         renamed.subject = table[Self.key(code.subject)] ?? code.subject
         return renamed
     }
-
-    public var isEmpty: Bool { table.isEmpty }
 
     private static func key(_ text: String) -> String {
         TextCleaner.cleanLine(text).uppercased()

@@ -3,8 +3,7 @@ import SafeLibXML
 /// Cleans catalog prose for publishing and comparison: what differs only in invisible or typographic
 /// characters must compare equal, or every run would report changes that are not there.
 public enum TextCleaner {
-    /// Removes soft hyphens and zero-width characters, turns curly quotes and primes into ASCII ones,
-    /// collapses white space within each paragraph, and keeps paragraph breaks ("\n\n") and line breaks.
+    /// Drops soft hyphens and zero-width characters, makes quotes and primes ASCII, collapses spaces but not breaks.
     public static func clean(_ text: String) -> String {
         // Most text has nothing to remove or replace and no breaks: collapsing is all it needs. ASCII text
         // without a line feed is such text (what is removed or replaced is not ASCII), seen from its bytes.

@@ -1,6 +1,5 @@
 extension Requisite {
-    /// Sorted, de-duplicated canonical codes of the course leaves (["CIS 162", "MTH 201"]); codes only in text leaves
-    /// or folded into a leaf's `source` ("formerly ACCT 2331", "recommended" asides) are no requirements.
+    /// Sorted distinct codes of the course leaves; those in text leaves or a leaf's `source` ("formerly …") are not.
     public var courses: [String] {
         var codes = Set<CourseCode>()
         collectCourses(into: &codes)
@@ -20,16 +19,10 @@ extension Requisite {
         }
     }
 
-    /// Human-readable indented tree, one node per line (for `gvingest prereq TEXT`).
-    public func indentedDescription() -> String {
-        var lines: [String] = []
-        appendLines(to: &lines, depth: 0)
-        return lines.joined(separator: "\n")
-    }
-
-    private func appendLines(to lines: inout [String], depth: Int) {
-        let indent = String(repeating: "  ", count: depth)
+    /// Human-readable indented tree, one node per line, two spaces a level from `depth` (for `gvingest prereq TEXT`).
+    public func indentedDescription(depth: Int = 0) -> String {
         func quoted(_ source: String?) -> String { source.map { "  \"\($0)\"" } ?? "" }
+        let line: String
         switch self {
         case .all(_, let connective), .any(_, let connective), .atLeast(_, _, let connective):
             let name = switch self {
@@ -37,23 +30,22 @@ extension Requisite {
             case .any: "any of"
             default: "all of"
             }
-            lines.append(indent + name + (connective.map { "  (\($0))" } ?? ""))
+            line = name + (connective.map { "  (\($0))" } ?? "")
         case .course(let course):
             let qualifiers = [course.minGrade.map { "min grade \($0)" }, course.concurrent ? "concurrent ok" : nil]
                 .compactMap(\.self)
             let details = qualifiers.isEmpty ? "" : " [" + qualifiers.joined(separator: ", ") + "]"
-            lines.append(indent + "course " + course.code.description + details + quoted(course.source))
-        case .standing(let value, let source):
-            lines.append(indent + "standing " + value + quoted(source))
-        case .program(let value, let source):
-            lines.append(indent + "program " + value + quoted(source))
-        case .permission(let value, let source):
-            lines.append(indent + "permission of " + value + quoted(source))
+            line = "course " + course.code.description + details + quoted(course.source)
+        case .standing(let value, let source), .program(let value, let source), .permission(let value, let source):
+            let name = if case .standing = self { "standing " }
+                else if case .program = self { "program " } else { "permission of " }
+            line = name + value + quoted(source)
         case .exam(let name, let score, let source):
-            lines.append(indent + "exam " + name + (score.map { " score " + $0 } ?? "") + quoted(source))
+            line = "exam " + name + (score.map { " score " + $0 } ?? "") + quoted(source)
         case .text(let text):
-            lines.append(indent + "text \"" + text + "\"")
+            line = "text \"" + text + "\""
         }
-        for child in children { child.appendLines(to: &lines, depth: depth + 1) }
+        let indent = String(repeating: "  ", count: depth)
+        return ([indent + line] + children.map { $0.indentedDescription(depth: depth + 1) }).joined(separator: "\n")
     }
 }

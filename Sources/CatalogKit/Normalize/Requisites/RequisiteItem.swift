@@ -1,5 +1,4 @@
-/// A recognized piece of prerequisite prose: a leaf, a connective, structural punctuation, or a
-/// qualifier waiting to be attached to courses. Every item covers a byte span of the source.
+/// A byte span of prerequisite prose recognized as a leaf, connective, punctuation or qualifier waiting for courses.
 struct RequisiteItem {
     enum Kind: UInt8 {
         case course, standing, program, permission, exam, text
@@ -23,26 +22,22 @@ struct RequisiteItem {
     /// Why a word makes the span around it a note rather than a requirement.
     enum Note: UInt8 {
         case none
-        /// Another name of a course: "formerly ACCT 2331", "(Also ANTH 3381)", "excluding MATH 1300", "same as",
-        /// "cross-listed with".
+        /// Another name of a course: "formerly ACCT 2331", "(Also ANTH 3381)", "excluding MATH 1300", "same as".
         case mention
-        /// Advice or a restriction, not a requirement: "(CPS 221 and 231 strongly recommended)",
-        /// "(DIGM 3354 waived for …)", "Credit may not be applied toward a degree for both …".
+        /// Advice or a restriction, not a requirement: "(CPS 221 strongly recommended)", "Credit may not be applied …".
         case aside
     }
 
     var kind: Kind
     var start: Int
     var end: Int
-    /// Value span: the standing, program, permission or exam name; the grade of a grade qualifier
-    /// or of a course (empty when none).
+    /// Value span: a leaf's name (program, permission, exam), or the grade of a qualifier or course (empty for none).
     var valueStart = 0
     var valueEnd = 0
     /// Score span of an exam (empty when none).
     var scoreStart = 0
     var scoreEnd = 0
-    /// Index of a course's code in the scanner's `codes` (kept out of the item so that items stay
-    /// plain data: copying them must not retain strings).
+    /// Index of a course's code in the scanner's `codes`: items stay plain data, copied without retaining strings.
     var codeIndex = -1
     /// Digits in the course number, so that "CIS 162 and 1630" does not read 1630 as CIS.
     var numberDigits = 0

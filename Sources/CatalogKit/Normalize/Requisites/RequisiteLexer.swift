@@ -26,14 +26,10 @@ enum RequisiteKeyword: String, CaseIterable {
     case none
 
     /// Hash of the lower-cased spelling → keyword and its spelling, which a word that hashes alike must also have.
-    static let table: [UInt64: (keyword: RequisiteKeyword, spelling: [UInt8])] = {
-        var table: [UInt64: (keyword: RequisiteKeyword, spelling: [UInt8])] = [:]
-        for keyword in allCases where keyword != .unknown {
-            let spelling = Array(keyword.rawValue.utf8)
-            table[FNV1a.hash(spelling)] = (keyword, spelling)
-        }
-        return table
-    }()
+    static let table = Dictionary(allCases.filter { $0 != .unknown }.map { keyword in
+        let spelling = Array(keyword.rawValue.utf8)
+        return (FNV1a.hash(spelling), (keyword: keyword, spelling: spelling))
+    }, uniquingKeysWith: { $1 })
 
     /// The keyword an ASCII word is: the hash of its lower-cased bytes finds a candidate to compare them with.
     static func lookUp(hash: UInt64, _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> RequisiteKeyword? {
@@ -96,8 +92,7 @@ struct RequisiteToken {
     /// For punctuation, the ASCII byte it stands for (curly quotes map to '"' or '\'', dashes to '-').
     var punct: UInt8 = 0
     var keyword = RequisiteKeyword.unknown
-    /// Shape of a word: leading ASCII letters, digits, trailing letters; `isSimple` when that is the whole word
-    /// ("MATH108", "162L", "CIS" are simple; "A02B3" and "Müller" are not).
+    /// Shape of a word: leading ASCII letters, digits, trailing letters; `isSimple` when that is all ("MATH108").
     var leadLetters = 0
     var digits = 0
     var tailLetters = 0

@@ -3,9 +3,9 @@
 /// `RequisitePasses` (parentheses, notes, qualifier attachment, text runs) → `RequisiteTreeBuilder`. Every stage
 /// consumes a token or item per step, so any input terminates; parenthesis depth is capped before the recursive stage.
 public enum RequisiteParser {
-    /// Parses prerequisite prose (label already removed) into a tree; nil for "None" or text without words. Any
-    /// other text yields a tree that carries every word of it (FuzzHarness's `missingWords(of:)` checks it).
-    public static func parse(_ text: String) -> Requisite? {
+    /// Prose (label removed) as a tree carrying every word of it (FuzzHarness's `missingWords(of:)`), nil for "None" or
+    /// no words; codes come out under `aliases`' subjects, each `source` still compared with the code as written.
+    public static func parse(_ text: String, renaming aliases: SubjectAliases? = nil) -> Requisite? {
         var text = text
         return text.withUTF8 { bytes in
             var tokens: [RequisiteToken] = []
@@ -21,21 +21,19 @@ public enum RequisiteParser {
             if scanner.sawQualifier { RequisitePasses.attachQualifiers(&items) }
             if items.contains(where: \.isWordLike) { items = RequisitePasses.gatherText(items) }
 
-            var builder = RequisiteTreeBuilder(bytes: bytes, items: items, codes: scanner.codes)
+            var builder = RequisiteTreeBuilder(bytes: bytes, items: items, codes: scanner.codes, aliases: aliases)
             var sentences: [Requisite] = []
             while builder.index < items.count {
                 if let part = builder.parseSentences() { sentences.append(part) }
-                // Parentheses are balanced by now; this only guards progress.
+                // A close whose open an aside's note took: the text goes on after it.
                 if builder.index < items.count, items[builder.index].kind == .close { builder.index += 1 }
             }
             return RequisiteTreeBuilder.group(.all, sentences, connective: nil)
         }
     }
 
-    /// Canonical prerequisite text (the app's `prerequisiteString`): whitespace runs collapsed to
-    /// one space, trimmed, and every explicit course code written canonically ("cis162" →
-    /// "CIS 162", "C S 235" → "CS 235", "CIS-162" → "CIS 162"). Bare numbers that take their subject
-    /// from a list ("CIS 162 and 163") stay as written; other text is unchanged.
+    /// The app's `prerequisiteString`: white space collapsed, each explicit code canonical ("cis162", "C S 235" give
+    /// "CIS 162", "CS 235"); bare numbers after a list ("CIS 162 and 163") and other text stay as written.
     public static func canonicalText(_ source: String) -> String {
         var source = source
         return source.withUTF8 { bytes in

@@ -123,11 +123,10 @@ enum RequisitePasses {
         return output
     }
 
-    /// Applies grade, concurrency and completion qualifiers to the courses they govern and folds their words into a
-    /// course's span; a qualifier with no course to govern becomes a word. A prefix ("A grade of C- or better in")
-    /// governs the run of courses after it, across connectives, commas, slashes and parentheses, until anything else;
-    /// a chain suffix ("with a grade of C or better", "may be taken concurrently") the same kind of run before it; an
-    /// immediate suffix ("Minimum Grade of D-", "[Min Grade: C]") only the course it follows.
+    /// Applies grade, concurrency and completion qualifiers to the courses they govern, their words joining a course's
+    /// span (one governing none becomes a word): a prefix ("A grade of C- or better in") governs the run of courses
+    /// after it across connectives, commas, slashes and parentheses; a chain suffix ("with a grade of C or better",
+    /// "may be taken concurrently") such a run before it; an immediate suffix ("Minimum Grade of D-") its course only.
     static func attachQualifiers(_ items: inout [RequisiteItem]) {
         let count = items.count
         var attached = [Bool](repeating: false, count: count)
@@ -190,8 +189,7 @@ enum RequisitePasses {
         }
     }
 
-    /// Gathers each run of leftover words into one text leaf; a run of filler words only ("with",
-    /// "the", "must be") is folded into the leaf after it, or else the one before it.
+    /// Makes each run of leftover words a text leaf; fillers alone ("with the") join the leaf after them, else before.
     static func gatherText(_ items: [RequisiteItem]) -> [RequisiteItem] {
         var output: [RequisiteItem] = []
         output.reserveCapacity(items.count)

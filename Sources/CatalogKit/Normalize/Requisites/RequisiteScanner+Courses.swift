@@ -51,8 +51,7 @@ extension RequisiteScanner {
             && tokens[j].digits == 0 && tokens[j].leadUpper
     }
 
-    /// Digits (2-5) with an optional upper-case suffix of up to two letters, or one prefix letter then digits, or
-    /// digits with letters between them ("7A20", "460D1").
+    /// 2-5 digits and up to two upper-case suffix letters, a prefix letter then digits, or lettered digits ("7A20").
     func isCourseNumber(_ j: Int, allowLetterPrefix: Bool) -> Bool {
         guard j < tokens.count, tokens[j].isWord, tokens[j].isSimple || tokens[j].isLetteredNumber else { return false }
         let n = tokens[j]

@@ -98,8 +98,7 @@ extension RequisiteScanner {
         return first
     }
 
-    /// Replaces the name words from `items[first]` on with one leaf of `kind` that starts with them (or, with
-    /// none, at the current token) and ends with token `last`; its value runs to the end of token `valueLast`.
+    /// Replaces the name words from `items[first]` on with a leaf of `kind` to token `last`, valued to `valueLast`.
     mutating func emitTakingWords(_ kind: RequisiteItem.Kind, from first: Int, through last: Int,
                                   valueThrough valueLast: Int) -> Bool {
         let start = first < items.count ? items[first].start : tokens[index].start

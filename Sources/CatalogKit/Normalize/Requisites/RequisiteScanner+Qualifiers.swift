@@ -3,9 +3,8 @@ extension RequisiteScanner {
     /// What names a grade before it: "minimum grade of", "Grade:", "min".
     static let gradeNames = phrases("minimum|min grade|grades [:|of]", "grade|grades [:|of]", "minimum|min [of]")
 
-    /// "[A] [minimum] grade of C- [or better] [in]", "with a grade of C or better", "C or higher in",
-    /// "Minimum Grade of D-", "Min Grade: C", "with a “C” or better", "a minimum "C-" grade in" (the grade before
-    /// the word, as Langara writes it).
+    /// "[A] [minimum] grade of C- [or better] [in]", "with a grade of C or better", "C or higher in", "Min Grade: C",
+    /// "with a “C” or better", "a minimum "C-" grade in" (the grade before the word, as Langara writes it).
     mutating func gradeQualifier(allowArticle: Bool) -> Bool {
         var j = index
         let chain = keyword(j) == .with
@@ -60,14 +59,10 @@ extension RequisiteScanner {
     static let mentions = phrases("formerly|previously|excluding|except|crosslisted", "cross - listed|list", "same as")
     static let asides = phrases("recommended|suggested|waived|cannot", "must|may not")
 
-    mutating func concurrencyPrefix() -> Bool { emit(.concurrentPrefix, Self.concurrencyPrefixes) }
-
-    mutating func concurrencySuffix() -> Bool { emit(.concurrentSuffixChain, Self.concurrencySuffixes) }
-
-    mutating func creditPrefix() -> Bool { emit(.creditPrefix, Self.creditPrefixes) }
-
-    /// Emits `kind` over the first of `phrases` written from the current token (a suffix as `emitSuffix` does).
-    mutating func emit(_ kind: RequisiteItem.Kind, _ phrases: [[PhraseStep]]) -> Bool {
+    /// Emits a concurrency or credit qualifier over the first of its phrases written from the current token.
+    mutating func emit(_ kind: RequisiteItem.Kind) -> Bool {
+        let phrases = kind == .creditPrefix ? Self.creditPrefixes
+            : kind == .concurrentPrefix ? Self.concurrencyPrefixes : Self.concurrencySuffixes
         guard let next = match(phrases, from: index) else { return false }
         return kind.isSuffix ? emitSuffix(kind, from: index, through: next - 1) : emit(kind, from: index, through: next - 1)
     }

@@ -1,8 +1,6 @@
-/// Turns tokens into items by recognizing the phrases of prerequisite prose: course codes (with an
-/// implicit subject after a list of codes), grade and concurrency qualifiers, standing, programs,
-/// permission, exams, notes and counts. Words it does not recognize stay `.word`/`.filler` items.
-///
-/// Each recognizer either consumes tokens and emits items (returning true) or leaves `index` alone.
+/// Turns tokens into items by recognizing the phrases of prerequisite prose (codes, qualifiers, standing, programs,
+/// permission, exams, notes, counts); other words stay `.word`/`.filler` items. Each recognizer either consumes
+/// tokens and emits items (returning true) or leaves `index` alone.
 struct RequisiteScanner {
     let bytes: UnsafeBufferPointer<UInt8>
     let tokens: [RequisiteToken]
@@ -73,8 +71,7 @@ struct RequisiteScanner {
         return append(item, next: last + 1)
     }
 
-    /// Emits a suffix qualifier; a bracket or parenthesis pair around exactly it ("(minimum grade
-    /// of C-)", "[Min Grade: C]") becomes part of it rather than a group.
+    /// Emits a suffix qualifier; brackets or parentheses around exactly it ("[Min Grade: C]") are part of it, no group.
     mutating func emitSuffix(_ kind: RequisiteItem.Kind, from first: Int, through last: Int,
                              grade: (Int, Int)? = nil) -> Bool {
         var start = tokens[first].start
@@ -146,28 +143,29 @@ struct RequisiteScanner {
             }
             return emit(.and, from: index, through: index)
         case .or:
-            if concurrencySuffix() { return true }
+            if emit(.concurrentSuffixChain) { return true }
             // "a 2.0 GPA or higher": a comparison, not an alternative.
             if keyword(index + 1).isComparative { return emit(.word, from: index, through: index + 1) }
             return emit(.or, from: index, through: index)
         case .both, .either:
             return emit(word == .both ? .both : .either, from: index, through: index)
         case .which:
-            return concurrencySuffix()
+            return emit(.concurrentSuffixChain)
         case .a, .an:
-            return gradeQualifier(allowArticle: true) || gradeQualifier(allowArticle: false) || creditPrefix() || atLeast()
+            return gradeQualifier(allowArticle: true) || gradeQualifier(allowArticle: false) || emit(.creditPrefix)
+                || atLeast()
         case .with, .grade, .grades, .minimum, .min:
             return gradeQualifier(allowArticle: true)
         case .credit, .completion, .successful, .concurrent, .prior, .previous, .corequisite, .corequisites:
-            return concurrencyPrefix() || creditPrefix()
+            return emit(.concurrentPrefix) || emit(.creditPrefix)
         case .passing, .undergraduate:
-            return creditPrefix()
+            return emit(.creditPrefix)
         case .graduate:
-            return creditPrefix() || standing() || rolePermission()
+            return emit(.creditPrefix) || standing() || rolePermission()
         case .may:
-            return concurrencySuffix() || noteMarker(.aside, until: match(Self.asides, from: index))
+            return emit(.concurrentSuffixChain) || noteMarker(.aside, until: match(Self.asides, from: index))
         case .taken, .concurrently, .can:
-            return concurrencySuffix()
+            return emit(.concurrentSuffixChain)
         case .freshman, .sophomore, .junior, .senior:
             return standing()
         case .admission, .admitted, .acceptance, .accepted:

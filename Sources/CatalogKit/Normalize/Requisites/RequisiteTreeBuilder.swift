@@ -4,7 +4,7 @@
 /// Lists ("A, B, and C"; "A; and B or C") take their operator from their last connective: the one opening the last
 /// segment, else the top operator inside the last segment, else the last one opening any segment; else "all".
 ///
-/// Parentheses are balanced and depth-limited before this runs, so recursion is bounded.
+/// Parentheses are depth-limited before this runs, so recursion is bounded; an unmatched close ends `parseSentences`.
 struct RequisiteTreeBuilder {
     enum Operator { case all, any }
 
@@ -17,6 +17,7 @@ struct RequisiteTreeBuilder {
     let bytes: UnsafeBufferPointer<UInt8>
     let items: [RequisiteItem]
     let codes: [CourseCode]
+    let aliases: SubjectAliases?
     var index = 0
     /// Nesting of "one of" lists, which recurse like parentheses.
     var countDepth = 0
@@ -150,7 +151,8 @@ struct RequisiteTreeBuilder {
             required.append(rest)
         }
         guard let chain = RequisiteTreeBuilder.group(.all, required, connective: connective) else { return nil }
-        return Parsed(node: RequisiteTreeBuilder.combine(.any, chain, permission, connective: orWord), joinedBy: .any)
+        let hoisted = RequisiteTreeBuilder.group(.any, [chain, permission], connective: orWord) ?? chain
+        return Parsed(node: hoisted, joinedBy: .any)
     }
 
     /// Operands written side by side ("CIS 553 CIS 375", "majors: A grade of …"): all required.
@@ -231,8 +233,8 @@ struct RequisiteTreeBuilder {
             let code = codes[item.codeIndex]
             let grade = item.hasGrade ? slice(item.valueStart, item.valueEnd) : nil
             let canonical = code.description
-            return .course(CourseRequirement(code: code, minGrade: grade, concurrent: item.concurrent,
-                                             source: source == canonical ? nil : source))
+            return .course(CourseRequirement(code: aliases?.renaming(code) ?? code, minGrade: grade,
+                                             concurrent: item.concurrent, source: source == canonical ? nil : source))
         case .standing:
             let value = item.keyword.rawValue
             return .standing(value, source: source == value ? nil : source)
@@ -275,18 +277,14 @@ struct RequisiteTreeBuilder {
         return close((op, flat, merged))
     }
 
-    static func combine(_ op: Operator, _ left: Requisite, _ right: Requisite, connective: String?) -> Requisite {
-        group(op, [left, right], connective: connective) ?? left
-    }
-
-    /// One `combine` of a left fold: the operator, the operand on the right and its connective word.
+    /// One step of a left fold: the operator, the operand on the right and its connective word.
     struct Step {
         var op: Operator
         var node: Requisite
         var connective: String?
     }
 
-    /// `first` combined with each step's node in turn, as `combine` would, in time linear in the operands:
+    /// `first` grouped with each step's node in turn, as `group` of the two would, in time linear in the operands:
     /// a group is built up in place while the operator stays the same, where combining one at a time copied
     /// (flattened) every child so far for each new one, quadratic for a list of thousands of courses.
     static func fold(_ first: Requisite, _ steps: [Step]) -> Requisite {
