@@ -150,9 +150,8 @@ public final class HTTPFetcher: PageSource {
         }
         // robots.txt has a limit of its own (RFC 9309 asks to read at least 500 KiB).
         let limit = url.path == "/robots.txt" ? min(settings.maximumBodyBytes, RobotsPolicy.maximumBytes) : settings.maximumBodyBytes
-        let timeout = DispatchTime.now() + .seconds(max(1, settings.requestTimeoutSeconds))
-        let limits = RequestLimits(maximumBodyBytes: limit, deadline: timeout, allowedOrigin: { [self] in allows($0) })
-        let raw = await delegate.run(request, in: session, limits: limits)
+        let deadline = DispatchTime.now() + .seconds(max(1, settings.requestTimeoutSeconds))
+        let raw = await delegate.run(request, in: session, limits: (limit, deadline, { [self] in allows($0) }))
         if let refused = raw.refusedRedirect {
             return .fail(FetchFailure(url: url, reason: refused, status: raw.response?.statusCode))
         }

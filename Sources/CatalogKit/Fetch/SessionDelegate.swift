@@ -19,13 +19,9 @@ struct RawResponse: Sendable {
     var timedOut = false
 }
 
-/// What a request may do: how much body it may receive, by when it must be over, where it may be redirected.
-struct RequestLimits: Sendable {
-    var maximumBodyBytes: Int
-    /// The wall-clock time by which the whole request (headers, body, same-origin redirects) is over.
-    var deadline: DispatchTime
-    var allowedOrigin: @Sendable (Origin) -> Bool
-}
+/// What a request may do: how much body it may receive, by when the whole of it (headers, body, same-origin
+/// redirects) is over, where it may be redirected.
+typealias RequestLimits = (maximumBodyBytes: Int, deadline: DispatchTime, allowedOrigin: @Sendable (Origin) -> Bool)
 
 /// Streams bodies (cutting an oversized one off early), vets redirects, and holds each request to a wall-clock
 /// deadline (URLSession's timeout is an idle timer every byte resets). Per-task state sits behind a lock.

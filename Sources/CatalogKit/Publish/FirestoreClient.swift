@@ -87,8 +87,7 @@ final class FirestoreClient: Sendable {
             request.httpBody = body
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.setValue("Bearer \(target.token)", forHTTPHeaderField: "Authorization")
-            let limits = RequestLimits(maximumBodyBytes: Self.maximumBodyBytes, deadline: .now() + .seconds(Self.requestSeconds),
-                                       allowedOrigin: { _ in false })
+            let limits: RequestLimits = (Self.maximumBodyBytes, .now() + .seconds(Self.requestSeconds), { _ in false })
             let raw = await delegate.run(request, in: session, limits: limits)
             switch Self.judge(raw, url: url) {
             case let .success(json): return json
