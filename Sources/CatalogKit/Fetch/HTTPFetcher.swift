@@ -22,7 +22,7 @@ public final class HTTPFetcher: PageSource {
         self.settings = settings
         (session, delegate) = SessionDelegate.session(maximumRedirects: settings.maximumRedirects,
                                                       timeoutSeconds: settings.requestTimeoutSeconds,
-                                                      connectionsPerHost: settings.perHostConcurrency, userAgent: settings.userAgent)
+                                                      connectionsPerHost: settings.perHostConcurrency)
         allowedOrigins = Set(startURLs.compactMap(Origin.init) + settings.allowedHosts.flatMap { Origin.allowed(by: $0) ?? [] })
         gate = ConcurrencyGate(total: max(1, settings.concurrency), perHost: max(1, settings.perHostConcurrency),
                                minimumDelay: Double(settings.minimumDelayMilliseconds) / 1000)

@@ -43,12 +43,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     /// A long-lived session (short-lived ones crash on Linux) with no cache, its calls to a delegate of its own.
-    static func session(maximumRedirects: Int, timeoutSeconds: Int, connectionsPerHost: Int,
-                        userAgent: String? = nil) -> (URLSession, SessionDelegate) {
+    static func session(maximumRedirects: Int, timeoutSeconds: Int,
+                        connectionsPerHost: Int) -> (URLSession, SessionDelegate) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        if let userAgent { configuration.httpAdditionalHeaders = ["User-Agent": userAgent] }
         configuration.timeoutIntervalForRequest = TimeInterval(timeoutSeconds)
         configuration.httpMaximumConnectionsPerHost = max(1, connectionsPerHost)
         let delegate = SessionDelegate(maximumRedirects: maximumRedirects)
