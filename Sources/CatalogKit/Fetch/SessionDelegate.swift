@@ -72,12 +72,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                     return
                 }
                 DispatchQueue.global().asyncAfter(deadline: limits.deadline) { [weak self, weak task] in
-                    let running = self?.tasks.withLock { tasks -> Bool in
-                        guard tasks.running[identifier] != nil else { return false }
-                        tasks.running[identifier]?.raw.timedOut = true
-                        return true
-                    }
-                    if running == true { task?.cancel() }
+                    guard let task, self?.withState(of: task, { $0.raw.timedOut = true }) != nil else { return }
+                    task.cancel()
                 }
                 task.resume()
             }
