@@ -5,16 +5,9 @@ public struct CrawlFailure: Sendable, Equatable {
     public var url: String
     public var reason: String
     /// Running again later may succeed (5xx, timeouts, the deadline) rather than not (404, robots.txt).
-    public var temporary: Bool
-    /// The page was not had because the crawl's deadline came first (not fetched, or cut off).
-    public var atDeadline: Bool
-
-    public init(url: String, reason: String, temporary: Bool = false, atDeadline: Bool = false) {
-        self.url = url
-        self.reason = reason
-        self.temporary = temporary || atDeadline
-        self.atDeadline = atDeadline
-    }
+    public var temporary = false
+    /// The page was not had because the crawl's deadline came first (not fetched, or cut off); it is temporary.
+    public var atDeadline = false
 }
 
 /// What a crawl fetched and what it did not.
@@ -215,7 +208,8 @@ public final class Crawler: Sendable {
             if deadlineHit {
                 report.deadlineReached = true
                 report.failures += queue.map { job in
-                    CrawlFailure(url: job.url.absoluteString, reason: atDeadline(job, "not fetched").failure?.reason ?? "", atDeadline: true)
+                    let reason = atDeadline(job, "not fetched").failure?.reason ?? ""
+                    return CrawlFailure(url: job.url.absoluteString, reason: reason, temporary: true, atDeadline: true)
                 }
             }
             // The watchdog, when the crawl ended first.
