@@ -166,8 +166,12 @@ public final class Crawler: Sendable {
                                                         temporary: failure.temporary, atDeadline: deadlineHit && failure.temporary))
                 }
                 if let result = outcome.result {
-                    switch outcome.job.kind {
-                    case .listing:
+                    // A course page, or an expanded listing, which carries its courses inline.
+                    if !result.courses.isEmpty { report.coursePages.append(result) }
+                    if outcome.job.kind == .course, result.courses.isEmpty {
+                        // Fetched, but not read: a gap in the parse, not a failed fetch.
+                        report.parseGaps.append(ParseGap(url: pageURL, reason: result.gapReason))
+                    } else if outcome.job.kind == .listing {
                         report.listingPages += 1
                         if let listing = result.listing {
                             for course in listing.courses { if let url = URL(string: course.url) { enqueue(url, .course) } }
@@ -187,15 +191,6 @@ public final class Crawler: Sendable {
                             let reason = "a start or listing page with no course links (\(result.systemRule))"
                             report.failures.append(CrawlFailure(url: pageURL, reason: reason))
                             report.pagesFetched -= 1
-                        }
-                        // An expanded listing carries its courses inline.
-                        if !result.courses.isEmpty { report.coursePages.append(result) }
-                    case .course:
-                        if result.courses.isEmpty {
-                            // Fetched, but not read: a gap in the parse, not a failed fetch.
-                            report.parseGaps.append(ParseGap(url: pageURL, reason: result.gapReason))
-                        } else {
-                            report.coursePages.append(result)
                         }
                     }
                 }
