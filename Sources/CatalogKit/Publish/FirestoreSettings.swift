@@ -48,9 +48,9 @@ extension PipelineConfig {
                 settings[keyPath: setting] = text
             }
         }
-        if let command = reader.array(firestore["tokenCommand"], "\(at).tokenCommand", required: false) {
-            if command.isEmpty { reader.fail("\(at).tokenCommand", "expected a command and its arguments, e.g. [\"gcloud\", \"auth\", \"print-access-token\"], got []") }
-            settings.tokenCommand = command.enumerated().compactMap { reader.string($1, "\(at).tokenCommand[\($0)]") }
+        settings.tokenCommand = reader.elements(firestore["tokenCommand"], "\(at).tokenCommand") { $0.string($1, $2) }
+        if firestore["tokenCommand"] == .array([]) {
+            reader.fail("\(at).tokenCommand", "expected a command and its arguments, e.g. [\"gcloud\", \"auth\", \"print-access-token\"], got []")
         }
         if let deadline = reader.integer(firestore["deadlineSeconds"], "\(at).deadlineSeconds", minimum: 1, required: false) {
             settings.deadlineSeconds = deadline
