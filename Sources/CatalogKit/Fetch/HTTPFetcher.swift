@@ -144,10 +144,8 @@ public final class HTTPFetcher: PageSource {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData,
                                  timeoutInterval: TimeInterval(max(1, settings.requestTimeoutSeconds)))
         request.setValue(settings.userAgent, forHTTPHeaderField: "User-Agent")
-        if let cached {
-            if let etag = cached.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-            if let modified = cached.lastModified { request.setValue(modified, forHTTPHeaderField: "If-Modified-Since") }
-        }
+        request.setValue(cached?.etag, forHTTPHeaderField: "If-None-Match")
+        request.setValue(cached?.lastModified, forHTTPHeaderField: "If-Modified-Since")
         // robots.txt has a limit of its own (RFC 9309 asks to read at least 500 KiB).
         let limit = url.path == "/robots.txt" ? min(settings.maximumBodyBytes, RobotsPolicy.maximumBytes) : settings.maximumBodyBytes
         let deadline = DispatchTime.now() + .seconds(max(1, settings.requestTimeoutSeconds))
