@@ -7,7 +7,7 @@ public enum URLNormalizer {
         guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return url }
         parts.scheme = parts.scheme?.lowercased()
         parts.host = parts.host?.lowercased()
-        if (parts.scheme == "http" && parts.port == 80) || (parts.scheme == "https" && parts.port == 443) { parts.port = nil }
+        if let port = parts.port, port == parts.scheme.flatMap({ Origin.defaultPorts[$0] }) { parts.port = nil }
         parts.fragment = nil
         if parts.path.isEmpty { parts.path = "/" }
         parts.path = removeDotSegments(parts.path)
