@@ -75,7 +75,7 @@ public enum PageInputs {
     static func entries(under directory: String) -> [String]? {
         var found: [String] = []
         var folders = [""]
-        var visited: Set<FolderIdentity> = []
+        var visited: Set<[UInt64]> = []
         while let folder = folders.popLast() {
             let path = folder.isEmpty ? directory : directory + "/" + folder
             guard let handle = opendir(path) else {
@@ -84,7 +84,7 @@ public enum PageInputs {
             }
             defer { closedir(handle) }
             var info = stat()
-            if fstat(dirfd(handle), &info) == 0, !visited.insert(FolderIdentity(device: info.st_dev, inode: info.st_ino)).inserted {
+            if fstat(dirfd(handle), &info) == 0, !visited.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted {
                 continue
             }
             while let entry = readdir(handle) {
@@ -104,11 +104,6 @@ public enum PageInputs {
             }
         }
         return found
-    }
-
-    private struct FolderIdentity: Hashable {
-        var device: dev_t
-        var inode: ino_t
     }
 
     /// Whether a file's extension is `html` or `htm` in any case, as `URL.pathExtension` reads it (".html" has none).
