@@ -4,8 +4,7 @@ import Synchronization
 import FoundationNetworking
 #endif
 
-/// Fetches pages over HTTP politely and persistently: bounded concurrency, per-host pacing, retries with backoff
-/// honouring Retry-After, body and time limits, allowed origins, conditional requests against an on-disk cache.
+/// Fetches pages over HTTP politely (bounded, paced, to allowed origins) and persistently (retries, a response cache).
 public final class HTTPFetcher: PageSource {
     public let settings: FetchSettings
     private let session: URLSession
@@ -38,12 +37,10 @@ public final class HTTPFetcher: PageSource {
         allowedOrigins.isEmpty || allowedOrigins.contains(origin)
     }
 
-    /// A redirect to another allowed origin is followed only when `vetter` (its robots.txt) answers nil.
     public func vetRedirects(with vetter: @escaping @Sendable (URL) async -> String?) {
         redirectVetter.withLock { $0 = vetter }
     }
 
-    /// A crawl-delay from robots.txt slows one host's pacing further.
     public func setMinimumDelay(_ seconds: Double, for host: String) async {
         await gate.setDelay(seconds, for: host.lowercased())
     }

@@ -19,8 +19,7 @@ struct RawResponse: Sendable {
     var timedOut = false
 }
 
-/// What a request may do: how much body it may receive, by when the whole of it (headers, body, same-origin
-/// redirects) is over, where it may be redirected.
+/// What a request may do: how much body it may take, when the whole of it (redirects too) ends, where it may go.
 typealias RequestLimits = (maximumBodyBytes: Int, deadline: DispatchTime, allowedOrigin: @Sendable (Origin) -> Bool)
 
 /// Streams bodies (cutting an oversized one off early), vets redirects, and holds each request to a wall-clock

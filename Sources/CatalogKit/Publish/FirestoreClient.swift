@@ -18,8 +18,7 @@ public struct FirestoreTarget: Sendable, Equatable {
     public func documentName(collection: String, id: String) -> String { "\(documentsRoot)/\(collection)/\(id)" }
 }
 
-/// Firestore's REST API over one long-lived URLSession: lists and commits, retrying what Firestore says is worth
-/// retrying with backoff and full jitter, within one deadline for the whole publish.
+/// Firestore's lists and commits, retrying what Firestore says is worth retrying within one deadline for the publish.
 final class FirestoreClient: Sendable {
     let target: FirestoreTarget
     private let session: URLSession
