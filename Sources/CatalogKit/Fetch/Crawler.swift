@@ -51,8 +51,7 @@ public struct CrawlReport: Sendable {
     }
 }
 
-/// Crawls a catalog: every listing page from the start URLs (every page of a pager), then every course page they
-/// link to, each normalized URL once, honouring robots.txt.
+/// Crawls a catalog: the listing pages from the start URLs (a pager's too), then the course pages they link to.
 public final class Crawler: Sendable {
     let source: any PageSource
     let parser: PageParser
@@ -224,8 +223,7 @@ public final class Crawler: Sendable {
         }
         if let robots, let refusal = await robots.refusal(for: job.url) {
             // robots.txt cut off by the deadline says nothing about the page: it was not had in time.
-            if Task.isCancelled { return atDeadline(job, "not fetched") }
-            return Outcome(job: job, failure: refusal)
+            return Task.isCancelled ? atDeadline(job, "not fetched") : Outcome(job: job, failure: refusal)
         }
         switch await source.fetch(job.url) {
         case let .failure(failure):
