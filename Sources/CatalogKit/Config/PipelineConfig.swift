@@ -218,11 +218,9 @@ public struct PipelineConfig: Sendable, Equatable {
         reader.rejectUnknownKeys(object, path, allowed: ["subjects", "levels", "knownSubjects"])
         var rules = NormalizationRules.standard
         if let subjects = reader.object(object["subjects"], "\(path).subjects", required: false) {
-            var table: [String: String] = [:]
-            for (name, value) in subjects {
-                if let code = reader.subjectCode(value, "\(path).subjects.\(name)") { table[name] = code }
-            }
-            rules.subjects = SubjectAliases(table)
+            rules.subjects = SubjectAliases(Dictionary(uniqueKeysWithValues: subjects.compactMap { name, value in
+                reader.subjectCode(value, "\(path).subjects.\(name)").map { (name, $0) }
+            }))
         }
         rules.levels = reader.elements(object["levels"], "\(path).levels") { reader, entry, entryPath in
             guard let range = reader.object(entry, entryPath) else { return nil }

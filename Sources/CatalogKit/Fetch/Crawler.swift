@@ -5,16 +5,9 @@ public struct CrawlFailure: Sendable, Equatable {
     public var url: String
     public var reason: String
     /// Running again later may succeed (5xx, timeouts, the deadline) rather than not (404, robots.txt).
-    public var temporary: Bool
-    /// The page was not had because the crawl's deadline came first (not fetched, or cut off).
-    public var atDeadline: Bool
-
-    public init(url: String, reason: String, temporary: Bool = false, atDeadline: Bool = false) {
-        self.url = url
-        self.reason = reason
-        self.temporary = temporary || atDeadline
-        self.atDeadline = atDeadline
-    }
+    public var temporary = false
+    /// The page was not had because the crawl's deadline came first (not fetched, or cut off); it is temporary.
+    public var atDeadline = false
 }
 
 /// What a crawl fetched and what it did not.
@@ -58,8 +51,7 @@ public struct CrawlReport: Sendable {
     }
 }
 
-/// Crawls a catalog: every listing page from the start URLs (every page of a pager), then every course page they
-/// link to, each normalized URL once, honouring robots.txt.
+/// Crawls a catalog: the listing pages from the start URLs (a pager's too), then the course pages they link to.
 public final class Crawler: Sendable {
     let source: any PageSource
     let parser: PageParser
@@ -173,8 +165,12 @@ public final class Crawler: Sendable {
                                                         temporary: failure.temporary, atDeadline: deadlineHit && failure.temporary))
                 }
                 if let result = outcome.result {
-                    switch outcome.job.kind {
-                    case .listing:
+                    // A course page, or an expanded listing, which carries its courses inline.
+                    if !result.courses.isEmpty { report.coursePages.append(result) }
+                    if outcome.job.kind == .course, result.courses.isEmpty {
+                        // Fetched, but not read: a gap in the parse, not a failed fetch.
+                        report.parseGaps.append(ParseGap(url: pageURL, reason: result.gapReason))
+                    } else if outcome.job.kind == .listing {
                         report.listingPages += 1
                         if let listing = result.listing {
                             for course in listing.courses { if let url = URL(string: course.url) { enqueue(url, .course) } }
@@ -195,15 +191,6 @@ public final class Crawler: Sendable {
                             report.failures.append(CrawlFailure(url: pageURL, reason: reason))
                             report.pagesFetched -= 1
                         }
-                        // An expanded listing carries its courses inline.
-                        if !result.courses.isEmpty { report.coursePages.append(result) }
-                    case .course:
-                        if result.courses.isEmpty {
-                            // Fetched, but not read: a gap in the parse, not a failed fetch.
-                            report.parseGaps.append(ParseGap(url: pageURL, reason: result.gapReason))
-                        } else {
-                            report.coursePages.append(result)
-                        }
                     }
                 }
                 if let progress {
@@ -215,7 +202,8 @@ public final class Crawler: Sendable {
             if deadlineHit {
                 report.deadlineReached = true
                 report.failures += queue.map { job in
-                    CrawlFailure(url: job.url.absoluteString, reason: atDeadline(job, "not fetched").failure?.reason ?? "", atDeadline: true)
+                    let reason = atDeadline(job, "not fetched").failure?.reason ?? ""
+                    return CrawlFailure(url: job.url.absoluteString, reason: reason, temporary: true, atDeadline: true)
                 }
             }
             // The watchdog, when the crawl ended first.
@@ -235,8 +223,7 @@ public final class Crawler: Sendable {
         }
         if let robots, let refusal = await robots.refusal(for: job.url) {
             // robots.txt cut off by the deadline says nothing about the page: it was not had in time.
-            if Task.isCancelled { return atDeadline(job, "not fetched") }
-            return Outcome(job: job, failure: refusal)
+            return Task.isCancelled ? atDeadline(job, "not fetched") : Outcome(job: job, failure: refusal)
         }
         switch await source.fetch(job.url) {
         case let .failure(failure):

@@ -16,15 +16,13 @@ public struct FetchedPage: Sendable, Equatable {
 }
 
 /// Why a page could not be had, after every retry it deserved.
-public struct FetchFailure: Error, Sendable, Equatable, CustomStringConvertible {
+public struct FetchFailure: Error, Sendable, Equatable {
     public var url: URL
     public var reason: String
     /// The last HTTP status, when there was one.
     public var status: Int?
     /// Whether running again later might succeed (timeouts, 5xx, 429) rather than not (404, refused redirect).
     public var temporary = false
-
-    public var description: String { "\(url.absoluteString): \(reason)" }
 }
 
 /// Anything that yields pages by URL: the network, a recorded mirror.

@@ -4,8 +4,7 @@ import Synchronization
 import FoundationNetworking
 #endif
 
-/// Fetches pages over HTTP politely and persistently: bounded concurrency, per-host pacing, retries with backoff
-/// honouring Retry-After, body and time limits, allowed origins, conditional requests against an on-disk cache.
+/// Fetches pages over HTTP politely (bounded, paced, to allowed origins) and persistently (retries, a response cache).
 public final class HTTPFetcher: PageSource {
     public let settings: FetchSettings
     private let session: URLSession
@@ -22,7 +21,7 @@ public final class HTTPFetcher: PageSource {
         self.settings = settings
         (session, delegate) = SessionDelegate.session(maximumRedirects: settings.maximumRedirects,
                                                       timeoutSeconds: settings.requestTimeoutSeconds,
-                                                      connectionsPerHost: settings.perHostConcurrency, userAgent: settings.userAgent)
+                                                      connectionsPerHost: settings.perHostConcurrency)
         allowedOrigins = Set(startURLs.compactMap(Origin.init) + settings.allowedHosts.flatMap { Origin.allowed(by: $0) ?? [] })
         gate = ConcurrencyGate(total: max(1, settings.concurrency), perHost: max(1, settings.perHostConcurrency),
                                minimumDelay: Double(settings.minimumDelayMilliseconds) / 1000)
@@ -38,12 +37,10 @@ public final class HTTPFetcher: PageSource {
         allowedOrigins.isEmpty || allowedOrigins.contains(origin)
     }
 
-    /// A redirect to another allowed origin is followed only when `vetter` (its robots.txt) answers nil.
     public func vetRedirects(with vetter: @escaping @Sendable (URL) async -> String?) {
         redirectVetter.withLock { $0 = vetter }
     }
 
-    /// A crawl-delay from robots.txt slows one host's pacing further.
     public func setMinimumDelay(_ seconds: Double, for host: String) async {
         await gate.setDelay(seconds, for: host.lowercased())
     }
@@ -144,15 +141,12 @@ public final class HTTPFetcher: PageSource {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData,
                                  timeoutInterval: TimeInterval(max(1, settings.requestTimeoutSeconds)))
         request.setValue(settings.userAgent, forHTTPHeaderField: "User-Agent")
-        if let cached {
-            if let etag = cached.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-            if let modified = cached.lastModified { request.setValue(modified, forHTTPHeaderField: "If-Modified-Since") }
-        }
+        request.setValue(cached?.etag, forHTTPHeaderField: "If-None-Match")
+        request.setValue(cached?.lastModified, forHTTPHeaderField: "If-Modified-Since")
         // robots.txt has a limit of its own (RFC 9309 asks to read at least 500 KiB).
         let limit = url.path == "/robots.txt" ? min(settings.maximumBodyBytes, RobotsPolicy.maximumBytes) : settings.maximumBodyBytes
-        let timeout = DispatchTime.now() + .seconds(max(1, settings.requestTimeoutSeconds))
-        let limits = RequestLimits(maximumBodyBytes: limit, deadline: timeout, allowedOrigin: { [self] in allows($0) })
-        let raw = await delegate.run(request, in: session, limits: limits)
+        let deadline = DispatchTime.now() + .seconds(max(1, settings.requestTimeoutSeconds))
+        let raw = await delegate.run(request, in: session, limits: (limit, deadline, { [self] in allows($0) }))
         if let refused = raw.refusedRedirect {
             return .fail(FetchFailure(url: url, reason: refused, status: raw.response?.statusCode))
         }

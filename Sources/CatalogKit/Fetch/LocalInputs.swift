@@ -9,22 +9,11 @@ public struct PageInput: Sendable {
     public var name: String
     /// The file's path, for a local file: a `URL` works its path out anew each time it is asked.
     public var path: String?
-    private var givenURL: URL?
+    /// The URL named: a web page's, or a file's named by itself (a file under a directory has none).
+    var givenURL: URL?
 
     /// The page's URL; for a file under a directory, made when asked, on the core that parses the page.
     public var url: URL { givenURL ?? URL(fileURLWithPath: path ?? "", isDirectory: false) }
-
-    public init(name: String, url: URL) {
-        self.name = name
-        self.givenURL = url
-        self.path = url.isFileURL ? url.path : nil
-    }
-
-    /// A local file known by its absolute path.
-    init(name: String, filePath: String) {
-        self.name = name
-        self.path = filePath
-    }
 }
 
 /// Why an input could not be read.
@@ -44,7 +33,7 @@ public enum PageInputs {
         for argument in arguments {
             let url = URL(string: argument)
             if let url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
-                inputs.append(PageInput(name: argument, url: url))
+                inputs.append(PageInput(name: argument, givenURL: url))
             } else {
                 let path = url?.scheme?.lowercased() == "file" ? url?.path : nil
                 expandPath(path ?? argument, name: argument, into: &inputs, errors: &errors)
@@ -61,7 +50,7 @@ public enum PageInputs {
         }
         let base = URL(fileURLWithPath: path, isDirectory: isDirectory.boolValue).standardizedFileURL
         guard isDirectory.boolValue else {
-            inputs.append(PageInput(name: name, url: base))
+            inputs.append(PageInput(name: name, path: base.path, givenURL: base))
             return
         }
         let basePath = base.path
@@ -77,10 +66,7 @@ public enum PageInputs {
         if pages.isEmpty {
             errors.append(InputError(name: name, reason: "no .html or .htm files under this directory"))
         }
-        inputs.reserveCapacity(inputs.count + pages.count)
-        for relative in pages {
-            inputs.append(PageInput(name: shownBase + "/" + relative, filePath: directory + relative))
-        }
+        inputs += pages.map { PageInput(name: shownBase + "/" + $0, path: directory + $0) }
     }
 
     /// Every entry below `directory` as relative paths in no order, read with `readdir` (whose entries say whether
@@ -89,7 +75,7 @@ public enum PageInputs {
     static func entries(under directory: String) -> [String]? {
         var found: [String] = []
         var folders = [""]
-        var visited: Set<FolderIdentity> = []
+        var visited: Set<[UInt64]> = []
         while let folder = folders.popLast() {
             let path = folder.isEmpty ? directory : directory + "/" + folder
             guard let handle = opendir(path) else {
@@ -98,7 +84,7 @@ public enum PageInputs {
             }
             defer { closedir(handle) }
             var info = stat()
-            if fstat(dirfd(handle), &info) == 0, !visited.insert(FolderIdentity(device: info.st_dev, inode: info.st_ino)).inserted {
+            if fstat(dirfd(handle), &info) == 0, !visited.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted {
                 continue
             }
             while let entry = readdir(handle) {
@@ -118,11 +104,6 @@ public enum PageInputs {
             }
         }
         return found
-    }
-
-    private struct FolderIdentity: Hashable {
-        var device: dev_t
-        var inode: ino_t
     }
 
     /// Whether a file's extension is `html` or `htm` in any case, as `URL.pathExtension` reads it (".html" has none).

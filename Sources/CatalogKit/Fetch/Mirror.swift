@@ -7,7 +7,7 @@ public enum URLNormalizer {
         guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return url }
         parts.scheme = parts.scheme?.lowercased()
         parts.host = parts.host?.lowercased()
-        if (parts.scheme == "http" && parts.port == 80) || (parts.scheme == "https" && parts.port == 443) { parts.port = nil }
+        if let port = parts.port, port == parts.scheme.flatMap({ Origin.defaultPorts[$0] }) { parts.port = nil }
         parts.fragment = nil
         if parts.path.isEmpty { parts.path = "/" }
         parts.path = removeDotSegments(parts.path)
@@ -49,18 +49,14 @@ public struct MirrorIndex: Sendable, Equatable {
     public static func load(from directory: URL) throws(CommandFailure) -> MirrorIndex {
         func unreadable(_ message: String) -> CommandFailure { CommandFailure(message, status: .noInput) }
         let file = directory.appendingPathComponent(fileName)
-        let bytes: [UInt8]
         guard FileManager.default.fileExists(atPath: file.path) else {
             throw unreadable("\(directory.path): not a mirror: it has no \(fileName) (a mirror is what gvingest fetch --record DIR writes)")
         }
-        do {
-            bytes = try FileBytes.read(file)
-        } catch {
-            throw unreadable("\(file.path): cannot read the mirror index: \(error)")
-        }
         let root: JSONValue
         do {
-            root = try JSONValue.parse(bytes)
+            root = try JSONValue.parse(FileBytes.read(file))
+        } catch let error as FileBytes.ReadError {
+            throw unreadable("\(file.path): cannot read the mirror index: \(error)")
         } catch {
             throw unreadable("\(file.path): not valid JSON: \(error)")
         }

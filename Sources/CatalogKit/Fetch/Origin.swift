@@ -6,9 +6,7 @@ public struct Origin: Hashable, Sendable, CustomStringConvertible {
     public var host: String
     public var port: Int
 
-    static func defaultPort(_ scheme: String) -> Int? {
-        scheme == "http" ? 80 : scheme == "https" ? 443 : nil
-    }
+    static let defaultPorts = ["http": 80, "https": 443]
 
     /// The origins an `allowedHosts` entry names: a URL's, or (`host[:port]`) both schemes', nil when it names none.
     public static func allowed(by entry: String) -> [Origin]? {
@@ -22,14 +20,14 @@ public struct Origin: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        Self.defaultPort(scheme) == port ? "\(scheme)://\(host)" : "\(scheme)://\(host):\(port)"
+        Self.defaultPorts[scheme] == port ? "\(scheme)://\(host)" : "\(scheme)://\(host):\(port)"
     }
 }
 
 extension Origin {
     /// The origin of an http or https URL; nil for any other scheme or a URL without a host.
     public init?(_ url: URL) {
-        guard let scheme = url.scheme?.lowercased(), let port = Self.defaultPort(scheme), let host = url.host?.lowercased(),
+        guard let scheme = url.scheme?.lowercased(), let port = Self.defaultPorts[scheme], let host = url.host?.lowercased(),
               !host.isEmpty else { return nil }
         self.init(scheme: scheme, host: host, port: url.port ?? port)
     }

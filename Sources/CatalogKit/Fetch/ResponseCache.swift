@@ -30,9 +30,7 @@ public struct ResponseCache: Sendable {
             "contentType": .from(page.contentType, JSONValue.string), "etag": .from(page.etag, JSONValue.string),
             "lastModified": .from(page.lastModified, JSONValue.string),
         ])
-        var bytes = Array(meta.serialized(pretty: false).utf8)
-        bytes.append(0x0A)
-        bytes.append(contentsOf: page.body)
+        let bytes = Array(meta.serialized(pretty: false).utf8) + [0x0A] + page.body
         try AtomicFile.write(Data(bytes), to: file(for: key), durable: false)
     }
 }

@@ -57,16 +57,12 @@ public struct RobotsPolicy: Sendable {
         }
     }
 
-    /// Whether a path (with its query) may be fetched.
+    /// Whether a path (with its query) may be fetched: the longest matching rule decides, Allow when two are as long.
     public func allows(_ pathAndQuery: String) -> Bool {
-        var best: (length: Int, allow: Bool)?
-        for rule in rules {
-            guard let length = Self.match(rule.pattern, pathAndQuery) else { continue }
-            if best == nil || length > best?.length ?? 0 || (length == best?.length && rule.allow) {
-                best = (length, rule.allow)
-            }
+        let matches = rules.compactMap { rule in
+            Self.match(rule.pattern, pathAndQuery).map { (length: $0, allow: rule.allow) }
         }
-        return best?.allow ?? true
+        return matches.max { ($0.length, $0.allow ? 1 : 0) < ($1.length, $1.allow ? 1 : 0) }?.allow ?? true
     }
 
     /// The pattern's length if a robots pattern (`*`, `$` anchor, else a prefix) matches. Backtracking only to the

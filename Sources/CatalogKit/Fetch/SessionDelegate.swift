@@ -19,13 +19,8 @@ struct RawResponse: Sendable {
     var timedOut = false
 }
 
-/// What a request may do: how much body it may receive, by when it must be over, where it may be redirected.
-struct RequestLimits: Sendable {
-    var maximumBodyBytes: Int
-    /// The wall-clock time by which the whole request (headers, body, same-origin redirects) is over.
-    var deadline: DispatchTime
-    var allowedOrigin: @Sendable (Origin) -> Bool
-}
+/// What a request may do: how much body it may take, when the whole of it (redirects too) ends, where it may go.
+typealias RequestLimits = (maximumBodyBytes: Int, deadline: DispatchTime, allowedOrigin: @Sendable (Origin) -> Bool)
 
 /// Streams bodies (cutting an oversized one off early), vets redirects, and holds each request to a wall-clock
 /// deadline (URLSession's timeout is an idle timer every byte resets). Per-task state sits behind a lock.
@@ -47,12 +42,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     /// A long-lived session (short-lived ones crash on Linux) with no cache, its calls to a delegate of its own.
-    static func session(maximumRedirects: Int, timeoutSeconds: Int, connectionsPerHost: Int,
-                        userAgent: String? = nil) -> (URLSession, SessionDelegate) {
+    static func session(maximumRedirects: Int, timeoutSeconds: Int,
+                        connectionsPerHost: Int) -> (URLSession, SessionDelegate) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        if let userAgent { configuration.httpAdditionalHeaders = ["User-Agent": userAgent] }
         configuration.timeoutIntervalForRequest = TimeInterval(timeoutSeconds)
         configuration.httpMaximumConnectionsPerHost = max(1, connectionsPerHost)
         let delegate = SessionDelegate(maximumRedirects: maximumRedirects)
@@ -77,12 +71,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                     return
                 }
                 DispatchQueue.global().asyncAfter(deadline: limits.deadline) { [weak self, weak task] in
-                    let running = self?.tasks.withLock { tasks -> Bool in
-                        guard tasks.running[identifier] != nil else { return false }
-                        tasks.running[identifier]?.raw.timedOut = true
-                        return true
-                    }
-                    if running == true { task?.cancel() }
+                    guard let task, self?.withState(of: task, { $0.raw.timedOut = true }) != nil else { return }
+                    task.cancel()
                 }
                 task.resume()
             }

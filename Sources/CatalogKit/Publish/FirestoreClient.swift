@@ -18,8 +18,7 @@ public struct FirestoreTarget: Sendable, Equatable {
     public func documentName(collection: String, id: String) -> String { "\(documentsRoot)/\(collection)/\(id)" }
 }
 
-/// Firestore's REST API over one long-lived URLSession: lists and commits, retrying what Firestore says is worth
-/// retrying with backoff and full jitter, within one deadline for the whole publish.
+/// Firestore's lists and commits, retrying what Firestore says is worth retrying within one deadline for the publish.
 final class FirestoreClient: Sendable {
     let target: FirestoreTarget
     private let session: URLSession
@@ -87,8 +86,7 @@ final class FirestoreClient: Sendable {
             request.httpBody = body
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.setValue("Bearer \(target.token)", forHTTPHeaderField: "Authorization")
-            let limits = RequestLimits(maximumBodyBytes: Self.maximumBodyBytes, deadline: .now() + .seconds(Self.requestSeconds),
-                                       allowedOrigin: { _ in false })
+            let limits: RequestLimits = (Self.maximumBodyBytes, .now() + .seconds(Self.requestSeconds), { _ in false })
             let raw = await delegate.run(request, in: session, limits: limits)
             switch Self.judge(raw, url: url) {
             case let .success(json): return json

@@ -83,7 +83,7 @@ public enum FirestoreDocuments {
         let newsFile = directory.appendingPathComponent("news.json")
         var reportedCatalog: String?
         if checkReport {
-            let report = try read(reportFile)
+            let report = try read(reportFile) { try JSONValue.parse($0) }
             guard case let .array(stages)? = report["stages"], case let .string(catalog)? = report["catalog"] else {
                 throw invalid("\(reportFile.path): expected a run report with \"catalog\" and \"stages\"")
             }
@@ -93,7 +93,7 @@ public enum FirestoreDocuments {
             }
             reportedCatalog = catalog
         }
-        let catalog = try read(catalogFile)
+        let catalog = try read(catalogFile) { try JSONValue.parse($0) }
         guard case let .string(catalogID)? = catalog["catalog"]?["id"] else {
             throw invalid("\(catalogFile.path): catalog.id: expected a string")
         }
@@ -107,14 +107,7 @@ public enum FirestoreDocuments {
         let courses = try records.enumerated().map { index, record throws(CommandFailure) in
             try Self.course(record, path: "\(catalogFile.path): courses[\(index)]")
         }
-        let newsBytes = try bytes(newsFile)
-        let items: [NewsItem]
-        do {
-            items = try NewsFile.decode(newsBytes)
-        } catch {
-            throw invalid("\(newsFile.path): \(error)")
-        }
-        let news = try items.enumerated().map { index, item throws(CommandFailure) in
+        let news = try read(newsFile, NewsFile.decode).enumerated().map { index, item throws(CommandFailure) in
             try Self.news(item, path: "\(newsFile.path): news[\(index)]")
         }
         return (courses, news)
@@ -123,21 +116,21 @@ public enum FirestoreDocuments {
     /// Outputs that are not what a run writes: a data error (65).
     private static func invalid(_ message: String) -> CommandFailure { CommandFailure(message, status: .dataError) }
 
-    private static func bytes(_ file: URL) throws(CommandFailure) -> [UInt8] {
+    /// An output as `decode` reads it: one that cannot be read is missing (66), one it refuses is invalid (65).
+    private static func read<T>(_ file: URL, _ decode: ([UInt8]) throws -> T) throws(CommandFailure) -> T {
+        let bytes: [UInt8]
         do {
-            return Array(try Data(contentsOf: file))
+            bytes = Array(try Data(contentsOf: file))
         } catch {
             throw CommandFailure("\(file.path): cannot read (\((error as NSError).localizedDescription)); "
                 + "publish reads the outputs of a complete `gvingest run`", status: .noInput)
         }
-    }
-
-    private static func read(_ file: URL) throws(CommandFailure) -> JSONValue {
-        let data = try bytes(file)
         do {
-            return try JSONValue.parse(data)
-        } catch {
+            return try decode(bytes)
+        } catch let error as JSONSyntaxError {
             throw invalid("\(file.path): not valid JSON: \(error)")
+        } catch {
+            throw invalid("\(file.path): \(error)")
         }
     }
 }

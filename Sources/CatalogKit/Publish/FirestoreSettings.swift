@@ -48,9 +48,9 @@ extension PipelineConfig {
                 settings[keyPath: setting] = text
             }
         }
-        if let command = reader.array(firestore["tokenCommand"], "\(at).tokenCommand", required: false) {
-            if command.isEmpty { reader.fail("\(at).tokenCommand", "expected a command and its arguments, e.g. [\"gcloud\", \"auth\", \"print-access-token\"], got []") }
-            settings.tokenCommand = command.enumerated().compactMap { reader.string($1, "\(at).tokenCommand[\($0)]") }
+        settings.tokenCommand = reader.elements(firestore["tokenCommand"], "\(at).tokenCommand") { $0.string($1, $2) }
+        if firestore["tokenCommand"] == .array([]) {
+            reader.fail("\(at).tokenCommand", "expected a command and its arguments, e.g. [\"gcloud\", \"auth\", \"print-access-token\"], got []")
         }
         if let deadline = reader.integer(firestore["deadlineSeconds"], "\(at).deadlineSeconds", minimum: 1, required: false) {
             settings.deadlineSeconds = deadline
@@ -79,22 +79,21 @@ public enum FirestoreCredentials {
         if let token = environment["GOOGLE_OAUTH_ACCESS_TOKEN"]?.trimmingCharacters(in: .whitespacesAndNewlines), !token.isEmpty {
             return FirestoreTarget(project: project, database: database, apiBase: productionAPI, token: token)
         }
-        guard let tokenCommand, let program = tokenCommand.first else {
+        guard let tokenCommand, !tokenCommand.isEmpty else {
             throw CommandFailure("no credentials: set FIRESTORE_EMULATOR_HOST (an emulator), GOOGLE_OAUTH_ACCESS_TOKEN, "
                 + "or a token command (publish.firestore.tokenCommand, --token-command)", status: .noPermission)
         }
-        let token = try run(program: program, arguments: Array(tokenCommand.dropFirst()))
-        return FirestoreTarget(project: project, database: database, apiBase: productionAPI, token: token)
+        return FirestoreTarget(project: project, database: database, apiBase: productionAPI, token: try run(tokenCommand))
     }
 
     /// Runs the token command (found on PATH), its stdout trimmed the token; it gets 60 seconds.
-    private static func run(program: String, arguments: [String]) throws(CommandFailure) -> String {
+    private static func run(_ command: [String]) throws(CommandFailure) -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [program] + arguments
+        process.arguments = command
         let output = Pipe()
         process.standardOutput = output
-        let described = ([program] + arguments).joined(separator: " ")
+        let described = command.joined(separator: " ")
         do {
             try process.run()
         } catch {

@@ -39,8 +39,7 @@ extension JSONValue {
 
     private static func parseStreaming(_ text: [UInt8], key: String, elements: StreamedElements) throws -> JSONValue {
         try text.withUnsafeBufferPointer { bytes in
-            var parser = JSONTextParser(bytes: bytes)
-            parser.streamed = (key, elements)
+            var parser = JSONTextParser(bytes: bytes, streamed: (key, elements))
             do {
                 return try parser.document(objectOnly: true)
             } catch {
@@ -87,10 +86,6 @@ struct JSONTextParser {
     var skippedKeys: [KeyText] = []
     /// What the reader of a streamed element threw, which stopped the parse.
     var refusal: (any Error)?
-
-    init(bytes: UnsafeBufferPointer<UInt8>) {
-        self.bytes = bytes
-    }
 
     func error(_ message: String) -> JSONSyntaxError {
         var line = 1, column = 1
