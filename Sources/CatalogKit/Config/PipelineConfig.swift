@@ -37,7 +37,7 @@ public struct CatalogConfig: Sendable, Equatable {
 public struct NormalizationRules: Sendable, Equatable {
     /// Subject names and retired codes mapped to current codes.
     public var subjects: SubjectAliases
-    /// Levels implied by course numbers when a page states none; nil: `NumberingScheme.inferred` from the catalog.
+    /// Levels implied by course numbers when a page states none; nil: `Normalizer.numberingScheme` of the catalog.
     public var levels: [LevelRange]?
     /// Subject codes the catalog is known to use; a course under another gets a warning (empty: no check).
     public var knownSubjects: Set<String>

@@ -92,7 +92,7 @@ public struct CatalogRun: Sendable {
             }
         }
         do {
-            let committed = try await report.stage("diff+announce+publish") { [now, acceptRemovals] () async throws(CommitError) -> (CommitReport, [String: Int]) in
+            let committed = try await report.stage(FirestoreDocuments.committedStage) { [now, acceptRemovals] () async throws(CommitError) -> (CommitReport, [String: Int]) in
                 let committed = try pipeline.commit(catalog: catalog, pages: pages, courses: courses, acceptRemovals: acceptRemovals, now: now)
                 return (committed, ["added": committed.diff.added.count, "removed": committed.diff.removed.count,
                                     "changed": committed.diff.changed.count, "renumbered": committed.diff.renumbered.count,
