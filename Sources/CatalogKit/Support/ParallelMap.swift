@@ -8,7 +8,7 @@ enum ParallelMap {
     static let minimumItems = 64
     /// Many small chunks a core rather than one large one: when another process holds a core for a while, the others
     /// take over its remaining chunks instead of waiting for it at the end.
-    static var chunks: Int { ProcessInfo.processInfo.activeProcessorCount * 64 }
+    static var chunks: Int { ProcessInfo.processInfo.activeProcessorCount * 16 }
 
     /// `items.map(transform)`: up to `minimumItems` on the calling thread, at most `width` at once (nil: every core).
     static func map<Item: Sendable, Value: Sendable>(_ items: [Item], minimumItems: Int = minimumItems, width: Int? = nil,
