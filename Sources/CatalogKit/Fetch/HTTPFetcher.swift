@@ -37,10 +37,12 @@ public final class HTTPFetcher: PageSource {
         allowedOrigins.isEmpty || allowedOrigins.contains(origin)
     }
 
+    /// A redirect to another allowed origin is followed only when `vetter` (its robots.txt) answers nil.
     public func vetRedirects(with vetter: @escaping @Sendable (URL) async -> String?) {
         redirectVetter.withLock { $0 = vetter }
     }
 
+    /// A crawl-delay from robots.txt slows one host's pacing further.
     public func setMinimumDelay(_ seconds: Double, for host: String) async {
         await gate.setDelay(seconds, for: host.lowercased())
     }
