@@ -91,10 +91,12 @@ struct ConfigReader {
 
     /// A relative path that stays inside `base` (`PipelineConfig.confinedPath`), resolved against it.
     mutating func confinedPath(_ value: JSONValue?, _ path: String, base: URL, required: Bool = true) -> URL? {
-        string(value, path, required: required) { text in
-            PipelineConfig.confinedPath(text, base: base) == nil
-                ? "expected a path inside \(base.path) (no \"..\", not absolute), got \"\(text)\"" : nil
-        }.flatMap { PipelineConfig.confinedPath($0, base: base) }
+        guard let text = string(value, path, required: required) else { return nil }
+        guard let url = PipelineConfig.confinedPath(text, base: base) else {
+            fail(path, "expected a path inside \(base.path) (no \"..\", not absolute), got \"\(text)\"")
+            return nil
+        }
+        return url
     }
 
     /// A subject code: 1 to 6 letters (or &).
