@@ -11,6 +11,8 @@ public struct AcalogParser: CatalogParser {
 
     // An id lookup is a hash lookup; `//h1[@id=…]` walks the whole page. (libxml2 keeps the first of a repeated id.)
     static let fullPageHeadingXPath = "id('course_preview_title')[self::h1]"
+    /// Every course heading of a full page (an id may be repeated on a broken page).
+    static let allFullPageHeadingsXPath = "//h1[@id='course_preview_title']"
     // Inline blocks and their headings (`(.//h3 | .//h2 | .//h4)[1]`) are found by a walk, far cheaper than XPath.
     static let inlineHeadingNames = ["h3", "h2", "h4"]
     static let courseLinkXPath = "//a[contains(@href, 'preview_course_nopop.php') or contains(@href, 'preview_course.php')]"
@@ -78,8 +80,8 @@ public struct AcalogParser: CatalogParser {
                 }
             }
         }
-        let body = { LabelledContent.segments(from: Self.courseBody(container?.inlineEvents(after: heading) ?? [])) }
-        course.assemble(segments ?? body(), scope: scope)
+        let body = segments ?? LabelledContent.segments(from: Self.courseBody(container?.inlineEvents(after: heading) ?? []))
+        course.assemble(body, scope: scope)
         course.takeCredits(parsed.credits, rule: "parenthesis at the end of the heading \(where_)")
         return course
     }
@@ -113,9 +115,8 @@ public struct AcalogParser: CatalogParser {
     }
 
     public func listing(in page: PageContext) throws -> CourseListing? {
-        // The blocks of each course's own text (an id may be repeated on a broken page), found once: asking it of
-        // every link would be quadratic.
-        let courseBlocks = try page.document.select("//h1[@id='course_preview_title']").flatMap { heading in
+        // The blocks of a course's own text, found once: asking it of every link would be quadratic.
+        let courseBlocks = try page.document.select(Self.allFullPageHeadingsXPath).flatMap { heading in
             Self.ancestors(of: heading).filter { $0.name == "td" && $0.hasClass("block_content") }
         }
         // Links inside a course's own text are its requisites, not listing entries.
