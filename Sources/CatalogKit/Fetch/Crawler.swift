@@ -5,9 +5,17 @@ public struct CrawlFailure: Sendable, Equatable {
     public var url: String
     public var reason: String
     /// Running again later may succeed (5xx, timeouts, the deadline) rather than not (404, robots.txt).
-    public var temporary = false
-    /// The page was not had because the crawl's deadline came first (not fetched, or cut off); it is temporary.
-    public var atDeadline = false
+    public var temporary: Bool
+    /// The page was not had because the crawl's deadline came first (not fetched, or cut off).
+    public var atDeadline: Bool
+
+    /// A failure at the deadline is temporary whatever the caller says: the exit status (75, not 69) depends on it.
+    public init(url: String, reason: String, temporary: Bool = false, atDeadline: Bool = false) {
+        self.url = url
+        self.reason = reason
+        self.temporary = temporary || atDeadline
+        self.atDeadline = atDeadline
+    }
 }
 
 /// What a crawl fetched and what it did not.
@@ -203,7 +211,7 @@ public final class Crawler: Sendable {
                 report.deadlineReached = true
                 report.failures += queue.map { job in
                     let reason = atDeadline(job, "not fetched").failure?.reason ?? ""
-                    return CrawlFailure(url: job.url.absoluteString, reason: reason, temporary: true, atDeadline: true)
+                    return CrawlFailure(url: job.url.absoluteString, reason: reason, atDeadline: true)
                 }
             }
             // The watchdog, when the crawl ended first.

@@ -16,6 +16,13 @@ public struct PageInput: Sendable {
     public var url: URL { givenURL ?? URL(fileURLWithPath: path ?? "", isDirectory: false) }
 }
 
+extension PageInput {
+    /// An input named by its URL; a file URL is read from its path, never through URLSession.
+    init(name: String, url: URL) {
+        self.init(name: name, path: url.isFileURL ? url.path : nil, givenURL: url)
+    }
+}
+
 /// Why an input could not be read.
 public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
     public var name: String
@@ -33,7 +40,7 @@ public enum PageInputs {
         for argument in arguments {
             let url = URL(string: argument)
             if let url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
-                inputs.append(PageInput(name: argument, givenURL: url))
+                inputs.append(PageInput(name: argument, url: url))
             } else {
                 let path = url?.scheme?.lowercased() == "file" ? url?.path : nil
                 expandPath(path ?? argument, name: argument, into: &inputs, errors: &errors)
@@ -50,7 +57,7 @@ public enum PageInputs {
         }
         let base = URL(fileURLWithPath: path, isDirectory: isDirectory.boolValue).standardizedFileURL
         guard isDirectory.boolValue else {
-            inputs.append(PageInput(name: name, path: base.path, givenURL: base))
+            inputs.append(PageInput(name: name, url: base))
             return
         }
         let basePath = base.path
