@@ -103,19 +103,6 @@ public enum DiffReport {
     }
 }
 
-extension JSONValue {
-    /// The value as people read it (a diff, a CSV cell): a string as is, a list joined by "; ", null as `none`.
-    public func displayText(none: String) -> String {
-        switch self {
-        case .null: return none
-        case let .string(text): return text
-        case let .array(items): return items.map { $0.displayText(none: none) }.joined(separator: "; ")
-        case let .double(number): return number.exactWholeNumber.map(String.init) ?? String(number)
-        default: return serialized(pretty: false)
-        }
-    }
-}
-
 /// The part of a text change worth showing, with a little context, so a one-word edit reads as that one word.
 struct ChangeExcerpt: Equatable {
     var prefix: String

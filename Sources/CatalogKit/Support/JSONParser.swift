@@ -67,6 +67,16 @@ extension JSONValue {
         case .object: return "an object"
         }
     }
+
+    /// The value as people read it (a diff, a CSV cell): a string as is, a list joined by "; ", null as `none`.
+    public func displayText(none: String) -> String {
+        switch self {
+        case .null: return none
+        case let .string(text): return text
+        case let .array(items): return items.map { $0.displayText(none: none) }.joined(separator: "; ")
+        default: return serialized(pretty: false)
+        }
+    }
 }
 
 /// How the elements of a streamed array are handed over to their reader.
