@@ -78,7 +78,10 @@ extension RequisiteScanner {
                 if text.hasPrefix("!") { (step.mode, text) = (.absent, text.dropFirst()) }
                 if text == "*" { step.mode = .anyToken }
                 if let byte = text.utf8.first, !RequisiteLexer.isASCIILetter(byte) { step.punct = byte }
-                step.words = text.split(separator: "|").compactMap { RequisiteKeyword(rawValue: String($0)) }
+                let parts = text.split(separator: "|")
+                step.words = parts.compactMap { RequisiteKeyword(rawValue: String($0)) }
+                // Each part is a keyword, or the one leading punctuation: a misspelt word would drop out unseen.
+                assert(step.mode == .anyToken || step.words.count + (step.punct == 0 ? 0 : 1) == parts.count, "\(written)")
                 return step
             }
         }
