@@ -91,6 +91,8 @@ final class CatalogServer: Sendable {
         #expect(catalog.server.requestCount(path: "/robots.txt") == 1)
         let agents = Set(catalog.server.allRequests.compactMap { $0.headers["user-agent"] })
         #expect(agents == [FetchSettings().userAgent])
+        // Every request, not only some: a request without the header would be left out of `agents`.
+        #expect(catalog.server.allRequests.allSatisfy { $0.headers["user-agent"] == FetchSettings().userAgent })
     }
 
     @Test func latencyIsWaitedOut() async throws {

@@ -51,6 +51,7 @@ struct FirestorePublishUnitTests {
             _ = try FirestoreDocuments.course(record, path: "catalog.json: courses[7]")
         } catch {
             #expect(error.message.hasPrefix("catalog.json: courses[7].credits: expected an integer"))
+            #expect(error.status == .dataError)
         }
     }
 
@@ -63,7 +64,8 @@ struct FirestorePublishUnitTests {
         #expect(document.fields["createdAt"] == .timestamp("2026-01-01T00:00:00Z") && document.fields["kind"] == .string("added"))
         var slashed = item
         slashed.id = "a/b"
-        #expect(throws: CommandFailure.self) { try FirestoreDocuments.news(slashed, path: "news.json: news[0]") }
+        let refused = #expect(throws: CommandFailure.self) { try FirestoreDocuments.news(slashed, path: "news.json: news[0]") }
+        #expect(refused?.status == .dataError)
     }
 
     @Test func thePlanWritesOnlyWhatDiffersAndDeletesOnlyWhenAsked() {

@@ -106,6 +106,7 @@ import Testing
             _ = try MirrorSource(directory: directory)
         } catch {
             #expect("\(error)".contains("expected a relative path inside the mirror"))
+            #expect(error.status == .noInput)
         }
         try Data("not json".utf8).write(to: directory.appendingPathComponent("index.json"))
         do {

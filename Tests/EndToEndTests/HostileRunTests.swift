@@ -32,8 +32,9 @@ import Testing
         let fetch = #"{"minimumDelayMs": 0, "maxAttempts": 4, "requestTimeoutSeconds": 600, "deadlineSeconds": 3, "retryAfterMaxSeconds": 3600}"#
         // The first, healthy run has a minute: a loaded machine running every suite under a sanitizer may take more
         // than 3 s over the whole site.
-        var config = try Self.config(server, in: root, fetch: fetch.replacingOccurrences(of: #""deadlineSeconds": 3"#,
-                                                                                          with: #""deadlineSeconds": 60"#))
+        let healthyFetch = fetch.replacingOccurrences(of: #""deadlineSeconds": 3"#, with: #""deadlineSeconds": 60"#)
+        try #require(healthyFetch != fetch, "the healthy run's deadline was not raised")
+        var config = try Self.config(server, in: root, fetch: healthyFetch)
         let out = root.appendingPathComponent("out")
         let good = try await Binary.run(["run", "--config", config.path, "--quiet"])
         #expect(good.status == 0, "\(good.stderr)")
