@@ -47,6 +47,7 @@ enum ParseCommand: Command {
     static func run(_ words: [String]) async throws -> ExitStatus {
         let arguments = try parseArguments(words)
         guard !arguments.positional.isEmpty else { throw UsageError(message: "name at least one page, directory or URL") }
+        let format = try RecordFormat.chosen(arguments)
         var system = try systemChoice(arguments)
         var rules = NormalizationRules.standard
         if let path = arguments.value("--rules") {
@@ -92,7 +93,7 @@ enum ParseCommand: Command {
             results[page].appendCourseWarnings(to: &messages)
         }
         if !messages.isEmpty { FileHandle.standardError.write(Data(messages.utf8)) }
-        if let format = try RecordFormat.chosen(arguments) {
+        if let format {
             let courses = Normalizer(rules: rules).normalize(catalog: results.takeCourses())
             do {
                 if format == .json {

@@ -91,6 +91,15 @@ import Testing
         #expect(outcome.stderr.contains("Usage: gvingest"))
     }
 
+    /// A bad --format is a usage error before any page is read: no message about the (missing) page comes first.
+    @Test(arguments: [["--format", "xml"], ["--json", "--format", "csv"]])
+    func aBadFormatIsRefusedBeforeReading(_ format: [String]) async throws {
+        let outcome = try await Binary.run(["parse", "Fixtures/does-not-exist.html"] + format)
+        #expect(outcome.status == 64)
+        #expect(outcome.stderr.hasPrefix("gvingest parse: --"))
+        #expect(!outcome.stderr.contains("does-not-exist"))
+    }
+
     @Test func unknownOptionsGetADidYouMean() async throws {
         let outcome = try await Binary.run(["parse", "--jsn", Self.course])
         #expect(outcome.stderr.contains("unknown option --jsn (did you mean --json?)"))
