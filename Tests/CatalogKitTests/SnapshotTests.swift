@@ -67,7 +67,7 @@ import Testing
             Support.course("CIS 367", title: "Graphics", description: "Pixels."),    // renumbered
             Support.course("CIS 380", title: "Machine Learning"),                    // new
         ], previous: first, at: t2)
-        #expect(diff.changed.map(\.course.id) == ["cis-162"])
+        #expect(diff.changed.map(\.id) == ["cis-162"])
         #expect(diff.renumbered.map { "\($0.from.id)>\($0.to.id)" } == ["cis-267>cis-367"])
         #expect(diff.added.map(\.id) == ["cis-380"])
         let stamps = Dictionary(uniqueKeysWithValues: second.courses.map { ($0.id, "\($0.createdAt ?? "-") \($0.updatedAt ?? "-")") })

@@ -47,7 +47,7 @@ import Testing
         // pages label "Repeatability: No", which 41's left as a stray "No" at the end of the description.
         #expect(diff.changed.allSatisfy { !$0.changes.isEmpty })
         #expect(!diff.changed.contains { $0.changes.contains { ["catalog", "pageUrl", "url"].contains($0.field) } })
-        let aams = try #require(diff.changed.first { $0.course.name == "AAMS 2300" })
+        let aams = try #require(diff.changed.first { $0.name == "AAMS 2300" })
         #expect(aams.changes.contains(FieldChange(field: "fields.Repeatability", old: .null, new: .string("No"))))
 
         // The snapshot of 44 reads back whole, with the first-seen times carried from 41.

@@ -27,10 +27,10 @@ public enum NewsBuilder {
                                   description: sentence, content: changeContent(sentence, pair.changes, course)))
             }
             for change in diff.changed {
-                guard let course = now[change.course.id] else { continue }
+                guard let course = now[change.id] else { continue }
                 let fields = change.changes.map { DiffReport.label($0.field) }.joined(separator: ", ")
-                items.append(item(.changed, course, title: "Course updated: \(heading(change.course))", description: "Changed: \(fields).",
-                                  content: changeContent("What changed in \(heading(change.course)):", change.changes, course)))
+                items.append(item(.changed, course, title: "Course updated: \(heading(change))", description: "Changed: \(fields).",
+                                  content: changeContent("What changed in \(heading(change)):", change.changes, course)))
             }
         }
         if settings.announceRemoved {
@@ -45,7 +45,7 @@ public enum NewsBuilder {
     }
 
     /// "CIS 367 — Computer Graphics".
-    static func heading(_ course: ComparableCourse) -> String { "\(course.name) — \(course.title)" }
+    static func heading(_ course: some NamedCourse) -> String { "\(course.name) — \(course.title)" }
 
     /// A new course's content: its description, its facts (credits, level, requisites, offered), its catalog link.
     static func content(of course: SnapshotCourse) -> String {

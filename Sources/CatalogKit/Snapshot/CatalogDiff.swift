@@ -5,9 +5,20 @@ public struct FieldChange: Sendable, Equatable {
     public var new: JSONValue
 }
 
-/// A course in both catalogs whose compared fields differ.
-public struct ChangedCourse: Sendable, Equatable {
-    public var course: ComparableCourse
+/// What a diff shows of a course: its id, code and title.
+public protocol NamedCourse: Sendable {
+    var id: String { get }
+    /// The canonical code, "CIS 367".
+    var name: String { get }
+    var title: String { get }
+}
+
+/// A course in both catalogs whose compared fields differ, named as the new catalog names it. Only its `changes` are
+/// kept, not all its compared fields: when most courses change, a diff would otherwise hold both catalogs.
+public struct ChangedCourse: NamedCourse, Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var title: String
     public var changes: [FieldChange]
     /// The course's old id when a code shared (or no longer shared) with another course changed it; listed as `id` too.
     public var previousID: String?
@@ -75,7 +86,8 @@ public struct CatalogDiff: Sendable, Equatable {
                 return
             }
             if before.canonical != course.canonical {
-                changed.append(ChangedCourse(course: course, changes: fieldChanges(before, course)))
+                changed.append(ChangedCourse(id: course.id, name: course.name, title: course.title,
+                                             changes: fieldChanges(before, course)))
             }
         }
 
@@ -87,14 +99,15 @@ public struct CatalogDiff: Sendable, Equatable {
             // A course whose id a shared (or no longer shared) code changed is the same course: one code, one title.
             let reidentified = Self.pair(&removed, &added, by: \.name) { $0.title == $1.title }.map { from, to in
                 let id = FieldChange(field: RecordKey.id.rawValue, old: .string(from.id), new: .string(to.id))
-                return ChangedCourse(course: to, changes: [id] + fieldChanges(from, to), previousID: from.id)
+                return ChangedCourse(id: to.id, name: to.name, title: to.title, changes: [id] + fieldChanges(from, to),
+                                     previousID: from.id)
             }
             diff.renumbered = Self.pair(&removed, &added, by: \.renumberingKey).map { from, to in
                 RenumberedCourse(from: from, to: to, changes: fieldChanges(from, to))
             }
             diff.added = added
             diff.removed = removed
-            diff.changed = (changed + reidentified).sorted { $0.course.id < $1.course.id }
+            diff.changed = (changed + reidentified).sorted { $0.id < $1.id }
             return diff
         }
 

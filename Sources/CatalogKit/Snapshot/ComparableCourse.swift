@@ -5,9 +5,8 @@ import SafeLibXML
 /// set) and labelled fields as `fields.<label>`, white space collapsed, empty as none. Not compared, as they change
 /// without the course changing: codes (a new code is another course, or a renumbering), `sourceUrl`, `url` and
 /// `catalog` (every edition), how fields were read, requisite renderings, cross-catalog links, stamps, fingerprints.
-public struct ComparableCourse: Sendable, Equatable {
+public struct ComparableCourse: NamedCourse, Sendable, Equatable {
     public let id: String
-    /// The canonical code, "CIS 367".
     public let name: String
     public let title: String
     /// The compared fields as one compact JSON object: keys sorted, white space collapsed, empty values left out.

@@ -2,7 +2,7 @@
 public enum DiffReport {
     /// One object of lists of `{id, name, title}`, with `changes` and, for renumberings, `from`, `to` and `fromId`.
     public static func json(_ diff: CatalogDiff) -> JSONValue {
-        func entry(_ course: ComparableCourse) -> [String: JSONValue] {
+        func entry(_ course: some NamedCourse) -> [String: JSONValue] {
             [RecordKey.id.rawValue: .string(course.id), RecordKey.name.rawValue: .string(course.name), RecordKey.title.rawValue: .string(course.title)]
         }
         func changes(_ list: [FieldChange]) -> JSONValue {
@@ -12,7 +12,7 @@ public enum DiffReport {
             "added": .array(diff.added.map { .object(entry($0)) }),
             "removed": .array(diff.removed.map { .object(entry($0)) }),
             "changed": .array(diff.changed.map { item in
-                var object = entry(item.course)
+                var object = entry(item)
                 object["changes"] = changes(item.changes)
                 return .object(object)
             }),
@@ -50,7 +50,7 @@ public enum DiffReport {
             let codes = "  ~ \(style.red(item.from.name)) → \(style.green(item.to.name))  \(item.to.title)"
             return [codes] + changeLines(item.changes)
         })
-        section("Changed", diff.changed.map { ["  * \($0.course.name)  \($0.course.title)"] + changeLines($0.changes) })
+        section("Changed", diff.changed.map { ["  * \($0.name)  \($0.title)"] + changeLines($0.changes) })
         lines.append(summary(diff))
         return lines.joined(separator: "\n") + "\n"
     }
@@ -65,7 +65,7 @@ public enum DiffReport {
     public static func markdown(_ diff: CatalogDiff, old: String, new: String) -> String {
         var lines = ["## Catalog changes: \(MarkupEscaping.markdown(old)) → \(MarkupEscaping.markdown(new))", ""]
         lines.append(diff.isEmpty ? "No changes." : summary(diff).prefix(1).uppercased() + summary(diff).dropFirst() + ".")
-        func course(_ course: ComparableCourse) -> String {
+        func course(_ course: some NamedCourse) -> String {
             "**\(MarkupEscaping.markdown(course.name))** — \(MarkupEscaping.markdown(course.title))"
         }
         func section(_ title: String, _ items: [String]) {
@@ -80,7 +80,7 @@ public enum DiffReport {
                 .joined(separator: "\n")
         })
         section("Changed", diff.changed.map { item in
-            (["- " + course(item.course)] + markdownChanges(item.changes)).joined(separator: "\n")
+            (["- " + course(item)] + markdownChanges(item.changes)).joined(separator: "\n")
         })
         return lines.joined(separator: "\n") + "\n"
     }

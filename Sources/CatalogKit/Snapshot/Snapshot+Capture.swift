@@ -11,10 +11,10 @@ extension Snapshot {
         let before = Dictionary((previous?.courses ?? []).map { ($0.id, $0) }) { _, last in last }
         let diff = CatalogDiff.between(old: (previous?.courses ?? []).map(\.comparable),
                                        new: snapshot.courses.map(\.comparable))
-        let changed = Set(diff.changed.map(\.course.id))
+        let changed = Set(diff.changed.map(\.id))
         var renumberedFrom: [String: String] = [:]
         for pair in diff.renumbered { renumberedFrom[pair.to.id] = pair.from.id }
-        for item in diff.changed { if let oldID = item.previousID { renumberedFrom[item.course.id] = oldID } }
+        for item in diff.changed { if let oldID = item.previousID { renumberedFrom[item.id] = oldID } }
 
         for index in snapshot.courses.indices {
             let id = snapshot.courses[index].id
