@@ -54,10 +54,8 @@ struct Arguments {
 
 /// Reads a pipeline configuration, alike for every command: 66 when unreadable, 65 when invalid.
 func loadConfiguration(_ path: String) throws(CommandFailure) -> PipelineConfig {
-    guard FileManager.default.isReadableFile(atPath: path) else {
-        throw CommandFailure("\(path): cannot read the configuration", status: .noInput)
-    }
-    return try Result { try PipelineConfig.load(URL(fileURLWithPath: path)) }
+    let bytes = try CommandFailure.catching(.noInput, "\(path): cannot read the configuration: ") { try FileBytes.read(path: path) }
+    return try Result { try PipelineConfig.parse(Data(bytes), file: URL(fileURLWithPath: path)) }
         .mapError { CommandFailure("\($0)\(rulesHint(path))", status: .dataError) }.get()
 }
 

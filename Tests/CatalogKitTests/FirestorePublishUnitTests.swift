@@ -68,6 +68,23 @@ struct FirestorePublishUnitTests {
         #expect(refused?.status == .dataError)
     }
 
+    /// An output that is missing (or a folder) cannot be read: 66, naming the file and the system's reason.
+    @Test func anOutputThatCannotBeReadIsMissing() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-outputs-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("news.json"), withIntermediateDirectories: true)
+        for (expected, reason) in [("catalog.json", "No such file or directory"), ("news.json", "Is a directory")] {
+            do {
+                _ = try FirestoreDocuments.outputs(in: directory, checkReport: false)
+                Issue.record("expected \(expected) to be unreadable")
+            } catch {
+                #expect(error.status == .noInput)
+                #expect("\(error)".contains("\(directory.appendingPathComponent(expected).path): cannot read (\(reason))"))
+            }
+            try Data(#"{"catalog": {"id": "c"}, "courses": []}"#.utf8).write(to: directory.appendingPathComponent("catalog.json"))
+        }
+    }
+
     @Test func thePlanWritesOnlyWhatDiffersAndDeletesOnlyWhenAsked() {
         let a = FirestoreDocument(id: "a", fields: ["title": .string("A"), "url": .string("https://x/41/a")])
         let b = FirestoreDocument(id: "b", fields: ["title": .string("B"), "url": .string("https://x/41/b")])

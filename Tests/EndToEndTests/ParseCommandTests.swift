@@ -163,6 +163,9 @@ import Testing
         for command in commands {
             let missing = try await Binary.run(command + ["/nonexistent/pipeline.json"])
             #expect(missing.status == 66, "\(command): \(missing.stderr)")
+            let folder = try await Binary.run(command + ["Fixtures"])
+            #expect(folder.status == 66, "\(command): \(folder.stderr)")
+            #expect(folder.stderr.contains("Fixtures: cannot read the configuration: Is a directory"), "\(command)")
             let bad = try await Binary.run(command + [invalid.path])
             #expect(bad.status == 65, "\(command): \(bad.stderr)")
             #expect(bad.stderr.contains("fetchh: unknown key (did you mean \"fetch\"?)"), "\(command)")

@@ -86,13 +86,13 @@ public struct PipelineConfig: Sendable, Equatable {
 
     /// Reads and validates a configuration file.
     public static func load(_ file: URL) throws(Invalid) -> PipelineConfig {
-        let data: Data
+        let bytes: [UInt8]
         do {
-            data = try Data(contentsOf: file)
+            bytes = try FileBytes.read(file)  // the system's reason ("Is a directory"); Foundation's error may give a number
         } catch {
-            throw Invalid(file: file.path, issues: [ConfigIssue(path: "", message: "cannot read: \((error as NSError).localizedDescription)")])
+            throw Invalid(file: file.path, issues: [ConfigIssue(path: "", message: "cannot read: \(error)")])
         }
-        return try parse(data, file: file)
+        return try parse(Data(bytes), file: file)
     }
 
     /// Validates configuration JSON; paths in it are relative to `file`'s directory.

@@ -120,10 +120,10 @@ public enum FirestoreDocuments {
     private static func read<T>(_ file: URL, _ decode: ([UInt8]) throws -> T) throws(CommandFailure) -> T {
         let bytes: [UInt8]
         do {
-            bytes = Array(try Data(contentsOf: file))
+            bytes = try FileBytes.read(file)  // the system's reason ("Is a directory"); Foundation's error may give a number
         } catch {
-            throw CommandFailure("\(file.path): cannot read (\((error as NSError).localizedDescription)); "
-                + "publish reads the outputs of a complete `gvingest run`", status: .noInput)
+            throw CommandFailure("\(file.path): cannot read (\(error)); publish reads the outputs of a complete `gvingest run`",
+                                 status: .noInput)
         }
         do {
             return try decode(bytes)
