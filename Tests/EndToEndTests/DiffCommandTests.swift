@@ -95,6 +95,9 @@ import Testing
         let one = try await Binary.run(["diff", "--snapshots", lonely.path])
         #expect(one.status == 2)
         #expect(one.stderr.contains("has 0 snapshot(s); a diff needs two"))
+        let aFile = try await Binary.run(["diff", "--snapshots", Self.fall])
+        #expect(aFile.status == 2)
+        #expect(aFile.stderr.contains("\(Self.fall): cannot read: not a directory"))
         for words in [["diff", Self.fall], ["diff", "--only", "moved", Self.fall, Self.winter], ["diff", "--json", "--markdown", Self.fall, Self.winter],
                       ["diff", "--snapshots", "x", Self.fall, Self.winter]] {
             let outcome = try await Binary.run(words)

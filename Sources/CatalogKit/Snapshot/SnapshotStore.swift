@@ -47,7 +47,9 @@ public struct SnapshotStore: Sendable {
 
     /// The snapshots, oldest first; none when the directory does not exist yet.
     public func list() throws(SnapshotError) -> [Entry] {
-        guard FileManager.default.fileExists(atPath: directory.path) else { return [] }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) else { return [] }
+        guard isDirectory.boolValue else { throw .unreadable(path: directory.path, reason: "not a directory") }
         let names = try Result { try FileManager.default.contentsOfDirectory(atPath: directory.path) }.mapError {
             SnapshotError.unreadable(path: directory.path, reason: ($0 as NSError).localizedDescription)
         }.get()
