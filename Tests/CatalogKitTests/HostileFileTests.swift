@@ -183,4 +183,25 @@ import Testing
             #expect(try !FileSet.recover(journal: journal) { _ in true })
         }
     }
+
+    /// A journal that names files elsewhere (edited by hand, or planted) is refused before anything is renamed or
+    /// removed, and stays for a person to look at.
+    @Test func aJournalNamingFilesElsewhereIsRefused() throws {
+        let directory = try Self.scratch(), elsewhere = try Self.scratch()
+        defer { for folder in [directory, elsewhere] { try? FileManager.default.removeItem(at: folder) } }
+        let victim = elsewhere.appendingPathComponent("victim.txt"), output = directory.appendingPathComponent("catalog.json")
+        for url in [victim, output] { try Data("kept".utf8).write(to: url) }
+        let journal = directory.appendingPathComponent(".journal.json")
+        let entries: [(target: URL, backup: URL)] = [(output, directory.appendingPathComponent(".catalog.json.1.2.tmp")),
+                                                     (victim, directory.appendingPathComponent(".victim.txt.1.2.tmp")),
+                                                     (output, elsewhere.appendingPathComponent(".catalog.json.1.2.tmp"))]
+        for entry in entries.dropFirst() {
+            let files = JSONValue.array([entries[0], entry].map { target, backup in
+                .object(["target": .string(target.path), "backup": .string(backup.path), "existed": .bool(false)])
+            })
+            try Data(JSONValue.object(["files": files, "note": .null]).serialized().utf8).write(to: journal)
+            #expect(throws: FileWriteError.self) { try FileSet.recover(journal: journal) { _ in false } }
+            for url in [victim, output, journal] { #expect(FileManager.default.fileExists(atPath: url.path)) }
+        }
+    }
 }

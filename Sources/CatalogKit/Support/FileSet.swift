@@ -109,10 +109,21 @@ public struct FileSet {
             unlink(journal.path)
             return true
         }
+        // Only outputs beside the journal and their own temporaries: a journal edited by hand must reach no further.
+        let directory = journal.deletingLastPathComponent().path
+        var entries: [(target: String, backup: String, existed: Bool)] = []
+        for entry in files {
+            guard case let .string(target)? = entry["target"], case let .string(backup)? = entry["backup"] else { continue }
+            let targetURL = URL(fileURLWithPath: target), backupURL = URL(fileURLWithPath: backup)
+            guard targetURL.deletingLastPathComponent().path == directory, backupURL.deletingLastPathComponent().path == directory,
+                  backupURL.lastPathComponent.hasPrefix(".\(targetURL.lastPathComponent).") else {
+                throw FileWriteError(path: journal.path, operation: "settle the interrupted commit (it names \(target) "
+                                     + "and \(backup), not an output beside it and its temporary)", code: EPERM)
+            }
+            entries.append((target, backup, entry["existed"] == .bool(true)))
+        }
         let keep = keepNew(root["note"] ?? .null)
-        for case let .object(file) in files {
-            guard case let .string(target)? = file["target"], case let .string(backup)? = file["backup"] else { continue }
-            let existed = file["existed"] == .bool(true)
+        for (target, backup, existed) in entries {
             if keep {
                 unlink(backup)
             } else if existed {
