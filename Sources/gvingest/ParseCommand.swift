@@ -65,10 +65,7 @@ enum ParseCommand: Command {
         }
         if let path = arguments.value("--config") { rules = try loadConfiguration(path).normalize }
         guard arguments.positional.filter({ $0 == "-" }).count <= 1 else { throw UsageError(message: "- (standard input) can be named once") }
-        var (inputs, inputErrors) = PageInputs.expand(arguments.positional.map { $0 == "-" ? "/dev/stdin" : $0 })
-        if arguments.positional.contains("-") {
-            for index in inputs.indices where inputs[index].name == "/dev/stdin" { inputs[index].name = "(standard input)" }
-        }
+        let (inputs, inputErrors) = PageInputs.expand(arguments.positional)
         for error in inputErrors { printError("gvingest parse: \(error)\(SourceRun.schemeHint(error.name))") }
         var results = await ParseRunner.run(inputs, parser: PageParser(system: system))
 

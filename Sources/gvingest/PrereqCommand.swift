@@ -15,14 +15,18 @@ enum PrereqCommand: Command {
     programs, permission, exams and scores, and any words not understood, kept verbatim.
     With --json, prints one object {"text": canonical string, "tree": …, "courses": […]}.
 
-    Exit status: 0 parsed, 65 the text is empty or "None", 64 bad usage.
+    Exit status: 0 parsed, 65 the text is empty or "None", 66 standard input could not be read,
+    64 bad usage.
     """
 
     static func run(_ words: [String]) async throws -> ExitStatus {
         let arguments = try parseArguments(words)
         guard !arguments.positional.isEmpty else { throw UsageError(message: "give the prerequisite text") }
-        let words = arguments.positional == ["-"]
-            ? [String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)] : arguments.positional
+        var words = arguments.positional
+        if words == ["-"] {
+            let bytes = try CommandFailure.catching(.noInput, "standard input: cannot read: ") { try FileBytes.read(path: "/dev/stdin") }
+            words = [String(decoding: bytes, as: UTF8.self)]
+        }
         let text = TextCleaner.cleanLine(words.joined(separator: " "))
         let tree = RequisiteParser.parse(text)
         if arguments.has("--json") {

@@ -138,6 +138,16 @@ import Testing
         #expect(tree["courses"] as? [String] == ["CIS 162", "MTH 201"])
     }
 
+    /// `-` is one page (one text), whatever standard input is: a folder there is an input that cannot be read (66).
+    @Test func aDashThatIsAFolderCannotBeRead() async throws {
+        for command in ["parse - --json", "prereq -"] {
+            let outcome = try await RecipeTests.shell("cd '\(Binary.packageRoot.path)' && '\(Binary.url.path)' \(command) < Fixtures/gvsu/course")
+            #expect(outcome.status == 66, "\(command): \(outcome.stderr)")
+            #expect(outcome.stderr.contains("standard input") && outcome.stderr.contains("Is a directory"), "\(command): \(outcome.stderr)")
+            #expect(!outcome.stderr.contains("Fatal error") && !outcome.stdout.contains("CIS"), "\(command)")
+        }
+    }
+
     @Test func aURLWithoutItsSchemeGetsAHint() async throws {
         let parse = try await Binary.run(["parse", "www.gvsu.edu/catalog/course/cis-162.htm"])
         #expect(parse.status == 66)

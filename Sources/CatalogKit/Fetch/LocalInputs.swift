@@ -30,7 +30,8 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String { "\(name): \(reason)" }
 }
 
-/// Turns command-line arguments into pages: files, every `.html`/`.htm` file under a directory, URLs.
+/// Turns command-line arguments into pages: files, every `.html`/`.htm` file under a directory, URLs, `-` (one page
+/// from standard input, whatever it is).
 public enum PageInputs {
     public static let pageExtensions: Set<String> = ["html", "htm"]
 
@@ -38,6 +39,10 @@ public enum PageInputs {
         var inputs: [PageInput] = []
         var errors: [InputError] = []
         for argument in arguments {
+            guard argument != "-" else {
+                inputs.append(PageInput(name: "(standard input)", path: "/dev/stdin"))
+                continue
+            }
             let url = URL(string: argument)
             if let url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
                 inputs.append(PageInput(name: argument, url: url))
