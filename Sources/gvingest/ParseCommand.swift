@@ -13,8 +13,8 @@ enum ParseCommand: Command {
            gvingest parse --rules FILE [--catalog ID] PATH|URL|-... [--json | --format json|jsonl|csv]
 
     Parses catalog pages and shows every field of every course, with the rule (XPath or label)
-    each value came from. A directory (or a link to one) means every .html and .htm file under it;
-    links inside it are not followed. - reads one page from standard input.
+    each value came from. A directory (or a link to one) means every .html and .htm file under it
+    (a link to a file is read; one to a folder is not followed). - reads one page from standard input.
 
     Options:
       --system S   Which parser reads the pages: auto (default; whichever system recognizes the
