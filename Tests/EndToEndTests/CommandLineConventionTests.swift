@@ -101,6 +101,17 @@ import Testing
         #expect(unknown.stderr == "gvingest: unknown command 'rnu' (did you mean 'run'?)\nUsage: gvingest <command> [options]\nSee 'gvingest help'.\n")
     }
 
+    /// An option given an empty value is a usage error before any work (`--out ""` would write into the current
+    /// directory, `--only ""` hide every difference), written apart or after `=`.
+    @Test(arguments: [["run", "--source", "Fixtures/gvsu", "--out", ""], ["run", "--source=", "--out", "x"],
+                      ["diff", "--only", "", "Fixtures/snapshots/fall.json", "Fixtures/snapshots/winter.json"],
+                      ["parse", "Fixtures/gvsu/course", "--system="], ["search", "cis", "--catalog", ""]])
+    func anEmptyOptionValueIsAUsageError(_ words: [String]) async throws {
+        let outcome = try await Binary.run(words)
+        #expect(outcome.status == 64, "\(words): \(outcome.stderr)")
+        #expect(outcome.stderr.hasPrefix("gvingest \(words[0]): --") && outcome.stderr.contains(" needs a value"), "\(outcome.stderr)")
+    }
+
     @Test func versionAndHelpAnswerAsExpected() async throws {
         let long = try await Binary.run(["--version"]), word = try await Binary.run(["version"])
         #expect(long.status == 0 && word.status == 0)
