@@ -31,7 +31,6 @@ struct Arguments {
                 guard inlineValue == nil else { throw UsageError(message: "\(name) takes no value") }
                 flags.insert(name)
             } else if allowedOptions.contains(name) {
-                // An empty value is no value: `--out ""` would write into the current directory, `--only ""` show nothing.
                 guard let value = inlineValue ?? rest.popFirst(), !value.isEmpty else { throw UsageError(message: "\(name) needs a value") }
                 values[name, default: []].append(value)
             } else {

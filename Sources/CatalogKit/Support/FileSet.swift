@@ -117,8 +117,7 @@ public struct FileSet {
             let targetURL = URL(fileURLWithPath: target), backupURL = URL(fileURLWithPath: backup)
             guard targetURL.deletingLastPathComponent().path == directory, backupURL.deletingLastPathComponent().path == directory,
                   backupURL.lastPathComponent.hasPrefix(".\(targetURL.lastPathComponent).") else {
-                throw FileWriteError(path: journal.path, operation: "settle the interrupted commit (it names \(target) "
-                                     + "and \(backup), not an output beside it and its temporary)", code: EPERM)
+                throw FileWriteError(path: journal.path, operation: "settle the commit it names (\(target) is no output here)", code: EPERM)
             }
             entries.append((target, backup, entry["existed"] == .bool(true)))
         }
