@@ -73,6 +73,7 @@ enum RunCommand: Command {
         var detectSystem = false
         var baseline: String?
         if let source = arguments.value("--source") {
+            guard arguments.value("--replay") == nil else { throw UsageError(message: "--source names the pages; --replay does not go with it") }
             let system = try systemChoice(arguments)
             let base = try arguments.value("--config").map { try loadConfiguration($0) }
             config = try SourceRun.config(source: source, system: system, out: arguments.value("--out"),

@@ -23,8 +23,7 @@ enum SourceRun {
             catalogSource = isMirror ? .replay(directory) : .directory(directory)
             derivedID = directory.lastPathComponent
         }
-        let safeID = String((chosenID ?? derivedID).map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" })
-        let id = safeID.isEmpty ? "catalog" : safeID
+        let id = String((chosenID ?? derivedID).map { $0.isASCII && ($0.isLetter || $0.isNumber) || $0 == "-" || $0 == "_" ? $0 : "-" })
         let fixedSystem = if case let .fixed(chosen) = system { chosen } else { CatalogSystem.gvsu }
         let catalog = CatalogConfig(id: id, name: id, system: fixedSystem, source: catalogSource)
         let outputs = out.map { OutputSettings(directory: URL(fileURLWithPath: $0).standardizedFileURL,

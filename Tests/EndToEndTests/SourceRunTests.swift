@@ -75,14 +75,22 @@ import Testing
         #expect(secondAtom.contains("<id>urn:gvingest:acalog:news</id>"))
     }
 
+    /// Made as a configuration's id may be (ASCII letters, digits, - and _), so that a configuration can continue it.
     @Test func aCatalogIdWithASpaceNamesTheStoreWithADash() async throws {
         let out = Self.scratch("named")
         defer { try? FileManager.default.removeItem(at: out) }
-        let outcome = try await Binary.run(["run", "--source", "Fixtures/gvsu", "--catalog", "my cat", "--out", out.path, "--quiet"])
+        let outcome = try await Binary.run(["run", "--source", "Fixtures/gvsu", "--catalog", "my cät", "--out", out.path, "--quiet"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let atom = try String(contentsOf: out.appendingPathComponent("news.atom"), encoding: .utf8)
-        #expect(atom.contains("<id>urn:gvingest:my-cat:news</id>"))
-        let again = try await Binary.run(["run", "--source", "Fixtures/gvsu", "--catalog", "my cat", "--out", out.path, "--quiet"])
+        #expect(atom.contains("<id>urn:gvingest:my-c-t:news</id>"))
+        let config = out.appendingPathComponent("pipeline.json")
+        try FileManager.default.copyItem(at: Binary.fixtures.appendingPathComponent("gvsu"), to: out.appendingPathComponent("mirror"))
+        try Data(#"{"schemaVersion": 1, "catalogs": [{"id": "my-c-t", "name": "M", "system": "gvsu", "source": {"replay": "mirror"}}], "outputs": {"directory": "."}}"#.utf8).write(to: config)
+        let continued = try await Binary.run(["run", "--config", config.path, "--quiet"])
+        #expect(continued.status == 0, "\(continued.stderr)")
+        let store = out.appendingPathComponent("snapshots/my-c-t").path
+        #expect(try FileManager.default.contentsOfDirectory(atPath: store).filter { $0.hasPrefix("snapshot-") }.count == 2)
+        let again = try await Binary.run(["run", "--source", "Fixtures/gvsu", "--catalog", "my cät", "--out", out.path, "--quiet"])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(!again.stderr.contains("new baseline"), "\(again.stderr)")
     }
@@ -103,5 +111,8 @@ import Testing
         let outcome = try await Binary.run(["run", "--source", "Fixtures/gvsu"])
         #expect(outcome.status == 64)
         #expect(outcome.stderr.contains("--source needs --out DIR"))
+        let replaying = try await Binary.run(["run", "--source", "Fixtures/gvsu", "--replay", "Fixtures/gvsu-next", "--out", "x"])
+        #expect(replaying.status == 64)
+        #expect(replaying.stderr.contains("--replay does not go with it"))
     }
 }
