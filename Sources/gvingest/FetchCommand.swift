@@ -24,7 +24,7 @@ enum FetchCommand: Command {
       --system S       Parser for the pages: auto (default), \(SystemChoice.systemList).
       --config FILE    Take catalogs and fetch settings from a pipeline configuration.
       --catalog ID     With --config: the catalog to crawl (needed when it has several).
-      --record DIR     Store everything fetched as a mirror: one file per URL and DIR/index.json.
+      --record DIR     Store everything fetched as a mirror in DIR: new, empty, or a mirror not replayed.
       --replay DIR     Serve the crawl from such a mirror, with no network at all; without --start,
                        start where the recording started.
       --cache DIR      Keep responses with their ETag/Last-Modified and re-fetch conditionally.
@@ -81,8 +81,15 @@ enum FetchCommand: Command {
         }
         guard !starts.isEmpty else { throw UsageError(message: "name at least one --start URL (or --config, or a --replay mirror that recorded them)") }
 
-        let recorder = arguments.value("--record").map {
-            MirrorRecorder(wrapping: source, into: URL(fileURLWithPath: $0), startURLs: starts)
+        let recorder = try arguments.value("--record").map { path throws(CommandFailure) in
+            // A recording replaces index.json: never the replayed mirror's, nor that of a folder holding something else.
+            let directory = URL(fileURLWithPath: path), resolved = { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path }
+            let isEmpty = (try? FileManager.default.contentsOfDirectory(atPath: path).isEmpty) ?? true
+            guard arguments.value("--replay").map(resolved) != resolved(path), isEmpty || (try? MirrorSource(directory: directory)) != nil else {
+                throw CommandFailure("\(path): --record writes a mirror there; name a new or empty folder or another mirror", status: .cannotCreate)
+            }
+            try CommandFailure.catching(.cannotCreate, "cannot write the mirror \(path): ") { try AtomicFile.makeDirectory(directory) }
+            return MirrorRecorder(wrapping: source, into: directory, startURLs: starts)
         }
         let line = ProgressLine(enabled: !arguments.has("--quiet") && isCapableTerminal(STDERR_FILENO))
         let crawler = Crawler(source: recorder ?? source, parser: PageParser(system: system), settings: settings, honourRobots: honourRobots,

@@ -96,6 +96,28 @@ import Testing
         #expect(outcome.stderr.contains("failed: "))
     }
 
+    /// --record is checked before the crawl, and never writes over the mirror being replayed or a folder holding
+    /// something else; a new folder, or a mirror of its own, takes the recording.
+    @Test func aRecordingNeverReplacesWhatItShouldNot() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-record-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let foreign = root.appendingPathComponent("foreign"), fresh = root.appendingPathComponent("fresh")
+        try FileManager.default.createDirectory(at: foreign, withIntermediateDirectories: true)
+        try Data(#"{"mine": 1}"#.utf8).write(to: foreign.appendingPathComponent("index.json"))
+        let indexBefore = try Data(contentsOf: Binary.fixtures.appendingPathComponent("gvsu/index.json"))
+        for target in ["Fixtures/gvsu", foreign.path, "/etc/passwd/x"] {
+            let outcome = try await Binary.run(["fetch", "--replay", "Fixtures/gvsu", "--record", target, "--quiet"])
+            #expect(outcome.status == 73, "\(target): \(outcome.stderr)")
+            #expect(!outcome.stderr.contains("pages fetched"), "\(target): the crawl ran")
+        }
+        #expect(try Data(contentsOf: Binary.fixtures.appendingPathComponent("gvsu/index.json")) == indexBefore)
+        #expect(try Data(contentsOf: foreign.appendingPathComponent("index.json")) == Data(#"{"mine": 1}"#.utf8))
+        for _ in 0..<2 {  // a new folder, then the mirror recorded there
+            #expect(try await Binary.run(["fetch", "--replay", "Fixtures/gvsu", "--record", fresh.path, "--quiet"]).status == 0)
+        }
+        #expect(FileManager.default.fileExists(atPath: fresh.appendingPathComponent("index.json").path))
+    }
+
     @Test func fetchNeedsAStart() async throws {
         let outcome = try await Binary.run(["fetch", "--json"])
         #expect(outcome.status == 64)
