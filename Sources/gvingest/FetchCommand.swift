@@ -46,7 +46,7 @@ enum FetchCommand: Command {
         guard arguments.positional.isEmpty else { throw UsageError(message: "unexpected argument '\(arguments.positional[0])'") }
         var settings = FetchSettings()
         var starts = try (arguments.values["--start"] ?? []).map { text in
-            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
+            guard let url = URL(string: text), Origin(url) != nil else {
                 throw UsageError(message: "--start needs an http or https URL, not '\(text)'\(SourceRun.schemeHint(text))")
             }
             return url

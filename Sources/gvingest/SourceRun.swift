@@ -8,7 +8,7 @@ enum SourceRun {
                        base: PipelineConfig?) throws -> PipelineConfig {
         let catalogSource: CatalogSource
         let derivedID: String
-        if let url = URL(string: source), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", let host = url.host {
+        if let url = URL(string: source), Origin(url) != nil, let host = url.host {
             catalogSource = .http(startURLs: [url])
             derivedID = host
         } else {

@@ -122,5 +122,9 @@ import Testing
         let outcome = try await Binary.run(["fetch", "--json"])
         #expect(outcome.status == 64)
         #expect(outcome.stderr.contains("--start"))
+        // A port past 65535 is no URL to retry until the deadline (75), but a usage error at once.
+        let badPort = try await Binary.run(["fetch", "--start", "http://127.0.0.1:99999/x.htm"])
+        #expect(badPort.status == 64)
+        #expect(badPort.stderr.contains("--start needs an http or https URL, not 'http://127.0.0.1:99999/x.htm'"))
     }
 }

@@ -177,9 +177,8 @@ public struct PipelineConfig: Sendable, Equatable {
             if list.isEmpty { reader.fail("\(path).http.startUrls", "expected at least one URL") }
             return .http(startURLs: list.enumerated().compactMap { index, entry in
                 reader.string(entry, "\(path).http.startUrls[\(index)]") { text in
-                    let url = URL(string: text), scheme = url?.scheme?.lowercased()
-                    return url?.host != nil && (scheme == "http" || scheme == "https") ? nil
-                        : "expected an http or https URL, got \"\(text)\""
+                    URL(string: text).flatMap(Origin.init) != nil ? nil
+                        : "expected an http or https URL with a host (and a port up to 65535), got \"\(text)\""
                 }.flatMap { URL(string: $0) }
             })
         default:

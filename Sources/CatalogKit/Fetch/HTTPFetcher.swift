@@ -58,17 +58,13 @@ public final class HTTPFetcher: PageSource {
 
     private func fetch(_ url: URL, redirectsLeft: Int) async -> Result<FetchedPage, FetchFailure> {
         let host = url.host?.lowercased() ?? ""
-        if let refusal = refusal(for: url) {
-            return .failure(FetchFailure(url: url, reason: refusal))
-        }
+        if let refusal = refusal(for: url) { return .failure(FetchFailure(url: url, reason: refusal)) }
         let cached = cache?.load(url)
         var attempt = 0
         while true {
             attempt += 1
             if attempt > 1 { retryCount.withLock { $0 += 1 } }
-            if Task.isCancelled {
-                return .failure(Self.cancelled(url))
-            }
+            if Task.isCancelled { return .failure(Self.cancelled(url)) }
             await gate.acquire(host: host)
             await gate.waitForTurn(host: host)
             // The crawl's deadline may have passed while this request waited for its turn.
@@ -164,9 +160,7 @@ public final class HTTPFetcher: PageSource {
             return .retry(FetchFailure(url: url, reason: reason, status: raw.response?.statusCode, temporary: true))
         }
         if let error = raw.error {
-            if (error as? URLError)?.code == .cancelled, Task.isCancelled {
-                return .fail(Self.cancelled(url))
-            }
+            if (error as? URLError)?.code == .cancelled, Task.isCancelled { return .fail(Self.cancelled(url)) }
             let reason = ConnectionFailure.describe(error, url: url, timeoutSeconds: settings.requestTimeoutSeconds)
             return .retry(FetchFailure(url: url, reason: reason, temporary: true))
         }

@@ -64,9 +64,7 @@ public struct MirrorIndex: Sendable, Equatable {
             throw unreadable("\(file.path): expected an object \"pages\" mapping URLs to files")
         }
         var index = MirrorIndex()
-        if case let .array(starts)? = root["startUrls"] {
-            index.startURLs = starts.compactMap(\.stringValue)
-        }
+        if case let .array(starts)? = root["startUrls"] { index.startURLs = starts.compactMap(\.stringValue) }
         for (url, value) in pages {
             guard let path = value["file"]?.stringValue, PipelineConfig.confinedPath(path, base: directory) != nil else {
                 throw unreadable("\(file.path): pages[\"\(url)\"].file: expected a relative path inside the mirror")

@@ -25,10 +25,10 @@ public struct Origin: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension Origin {
-    /// The origin of an http or https URL; nil for any other scheme or a URL without a host.
+    /// The origin of an http or https URL; nil for any other scheme, a URL without a host or with a port past 65535.
     public init?(_ url: URL) {
         guard let scheme = url.scheme?.lowercased(), let port = Self.defaultPorts[scheme], let host = url.host?.lowercased(),
-              !host.isEmpty else { return nil }
+              !host.isEmpty, (1...65_535).contains(url.port ?? port) else { return nil }
         self.init(scheme: scheme, host: host, port: url.port ?? port)
     }
 }

@@ -27,9 +27,7 @@ enum CourseHeading {
         // The code must stand alone: "CIS 452 - …", "CIS 452: …" or "CIS 452 …", not "CIS 452ish".
         if let first = rest.first, !(first == " " || separators.contains(first)) { return nil }
         var title = rest.drop(while: { $0 == " " })
-        if let first = title.first, separators.contains(first) {
-            title = title.dropFirst().drop(while: { $0 == " " })
-        }
+        if let first = title.first, separators.contains(first) { title = title.dropFirst().drop(while: { $0 == " " }) }
         let periods = rest.first(where: { $0 != " " }) == "."
         let (stripped, credits) = trailingCredits(String(title))
         return Parsed(code: code, title: periods ? withoutClosingPeriod(stripped) : stripped, credits: credits, periodSeparated: periods)
