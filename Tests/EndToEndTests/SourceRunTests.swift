@@ -95,6 +95,15 @@ import Testing
         #expect(!again.stderr.contains("new baseline"), "\(again.stderr)")
     }
 
+    /// A run whose report cannot be written is not a success: what watches the runs reads the report.
+    @Test func aReportThatCannotBeWrittenIs73() async throws {
+        let out = Self.scratch("report")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let outcome = try await Binary.run(["run", "--source", "Fixtures/gvsu", "--out", out.path, "--report", "/etc/passwd/x", "--quiet"])
+        #expect(outcome.status == 73, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("error: cannot write the run report: /etc/passwd"), "\(outcome.stderr)")
+    }
+
     @Test func aMissingSourceIsUnavailable() async throws {
         let out = Self.scratch("missing")
         defer { try? FileManager.default.removeItem(at: out) }
