@@ -8,6 +8,15 @@ import Testing
 /// The publisher's pure parts with plain values: the REST value form, the documents, the plan, the configuration,
 /// the credentials and how answers are judged. Against the real emulator: EndToEndTests.FirestorePublishTests.
 struct FirestorePublishUnitTests {
+    @Test func aTimestampIsARealInstantInUTC() {
+        for text in ["2026-12-01T12:11:55Z", "2026-12-01T12:11:55.250Z", "2024-02-29T00:00:00Z"] {
+            #expect(FirestoreValue.timestamp(rfc3339: text) != nil, "\(text)")
+        }
+        for text in ["2025-13-45T99:99:99Z", "not a time at all, Z", "2023-02-29T00:00:00Z", "2026-12-01T12:11:55+01:00", "2026-12-01T12:11:55.x5Z"] {
+            #expect(FirestoreValue.timestamp(rfc3339: text) == nil, "\(text)")
+        }
+    }
+
     @Test func valuesSurviveTheRESTFormAndTimestampsCompareByInstant() throws {
         let value = FirestoreValue.map(["n": .integer(-3), "d": .double(1.5), "s": .string("x"), "b": .bool(true), "z": .null,
                                         "a": .array([]), "m": .map([:]), "t": .timestamp("2026-12-01T12:11:55Z"),
@@ -82,6 +91,23 @@ struct FirestorePublishUnitTests {
                 #expect("\(error)".contains("\(directory.appendingPathComponent(expected).path): cannot read (\(reason))"))
             }
             try Data(#"{"catalog": {"id": "c"}, "courses": []}"#.utf8).write(to: directory.appendingPathComponent("catalog.json"))
+        }
+    }
+
+    /// Two documents with one id would be one in Firestore, the second overwriting the first: refused (65).
+    @Test func anIdTwiceIsRefused() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-twice-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let course = #"{"id": "cis-162", "number": 162, "credits": 4, "createdAt": "2026-01-01T00:00:00Z", "updatedAt": "2026-01-01T00:00:00Z"}"#
+        try Data(#"{"catalog": {"id": "c"}, "courses": [\#(course), \#(course)]}"#.utf8).write(to: directory.appendingPathComponent("catalog.json"))
+        try Data(#"{"schemaVersion": 1, "news": []}"#.utf8).write(to: directory.appendingPathComponent("news.json"))
+        #expect(throws: CommandFailure.self) { try FirestoreDocuments.outputs(in: directory, checkReport: false) }
+        do {
+            _ = try FirestoreDocuments.outputs(in: directory, checkReport: false)
+        } catch {
+            #expect(error.status == .dataError)
+            #expect("\(error)".contains("catalog.json: id \"cis-162\" comes twice"))
         }
     }
 

@@ -110,6 +110,10 @@ public enum FirestoreDocuments {
         let news = try read(newsFile, NewsFile.decode).enumerated().map { index, item throws(CommandFailure) in
             try Self.news(item, path: "\(newsFile.path): news[\(index)]")
         }
+        for (file, ids) in [(catalogFile, courses.map(\.id)), (newsFile, news.map(\.id))] {
+            var seen: Set<String> = []
+            if let twice = ids.first(where: { !seen.insert($0).inserted }) { throw invalid("\(file.path): id \"\(twice)\" comes twice") }
+        }
         return (courses, news)
     }
 

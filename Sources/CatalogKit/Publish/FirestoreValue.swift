@@ -14,10 +14,10 @@ public indirect enum FirestoreValue: Sendable, Equatable {
     /// A UTC timestamp from RFC 3339 text, else nil; Firestore answers `…55.000000Z` for `…55Z`, so the fraction loses
     /// its trailing zeros (and its dot when nothing is left) and both spellings compare equal.
     public static func timestamp(rfc3339 text: String) -> FirestoreValue? {
-        guard text.hasSuffix("Z"), text.count >= 20 else { return nil }
-        let body = text.dropLast()
-        guard let dot = body.firstIndex(of: ".") else { return .timestamp(text) }
-        var fraction = body[body.index(after: dot)...]
+        let body = text.dropLast(), dot = body.firstIndex(of: ".") ?? body.endIndex
+        // The whole seconds as `Timestamp` writes them, and a real instant: not "2025-13-45T99:99:99Z".
+        guard text.hasSuffix("Z"), Timestamp.date(String(body[..<dot]) + "Z") != nil else { return nil }
+        var fraction = body[dot...].dropFirst()
         guard fraction.allSatisfy(\.isASCII), fraction.allSatisfy(\.isNumber) else { return nil }
         while fraction.last == "0" { fraction = fraction.dropLast() }
         return .timestamp(String(body[..<dot]) + (fraction.isEmpty ? "" : "." + fraction) + "Z")
