@@ -172,6 +172,15 @@ struct FirestorePublishUnitTests {
                 #expect(error.status == .noPermission)
             }
         }
+        // A host the emulator cannot be at fails at once (69), not request after request until the deadline (75).
+        for host in ["http://127.0.0.1:9", ":", "127.0.0.1:99999", "127.0.0.1:abc"] {
+            do {
+                _ = try FirestoreCredentials.target(project: "p", database: "(default)", environment: ["FIRESTORE_EMULATOR_HOST": host], tokenCommand: nil)
+                Issue.record("\(host) taken for an emulator")
+            } catch {
+                #expect(error.status == .unavailable && error.message == #"FIRESTORE_EMULATOR_HOST: expected HOST:PORT, got "\#(host)""#)
+            }
+        }
     }
 
     @Test func answersAreJudgedRetryableOrNot() throws {

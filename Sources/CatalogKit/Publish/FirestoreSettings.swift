@@ -70,7 +70,7 @@ public enum FirestoreCredentials {
     public static func target(project: String, database: String, environment: [String: String], tokenCommand: [String]?)
         throws(CommandFailure) -> FirestoreTarget {
         if let host = environment["FIRESTORE_EMULATOR_HOST"], !host.isEmpty {
-            guard let base = URL(string: "http://\(host)/v1"), base.host != nil else {
+            guard !host.contains("/"), let base = URL(string: "http://\(host)/v1"), Origin(base) != nil else {
                 throw CommandFailure("FIRESTORE_EMULATOR_HOST: expected HOST:PORT, got \"\(host)\"", status: .unavailable)
             }
             // The emulator accepts this token as the owner's, past any security rules.
