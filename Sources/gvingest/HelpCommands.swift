@@ -63,7 +63,7 @@ enum CompletionsCommand: Command {
     static func run(_ words: [String]) async throws -> ExitStatus {
         let arguments = try parseArguments(words)
         guard arguments.positional.count == 1, let shell = arguments.positional.first else {
-            throw UsageError(message: "name a shell: bash, zsh or fish")
+            throw UsageError(message: "name one shell: bash, zsh or fish")
         }
         guard let script = ["bash": bash, "zsh": zsh, "fish": fish][shell] else {
             throw UsageError(message: "no completions for '\(shell)'; choose bash, zsh or fish")

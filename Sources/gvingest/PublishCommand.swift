@@ -72,7 +72,7 @@ enum PublishCommand: Command {
         let directory = URL(fileURLWithPath: out).standardizedFileURL
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw CommandFailure("\(directory.path): no such directory; "
+            throw CommandFailure("\(directory.path): \(FileManager.default.fileExists(atPath: directory.path) ? "not a" : "no such") directory; "
                 + "publish reads the outputs of a complete `gvingest run`", status: .noInput)
         }
         // A run must not rewrite the outputs while they are read.

@@ -42,7 +42,7 @@ enum SearchCommand: Command {
         query.level = try arguments.value("--level", "must be " + CourseLevel.allCases.map(\.rawValue).joined(separator: ", ")) {
             CourseLevel(rawValue: $0.lowercased())?.rawValue
         }
-        query.credits = try arguments.value("--credits", "needs a number") { Double($0).flatMap { $0 >= 0 ? $0 : nil } }
+        query.credits = try arguments.value("--credits", "needs a number of credits, 0 or more") { Double($0).flatMap { $0 >= 0 ? $0 : nil } }
         if let text = arguments.value("--requires") {
             if let code = CourseCode(parsing: text) {
                 query.requires = code

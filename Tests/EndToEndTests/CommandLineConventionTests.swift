@@ -217,5 +217,6 @@ import Testing
             #expect(other.stdout.contains("ignore-robots"))
         }
         #expect(try await Binary.run(["completions", "tcsh"]).status == 64)
+        #expect(try await Binary.run(["completions", "bash", "zsh"]).stderr.contains("name one shell"))
     }
 }

@@ -112,5 +112,8 @@ extension FirestorePublishTests {
         }
         let missing = try await Binary.run(["publish", "--firestore", "gvcourse-app", "--out", scratch.root.appendingPathComponent("nowhere").path])
         #expect(missing.status == 66)
+        let aFile = try await Binary.run(["publish", "--firestore", "gvcourse-app", "--out", "Package.swift"])
+        #expect(aFile.status == 66)
+        #expect(aFile.stderr.contains("Package.swift: not a directory"), "\(aFile.stderr)")
     }
 }

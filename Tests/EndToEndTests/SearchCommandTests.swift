@@ -101,6 +101,7 @@ import Testing
         #expect(notCatalog.stderr.contains("not a catalog"))
         await #expect(try Self.search([]).status == 64)
         await #expect(try Self.search(["--credits", "many"]).status == 64)
+        await #expect(try Self.search(["cis", "--credits", "-1"]).stderr.contains("--credits needs a number of credits, 0 or more, not '-1'"))
         await #expect(try Self.search(["--requires", "nonsense"]).status == 64)
         let level = try await Self.search(["cis", "--level", "masters"])  // no level: not "no courses match"
         #expect(level.status == 64)
