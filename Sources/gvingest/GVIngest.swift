@@ -58,7 +58,8 @@ struct GVIngest {
         do {
             return try await C.run(words)
         } catch let failure as CommandFailure {
-            printError("gvingest \(C.name): \(failure.message)")
+            let json = (try? C.parseArguments(words))?.value("--log-format") == "json"  // a log read by machines stays JSON
+            if json { RunLog(format: .json).error(C.name, failure.message) } else { printError("gvingest \(C.name): \(failure.message)") }
             return failure.status
         } catch {
             // A usage mistake as people want to see it: the one line that matters, the synopsis, where to read more.

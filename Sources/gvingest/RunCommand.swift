@@ -46,7 +46,7 @@ enum RunCommand: Command {
                          when it holds snapshots of other catalogs but none of this one (a new baseline).
       --dry-run          Fetch, parse, normalize and print the diff against the last snapshot; write nothing.
       --accept-removals  Publish even when more courses disappeared than guards allow.
-      --log-format F     human (default) or json: one JSON object per line on stderr.
+      --log-format F     human (default) or json: one JSON object per line on stderr, early errors too.
       --report FILE      Where to write the run report (default: <outputs>/run-report.json); 73 if it can't be.
       --quiet            No progress line.
       --color WHEN       The --dry-run diff's colours: auto (default: on a terminal, unless NO_COLOR is

@@ -104,6 +104,17 @@ import Testing
         #expect(outcome.stderr.contains("error: cannot write the run report: /etc/passwd"), "\(outcome.stderr)")
     }
 
+    /// With --log-format json, an error before the run starts (an unreadable configuration, a missing source) is a
+    /// JSON line too, so that what reads the log gets every line.
+    @Test(arguments: [["--config", "nowhere/pipeline.json"], ["--source", "Fixtures/no-such-catalog", "--out", "x"]])
+    func anEarlyErrorIsJSONWhenTheLogIs(_ words: [String]) async throws {
+        let outcome = try await Binary.run(["run", "--log-format", "json"] + words)
+        #expect([66, 69].contains(outcome.status), "\(outcome.stderr)")
+        let line = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stderr.utf8)) as? [String: Any], "\(outcome.stderr)")
+        #expect(line["level"] as? String == "error" && line["stage"] as? String == "run")
+        #expect((line["message"] as? String)?.contains(words[1]) == true)
+    }
+
     @Test func aMissingSourceIsUnavailable() async throws {
         let out = Self.scratch("missing")
         defer { try? FileManager.default.removeItem(at: out) }

@@ -148,9 +148,7 @@ public final class HTTPFetcher: PageSource {
         if let refused = raw.refusedRedirect {
             return .fail(FetchFailure(url: url, reason: refused, status: raw.response?.statusCode))
         }
-        if let target = raw.redirectToOrigin {
-            return .redirect(target, status: raw.response?.statusCode ?? 302)
-        }
+        if let target = raw.redirectToOrigin { return .redirect(target, status: raw.response?.statusCode ?? 302) }
         if raw.overLimit {
             let reason = "body larger than \(limit) bytes; cut off"
             return .fail(FetchFailure(url: url, reason: reason, status: raw.response?.statusCode))
@@ -262,11 +260,7 @@ actor ConcurrencyGate {
         let waiting = waiters
         waiters = []
         for waiter in waiting {
-            if start(waiter.host) {
-                waiter.continuation.resume()
-            } else {
-                waiters.append(waiter)
-            }
+            if start(waiter.host) { waiter.continuation.resume() } else { waiters.append(waiter) }
         }
     }
 

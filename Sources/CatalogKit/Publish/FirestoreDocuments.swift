@@ -45,9 +45,7 @@ public enum FirestoreDocuments {
             }
             fields[key] = stamp
         }
-        for key in richerCourseFields {
-            if let value = record[key] { fields[key] = FirestoreValue(plain: value) }
-        }
+        for key in richerCourseFields { if let value = record[key] { fields[key] = FirestoreValue(plain: value) } }
         return FirestoreDocument(id: id, fields: fields)
     }
 

@@ -76,11 +76,7 @@ public struct FileSet {
     /// Puts back what the files held before `replace`, best effort; renames only, so it works on a full disk.
     public mutating func restore() {
         for entry in installed.reversed() {
-            if let backup = entry.backup {
-                rename(backup.path, entry.target.path)
-            } else {
-                unlink(entry.target.path)
-            }
+            if let backup = entry.backup { rename(backup.path, entry.target.path) } else { unlink(entry.target.path) }
         }
         installed = []
         if let journal { unlink(journal.path) }
