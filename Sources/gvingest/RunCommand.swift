@@ -92,7 +92,7 @@ enum RunCommand: Command {
         if let replay = arguments.value("--replay") { catalog.source = .replay(URL(fileURLWithPath: replay)) }
 
         guard let now = RunClock.now() else {
-            throw UsageError(message: "\(RunClock.variable) must be a whole number of seconds since 1970, not "
+            throw UsageError(message: "\(RunClock.variable) must be a whole number of seconds since 1970 before the year 10000, not "
                 + "'\(ProcessInfo.processInfo.environment[RunClock.variable] ?? "")'")
         }
         let dryRun = arguments.has("--dry-run")

@@ -115,6 +115,20 @@ import Testing
         #expect((line["message"] as? String)?.contains(words[1]) == true)
     }
 
+    /// A clock set back (SOURCE_DATE_EPOCH, or a system clock gone wrong) dates news and stamps before the last run's:
+    /// said, so that it is not found later in the app.
+    @Test func aClockBeforeTheLastSnapshotIsAWarning() async throws {
+        let out = Self.scratch("clock")
+        defer { try? FileManager.default.removeItem(at: out) }
+        var warnings: [Bool] = []
+        for epoch in ["2000000000", "1000000000"] {
+            let outcome = try await Binary.run(["run", "--source", "Fixtures/gvsu", "--out", out.path, "--quiet"], environment: ["SOURCE_DATE_EPOCH": epoch])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            warnings.append(outcome.stderr.contains("the run's clock (2001-09-09T01:46:40Z) is before the last snapshot's (2033-05-18T03:33:20Z)"))
+        }
+        #expect(warnings == [false, true])
+    }
+
     @Test func aMissingSourceIsUnavailable() async throws {
         let out = Self.scratch("missing")
         defer { try? FileManager.default.removeItem(at: out) }

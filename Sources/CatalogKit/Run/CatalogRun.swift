@@ -99,6 +99,9 @@ public struct CatalogRun: Sendable {
                                     "news": committed.news.count])
             }
             for warning in committed.warnings { log.warning("publish", warning) }
+            if let last = committed.previous?.capturedAt, let then = Timestamp.date(last), now < then {
+                log.warning("publish", "the run's clock (\(Timestamp.string(now))) is before the last snapshot's (\(last)): its dates go back")
+            }
             let change = committed.previous == nil ? "first snapshot" : DiffReport.summary(committed.diff)
             log.info("publish", "\(change); \(committed.news.count) news item(s); wrote \(pipeline.catalogFile.path) and \(committed.snapshotFile.lastPathComponent)",
                      ["snapshot": .string(committed.snapshotFile.path), "news": .int(committed.news.count)])
