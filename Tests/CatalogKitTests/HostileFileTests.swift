@@ -127,7 +127,8 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: mirror.appendingPathComponent("pages/a.html").path, withDestinationPath: outside.path)
         try Data("<html>inside</html>".utf8).write(to: mirror.appendingPathComponent("pages/b.html"))
         try MirrorIndex(pages: ["https://c.edu/a": .init(file: "pages/a.html", status: 200, contentType: "text/html"),
-                               "https://c.edu/b": .init(file: "pages/b.html", status: 200, contentType: "text/html")],
+                               "https://c.edu/b": .init(file: "pages/b.html", status: 200, contentType: "text/html"),
+                               "https://c.edu/c": .init(file: "pages/missing.html", status: 200, contentType: "text/html")],
                         startURLs: ["https://c.edu/a"]).write(to: mirror)
         let source = try MirrorSource(directory: mirror)
         guard case let .failure(failure) = await source.fetch(try #require(URL(string: "https://c.edu/a"))) else {
@@ -140,6 +141,12 @@ import Testing
             return
         }
         #expect(page.body == Array("<html>inside</html>".utf8))
+        // A file the index names but the mirror lacks is missing, not outside.
+        guard case let .failure(missing) = await source.fetch(try #require(URL(string: "https://c.edu/c"))) else {
+            Issue.record("a missing page was read")
+            return
+        }
+        #expect(missing.reason.hasSuffix("pages/missing.html cannot be read"), "\(missing.reason)")
     }
 
     // MARK: Temporary files and interrupted commits

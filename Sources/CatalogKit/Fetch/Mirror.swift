@@ -110,7 +110,7 @@ public struct MirrorSource: PageSource {
         }
         let file = directory.appendingPathComponent(entry.file)
         // The index's paths are confined, but a page or a folder on its way may be a symbolic link out of the mirror.
-        guard Self.resolvesInside(file, directory: directory) else {
+        guard !FileManager.default.fileExists(atPath: file.path) || Self.resolvesInside(file, directory: directory) else {
             let reason = "the mirror's file \(file.path) resolves outside the mirror \(directory.path); refused"
             return .failure(FetchFailure(url: url, reason: reason))
         }
