@@ -191,24 +191,35 @@ import Testing
         }
     }
 
-    /// A journal that names files elsewhere (edited by hand, or planted) is refused before anything is renamed or
-    /// removed, and stays for a person to look at.
-    @Test func aJournalNamingFilesElsewhereIsRefused() throws {
+    /// A journal's files are found by name beside it: one naming a file elsewhere (edited by hand, or planted) touches
+    /// only the file of that name in its own folder, one naming a hidden file (the lock) is refused and left for a
+    /// person, and a journal written through another spelling of the folder (a link) still settles its commit.
+    @Test func aJournalReachesOnlyTheFilesBesideIt() throws {
         let directory = try Self.scratch(), elsewhere = try Self.scratch()
         defer { for folder in [directory, elsewhere] { try? FileManager.default.removeItem(at: folder) } }
-        let victim = elsewhere.appendingPathComponent("victim.txt"), output = directory.appendingPathComponent("catalog.json")
-        for url in [victim, output] { try Data("kept".utf8).write(to: url) }
+        let victim = elsewhere.appendingPathComponent("victim.txt"), lock = directory.appendingPathComponent(".gvingest.lock")
+        for url in [victim, lock] { try Data("kept".utf8).write(to: url) }
         let journal = directory.appendingPathComponent(".journal.json")
-        let entries: [(target: URL, backup: URL)] = [(output, directory.appendingPathComponent(".catalog.json.1.2.tmp")),
-                                                     (victim, directory.appendingPathComponent(".victim.txt.1.2.tmp")),
-                                                     (output, elsewhere.appendingPathComponent(".catalog.json.1.2.tmp"))]
-        for entry in entries.dropFirst() {
-            let files = JSONValue.array([entries[0], entry].map { target, backup in
-                .object(["target": .string(target.path), "backup": .string(backup.path), "existed": .bool(false)])
-            })
-            try Data(JSONValue.object(["files": files, "note": .null]).serialized().utf8).write(to: journal)
-            #expect(throws: FileWriteError.self) { try FileSet.recover(journal: journal) { _ in false } }
-            for url in [victim, output, journal] { #expect(FileManager.default.fileExists(atPath: url.path)) }
+        func write(_ target: URL, _ backup: URL) throws {
+            let file = JSONValue.object(["target": .string(target.path), "backup": .string(backup.path), "existed": .bool(false)])
+            try Data(JSONValue.object(["files": .array([file]), "note": .null]).serialized().utf8).write(to: journal)
         }
+        try write(victim, elsewhere.appendingPathComponent(".victim.txt.1.2.tmp"))
+        #expect(try FileSet.recover(journal: journal) { _ in false })
+        #expect(FileManager.default.fileExists(atPath: victim.path) && !FileManager.default.fileExists(atPath: journal.path))
+        try write(lock, directory.appendingPathComponent(".gvingest.lock.1.2.tmp"))
+        #expect(throws: FileWriteError.self) { try FileSet.recover(journal: journal) { _ in false } }
+        #expect(FileManager.default.fileExists(atPath: lock.path) && FileManager.default.fileExists(atPath: journal.path))
+        unlink(journal.path)
+
+        // A commit killed after its first rename, its journal written through a link to the folder.
+        let link = elsewhere.appendingPathComponent("out")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: directory.path)
+        let output = directory.appendingPathComponent("catalog.json")
+        try Data("old".utf8).write(to: output)
+        var files = FileSet(journal: link.appendingPathComponent(".journal.json"))
+        try files.replace([(link.appendingPathComponent("catalog.json"), Data("new".utf8))])
+        #expect(try FileSet.recover(journal: journal) { _ in false })
+        #expect(try String(contentsOf: output, encoding: .utf8) == "old")
     }
 }

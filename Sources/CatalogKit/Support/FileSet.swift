@@ -105,17 +105,18 @@ public struct FileSet {
             unlink(journal.path)
             return true
         }
-        // Only outputs beside the journal and their own temporaries: a journal edited by hand must reach no further.
-        let directory = journal.deletingLastPathComponent().path
+        // Files beside the journal, by name: the folder may be reached another way now (a link, a mount), and a journal
+        // edited by hand reaches no further. Hidden names (the lock, the journal) are no outputs.
         var entries: [(target: String, backup: String, existed: Bool)] = []
         for entry in files {
             guard case let .string(target)? = entry["target"], case let .string(backup)? = entry["backup"] else { continue }
-            let targetURL = URL(fileURLWithPath: target), backupURL = URL(fileURLWithPath: backup)
-            guard targetURL.deletingLastPathComponent().path == directory, backupURL.deletingLastPathComponent().path == directory,
-                  backupURL.lastPathComponent.hasPrefix(".\(targetURL.lastPathComponent).") else {
-                throw FileWriteError(path: journal.path, operation: "settle the commit it names (\(target) is no output here)", code: EPERM)
+            let name = URL(fileURLWithPath: target).lastPathComponent, backupName = URL(fileURLWithPath: backup).lastPathComponent
+            guard !name.hasPrefix("."), backupName.hasPrefix(".\(name).") else {
+                throw FileWriteError(path: journal.path, operation: "settle the commit it records: \(target) is no output; "
+                                     + "the journal is left for a person to check and remove", code: EPERM)
             }
-            entries.append((target, backup, entry["existed"] == .bool(true)))
+            let beside = { journal.deletingLastPathComponent().appendingPathComponent($0).path }
+            entries.append((beside(name), beside(backupName), entry["existed"] == .bool(true)))
         }
         let keep = keepNew(root["note"] ?? .null)
         for (target, backup, existed) in entries {
