@@ -159,6 +159,30 @@ import Testing
         }
     }
 
+    /// `-` reads standard input where it is: a socket (what libuv and systemd give a child) cannot be opened again
+    /// through /dev/stdin, and a pipe or file must not start over.
+    @Test func aDashReadsASocket() async throws {
+        var ends: [Int32] = [0, 0]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
+        let text = Data("CIS 162 and MTH 201\n".utf8)
+        #expect(text.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } == text.count)
+        close(ends[1])
+        let reading = ends[0]
+        let (status, output) = try await Binary.offThePool { () throws -> (Int32, String) in
+            let process = Process(), output = Pipe()
+            process.executableURL = Binary.url
+            process.arguments = ["prereq", "-", "--json"]
+            process.standardInput = FileHandle(fileDescriptor: reading, closeOnDealloc: true)
+            process.standardOutput = output
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        }
+        #expect(status == 0)
+        #expect(output.contains("\"MTH 201\""), "\(output)")
+    }
+
     @Test func aURLWithoutItsSchemeGetsAHint() async throws {
         let parse = try await Binary.run(["parse", "www.gvsu.edu/catalog/course/cis-162.htm"])
         #expect(parse.status == 66)

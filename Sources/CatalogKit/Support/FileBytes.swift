@@ -17,9 +17,10 @@ public enum FileBytes {
 
     /// `read(_:)` for a file named by its path.
     public static func read(path: String) throws(ReadError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // Standard input is read where it is: reopening /dev/stdin fails for a socket and starts a file over.
+        let descriptor = path == "/dev/stdin" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw ReadError(path: path, code: errno) }
-        defer { close(descriptor) }
+        defer { if descriptor != STDIN_FILENO { close(descriptor) } }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw ReadError(path: path, code: errno) }
         guard info.st_mode & S_IFMT != S_IFDIR else { throw ReadError(path: path, code: EISDIR) }
