@@ -47,7 +47,7 @@ enum FetchCommand: Command {
         var settings = FetchSettings()
         var starts = try (arguments.values["--start"] ?? []).map { text in
             guard let url = URL(string: text), Origin(url) != nil else {
-                throw UsageError(message: "--start needs an http or https URL, not '\(text)'\(SourceRun.schemeHint(text))")
+                throw UsageError(message: "--start needs an http or https URL \(Origin.rule), not '\(text)'\(SourceRun.schemeHint(text))")
             }
             return url
         }
@@ -84,7 +84,7 @@ enum FetchCommand: Command {
         let recorder = try arguments.value("--record").map { path throws(CommandFailure) in
             // A recording replaces index.json: never the replayed mirror's, nor that of a folder holding something else.
             let directory = URL(fileURLWithPath: path), resolved = { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path }
-            let isEmpty = (try? FileManager.default.contentsOfDirectory(atPath: path).isEmpty) ?? true
+            let isEmpty = (try? FileManager.default.contentsOfDirectory(atPath: path).isEmpty) ?? !FileManager.default.fileExists(atPath: path)
             guard arguments.value("--replay").map(resolved) != resolved(path), isEmpty || (try? MirrorSource(directory: directory)) != nil else {
                 throw CommandFailure("\(path): --record writes a mirror there; name a new or empty folder or another mirror", status: .cannotCreate)
             }

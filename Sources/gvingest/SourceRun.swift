@@ -12,6 +12,9 @@ enum SourceRun {
             catalogSource = .http(startURLs: [url])
             derivedID = host
         } else {
+            guard !["http", "https"].contains(URL(string: source)?.scheme?.lowercased()) else {
+                throw UsageError(message: "--source \(source): not an http or https URL \(Origin.rule)")
+            }
             let directory = URL(fileURLWithPath: source).standardizedFileURL
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {

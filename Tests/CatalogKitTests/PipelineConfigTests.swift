@@ -30,7 +30,7 @@ import Testing
          "normalize": {"levels": [{"from": -1, "level": "masters"}], "subjects": {"Computer Science": "C1S"}}}
         """)
         #expect(found.contains("schemaVersion: expected an integer ≥ 1, got \"1\""))
-        let url = "expected an http or https URL with a host (and a port up to 65535), got"
+        let url = "expected an http or https URL with a host, and a port from 1 to 65535, got"
         #expect(found.contains("catalogs[0].source.http.startUrls[0]: \(url) \"ftp://x\""))
         #expect(found.contains("catalogs[0].source.http.startUrls[2]: \(url) \"http://127.0.0.1:99999/a.htm\""))
         #expect(found.contains("catalogs[0].source.http.startUrls[1]: expected a non-empty string, got 3"))

@@ -125,6 +125,6 @@ import Testing
         // A port past 65535 is no URL to retry until the deadline (75), but a usage error at once.
         let badPort = try await Binary.run(["fetch", "--start", "http://127.0.0.1:99999/x.htm"])
         #expect(badPort.status == 64)
-        #expect(badPort.stderr.contains("--start needs an http or https URL, not 'http://127.0.0.1:99999/x.htm'"))
+        #expect(badPort.stderr.contains("--start needs an http or https URL with a host, and a port from 1 to 65535, not 'http://127.0.0.1:99999/x.htm'"))
     }
 }

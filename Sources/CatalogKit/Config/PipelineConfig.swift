@@ -178,7 +178,7 @@ public struct PipelineConfig: Sendable, Equatable {
             return .http(startURLs: list.enumerated().compactMap { index, entry in
                 reader.string(entry, "\(path).http.startUrls[\(index)]") { text in
                     URL(string: text).flatMap(Origin.init) != nil ? nil
-                        : "expected an http or https URL with a host (and a port up to 65535), got \"\(text)\""
+                        : "expected an http or https URL \(Origin.rule), got \"\(text)\""
                 }.flatMap { URL(string: $0) }
             })
         default:

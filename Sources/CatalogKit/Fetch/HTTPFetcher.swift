@@ -48,7 +48,7 @@ public final class HTTPFetcher: PageSource {
     }
 
     public func refusal(for url: URL) -> String? {
-        guard let origin = Origin(url) else { return "\(url.absoluteString) is not an http or https URL" }
+        guard let origin = Origin(url) else { return "\(url.absoluteString) is not an http or https URL (\(Origin.rule))" }
         return allows(origin) ? nil : "origin \(origin) is not among the allowed origins"
     }
 

@@ -7,6 +7,8 @@ public struct Origin: Hashable, Sendable, CustomStringConvertible {
     public var port: Int
 
     static let defaultPorts = ["http": 80, "https": 443]
+    /// What `init?(_:)` asks of a URL beyond its scheme, for messages.
+    public static let rule = "with a host, and a port from 1 to 65535"
 
     /// The origins an `allowedHosts` entry names: a URL's, or (`host[:port]`) both schemes', nil when it names none.
     public static func allowed(by entry: String) -> [Origin]? {
@@ -15,7 +17,8 @@ public struct Origin: Hashable, Sendable, CustomStringConvertible {
             guard let url = URL(string: text), let origin = Origin(url), url.path.isEmpty || url.path == "/" else { return nil }
             return [origin]
         }
-        guard let url = URL(string: "http://\(text)"), let host = url.host, !host.isEmpty, url.path.isEmpty else { return nil }
+        guard let url = URL(string: "http://\(text)"), let host = url.host, !host.isEmpty, url.path.isEmpty,
+              (1...65_535).contains(url.port ?? 80) else { return nil }
         return [Origin(scheme: "http", host: host, port: url.port ?? 80), Origin(scheme: "https", host: host, port: url.port ?? 443)]
     }
 
@@ -25,7 +28,7 @@ public struct Origin: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension Origin {
-    /// The origin of an http or https URL; nil for any other scheme, a URL without a host or with a port past 65535.
+    /// The origin of an http or https URL; nil for any other scheme, or a URL not `rule`.
     public init?(_ url: URL) {
         guard let scheme = url.scheme?.lowercased(), let port = Self.defaultPorts[scheme], let host = url.host?.lowercased(),
               !host.isEmpty, (1...65_535).contains(url.port ?? port) else { return nil }

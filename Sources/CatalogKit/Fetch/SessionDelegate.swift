@@ -146,7 +146,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 return nil
             }
             guard let origin = Origin(target) else {
-                state.raw.refusedRedirect = "redirect to \(location ?? target.absoluteString) refused: only http and https URLs are followed"
+                state.raw.refusedRedirect = "redirect to \(location ?? target.absoluteString) refused: not an http or https URL \(Origin.rule)"
                 return nil
             }
             guard state.limits.allowedOrigin(origin) else {

@@ -100,7 +100,7 @@ public struct CatalogRun: Sendable {
             }
             for warning in committed.warnings { log.warning("publish", warning) }
             if let last = committed.previous?.capturedAt, let then = Timestamp.date(last), now < then {
-                log.warning("publish", "the run's clock (\(Timestamp.string(now))) is before the last snapshot's (\(last)): its dates go back")
+                log.warning("clock", "news and stamps dated \(Timestamp.string(now)), before the last run's \(last): check \(RunClock.variable) or the clock")
             }
             let change = committed.previous == nil ? "first snapshot" : DiffReport.summary(committed.diff)
             log.info("publish", "\(change); \(committed.news.count) news item(s); wrote \(pipeline.catalogFile.path) and \(committed.snapshotFile.lastPathComponent)",
