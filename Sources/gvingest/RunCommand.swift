@@ -38,7 +38,7 @@ enum RunCommand: Command {
                          the id to give it (default: the host or directory name). The id names the
                          snapshot store, so runs over two directories with one id are compared, and the
                          feed (id urn:gvingest:ID:news, title "ID: new courses").
-      --replay DIR       Read the catalog from a recorded mirror instead of its source.
+      --replay DIR       Read the catalog from a recorded mirror instead of its source (not with --source).
       --source PATH|URL  Run one source instead of a configuration's catalogs.
       --system S         With --source: auto (default: recognized from the pages; the catalog is labelled
                          with the system most courses came from), \(SystemChoice.systemList).

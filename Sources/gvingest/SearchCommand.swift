@@ -20,7 +20,7 @@ enum SearchCommand: Command {
                        --config FILE, or of pipeline.json when there is one here, else out/catalog.json).
       --config FILE    Search the catalog this configuration publishes (its outputs.directory).
       --subject S      Only courses of this subject (CIS).
-      --level L        Only courses of this level: developmental, undergraduate, graduate or doctoral.
+      --level L        Only this level: developmental, undergraduate, graduate or doctoral (any case).
       --credits N      Only courses that can be taken for N credits (N within the credit range).
       --requires CODE  Only courses whose prerequisite or corequisite names CODE ("CIS 162", cis162).
       --json           Print one JSON array of the matching course records, each with "match":
@@ -39,7 +39,7 @@ enum SearchCommand: Command {
         var queryWords = arguments.positional
         var query = CatalogQuery()
         query.subject = arguments.value("--subject")
-        query.level = try arguments.value("--level", "must be " + CourseLevel.allCases.map(\.rawValue).joined(separator: ", ")) {
+        query.level = try arguments.value("--level", "must be developmental, undergraduate, graduate or doctoral") {
             CourseLevel(rawValue: $0.lowercased())?.rawValue
         }
         query.credits = try arguments.value("--credits", "needs a number of credits, 0 or more") { Double($0).flatMap { $0 >= 0 ? $0 : nil } }

@@ -12,7 +12,8 @@ struct FirestorePublishUnitTests {
         for text in ["2026-12-01T12:11:55Z", "2026-12-01T12:11:55.250Z", "2024-02-29T00:00:00Z"] {
             #expect(FirestoreValue.timestamp(rfc3339: text) != nil, "\(text)")
         }
-        for text in ["2025-13-45T99:99:99Z", "not a time at all, Z", "2023-02-29T00:00:00Z", "2026-12-01T12:11:55+01:00", "2026-12-01T12:11:55.x5Z"] {
+        for text in ["2025-13-45T99:99:99Z", "not a time at all, Z", "2023-02-29T00:00:00Z", "2026-12-01T12:11:55+01:00", "2026-12-01T12:11:55.x5Z",
+                     "2026-12-01T12:11:55.Z", "2026-12-01T12:11:55.1234567890Z", "0000-01-01T00:00:00Z"] {
             #expect(FirestoreValue.timestamp(rfc3339: text) == nil, "\(text)")
         }
     }
@@ -78,7 +79,7 @@ struct FirestorePublishUnitTests {
     }
 
     /// An output that is missing (or a folder) cannot be read: 66, naming the file and the system's reason.
-    @Test func anOutputThatCannotBeReadIsMissing() throws {
+    @Test func anOutputThatCannotBeReadIs66() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-outputs-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("news.json"), withIntermediateDirectories: true)
@@ -100,14 +101,19 @@ struct FirestorePublishUnitTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let course = #"{"id": "cis-162", "number": 162, "credits": 4, "createdAt": "2026-01-01T00:00:00Z", "updatedAt": "2026-01-01T00:00:00Z"}"#
-        try Data(#"{"catalog": {"id": "c"}, "courses": [\#(course), \#(course)]}"#.utf8).write(to: directory.appendingPathComponent("catalog.json"))
-        try Data(#"{"schemaVersion": 1, "news": []}"#.utf8).write(to: directory.appendingPathComponent("news.json"))
-        #expect(throws: CommandFailure.self) { try FirestoreDocuments.outputs(in: directory, checkReport: false) }
-        do {
-            _ = try FirestoreDocuments.outputs(in: directory, checkReport: false)
-        } catch {
-            #expect(error.status == .dataError)
-            #expect("\(error)".contains("catalog.json: id \"cis-162\" comes twice"))
+        let other = course.replacingOccurrences(of: "cis-162", with: "cis-163")
+        let item = #"{"id": "n1", "title": "t", "description": "d", "content": "c", "featured": false, "createdAt": "2026-01-01T00:00:00Z", "courseId": "cis-162", "kind": "added"}"#
+        for (courses, news, expected) in [([course, other, course], [item], #"catalog.json: courses[2].id: "cis-162" again, as courses[0]"#),
+                                          ([course], [item, item], #"news.json: news[1].id: "n1" again, as news[0]"#)] {
+            try Data(#"{"catalog": {"id": "c"}, "courses": [\#(courses.joined(separator: ","))]}"#.utf8).write(to: directory.appendingPathComponent("catalog.json"))
+            try Data(#"{"schemaVersion": 1, "news": [\#(news.joined(separator: ","))]}"#.utf8).write(to: directory.appendingPathComponent("news.json"))
+            do {
+                _ = try FirestoreDocuments.outputs(in: directory, checkReport: false)
+                Issue.record("an id twice was taken: \(expected)")
+            } catch {
+                #expect(error.status == .dataError)
+                #expect("\(error)".contains(expected), "\(error)")
+            }
         }
     }
 

@@ -105,7 +105,7 @@ import Testing
         await #expect(try Self.search(["--requires", "nonsense"]).status == 64)
         let level = try await Self.search(["cis", "--level", "masters"])  // no level: not "no courses match"
         #expect(level.status == 64)
-        #expect(level.stderr.contains("--level must be developmental, undergraduate, graduate, doctoral, not 'masters'"))
+        #expect(level.stderr.contains("--level must be developmental, undergraduate, graduate or doctoral, not 'masters'"))
         let help = try await Binary.run(["help", "search"])
         #expect(help.status == 0)
         #expect(help.stdout.contains("--requires CODE"))

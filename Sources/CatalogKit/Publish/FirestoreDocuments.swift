@@ -108,9 +108,12 @@ public enum FirestoreDocuments {
         let news = try read(newsFile, NewsFile.decode).enumerated().map { index, item throws(CommandFailure) in
             try Self.news(item, path: "\(newsFile.path): news[\(index)]")
         }
-        for (file, ids) in [(catalogFile, courses.map(\.id)), (newsFile, news.map(\.id))] {
-            var seen: Set<String> = []
-            if let twice = ids.first(where: { !seen.insert($0).inserted }) { throw invalid("\(file.path): id \"\(twice)\" comes twice") }
+        for (file, list, ids) in [(catalogFile, "courses", courses.map(\.id)), (newsFile, "news", news.map(\.id))] {
+            var seen: [String: Int] = [:]
+            for (index, id) in ids.enumerated() {
+                guard let was = seen.updateValue(index, forKey: id) else { continue }
+                throw invalid("\(file.path): \(list)[\(index)].id: \"\(id)\" again, as \(list)[\(was)]")
+            }
         }
         return (courses, news)
     }

@@ -16,9 +16,9 @@ public indirect enum FirestoreValue: Sendable, Equatable {
     public static func timestamp(rfc3339 text: String) -> FirestoreValue? {
         let body = text.dropLast(), dot = body.firstIndex(of: ".") ?? body.endIndex
         // The whole seconds as `Timestamp` writes them, and a real instant: not "2025-13-45T99:99:99Z".
-        guard text.hasSuffix("Z"), Timestamp.date(String(body[..<dot]) + "Z") != nil else { return nil }
+        guard text.hasSuffix("Z"), !text.hasPrefix("0000"), Timestamp.date(String(body[..<dot]) + "Z") != nil else { return nil }
         var fraction = body[dot...].dropFirst()
-        guard fraction.allSatisfy(\.isASCII), fraction.allSatisfy(\.isNumber) else { return nil }
+        guard (dot == body.endIndex) == fraction.isEmpty, fraction.count <= 9, fraction.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
         while fraction.last == "0" { fraction = fraction.dropLast() }
         return .timestamp(String(body[..<dot]) + (fraction.isEmpty ? "" : "." + fraction) + "Z")
     }
