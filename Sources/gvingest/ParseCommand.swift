@@ -100,7 +100,7 @@ enum ParseCommand: Command {
                     try FileHandle.standardOutput.write(contentsOf: Data(format.text(courses.map(\.record)).utf8))
                 }
             } catch {
-                throw CommandFailure("cannot write the output: \(error.localizedDescription)", status: .cannotCreate)
+                throw CommandFailure("cannot write the output: \(error.systemReason)", status: .cannotCreate)
             }
         } else {
             let scheme = Normalizer(rules: rules).numberingScheme(for: results.lazy.flatMap { $0.courses.lazy.map(\.code) })

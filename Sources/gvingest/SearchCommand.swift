@@ -39,9 +39,7 @@ enum SearchCommand: Command {
         var queryWords = arguments.positional
         var query = CatalogQuery()
         query.subject = arguments.value("--subject")
-        query.level = try arguments.value("--level", "must be developmental, undergraduate, graduate or doctoral") {
-            CourseLevel(rawValue: $0.lowercased())?.rawValue
-        }
+        query.level = try arguments.value("--level", "must be developmental, undergraduate, graduate or doctoral") { CourseLevel(rawValue: $0.lowercased())?.rawValue }
         query.credits = try arguments.value("--credits", "needs a number of credits, 0 or more") { Double($0).flatMap { $0 >= 0 ? $0 : nil } }
         if let text = arguments.value("--requires") {
             if let code = CourseCode(parsing: text) {

@@ -86,12 +86,8 @@ public struct PipelineConfig: Sendable, Equatable {
 
     /// Reads and validates a configuration file.
     public static func load(_ file: URL) throws(Invalid) -> PipelineConfig {
-        let bytes: [UInt8]
-        do {
-            bytes = try FileBytes.read(file)  // the system's reason ("Is a directory"); Foundation's error may give a number
-        } catch {
-            throw Invalid(file: file.path, issues: [ConfigIssue(path: "", message: "cannot read: \(error)")])
-        }
+        let bytes = try Result { try FileBytes.read(file) }
+            .mapError { Invalid(file: file.path, issues: [ConfigIssue(path: "", message: "cannot read: \($0)")]) }.get()
         return try parse(Data(bytes), file: file)
     }
 

@@ -97,7 +97,7 @@ public enum FirestoreCredentials {
         do {
             try process.run()
         } catch {
-            throw CommandFailure("token command \(described): cannot start: \(error.localizedDescription)", status: .noPermission)
+            throw CommandFailure("token command \(described): cannot start: \(error.systemReason)", status: .noPermission)
         }
         let timer = DispatchWorkItem { if process.isRunning { process.terminate() } }
         DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: timer)

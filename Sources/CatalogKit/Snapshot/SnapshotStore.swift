@@ -47,11 +47,9 @@ public struct SnapshotStore: Sendable {
 
     /// The snapshots, oldest first; none when the directory does not exist yet.
     public func list() throws(SnapshotError) -> [Entry] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) else { return [] }
-        guard isDirectory.boolValue else { throw .unreadable(path: directory.path, reason: "not a directory") }
+        guard FileManager.default.fileExists(atPath: directory.path) else { return [] }
         let names = try Result { try FileManager.default.contentsOfDirectory(atPath: directory.path) }.mapError {
-            SnapshotError.unreadable(path: directory.path, reason: ($0 as NSError).localizedDescription)
+            SnapshotError.unreadable(path: directory.path, reason: $0.systemReason)
         }.get()
         return names.compactMap { name in
             Self.sequence(ofFileName: name).map { Entry(sequence: $0, file: directory.appendingPathComponent(name)) }
@@ -104,7 +102,7 @@ public struct SnapshotStore: Sendable {
             do {
                 try FileManager.default.removeItem(at: file)
             } catch {
-                throw .cannotWrite(path: file.path, reason: "cannot delete: \((error as NSError).localizedDescription)")
+                throw .cannotWrite(path: file.path, reason: "cannot delete: \(error.systemReason)")
             }
         }
         return doomed

@@ -54,3 +54,11 @@ public enum FileBytes {
         }
     }
 }
+
+extension Error {
+    /// The system's words for a failed file operation ("No space left on device"), which Foundation wraps (twice on Linux).
+    public var systemReason: String {
+        guard let underlying = (self as NSError).userInfo[NSUnderlyingErrorKey] as? any Error else { return localizedDescription }
+        return String(cString: strerror(Int32((underlying as NSError).code)))
+    }
+}
