@@ -81,16 +81,8 @@ enum FetchCommand: Command {
         }
         guard !starts.isEmpty else { throw UsageError(message: "name at least one --start URL (or --config, or a --replay mirror that recorded them)") }
 
-        let recorder = try arguments.value("--record").map { path throws(CommandFailure) in
-            // A recording replaces index.json: never the replayed mirror's, nor that of a folder holding something else.
-            let directory = URL(fileURLWithPath: path), resolved = { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path }
-            let isEmpty = (try? FileManager.default.contentsOfDirectory(atPath: path).isEmpty) ?? !FileManager.default.fileExists(atPath: path)
-            guard arguments.value("--replay").map(resolved) != resolved(path), isEmpty || (try? MirrorSource(directory: directory)) != nil else {
-                throw CommandFailure("\(path): --record writes a mirror there; name a new or empty folder or another mirror", status: .cannotCreate)
-            }
-            try CommandFailure.catching(.cannotCreate, "cannot write the mirror \(path): ") { try AtomicFile.makeDirectory(directory) }
-            return MirrorRecorder(wrapping: source, into: directory, startURLs: starts)
-        }
+        let recorder = try arguments.value("--record")
+            .map { path throws(CommandFailure) in try MirrorRecorder(wrapping: source, into: URL(fileURLWithPath: path), startURLs: starts) }
         let line = ProgressLine(enabled: !arguments.has("--quiet") && isCapableTerminal(STDERR_FILENO))
         let crawler = Crawler(source: recorder ?? source, parser: PageParser(system: system), settings: settings, honourRobots: honourRobots,
                               progress: { line.show($0) })

@@ -140,7 +140,17 @@ public final class MirrorRecorder: PageSource, Sendable {
     public let directory: URL
     private let recorded: Mutex<(index: MirrorIndex, failures: [String])>
 
-    public init(wrapping source: any PageSource, into directory: URL, startURLs: [URL]) {
+    /// Records into `directory`, made now, before any fetch: a new or empty one, or a mirror other than the one `source`
+    /// replays, as the recording replaces its index.json (73 otherwise).
+    public init(wrapping source: any PageSource, into directory: URL, startURLs: [URL]) throws(CommandFailure) {
+        let path = directory.path
+        let isEmpty = (try? FileManager.default.contentsOfDirectory(atPath: path).isEmpty) ?? !FileManager.default.fileExists(atPath: path)
+        guard (source as? MirrorSource)?.directory.resolvingSymlinksInPath().path != directory.resolvingSymlinksInPath().path,
+              isEmpty || (try? MirrorSource(directory: directory)) != nil else {
+            throw CommandFailure("\(path): a recording replaces its index.json; name a new or empty folder, or another mirror", status: .cannotCreate)
+        }
+        try Result { try AtomicFile.makeDirectory(directory) }
+            .mapError { CommandFailure("cannot write the mirror \(path): \($0)", status: .cannotCreate) }.get()
         self.source = source
         self.directory = directory
         recorded = Mutex((MirrorIndex(startURLs: startURLs.map { URLNormalizer.normalize($0).absoluteString }), []))
