@@ -103,7 +103,7 @@ enum DiffCommand: Command {
             guard arguments.value("--config") == nil, arguments.value("--catalog") == nil else {
                 throw UsageError(message: "--snapshots names the directory itself; it does not go with --config or --catalog")
             }
-            guard FileManager.default.fileExists(atPath: directory) else { throw CommandFailure("\(directory): no such directory", status: .trouble) }
+            if let problem = FileBytes.directoryProblem(directory) { throw CommandFailure("\(directory): \(problem)", status: .trouble) }
             store = SnapshotStore(directory: URL(fileURLWithPath: directory))
         } else {
             let path = arguments.value("--config") ?? "pipeline.json"

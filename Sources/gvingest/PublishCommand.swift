@@ -70,10 +70,9 @@ enum PublishCommand: Command {
         } ?? options.parallelCommits
 
         let directory = URL(fileURLWithPath: out).standardizedFileURL
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw CommandFailure("\(directory.path): \(FileManager.default.fileExists(atPath: directory.path) ? "not a" : "no such") directory; "
-                + "publish reads the outputs of a complete `gvingest run`", status: .noInput)
+        if let problem = FileBytes.directoryProblem(directory.path) {
+            throw CommandFailure("\(directory.path): \(problem); publish reads the outputs of a complete `gvingest run`",
+                                 status: .noInput)
         }
         // A run must not rewrite the outputs while they are read.
         let lock = try RunLock(directory: directory)

@@ -12,14 +12,12 @@ enum SourceRun {
             catalogSource = .http(startURLs: [url])
             derivedID = host
         } else {
-            guard !["http", "https"].contains(URL(string: source)?.scheme?.lowercased()) else {
+            if let url = URL(string: source), Origin.defaultPorts[url.scheme?.lowercased() ?? ""] != nil {
                 throw UsageError(message: "--source \(source): not an http or https URL \(Origin.rule)")
             }
             let directory = URL(fileURLWithPath: source).standardizedFileURL
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-                let what = FileManager.default.fileExists(atPath: directory.path) ? "not a directory" : "no such directory"
-                throw CommandFailure("--source \(source): \(what)\(schemeHint(source)); "
+            if let problem = FileBytes.directoryProblem(directory.path) {
+                throw CommandFailure("--source \(source): \(problem)\(schemeHint(source)); "
                     + "a source is an http(s) URL or a directory", status: .unavailable)
             }
             let isMirror = FileManager.default.fileExists(atPath: directory.appendingPathComponent(MirrorIndex.fileName).path)

@@ -50,6 +50,12 @@ struct FileBytesTests {
         #expect(try FileBytes.read(path: "/proc/self/fd/\(readEnd)") == written)
     }
 
+    @Test func aDirectoryProblemSaysWhichItIs() {
+        #expect(FileBytes.directoryProblem(TestPaths.fixtures.path) == nil)
+        #expect(FileBytes.directoryProblem(TestPaths.fixtures.appendingPathComponent("pipeline.json").path) == "not a directory")
+        #expect(FileBytes.directoryProblem(TestPaths.fixtures.appendingPathComponent("nowhere").path) == "no such directory")
+    }
+
     @Test func aMissingFileNamesItsReason() throws {
         let error = #expect(throws: FileBytes.ReadError.self) { try FileBytes.read(URL(fileURLWithPath: "/nonexistent/gvingest")) }
         #expect(error?.code == ENOENT)

@@ -72,9 +72,7 @@ public enum PageInputs {
         let directory = basePath.hasSuffix("/") ? basePath : basePath + "/"
         // The names shown all start with `shownBase + "/"`: sorting the paths below it gives their order.
         let pages = entries.filter(isPage).sorted()
-        if pages.isEmpty {
-            errors.append(InputError(name: name, reason: "no .html or .htm files under this directory"))
-        }
+        if pages.isEmpty { errors.append(InputError(name: name, reason: "no .html or .htm files under this directory")) }
         inputs += pages.map { PageInput(name: shownBase + "/" + $0, path: directory + $0) }
     }
 

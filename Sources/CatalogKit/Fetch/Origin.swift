@@ -6,7 +6,7 @@ public struct Origin: Hashable, Sendable, CustomStringConvertible {
     public var host: String
     public var port: Int
 
-    static let defaultPorts = ["http": 80, "https": 443]
+    public static let defaultPorts = ["http": 80, "https": 443]
     /// What `init?(_:)` asks of a URL beyond its scheme, for messages.
     public static let rule = "with a host, and a port from 1 to 65535"
 

@@ -11,9 +11,7 @@ public enum SystemChoice: Sendable, Equatable {
 
     /// Reads `auto` or a system's name (`gvsu`, `acalog`, `courseleaf`, `banner`).
     public init?(argument: String) {
-        guard let choice = argument == "auto" ? .auto : CatalogSystem(rawValue: argument).map(Self.fixed) else {
-            return nil
-        }
+        guard let choice = argument == "auto" ? .auto : CatalogSystem(rawValue: argument).map(Self.fixed) else { return nil }
         self = choice
     }
 

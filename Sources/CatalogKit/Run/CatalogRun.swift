@@ -138,10 +138,7 @@ public struct CatalogRun: Sendable {
             let crawler = Crawler(source: mirror, parser: parser, settings: settings, honourRobots: false, progress: progress)
             return await crawler.crawl(start: starts)
         case let .directory(directory):
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw unavailable("\(directory.path): no such directory")
-            }
+            if let problem = FileBytes.directoryProblem(directory.path) { throw unavailable("\(directory.path): \(problem)") }
             let (inputs, errors) = PageInputs.expand([directory.path])
             guard !inputs.isEmpty else {
                 throw unavailable(errors.first.map(\.description) ?? "\(directory.path): no pages")

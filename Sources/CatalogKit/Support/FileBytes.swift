@@ -15,6 +15,13 @@ public enum FileBytes {
         try read(path: url.path)
     }
 
+    /// Why `path` is no directory to read files from ("no such directory", "not a directory"), or nil when it is one.
+    public static func directoryProblem(_ path: String) -> String? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return "no such directory" }
+        return isDirectory.boolValue ? nil : "not a directory"
+    }
+
     /// `read(_:)` for a file named by its path.
     public static func read(path: String) throws(ReadError) -> [UInt8] {
         // Standard input is read where it is: reopening /dev/stdin fails for a socket and starts a file over.
