@@ -56,13 +56,9 @@ struct FirestorePublishUnitTests {
         guard case var record = Self.course, case var .object(members) = record else { return }
         members["credits"] = .object(["min": .int(1), "max": .int(3)])
         record = .object(members)
-        #expect(throws: CommandFailure.self) { try FirestoreDocuments.course(record, path: "catalog.json: courses[7]") }
-        do {
-            _ = try FirestoreDocuments.course(record, path: "catalog.json: courses[7]")
-        } catch {
-            #expect(error.message.hasPrefix("catalog.json: courses[7].credits: expected an integer"))
-            #expect(error.status == .dataError)
-        }
+        let error = #expect(throws: CommandFailure.self) { try FirestoreDocuments.course(record, path: "catalog.json: courses[7]") }
+        #expect(error?.message.hasPrefix("catalog.json: courses[7].credits: expected an integer") == true)
+        #expect(error?.status == .dataError)
     }
 
     @Test func aNewsDocumentCarriesTheAppsNewsFields() throws {

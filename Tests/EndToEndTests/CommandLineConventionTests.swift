@@ -161,7 +161,7 @@ import Testing
 
     /// `-` reads standard input where it is: a socket (what libuv and systemd give a child) cannot be opened again
     /// through /dev/stdin, and a pipe or file must not start over.
-    @Test func aDashReadsASocket() async throws {
+    @Test func aDashReadsStandardInputWhereItIs() async throws {
         var ends: [Int32] = [0, 0]
         #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
         let text = Data("CIS 162 and MTH 201\n".utf8)
@@ -181,6 +181,12 @@ import Testing
         }
         #expect(status == 0)
         #expect(output.contains("\"MTH 201\""), "\(output)")
+        // A file `head` read the first word of goes on from there, not from its start.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-stdin-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data("IGNORED CIS 162\n".utf8).write(to: file)
+        let rest = try await RecipeTests.shell("{ head -c 8 >/dev/null; '\(Binary.url.path)' prereq - --json; } < '\(file.path)'")
+        #expect(rest.status == 0 && rest.stdout.contains("\"CIS 162\"") && !rest.stdout.contains("IGNORED"), "\(rest.stdout)")
     }
 
     @Test func aURLWithoutItsSchemeGetsAHint() async throws {

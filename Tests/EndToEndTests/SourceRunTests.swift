@@ -76,7 +76,7 @@ import Testing
     }
 
     /// Made as a configuration's id may be (ASCII letters, digits, - and _), so that a configuration can continue it.
-    @Test func aCatalogIdWithASpaceNamesTheStoreWithADash() async throws {
+    @Test func aCatalogIdKeepsToASCIISoAConfigurationContinuesIt() async throws {
         let out = Self.scratch("named")
         defer { try? FileManager.default.removeItem(at: out) }
         let outcome = try await Binary.run(["run", "--source", "Fixtures/gvsu", "--catalog", "my cät", "--out", out.path, "--quiet"])
@@ -95,21 +95,25 @@ import Testing
         #expect(!again.stderr.contains("new baseline"), "\(again.stderr)")
     }
 
-    /// A run whose report cannot be written is not a success: what watches the runs reads the report.
+    /// A run whose report cannot be written is not a success, what watches the runs reading the report; its outputs
+    /// and snapshot are written all the same.
     @Test func aReportThatCannotBeWrittenIs73() async throws {
         let out = Self.scratch("report")
         defer { try? FileManager.default.removeItem(at: out) }
         let outcome = try await Binary.run(["run", "--source", "Fixtures/gvsu", "--out", out.path, "--report", "/etc/passwd/x", "--quiet"])
         #expect(outcome.status == 73, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("error: cannot write the run report: /etc/passwd"), "\(outcome.stderr)")
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("catalog.json").path))
+        let snapshots = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("snapshots/gvsu").path)
+        #expect(snapshots.filter { $0.hasPrefix("snapshot-") }.count == 1)
     }
 
     /// With --log-format json, an error before the run starts (an unreadable configuration, a missing source) is a
     /// JSON line too, so that what reads the log gets every line.
-    @Test(arguments: [["--config", "nowhere/pipeline.json"], ["--source", "Fixtures/no-such-catalog", "--out", "x"]])
-    func anEarlyErrorIsJSONWhenTheLogIs(_ words: [String]) async throws {
+    @Test(arguments: [(["--config", "nowhere/pipeline.json"], Int32(66)), (["--source", "Fixtures/no-such-catalog", "--out", "x"], Int32(69))])
+    func anEarlyErrorIsJSONWhenTheLogIs(_ words: [String], _ status: Int32) async throws {
         let outcome = try await Binary.run(["run", "--log-format", "json"] + words)
-        #expect([66, 69].contains(outcome.status), "\(outcome.stderr)")
+        #expect(outcome.status == status, "\(outcome.stderr)")
         let line = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stderr.utf8)) as? [String: Any], "\(outcome.stderr)")
         #expect(line["level"] as? String == "error" && line["stage"] as? String == "run")
         #expect((line["message"] as? String)?.contains(words[1]) == true)
