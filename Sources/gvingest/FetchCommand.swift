@@ -12,7 +12,7 @@ enum FetchCommand: Command {
     Usage: gvingest fetch --start URL... [--system \(SystemChoice.synopsis)] [--record DIR] [--cache DIR]
                           [--ignore-robots] [--json] [--quiet]
            gvingest fetch --config FILE [--catalog ID] [--system S] [--record DIR] [--cache DIR] [--ignore-robots] [--json] [--quiet]
-           gvingest fetch --replay DIR [--start URL...] [--system S] [--json] [--quiet]
+           gvingest fetch --replay DIR [--start URL...] [--system S] [--record DIR] [--json] [--quiet]
 
     Crawls a catalog: every listing page from the start URLs (every page of an Acalog pager, its count
     checked), then every course page they link to. Requests are bounded in total and per host, spaced

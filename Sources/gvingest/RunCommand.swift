@@ -47,7 +47,7 @@ enum RunCommand: Command {
       --dry-run          Fetch, parse, normalize and print the diff against the last snapshot; write nothing.
       --accept-removals  Publish even when more courses disappeared than guards allow.
       --log-format F     human (default) or json: one JSON object per line on stderr, early errors too.
-      --report FILE      Where to write the run report (default: <outputs>/run-report.json); 73 if it can't be.
+      --report FILE      Where to write the run report (default: <outputs>/run-report.json); 73 if a good run can't.
       --quiet            No progress line.
       --color WHEN       The --dry-run diff's colours: auto (default: on a terminal, unless NO_COLOR is
                          set or TERM=dumb), always or never.
