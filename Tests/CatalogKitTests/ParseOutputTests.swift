@@ -40,10 +40,6 @@ struct ParseOutputTests {
         let items = Array(0..<1_000)
         #expect(ParallelMap.map(items) { $0 * 3 } == items.map { $0 * 3 })
         #expect(ParallelMap.map(Array(0..<5)) { $0 + 1 } == [1, 2, 3, 4, 5])
-        // The items handed over as they are mapped: the same values in the same order, few items or many.
-        for count in [0, 5, 1_000, 1_003] {
-            #expect(ParallelMap.map(consuming: Array(0..<count)) { "\($0)" } == (0..<count).map { "\($0)" })
-        }
         // Spread out however few the items, and however narrow: the same values in the same order.
         #expect(ParallelMap.map(Array(0..<5), minimumItems: 1) { $0 + 1 } == [1, 2, 3, 4, 5])
         for width in [1, 2, 3, 64] {
@@ -60,17 +56,15 @@ struct ParseOutputTests {
             }
             #expect(inFlight.most <= width)
         }
-        // Contiguous ranges that cover every index once, in order, also when the count does not divide evenly;
-        // groups handed over give their results in group order.
+        // Every item once, in order, also when the chunks do not divide the count evenly; parts joined in order,
+        // moved out: the parts are left empty; so is an array taken last first.
         for count in [0, 5, 65, 1_000, 1_003] {
-            let cuts = ParallelMap.cuts(of: count)
-            #expect(cuts.flatMap { Array($0) } == Array(0..<count))
-            #expect(ParallelMap.map(handingOver: cuts.map { Array($0) }) { group, _ in group }.flatMap { $0 } == Array(0..<count))
-            // Joined in order, moved out: the parts are left empty.
-            var parts = cuts.map { Array($0) } + [[]]
-            let joined = ParallelMap.joined(moving: &parts)
-            #expect(joined == Array(0..<count))
+            #expect(ParallelMap.map(Array(0..<count)) { "\($0)" } == (0..<count).map { "\($0)" })
+            var parts = stride(from: 0, to: count, by: 7).map { Array($0..<min($0 + 7, count)) } + [[]]
+            #expect(parts.takeElements() == Array(0..<count))
             #expect(parts.allSatisfy { $0.isEmpty })
+            var items = Array(0..<count)
+            #expect(items.takeReversed() == Array((0..<count).reversed()) && items.isEmpty)
         }
     }
 }

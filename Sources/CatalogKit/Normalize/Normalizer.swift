@@ -81,7 +81,7 @@ public struct Normalizer: Sendable {
         let links = Dictionary(codeLinks, uniquingKeysWith: min)
         let scheme = numberingScheme(for: parsed.lazy.map(\.code))
         // Each course is independent of the others: spread over the cores, where each parsed course is let go of.
-        var normalized = ParallelMap.map(consuming: consume parsed) { [links] in normalize($0, links: links, scheme: scheme) }
+        var normalized = ParallelMap.map(consume parsed) { [links] in normalize($0, links: links, scheme: scheme) }
         let shared = SharedCodes.resolve(normalized)
         for (index, qualifier) in shared.qualifiers { normalized[index].idQualifier = qualifier }
         for (index, warnings) in shared.warnings { normalized[index].warnings += warnings }

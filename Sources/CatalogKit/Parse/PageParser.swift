@@ -145,10 +145,9 @@ extension Array where Element == PageResult {
     /// The courses of all pages, in page order, moved out of the results; the results keep no course.
     public mutating func takeCourses() -> [ParsedCourse] {
         var parts = indices.map { page in
-            let courses = self[page].courses
-            self[page].courses = []
-            return courses
+            defer { self[page].courses = [] }
+            return self[page].courses
         }
-        return ParallelMap.joined(moving: &parts)
+        return parts.takeElements()
     }
 }

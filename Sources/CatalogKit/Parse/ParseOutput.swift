@@ -9,36 +9,28 @@ public enum ParseOutput {
     public static func writeJSON<Failure: Error>(courses: consuming [Course], batch: Int = defaultBatch,
                                                  to write: ([UInt8]) throws(Failure) -> Void) throws(Failure) {
         guard !courses.isEmpty else { return try write(Array("[]".utf8)) }
-        let size = max(1, batch)
-        let total = courses.count
-        let batches = stride(from: 0, to: total, by: size).map { start in
-            ParallelMap.cuts(of: min(size, total - start)).map { (start + $0.lowerBound)..<(start + $0.upperBound) }
-        }
-        // Each range's courses, last first, moved off `courses`: the core writing a range takes them off its end and
-        // lets each go once written, so the courses are freed on the cores.
-        var lastFirst = batches.map { $0.map { _ in [Course]() } }
-        for (batchIndex, ranges) in batches.enumerated().reversed() {
-            for (rangeIndex, range) in ranges.enumerated().reversed() {
-                lastFirst[batchIndex][rangeIndex].reserveCapacity(range.count)
-                for _ in range { lastFirst[batchIndex][rangeIndex].append(courses.removeLast()) }
-            }
-        }
-        for (batchIndex, ranges) in batches.enumerated() {
-            let handed = lastFirst[batchIndex]
-            lastFirst[batchIndex] = []
-            // Separators go with the records, as `JSONValue.writeArray` lays them out.
-            let parts = ParallelMap.map(handingOver: consume handed) { (records: consuming [Course], rangeIndex) -> [UInt8] in
+        // Moved off the end of `courses` in groups of 32 (`ParallelMap`'s items), so each course is freed on the core
+        // that writes it. Each record follows ",\n  ", the first one's comma made "[", as `JSONValue.writeArray` lays
+        // them out.
+        var lastFirst = courses.takeReversed()
+        var first = true
+        while !lastFirst.isEmpty {
+            let taken = min(max(1, batch), lastFirst.count)
+            let groups = stride(from: 0, to: taken, by: 32).map { start in (start..<min(start + 32, taken)).map { _ in lastFirst.removeLast() } }
+            let parts = ParallelMap.map(consume groups, minimumItems: 1) { records -> [UInt8] in
                 var bytes: [UInt8] = []
                 bytes.reserveCapacity(records.count * 3_400)  // 3.2 KB a record on average
-                var index = ranges[rangeIndex].lowerBound
-                while let course = records.popLast() {
-                    bytes.append(contentsOf: index == 0 ? "[\n  ".utf8 : ",\n  ".utf8)
-                    course.writeJSON(into: &bytes, indentingLevels: .max, depth: 1)
-                    index += 1
+                for index in records.indices {
+                    bytes.append(contentsOf: ",\n  ".utf8)
+                    records[index].writeJSON(into: &bytes, indentingLevels: .max, depth: 1)
                 }
                 return bytes
             }
-            for part in parts { try write(part) }
+            for var part in parts {
+                if first { part[0] = UInt8(ascii: "[") }
+                first = false
+                try write(part)
+            }
         }
         try write(Array("\n]".utf8))
     }
