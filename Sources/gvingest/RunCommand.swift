@@ -44,10 +44,12 @@ enum RunCommand: Command {
                          with the system most courses came from), \(SystemChoice.systemList).
       --out DIR          With --source: the output directory (needed without --config). A warning says
                          when it holds snapshots of other catalogs but none of this one (a new baseline).
-      --dry-run          Fetch, parse, normalize and print the diff against the last snapshot; write nothing.
+      --dry-run          Fetch, parse, normalize and print the diff against the last snapshot; write nothing
+                         but the run report named by --report.
       --accept-removals  Publish even when more courses disappeared than guards allow.
       --log-format F     human (default) or json: one JSON object per line on stderr, early errors too.
-      --report FILE      Where to write the run report (default: <outputs>/run-report.json); 73 if a good run can't.
+      --report FILE      Where to write the run report (default: <outputs>/run-report.json; - is standard
+                         output, after a dry run's diff); 73 if a good run can't.
       --quiet            No progress line.
       --color WHEN       The --dry-run diff's colours: auto (default: on a terminal, unless NO_COLOR is
                          set or TERM=dumb), always or never.
@@ -123,11 +125,11 @@ enum RunCommand: Command {
         }
         report.exitStatus = status.rawValue
         report.warnings = log.warnings
-        if !dryRun {
-            let file = arguments.value("--report").map(URL.init(fileURLWithPath:))
-                ?? config.outputs.directory.appendingPathComponent("run-report.json")
+        // A dry run writes no outputs, but a report named by --report; "-" is standard output.
+        if let path = arguments.value("--report") ?? (dryRun ? nil : config.outputs.directory.appendingPathComponent("run-report.json").path) {
+            let text = report.json.serialized() + "\n"
             do {
-                try AtomicFile.write(Data((report.json.serialized() + "\n").utf8), to: file)
+                if path == "-" { print(text, terminator: "") } else { try AtomicFile.write(Data(text.utf8), to: URL(fileURLWithPath: path)) }
             } catch {
                 log.error("report", "cannot write the run report: \(error)")
                 if status == .ok { status = .cannotCreate }  // what watches the runs reads the report

@@ -202,6 +202,25 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: scratch.path))
     }
 
+    /// A run report named by --report is written after a dry run too, which writes nothing else; "-" is standard
+    /// output (after a dry run's diff), not a file named "-".
+    @Test func aNamedReportIsWrittenAfterADryRunAndDashIsStandardOutput() async throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-dry-report-\(UUID().uuidString)")
+        let report = scratch.path + "-report.json"
+        defer { try? FileManager.default.removeItem(at: scratch); try? FileManager.default.removeItem(atPath: report) }
+        let dry = try await Binary.run(["run", "--source", "Fixtures/gvsu", "--out", scratch.path, "--dry-run", "--report", report])
+        #expect(dry.status == 0, "\(dry.stderr)")
+        let written = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+        #expect(written["catalog"] as? String == "gvsu" && written["exitStatus"] as? Int == 0)
+        #expect(!FileManager.default.fileExists(atPath: scratch.path))
+        let toStandardOutput = try await Binary.run(["run", "--source", "Fixtures/gvsu", "--out", scratch.path, "--report", "-", "--quiet"])
+        #expect(toStandardOutput.status == 0, "\(toStandardOutput.stderr)")
+        let printed = try #require(try JSONSerialization.jsonObject(with: Data(toStandardOutput.stdout.utf8)) as? [String: Any], "\(toStandardOutput.stdout)")
+        #expect(printed["catalog"] as? String == "gvsu" && printed["exitStatus"] as? Int == 0)
+        #expect(!FileManager.default.fileExists(atPath: Binary.packageRoot.appendingPathComponent("-").path) && FileManager.default.fileExists(atPath: scratch.appendingPathComponent("catalog.json").path))
+        #expect(!FileManager.default.fileExists(atPath: scratch.appendingPathComponent("run-report.json").path))
+    }
+
     @Test func theSameInputTwiceGivesAByteIdenticalCatalog() async throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-twice-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: out) }
