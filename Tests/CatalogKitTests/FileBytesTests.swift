@@ -134,4 +134,12 @@ struct PageInputsTests {
             #expect(try FileBytes.read(input.url) == Array("<p>\(relative)</p>".utf8))
         }
     }
+
+    /// A missing input says it is missing; one that looks like a URL of a scheme not read says that too.
+    @Test func aMissingInputSaysWhyAndAnotherSchemeIsNamed() {
+        let (inputs, errors) = PageInputs.expand(["ftp://example.com/x.html", "no-such-page.html"])
+        #expect(inputs.isEmpty)
+        #expect(errors.map(\.reason) == ["no such file or directory (ftp://: not read; only http, https and file URLs are)",
+                                         "no such file or directory"])
+    }
 }

@@ -54,7 +54,9 @@ public enum PageInputs {
     private static func expandPath(_ path: String, name: String, into inputs: inout [PageInput], errors: inout [InputError]) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            errors.append(InputError(name: name, reason: "no such file or directory"))
+            // "ftp://…" is more likely a URL of a scheme not read than a missing file.
+            let scheme = name.range(of: "://").map { " (\(name[..<$0.lowerBound])://: not read; only http, https and file URLs are)" }
+            errors.append(InputError(name: name, reason: "no such file or directory" + (scheme ?? "")))
             return
         }
         let base = URL(fileURLWithPath: path, isDirectory: isDirectory.boolValue).standardizedFileURL
