@@ -10,8 +10,8 @@ struct ParseOutputTests {
         #expect(errors.isEmpty)
         let results = await ParseRunner.run(inputs, parser: PageParser(system: .fixed(.gvsu)))
         let courses = Normalizer().normalize(catalog: results.flatMap(\.courses))
-        // Over ParallelMap's threshold, so the parallel path is the one compared.
-        #expect(courses.count > ParallelMap.minimumItems)
+        // More than a group of records, so that the groups of a batch are written on the cores.
+        #expect(courses.count > 2 * ParseOutput.group)
         // Records are written from `members` as listed; the serial writer sorts a dictionary's keys.
         let keys = courses[0].members.map(\.key)
         #expect(keys == keys.sorted() && Set(keys).count == keys.count)
@@ -19,7 +19,8 @@ struct ParseOutputTests {
         #expect(String(decoding: ParseOutput.jsonBytes(results), as: UTF8.self) == serial)
         #expect(ParseOutput.jsonBytes([]) == Array(JSONValue.array([]).serialized().utf8))
         // In batches of any size, the last one short or not: the same bytes, each batch's pieces in order.
-        for batch in [1, 7, ParallelMap.minimumItems, courses.count - 1, courses.count, courses.count + 5] {
+        let group = ParseOutput.group
+        for batch in [-1, 0, 1, 7, group - 1, group, group + 1, courses.count - 1, courses.count, courses.count + 5] {
             #expect(String(decoding: ParseOutput.jsonParts(courses: courses, batch: batch).joined(), as: UTF8.self) == serial)
         }
     }
@@ -34,6 +35,21 @@ struct ParseOutputTests {
         let root = TestPaths.packageRoot.absoluteString
         let recorded = try String(contentsOf: TestPaths.fixtures.appendingPathComponent("parse-json/\(expected)"), encoding: .utf8)
         #expect(written.replacingOccurrences(of: root, with: "file:///ROOT/") == recorded)
+    }
+
+    /// Items reach the transform moved, not copied, and the values come back the same way: each box arrives and
+    /// leaves with no other reference to it, few items or many.
+    @Test func parallelMapMovesItemsAndValues() {
+        final class Box: Sendable {}
+        for count in [3, 1_000] {
+            var results = ParallelMap.map((0..<count).map { _ in Box() }) { (box: consuming Box) -> (Bool, Box) in
+                (isKnownUniquelyReferenced(&box), box)
+            }
+            #expect(results.allSatisfy { $0.0 })
+            var valuesAlone = true
+            for index in results.indices { valuesAlone = valuesAlone && isKnownUniquelyReferenced(&results[index].1) }
+            #expect(valuesAlone)
+        }
     }
 
     @Test func parallelMapKeepsTheOrder() {

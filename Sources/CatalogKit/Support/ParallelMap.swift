@@ -7,9 +7,10 @@ enum ParallelMap {
     /// Up to this many items, threads cost more than they save.
     static let minimumItems = 64
 
-    /// `items.map(transform)`: up to `minimumItems` on the calling thread, else in contiguous chunks, many a core
-    /// (so that the others take over a busy core's last ones), at most `width` at once (nil: every core). Each item
-    /// is let go of on the core that transformed it.
+    /// `items.map(transform)`: up to `minimumItems` on the calling thread, else in contiguous chunks, 16 a core (so
+    /// that the others take over a busy core's last ones), or `width` chunks, so at most `width` at once. Each item is
+    /// let go of on the core that transformed it. Pass a temporary or `consume`: an array the caller still uses is
+    /// copied whole, every element, at the first item taken off it.
     static func map<Item: Sendable, Value: Sendable>(_ items: consuming [Item], minimumItems: Int = minimumItems, width: Int? = nil,
                                                      _ transform: @Sendable (consuming Item) -> Value) -> [Value] {
         let count = items.count
@@ -21,7 +22,7 @@ enum ParallelMap {
             var group = groups.withLock { groups in defer { groups[chunks - 1 - chunk] = [] }; return groups[chunks - 1 - chunk] }
             var values: [Value] = []
             values.reserveCapacity(group.count)
-            while let item = group.popLast() { values.append(transform(item)) }
+            while let item = group.popLast() { values.append(transform(consume item)) }
             parts.withLock { $0[chunk] = values }
         }
         if chunks > 1 { DispatchQueue.concurrentPerform(iterations: chunks, execute: run) } else { run(0) }
@@ -38,11 +39,12 @@ extension Array {
         return lastFirst.takeReversed()
     }
 
-    /// The elements last first, moved out (popped); the array is left empty.
+    /// The elements last first, moved out (popped); the array is left empty, its storage let go of.
     mutating func takeReversed() -> [Element] {
         var reversed: [Element] = []
         reversed.reserveCapacity(count)
         while let element = popLast() { reversed.append(element) }
+        self = []
         return reversed
     }
 }
