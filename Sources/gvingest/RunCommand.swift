@@ -19,7 +19,7 @@ enum RunCommand: Command {
     index.json is replayed as a mirror, any other directory is read as saved pages. Outputs go to the
     configuration's outputs.directory (or --out DIR): catalog.json, news.json, news.atom,
     digest-<catalog>.md, snapshots/<catalog>/, and run-report.json (per-stage timings, counts and
-    warnings; written after every run). With a publish.firestore section, a successful run then
+    warnings; written after every run but a dry run). With a publish.firestore section, a successful run then
     publishes into Firestore as `gvingest publish` does (credentials as there); if that fails, the
     outputs stand and the run exits with publish's status.
 
@@ -45,11 +45,11 @@ enum RunCommand: Command {
       --out DIR          With --source: the output directory (needed without --config). A warning says
                          when it holds snapshots of other catalogs but none of this one (a new baseline).
       --dry-run          Fetch, parse, normalize and print the diff against the last snapshot; write nothing
-                         but the run report named by --report.
+                         but the copy of the run report --report names.
       --accept-removals  Publish even when more courses disappeared than guards allow.
       --log-format F     human (default) or json: one JSON object per line on stderr, early errors too.
-      --report FILE      Where to write the run report (default: <outputs>/run-report.json; - is standard
-                         output, after a dry run's diff); 73 if a good run can't.
+      --report FILE      Also write the run report to FILE (- is standard output, after a dry run's diff);
+                         73 if a good run can't write either.
       --quiet            No progress line.
       --color WHEN       The --dry-run diff's colours: auto (default: on a terminal, unless NO_COLOR is
                          set or TERM=dumb), always or never.
@@ -125,13 +125,14 @@ enum RunCommand: Command {
         }
         report.exitStatus = status.rawValue
         report.warnings = log.warnings
-        // A dry run writes no outputs, but a report named by --report; "-" is standard output.
-        if let path = arguments.value("--report") ?? (dryRun ? nil : config.outputs.directory.appendingPathComponent("run-report.json").path) {
-            let text = report.json.serialized() + "\n"
+        // The outputs' report is the one `publish` checks; --report's copy is also written after a dry run, which
+        // writes nothing else ("-": after the dry run's diff, still in print's buffer).
+        let bytes = Data((report.json.serialized() + "\n").utf8)
+        for path in (dryRun ? [] : [config.outputs.directory.appendingPathComponent("run-report.json").path]) + [arguments.value("--report")].compactMap({ $0 }) {
             do {
-                if path == "-" { print(text, terminator: "") } else { try AtomicFile.write(Data(text.utf8), to: URL(fileURLWithPath: path)) }
+                if path == "-" { fflush(nil); try FileHandle.standardOutput.write(contentsOf: bytes) } else { try AtomicFile.write(bytes, to: URL(fileURLWithPath: path)) }
             } catch {
-                log.error("report", "cannot write the run report: \(error)")
+                log.error("report", "cannot write the run report: \((error as? FileWriteError).map(String.init(describing:)) ?? error.systemReason)")
                 if status == .ok { status = .cannotCreate }  // what watches the runs reads the report
             }
         }

@@ -202,8 +202,9 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: scratch.path))
     }
 
-    /// A run report named by --report is written after a dry run too, which writes nothing else; "-" is standard
-    /// output (after a dry run's diff), not a file named "-".
+    /// --report writes a copy of the run report, also after a dry run, which writes nothing else; "-" is standard
+    /// output (after a dry run's diff), not a file named "-". The outputs' own report, which `publish` checks, is
+    /// written all the same.
     @Test func aNamedReportIsWrittenAfterADryRunAndDashIsStandardOutput() async throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-dry-report-\(UUID().uuidString)")
         let report = scratch.path + "-report.json"
@@ -218,7 +219,15 @@ import Testing
         let printed = try #require(try JSONSerialization.jsonObject(with: Data(toStandardOutput.stdout.utf8)) as? [String: Any], "\(toStandardOutput.stdout)")
         #expect(printed["catalog"] as? String == "gvsu" && printed["exitStatus"] as? Int == 0)
         #expect(!FileManager.default.fileExists(atPath: Binary.packageRoot.appendingPathComponent("-").path) && FileManager.default.fileExists(atPath: scratch.appendingPathComponent("catalog.json").path))
-        #expect(!FileManager.default.fileExists(atPath: scratch.appendingPathComponent("run-report.json").path))
+        let own = try Data(contentsOf: scratch.appendingPathComponent("run-report.json"))
+        #expect(String(decoding: own, as: UTF8.self) == toStandardOutput.stdout)
+        let dryToStandardOutput = try await Binary.run(["run", "--source", "Fixtures/gvsu", "--out", scratch.path, "--dry-run", "--report", "-"])
+        #expect(dryToStandardOutput.status == 0, "\(dryToStandardOutput.stderr)")
+        let reportStart = try #require(dryToStandardOutput.stdout.range(of: "{\n"), "\(dryToStandardOutput.stdout)")
+        #expect(dryToStandardOutput.stdout[..<reportStart.lowerBound].contains("this run (not written)"))
+        let dryReport = try JSONSerialization.jsonObject(with: Data(dryToStandardOutput.stdout[reportStart.lowerBound...].utf8)) as? [String: Any]
+        #expect(dryReport?["catalog"] as? String == "gvsu")
+        #expect(try Data(contentsOf: scratch.appendingPathComponent("run-report.json")) == own)
     }
 
     @Test func theSameInputTwiceGivesAByteIdenticalCatalog() async throws {
