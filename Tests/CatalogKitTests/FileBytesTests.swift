@@ -137,9 +137,9 @@ struct PageInputsTests {
 
     /// A missing input says it is missing; one that looks like a URL of a scheme not read says that too.
     @Test func aMissingInputSaysWhyAndAnotherSchemeIsNamed() {
-        let (inputs, errors) = PageInputs.expand(["ftp://example.com/x.html", "no-such-page.html"])
+        let (inputs, errors) = PageInputs.expand(["ftp://example.com/x.html", "no-such-page.html", "file:///no/such/page.html"])
         #expect(inputs.isEmpty)
         #expect(errors.map(\.reason) == ["no such file or directory (ftp://: not read; only http, https and file URLs are)",
-                                         "no such file or directory"])
+                                         "no such file or directory", "no such file or directory"])
     }
 }

@@ -55,8 +55,8 @@ public enum PageInputs {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             // "ftp://…" is more likely a URL of a scheme not read than a missing file.
-            let scheme = name.range(of: "://").map { " (\(name[..<$0.lowerBound])://: not read; only http, https and file URLs are)" }
-            errors.append(InputError(name: name, reason: "no such file or directory" + (scheme ?? "")))
+            let scheme = name.range(of: "://").map { String(name[..<$0.lowerBound]) }.flatMap { ["http", "https", "file"].contains($0.lowercased()) ? nil : $0 }
+            errors.append(InputError(name: name, reason: "no such file or directory" + (scheme.map { " (\($0)://: not read; only http, https and file URLs are)" } ?? "")))
             return
         }
         let base = URL(fileURLWithPath: path, isDirectory: isDirectory.boolValue).standardizedFileURL
