@@ -19,9 +19,9 @@ enum RunCommand: Command {
     index.json is replayed as a mirror, any other directory is read as saved pages. Outputs go to the
     configuration's outputs.directory (or --out DIR): catalog.json, news.json, news.atom,
     digest-<catalog>.md, snapshots/<catalog>/, and run-report.json (per-stage timings, counts and
-    warnings; written after every run but a dry run). With a publish.firestore section, a successful run then
-    publishes into Firestore as `gvingest publish` does (credentials as there); if that fails, the
-    outputs stand and the run exits with publish's status.
+    warnings; written after every run but a dry run). With a publish.firestore section, a successful
+    run then publishes into Firestore as `gvingest publish` does (credentials as there); if that
+    fails, the outputs stand and the run exits with publish's status.
 
     The run fails closed: failed pages, fewer courses than guards.minimumCourses, more removals
     than guards.maximumRemovalFraction (default 10 %), or more pages that were fetched but gave no
