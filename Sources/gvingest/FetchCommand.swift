@@ -25,8 +25,8 @@ enum FetchCommand: Command {
       --config FILE    Take catalogs and fetch settings from a pipeline configuration.
       --catalog ID     With --config: the catalog to crawl (needed when it has several).
       --record DIR     Store everything fetched as a mirror in DIR: new, empty, or a mirror not replayed.
-      --replay DIR     Serve the crawl from such a mirror, with no network at all; without --start,
-                       start where the recording started.
+      --replay DIR     Serve the crawl from such a mirror, with no network at all (no --config or --cache);
+                       without --start, start where the recording started.
       --cache DIR      Keep responses with their ETag/Last-Modified and re-fetch conditionally.
       --ignore-robots  Do not fetch or obey robots.txt (a warning is printed).
       --json           End with one JSON object: pagesExpected, pagesFetched, pagesFailed,
@@ -52,8 +52,11 @@ enum FetchCommand: Command {
             return url
         }
         var system = try systemChoice(arguments)
+        // A mirror is read from disk: no catalog's source to crawl, no response to cache (--cache was left unfilled).
+        if arguments.value("--replay") != nil, let other = ["--config", "--cache"].first(where: { arguments.value($0) != nil }) {
+            throw UsageError(message: "\(other) and --replay do not go together")
+        }
         if let path = arguments.value("--config") {
-            guard arguments.value("--replay") == nil else { throw UsageError(message: "--config and --replay do not go together") }
             let config = try loadConfiguration(path)
             settings = config.fetch
             // One crawl reads its pages with one parser: catalogs of other systems are crawled one at a time.

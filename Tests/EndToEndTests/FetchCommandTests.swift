@@ -127,4 +127,14 @@ import Testing
         #expect(badPort.status == 64)
         #expect(badPort.stderr.contains("--start needs an http or https URL with a host, and a port from 1 to 65535, not 'http://127.0.0.1:99999/x.htm'"))
     }
+
+    /// A replay reads a mirror from disk: a configuration's source or a cache to fill is a usage error, not ignored.
+    @Test func aReplayTakesNoConfigurationOrCache() async throws {
+        for (option, value) in [("--config", "Fixtures/pipeline.json"), ("--cache", "nowhere-cache")] {
+            let outcome = try await Binary.run(["fetch", "--replay", "Fixtures/gvsu", option, value, "--quiet"])
+            #expect(outcome.status == 64, "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("\(option) and --replay do not go together"), "\(outcome.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: Binary.packageRoot.appendingPathComponent("nowhere-cache").path))
+    }
 }
