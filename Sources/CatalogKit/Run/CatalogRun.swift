@@ -41,6 +41,12 @@ public struct CatalogRun: Sendable {
         }
     }
 
+    /// Says when the clock is before the last snapshot's: news and stamps would be dated back, and found late in the app.
+    private func warnOfClock(before last: String?, log: RunLog) {
+        guard let last, let then = Timestamp.date(last), now < then else { return }
+        log.warning("clock", "news and stamps dated \(Timestamp.string(now)), before the last run's \(last): check \(RunClock.variable) or the clock")
+    }
+
     public func execute(log: RunLog, progress: (@Sendable (CrawlReport) -> Void)? = nil,
                         report: inout RunReport) async -> Outcome {
         var catalog = catalog
@@ -82,6 +88,7 @@ public struct CatalogRun: Sendable {
                 let proposal = try pipeline.proposal(catalog: catalog, pages: pages, courses: courses,
                                                      acceptRemovals: acceptRemovals, now: now)
                 for violation in proposal.violations { log.warning("guards", "a real run would refuse: \(violation)") }
+                warnOfClock(before: proposal.previous?.capturedAt, log: log)
                 report.outcome = "dry run: \(DiffReport.summary(proposal.diff))"
                 log.info("diff", "dry run: \(DiffReport.summary(proposal.diff)); nothing written")
                 return .dryRun(diff: proposal.diff, comparedWith: proposal.previous?.capturedAt)
@@ -99,9 +106,7 @@ public struct CatalogRun: Sendable {
                                     "news": committed.news.count])
             }
             for warning in committed.warnings { log.warning("publish", warning) }
-            if let last = committed.previous?.capturedAt, let then = Timestamp.date(last), now < then {
-                log.warning("clock", "news and stamps dated \(Timestamp.string(now)), before the last run's \(last): check \(RunClock.variable) or the clock")
-            }
+            warnOfClock(before: committed.previous?.capturedAt, log: log)
             let change = committed.previous == nil ? "first snapshot" : DiffReport.summary(committed.diff)
             log.info("publish", "\(change); \(committed.news.count) news item(s); wrote \(pipeline.catalogFile.path) and \(committed.snapshotFile.lastPathComponent)",
                      ["snapshot": .string(committed.snapshotFile.path), "news": .int(committed.news.count)])
