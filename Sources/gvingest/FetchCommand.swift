@@ -52,7 +52,7 @@ enum FetchCommand: Command {
             return url
         }
         var system = try systemChoice(arguments)
-        // A mirror is read from disk: no catalog's source to crawl, no response to cache (--cache was left unfilled).
+        // A mirror is read from disk: there is no catalog source to crawl and no response to cache.
         if arguments.value("--replay") != nil, let other = ["--config", "--cache"].first(where: { arguments.value($0) != nil }) {
             throw UsageError(message: "\(other) and --replay do not go together")
         }
