@@ -19,7 +19,8 @@ enum DiffCommand: Command {
     Without OLD and NEW, compares the last two snapshots of a catalog: those in --snapshots DIR, or in
     the snapshot directory of --config FILE (default pipeline.json) for --catalog ID (needed when it
     has several catalogs). OLD and NEW may be any two snapshot files or published catalog.json files
-    (anything with a "courses" list of course records).
+    (anything with a "courses" list of course records). Of courses with one id in a file, the first is
+    compared, and a warning counts the others.
 
     Options:
       --config FILE    Find the snapshots through this configuration (default pipeline.json).
@@ -84,6 +85,10 @@ enum DiffCommand: Command {
             }
         }
         let diff = (builder?.finish() ?? CatalogDiff()).only(kinds)
+        for (label, ids) in zip(inputs.map(\.label), [builder?.repeatedIDs.old ?? [], builder?.repeatedIDs.new ?? []]) where !ids.isEmpty {
+            printError("gvingest diff: warning: \(label): \(ids.count) course(s) with an id met before (\(ids.prefix(3).joined(separator: ", ")))"
+                + "; only the first course with an id is compared")
+        }
         if arguments.has("--stat") {
             print(DiffReport.summary(diff))
         } else if arguments.has("--json") {

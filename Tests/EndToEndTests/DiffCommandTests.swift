@@ -36,6 +36,27 @@ import Testing
         #expect(outcome.stdout.hasSuffix("no changes\n"))
     }
 
+    /// A course whose id came before in its catalog is not compared, and the diff says so rather than drop it unseen.
+    @Test func anIdMetAgainIsAWarning() async throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-diff-again-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        var root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Binary.packageRoot.appendingPathComponent(Self.winter))) as? [String: Any])
+        var courses = try #require(root["courses"] as? [[String: Any]])
+        var again = courses[0]
+        again["description"] = "Another course under the same id."
+        courses.append(again)
+        root["courses"] = courses
+        try JSONSerialization.data(withJSONObject: root).write(to: scratch)
+        let outcome = try await Binary.run(["diff", Self.winter, scratch.path])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.hasSuffix("no changes\n"))
+        #expect(outcome.stderr.contains("warning: \(scratch.path): 1 course(s) with an id met before (wrt-150); only the first course with an id is compared"),
+                "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains(Self.winter))
+        let asOld = try await Binary.run(["diff", "--stat", scratch.path, Self.winter])
+        #expect(asOld.status == 0 && asOld.stderr.contains("warning: \(scratch.path): 1 course(s) with an id met before (wrt-150)"), "\(asOld.stderr)")
+    }
+
     @Test func jsonIsOneObjectWithAListPerKind() async throws {
         let outcome = try await Binary.run(["diff", "--json", Self.fall, Self.published])
         #expect(outcome.status == 1)

@@ -71,16 +71,18 @@ public struct CatalogDiff: Sendable, Equatable {
         private var newIDs: Set<String> = []
         private var added: [ComparableCourse] = []
         private var changed: [ChangedCourse] = []
+        /// The ids met again in each catalog, in order: only the first course with an id is compared.
+        public private(set) var repeatedIDs: (old: [String], new: [String]) = ([], [])
 
         public init(old: [ComparableCourse]) {
             oldByID.reserveCapacity(old.count)
             newIDs.reserveCapacity(old.count)
-            for course in old where oldByID[course.id] == nil { oldByID[course.id] = course }
+            for course in old { if oldByID[course.id] == nil { oldByID[course.id] = course } else { repeatedIDs.old.append(course.id) } }
         }
 
         /// Compares one course of the new catalog; a second course with an id already seen is ignored.
         public mutating func add(_ course: ComparableCourse) {
-            guard newIDs.insert(course.id).inserted else { return }
+            guard newIDs.insert(course.id).inserted else { repeatedIDs.new.append(course.id); return }
             guard let before = oldByID[course.id] else {
                 added.append(course)
                 return
