@@ -188,6 +188,9 @@ import Testing
                                                       Origin(scheme: "https", host: "www.gvsu.edu", port: 443)])
         #expect(Origin.allowed(by: "https://www.gvsu.edu:8443") == [Origin(scheme: "https", host: "www.gvsu.edu", port: 8443)])
         #expect(Origin.allowed(by: "ftp://x.edu") == nil)
+        // host:port names that port under both schemes, within Origin.rule's range.
+        #expect(Origin.allowed(by: "X.edu:8080") == [Origin(scheme: "http", host: "x.edu", port: 8080), Origin(scheme: "https", host: "x.edu", port: 8080)])
+        #expect(Origin.allowed(by: "x.edu:99999") == nil && Origin.allowed(by: "x.edu:0") == nil && Origin.allowed(by: ":80") == nil)
         let fetcher = HTTPFetcher(settings: FetchSettings(), startURLs: [URL(string: "https://www.gvsu.edu/catalog/")!])
         #expect(fetcher.refusal(for: URL(string: "https://www.gvsu.edu/other")!) == nil)
         #expect(fetcher.refusal(for: URL(string: "http://www.gvsu.edu/other")!) != nil)

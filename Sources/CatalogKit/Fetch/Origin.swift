@@ -17,9 +17,8 @@ public struct Origin: Hashable, Sendable, CustomStringConvertible {
             guard let url = URL(string: text), let origin = Origin(url), url.path.isEmpty || url.path == "/" else { return nil }
             return [origin]
         }
-        guard let url = URL(string: "http://\(text)"), let host = url.host, !host.isEmpty, url.path.isEmpty,
-              (1...65_535).contains(url.port ?? 80) else { return nil }
-        return [Origin(scheme: "http", host: host, port: url.port ?? 80), Origin(scheme: "https", host: host, port: url.port ?? 443)]
+        guard let url = URL(string: "http://\(text)"), let http = Origin(url), url.path.isEmpty else { return nil }
+        return [http, Origin(scheme: "https", host: http.host, port: url.port ?? 443)]
     }
 
     public var description: String {
