@@ -39,7 +39,7 @@ public enum PageInputs {
         var inputs: [PageInput] = []
         var errors: [InputError] = []
         for argument in arguments {
-            guard argument != "-" else { inputs.append(PageInput(name: "(standard input)", path: "/dev/stdin")); continue }
+            guard argument != "-" else { inputs.append(PageInput(name: "(standard input)", path: FileBytes.standardInput)); continue }
             let url = URL(string: argument)
             if let url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
                 inputs.append(PageInput(name: argument, url: url))

@@ -15,6 +15,9 @@ public enum FileBytes {
         try read(path: url.path)
     }
 
+    /// The path `-` on the command line stands for.
+    public static let standardInput = "/dev/stdin"
+
     /// Why `path` is no directory to read files from ("no such directory", "not a directory"), or nil when it is one.
     public static func directoryProblem(_ path: String) -> String? {
         var isDirectory: ObjCBool = false
@@ -25,7 +28,7 @@ public enum FileBytes {
     /// `read(_:)` for a file named by its path.
     public static func read(path: String) throws(ReadError) -> [UInt8] {
         // Standard input is read where it is: reopening /dev/stdin fails for a socket and starts a file over.
-        let descriptor = path == "/dev/stdin" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = path == standardInput ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw ReadError(path: path, code: errno) }
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
         var info = stat()
