@@ -132,7 +132,7 @@ enum RunCommand: Command {
             do {
                 if path == "-" { fflush(nil); try FileHandle.standardOutput.write(contentsOf: bytes) } else { try AtomicFile.write(bytes, to: URL(fileURLWithPath: path)) }
             } catch {
-                log.error("report", "cannot write the run report: \((error as? FileWriteError).map(String.init(describing:)) ?? error.systemReason)")
+                log.error("report", "cannot write the run report: \(error.systemReason)")
                 if status == .ok { status = .cannotCreate }  // what watches the runs reads the report
             }
         }

@@ -1,4 +1,4 @@
-import CatalogKit
+@testable import CatalogKit
 import Foundation
 import Testing
 
@@ -48,6 +48,17 @@ struct FileBytesTests {
         }
         writer.start()
         #expect(try FileBytes.read(path: "/proc/self/fd/\(readEnd)") == written)
+    }
+
+    /// Foundation's file errors give the system's words, not "The operation could not be completed"; gvingest's own
+    /// errors give their description.
+    @Test func aSystemReasonIsTheSystemsWords() throws {
+        let missing = #expect(throws: (any Error).self) { try Data(contentsOf: TestPaths.fixtures.appendingPathComponent("nowhere")) }
+        #expect(missing?.systemReason == "No such file or directory")
+        let full = #expect(throws: (any Error).self) { try FileHandle(forWritingAtPath: "/dev/full")?.write(contentsOf: Data([1])) }
+        #expect(full?.systemReason == "No space left on device")
+        let own = FileWriteError(path: "/x", operation: "write", code: EACCES)
+        #expect(own.systemReason == "/x: cannot write: Permission denied")
     }
 
     @Test func aDirectoryProblemSaysWhichItIs() {

@@ -66,8 +66,10 @@ public enum FileBytes {
 }
 
 extension Error {
-    /// The system's words for a failed file operation ("No space left on device"), which Foundation wraps (twice on Linux).
+    /// The system's words for a failed file operation ("No space left on device"), which Foundation wraps (twice on Linux);
+    /// an error of gvingest's own (`FileWriteError`) says itself, where Foundation would give a number.
     public var systemReason: String {
+        guard self is CocoaError else { return "\(self)" }
         guard let underlying = (self as NSError).userInfo[NSUnderlyingErrorKey] as? any Error else { return localizedDescription }
         return String(cString: strerror(Int32((underlying as NSError).code)))
     }
