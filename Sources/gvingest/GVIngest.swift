@@ -27,8 +27,7 @@ struct GVIngest {
         Run 'gvingest <command> --help' for a command's options.
         Exit status: 0 ok, 64 bad usage, 65 data error, 66 an input can't be read, 69 a source is
         unavailable, 73 an output can't be written, 75 a temporary failure worth retrying, 77 no
-        credentials (publish); diff exits
-        as diff(1) does: 0 same, 1 different, 2 trouble.
+        credentials (publish); diff exits as diff(1) does: 0 same, 1 different, 2 trouble.
         """
     }
 
