@@ -31,7 +31,8 @@ enum SearchCommand: Command {
       --help           Show this help.
 
     Exit status: 0 the search ran (with no match, "no courses match" goes to stderr),
-    64 bad usage, 65 the file is not a catalog, 66 the catalog can't be read.
+    64 bad usage, 65 the file is not a catalog or a course's member has the wrong type, 66 the
+    catalog can't be read.
     """
 
     static func run(_ words: [String]) async throws -> ExitStatus {

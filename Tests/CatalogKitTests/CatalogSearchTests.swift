@@ -78,4 +78,22 @@ import Testing
         #expect(throws: FormatError.self) { try CatalogSearch.courses(in: Array(#"{"news": []}"#.utf8)) }
         #expect(throws: FormatError.self) { try CatalogSearch.courses(in: Array(#"{"courses": [{"title": "x"}]}"#.utf8)) }
     }
+
+    @Test func aMemberOfAnotherTypeIsRefusedByNameNotReadAsAbsent() throws {
+        let misfits: [(String, JSONValue, String)] = [
+            ("title", .int(5), #"expected "title" as a string or null, got 5"#),
+            ("level", .bool(true), #"expected "level" as a string or null, got true"#),
+            ("credits", .string("three"), #"expected "credits" as a number or null, got "three""#),
+            ("creditRange", .object(["min": .int(1)]), #"expected "creditRange" as an object with numbers "min" and "max" or null, got an object"#),
+            ("prerequisiteCourses", .array([.int(162)]), #"expected "prerequisiteCourses" as an array of strings or null, got an array"#),
+            ("corequisiteCourses", .string("CIS 162"), #"expected "corequisiteCourses" as an array of strings or null, got "CIS 162""#),
+        ]
+        for (key, value, message) in misfits {
+            let record: [String: JSONValue] = ["name": .string("CIS 162"), key: value]
+            #expect(throws: FormatError(message: message)) { try SearchableCourse(record: .object(record)) }
+        }
+        let nulls = Dictionary(uniqueKeysWithValues: misfits.map { ($0.0, JSONValue.null) }).merging(["name": .string("CIS 162")]) { $1 }
+        #expect(try SearchableCourse(record: .object(nulls)).title == "")
+        #expect(try Self.catalog().count == 7)
+    }
 }

@@ -99,6 +99,17 @@ import Testing
         let notCatalog = try await Binary.run(["search", "--catalog", "Package.swift", "cis"])
         #expect(notCatalog.status == 65)
         #expect(notCatalog.stderr.contains("not a catalog"))
+        // The published catalog with its second course's credits made a string: refused by name, not read as absent.
+        let catalog = try #require(Self.published)
+        var document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: catalog)) as? [String: Any])
+        var courses = try #require(document["courses"] as? [[String: Any]])
+        courses[1]["credits"] = "three"
+        document["courses"] = courses
+        let mistyped = catalog.deletingLastPathComponent().appendingPathComponent("mistyped.json")
+        try JSONSerialization.data(withJSONObject: document).write(to: mistyped)
+        let refused = try await Binary.run(["search", "--catalog", mistyped.path, "--credits", "3"])
+        #expect(refused.status == 65)
+        #expect(refused.stderr.contains(#"mistyped.json: not a catalog: courses[1]: expected "credits" as a number or null, got "three""#))
         await #expect(try Self.search([]).status == 64)
         await #expect(try Self.search(["--credits", "many"]).status == 64)
         await #expect(try Self.search(["cis", "--credits", "-1"]).stderr.contains("--credits needs a number of credits, 0 or more, not '-1'"))

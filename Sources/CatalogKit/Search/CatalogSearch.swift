@@ -9,7 +9,7 @@ public struct SearchableCourse: Sendable, Equatable {
     /// The record as the catalog has it.
     public var record: [String: JSONValue]
 
-    /// Reads a course record of `catalog.json` (or a snapshot): `name` is required, every other field optional.
+    /// Reads a course record of `catalog.json` (or a snapshot): `name` is required, the other members it reads optional.
     public init(record json: JSONValue) throws(FormatError) {
         guard case let .object(record) = json else {
             throw FormatError(message: "expected a course object, got \(json.shortDescription)")
@@ -17,10 +17,24 @@ public struct SearchableCourse: Sendable, Equatable {
         guard let name = record[.name]?.stringValue else {
             throw FormatError(message: "expected \"name\" as a course code string, got \(record[.name]?.shortDescription ?? "nothing")")
         }
+        if let (key, type, _) = Self.typedMembers.first(where: { key, _, fits in record[key].map { $0 != .null && !fits($0) } ?? false }) {
+            throw FormatError(message: "expected \"\(key.rawValue)\" as \(type) or null, got \(record[key]?.shortDescription ?? "")")
+        }
         self.name = name
         code = CourseCode(parsing: name)
         self.record = record
     }
+
+    /// The members search reads and the type each has when not null: another type would read as absent, and drop the
+    /// course from a filter with nothing said.
+    private static let typedMembers: [(RecordKey, String, @Sendable (JSONValue) -> Bool)] = {
+        let isString = { @Sendable (value: JSONValue) in value.stringValue != nil }
+        let isCodeList = { @Sendable (value: JSONValue) in if case let .array(codes) = value { codes.allSatisfy(isString) } else { false } }
+        return [(.subject, "a string", isString), (.title, "a string", isString), (.description, "a string", isString),
+                (.level, "a string", isString), (.credits, "a number", { $0.doubleValue != nil }),
+                (.creditRange, "an object with numbers \"min\" and \"max\"", { $0["min"]?.doubleValue != nil && $0["max"]?.doubleValue != nil }),
+                (.prerequisiteCourses, "an array of strings", isCodeList), (.corequisiteCourses, "an array of strings", isCodeList)]
+    }()
 
     public var subject: String { record[.subject]?.stringValue ?? code?.subject ?? "" }
     public var title: String { record[.title]?.stringValue ?? "" }
