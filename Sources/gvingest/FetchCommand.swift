@@ -36,9 +36,8 @@ enum FetchCommand: Command {
     A one-line summary always goes to stderr.
     Exit status: 0 every page fetched, 75 some failed for reasons worth retrying (DNS, a refused or
     reset connection, TLS, timeouts, 5xx, robots.txt out of reach), 69 some failed otherwise (404,
-    refused redirect, disallowed by robots.txt), 73 the recording could not be
-    written, 65 the configuration is invalid, 66 a mirror or the configuration can't be read,
-    64 bad usage.
+    refused redirect, disallowed by robots.txt), 73 the recording could not be written, 65 the
+    configuration is invalid, 66 a mirror or the configuration can't be read, 64 bad usage.
     """
 
     static func run(_ words: [String]) async throws -> ExitStatus {
