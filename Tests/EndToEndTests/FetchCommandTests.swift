@@ -118,6 +118,22 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: fresh.appendingPathComponent("index.json").path))
     }
 
+    /// An empty folder that takes no files (read-only: a bind mount in a user namespace, so even root gets EROFS)
+    /// fails the recording before the crawl, once, not after it with one error a page.
+    @Test func aRecordingIntoAFolderThatTakesNoFilesFailsBeforeTheCrawl() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-record-ro-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let script = #"mount --bind "$D" "$D" && mount -o remount,ro,bind "$D" || exit 90; "$BIN" fetch --replay Fixtures/gvsu --record "$D" --quiet"#
+        let outcome = try await Binary.run(["--user", "--map-root-user", "--mount", "/bin/bash", "-c", script],
+                                           environment: ["D": folder.path, "BIN": Binary.url.path],
+                                           executable: URL(fileURLWithPath: "/usr/bin/unshare"))
+        #expect(outcome.status == 73, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("cannot write the mirror \(folder.path): \(folder.path)/pages: cannot create the directory: Read-only file system"))
+        #expect(!outcome.stderr.contains("pages fetched"), "the crawl ran: \(outcome.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
     @Test func fetchNeedsAStart() async throws {
         let outcome = try await Binary.run(["fetch", "--json"])
         #expect(outcome.status == 64)

@@ -141,7 +141,7 @@ public final class MirrorRecorder: PageSource, Sendable {
     private let recorded: Mutex<(index: MirrorIndex, failures: [String])>
 
     /// Records into `directory`, made now, before any fetch: a new or empty one, or a mirror other than the one `source`
-    /// replays, as the recording replaces its index.json (73 otherwise).
+    /// replays, as the recording replaces its index.json (73 otherwise, or when it takes no files).
     public init(wrapping source: any PageSource, into directory: URL, startURLs: [URL]) throws(CommandFailure) {
         let path = directory.path
         let isEmpty = (try? FileManager.default.contentsOfDirectory(atPath: path).isEmpty) ?? !FileManager.default.fileExists(atPath: path)
@@ -149,7 +149,8 @@ public final class MirrorRecorder: PageSource, Sendable {
               isEmpty || (try? MirrorSource(directory: directory)) != nil else {
             throw CommandFailure("\(path): a recording replaces its index.json; name a new or empty folder, or another mirror", status: .cannotCreate)
         }
-        try Result { try AtomicFile.makeDirectory(directory) }
+        // Its pages folder made now: a folder that takes no files says so before the crawl, not after it.
+        try Result { try AtomicFile.makeDirectory(directory.appendingPathComponent("pages")) }
             .mapError { CommandFailure("cannot write the mirror \(path): \($0)", status: .cannotCreate) }.get()
         self.source = source
         self.directory = directory
