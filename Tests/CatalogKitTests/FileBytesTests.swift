@@ -152,5 +152,7 @@ struct PageInputsTests {
         #expect(inputs.isEmpty)
         #expect(errors.map(\.reason) == ["no such file or directory (ftp://: not read; only http, https and file URLs are)",
                                          "no such file or directory", "no such file or directory"])
+        // A path with "://" in it names no scheme: "pages/x" is none.
+        #expect(PageInputs.expand(["pages/x://y.html"]).errors.map(\.reason) == ["no such file or directory"])
     }
 }

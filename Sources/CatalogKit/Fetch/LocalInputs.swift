@@ -54,8 +54,8 @@ public enum PageInputs {
     private static func expandPath(_ path: String, name: String, into inputs: inout [PageInput], errors: inout [InputError]) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            // "ftp://…" is more likely a URL of a scheme not read than a missing file.
-            let scheme = name.range(of: "://").map { String(name[..<$0.lowerBound]) }.flatMap { ["http", "https", "file"].contains($0.lowercased()) ? nil : $0 }
+            // "ftp://…" is more likely a URL of a scheme not read than a missing file (http(s) never gets here).
+            let scheme = name.contains("://") ? URL(string: name)?.scheme.flatMap { $0.lowercased() == "file" ? nil : $0 } : nil
             errors.append(InputError(name: name, reason: "no such file or directory" + (scheme.map { " (\($0)://: not read; only http, https and file URLs are)" } ?? "")))
             return
         }
