@@ -17,8 +17,10 @@ public struct SearchableCourse: Sendable, Equatable {
         guard let name = record[.name]?.stringValue else {
             throw FormatError(message: "expected \"name\" as a course code string, got \(record[.name]?.shortDescription ?? "nothing")")
         }
-        if let (key, type, _) = Self.typedMembers.first(where: { key, _, fits in record[key].map { $0 != .null && !fits($0) } ?? false }) {
-            throw FormatError(message: "expected \"\(key.rawValue)\" as \(type) or null, got \(record[key]?.shortDescription ?? "")")
+        for (key, type, fits) in Self.typedMembers {
+            if let value = record[key], value != .null, !fits(value) {
+                throw FormatError(message: "expected \"\(key.rawValue)\" as \(type) or null, got \(value.shortDescription)")
+            }
         }
         self.name = name
         code = CourseCode(parsing: name)
