@@ -56,6 +56,36 @@ import Testing
         #expect(found == ["not valid JSON: line 2, column 16: unexpected character ','"])
     }
 
+    @Test func aTypeErrorIsReportedAtItsJSONPathWithWhatWasFound() {
+        let found = Self.issues(#"""
+        {"schemaVersion": 1, "catalogs": [{"id": "a", "name": "A", "system": "gvsu", "source": {"directory": "x"},
+          "rules": {"course": "//div", "code": "h4", "labels": {"Pre.req": 3}}}],
+         "fetch": {"concurrency": "8", "userAgent": null, "allowedHosts": "x.edu"}, "news": {"featured": []}}
+        """#)
+        #expect(found == [
+            #"catalogs[0].rules.labels["Pre.req"]: expected a non-empty string, got 3"#,
+            #"fetch.concurrency: expected an integer from 1 to 256, got "8""#,
+            "fetch.userAgent: expected a non-empty string, got null",
+            #"fetch.allowedHosts: expected an array, got "x.edu""#,
+            "news.featured: expected an object, got an array",
+        ], "\(found)")
+        #expect(Self.issues("[1]") == ["(top level): expected an object, got an array"])
+    }
+
+    @Test func twoProblemsAreBothReportedAndNothingElse() {
+        let found = Self.issues(#"{"schemaVersion": 1, "catalogs": [{"id": "a", "name": "A", "system": "gvsu", "source": {"directory": "x"}}], "guards": {"minimumCourses": 1.5, "allowFailedPages": "no"}}"#)
+        #expect(found == ["guards.minimumCourses: expected an integer ≥ 0, got 1.5",
+                          "guards.allowFailedPages: expected true or false, got \"no\""], "\(found)")
+    }
+
+    @Test func aMissingMemberSaysSo() {
+        let found = Self.issues(#"{"catalogs": [{"id": "a", "system": "gvsu", "source": {}}], "normalize": {"levels": [{"to": 5}]}}"#)
+        #expect(found == ["schemaVersion: expected an integer ≥ 1, but it is missing", "catalogs[0].name: expected a string, but it is missing",
+                          "catalogs[0].source: expected exactly one of http, directory or replay, got none",
+                          "normalize.levels[0].from: expected an integer ≥ 0, but it is missing",
+                          "normalize.levels[0].level: expected a string, but it is missing"], "\(found)")
+    }
+
     @Test func normalizationRulesAreRead() throws {
         let config = try PipelineConfig.parse(Data("""
         {"schemaVersion": 1, "catalogs": [{"id": "a", "name": "A", "system": "acalog", "source": {"directory": "pages"}}],

@@ -63,51 +63,29 @@ public struct GuardSettings: Sendable, Equatable {
     public static let defaults = GuardSettings()
 }
 
-extension PipelineConfig {
-    static func readOutputs(_ object: [String: JSONValue], _ path: String, base: URL, reader: inout ConfigReader) -> OutputSettings {
-        reader.rejectUnknownKeys(object, path, allowed: ["directory", "snapshots", "keepSnapshots"])
-        let keep = reader.integer(object["keepSnapshots"], "\(path).keepSnapshots", minimum: 2, required: false)
-        let directory = reader.confinedPath(object["directory"], "\(path).directory", base: base, required: false)
-        let snapshots = reader.confinedPath(object["snapshots"], "\(path).snapshots", base: base, required: false)
-        return OutputSettings(directory: directory ?? base.appendingPathComponent("out"), snapshots: snapshots,
-                              keepSnapshots: keep ?? OutputSettings.defaultKeepSnapshots)
+extension OutputSettings: Decodable {
+    public init(from decoder: any Decoder) throws {
+        let object = try ConfigValue(object: decoder, allowed: ["directory", "snapshots", "keepSnapshots"])
+        self.init(directory: object["directory"]?.confinedPath() ?? object.base.appendingPathComponent("out"),
+                  snapshots: object["snapshots"]?.confinedPath(),
+                  keepSnapshots: object["keepSnapshots"]?.integer(minimum: 2) ?? Self.defaultKeepSnapshots)
     }
+}
 
-    static func readNews(_ object: [String: JSONValue], _ path: String, defaults: NewsSettings, reader: inout ConfigReader) -> NewsSettings {
-        reader.rejectUnknownKeys(object, path, allowed: ["featured", "announceRemoved", "announceChanged", "feedTitle", "feedId"])
-        var settings = defaults
-        if let featured = reader.object(object["featured"], "\(path).featured", required: false) {
-            let featuredPath = "\(path).featured"
-            reader.rejectUnknownKeys(featured, featuredPath, allowed: ["subjects", "levels"])
-            let subjects = reader.elements(featured["subjects"], "\(featuredPath).subjects") { $0.subjectCode($1, $2) }
-            settings.featuredSubjects = Set((subjects ?? []).map { $0.uppercased() })
-            let levels = reader.elements(featured["levels"], "\(featuredPath).levels") { reader, value, at in
-                reader.oneOf(value, at, CourseLevel.allCases.map(\.rawValue)).flatMap(CourseLevel.init(rawValue:))
-            }
-            settings.featuredLevels = Set(levels ?? [])
+extension NewsSettings: Decodable {
+    public init(from decoder: any Decoder) throws {
+        let object = try ConfigValue(object: decoder, allowed: ["featured", "announceRemoved", "announceChanged", "feedTitle", "feedId"])
+        self.init()
+        if let featured = object["featured"]?.object(allowed: ["subjects", "levels"]) {
+            featuredSubjects = Set((featured["subjects"]?.elements { $0.subjectCode() } ?? []).map { $0.uppercased() })
+            featuredLevels = Set(featured["levels"]?.elements { $0.choice(CourseLevel.self) } ?? [])
         }
-        if let flag = reader.bool(object["announceRemoved"], "\(path).announceRemoved") { settings.announceRemoved = flag }
-        if let flag = reader.bool(object["announceChanged"], "\(path).announceChanged") { settings.announceChanged = flag }
-        if let title = reader.string(object["feedTitle"], "\(path).feedTitle", required: false) { settings.feedTitle = title }
-        if let id = reader.string(object["feedId"], "\(path).feedId", required: false, {
-            isAbsoluteIRI($0) ? nil
-                : "expected an absolute IRI such as \"urn:gvingest:gvsu:news\" or \"https://…\", got \"\($0)\""
-        }) { settings.feedID = id }
-        return settings
-    }
-
-    static func readGuards(_ object: [String: JSONValue], _ path: String, reader: inout ConfigReader) -> GuardSettings {
-        reader.rejectUnknownKeys(object, path, allowed: ["minimumCourses", "maximumRemovalFraction", "allowFailedPages",
-                                                         "maximumUnparsedFraction"])
-        let minimum = reader.integer(object["minimumCourses"], "\(path).minimumCourses", minimum: 0, required: false)
-        let removals = reader.number(object["maximumRemovalFraction"], "\(path).maximumRemovalFraction", in: 0...1)
-        let allowFailed = reader.bool(object["allowFailedPages"], "\(path).allowFailedPages")
-        let unparsed = reader.number(object["maximumUnparsedFraction"], "\(path).maximumUnparsedFraction", in: 0...1)
-        let defaults = GuardSettings.defaults
-        return GuardSettings(minimumCourses: minimum ?? defaults.minimumCourses,
-                             maximumRemovalFraction: removals ?? defaults.maximumRemovalFraction,
-                             allowFailedPages: allowFailed ?? defaults.allowFailedPages,
-                             maximumUnparsedFraction: unparsed ?? defaults.maximumUnparsedFraction)
+        announceRemoved = object["announceRemoved"]?.bool() ?? announceRemoved
+        announceChanged = object["announceChanged"]?.bool() ?? announceChanged
+        feedTitle = object["feedTitle"]?.string() ?? feedTitle
+        feedID = object["feedId"]?.string {
+            Self.isAbsoluteIRI($0) ? nil : "expected an absolute IRI such as \"urn:gvingest:gvsu:news\" or \"https://…\", got \"\($0)\""
+        } ?? feedID
     }
 
     /// "scheme:rest" with an RFC 3986 scheme and no white space: what Atom accepts as an id.
@@ -117,5 +95,17 @@ extension PipelineConfig {
         let scheme = text[..<colon]
         guard let first = scheme.first, first.isASCII, first.isLetter else { return false }
         return scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+    }
+}
+
+extension GuardSettings: Decodable {
+    public init(from decoder: any Decoder) throws {
+        let object = try ConfigValue(object: decoder, allowed: ["minimumCourses", "maximumRemovalFraction", "allowFailedPages",
+                                                         "maximumUnparsedFraction"])
+        self.init()
+        minimumCourses = object["minimumCourses"]?.integer(minimum: 0) ?? minimumCourses
+        maximumRemovalFraction = object["maximumRemovalFraction"]?.number(in: 0...1) ?? maximumRemovalFraction
+        allowFailedPages = object["allowFailedPages"]?.bool() ?? allowFailedPages
+        maximumUnparsedFraction = object["maximumUnparsedFraction"]?.number(in: 0...1) ?? maximumUnparsedFraction
     }
 }

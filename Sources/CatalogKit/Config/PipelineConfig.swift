@@ -91,95 +91,28 @@ public struct PipelineConfig: Sendable, Equatable {
         return try parse(Data(bytes), file: file)
     }
 
+
     /// Validates configuration JSON; paths in it are relative to `file`'s directory.
     public static func parse(_ data: Data, file: URL) throws(Invalid) -> PipelineConfig {
-        let root: JSONValue
         // Editors on Windows save UTF-8 with a byte-order mark; it is not part of the JSON.
         let json = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data
-        do {
-            root = try JSONValue.parse(json)
-        } catch {
-            throw Invalid(file: file.path, issues: [ConfigIssue(path: "", message: "not valid JSON: \(error)")])
+        let context = ConfigContext(file: file)
+        let decoder = JSONDecoder()
+        decoder.userInfo[ConfigContext.key] = context
+        guard let root = try? decoder.decode(Root.self, from: json) else {
+            throw Invalid(file: file.path, issues: [ConfigIssue(path: "", message: "not valid JSON: \(jsonSyntaxProblem(json))")])
         }
-        var reader = ConfigReader()
-        let base = file.deletingLastPathComponent()
-        var config = PipelineConfig(catalogs: [], outputs: OutputSettings(directory: base.appendingPathComponent("out")))
-        config.file = file
-        if let object = reader.object(root, "(top level)") {
-            reader.rejectUnknownKeys(object, "", allowed: ["schemaVersion", "catalogs", "fetch", "normalize", "outputs", "news", "guards", "publish"])
-            if let version = reader.integer(object["schemaVersion"], "schemaVersion", minimum: 1), version != schemaVersion {
-                reader.fail("schemaVersion", "expected \(schemaVersion), got \(version)")
-            }
-            if let catalogs = reader.array(object["catalogs"], "catalogs") {
-                if catalogs.isEmpty { reader.fail("catalogs", "expected at least one catalog") }
-                for (index, entry) in catalogs.enumerated() {
-                    if let catalog = readCatalog(entry, "catalogs[\(index)]", base: base, reader: &reader) {
-                        if config.catalogs.contains(where: { $0.id == catalog.id }) {
-                            reader.fail("catalogs[\(index)].id", "duplicate catalog id \"\(catalog.id)\"")
-                        }
-                        config.catalogs.append(catalog)
-                    }
-                }
-            }
-            // A section left out reads as an empty one: every setting at its default.
-            func section(_ key: String) -> [String: JSONValue] { reader.object(object[key], key, required: false) ?? [:] }
-            config.fetch = readFetch(section("fetch"), "fetch", base: base, reader: &reader)
-            config.normalize = readNormalize(section("normalize"), "normalize", reader: &reader)
-            config.outputs = readOutputs(section("outputs"), "outputs", base: base, reader: &reader)
-            // The feed's defaults name the first catalog, so two deployments do not share a feed id.
-            let news = config.catalogs.first.map {
-                NewsSettings(feedTitle: "\($0.name): new courses", feedID: "urn:gvingest:\($0.id):news")
-            }
-            config.news = readNews(section("news"), "news", defaults: news ?? NewsSettings(), reader: &reader)
-            config.guards = readGuards(section("guards"), "guards", reader: &reader)
-            if let publish = reader.object(object["publish"], "publish", required: false) {
-                config.firestore = readPublish(publish, "publish", reader: &reader)
-            }
-        }
-        guard reader.issues.isEmpty else { throw Invalid(file: file.path, issues: reader.issues) }
+        guard let config = root.config, context.issues.isEmpty else { throw Invalid(file: file.path, issues: context.issues) }
         return config
     }
 
-    private static func readCatalog(_ value: JSONValue, _ path: String, base: URL, reader: inout ConfigReader) -> CatalogConfig? {
-        guard let object = reader.object(value, path) else { return nil }
-        reader.rejectUnknownKeys(object, path, allowed: ["id", "name", "system", "source", "rules"])
-        let id = reader.string(object["id"], "\(path).id")
-        if let id, !id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) {
-            reader.fail("\(path).id", "expected letters, digits, - and _ only, got \"\(id)\"")
-        }
-        let name = reader.string(object["name"], "\(path).name")
-        let system = reader.oneOf(object["system"], "\(path).system", CatalogSystem.allCases.map(\.rawValue))
-            .flatMap(CatalogSystem.init(rawValue:))
-        let source = readSource(object["source"], "\(path).source", base: base, reader: &reader)
-        let rules = object["rules"] == nil ? nil : ParseRules.read(object["rules"], "\(path).rules", reader: &reader)
-        guard let id, let name, let system, let source else { return nil }
-        return CatalogConfig(id: id, name: name, system: system, source: source, rules: rules)
-    }
-
-    private static func readSource(_ value: JSONValue?, _ path: String, base: URL, reader: inout ConfigReader) -> CatalogSource? {
-        guard let object = reader.object(value, path) else { return nil }
-        let kinds = ["http", "directory", "replay"]
-        reader.rejectUnknownKeys(object, path, allowed: kinds)
-        let present = kinds.filter { object[$0] != nil }
-        guard present.count == 1, let kind = present.first else {
-            reader.fail(path, "expected exactly one of http, directory or replay, got \(present.isEmpty ? "none" : present.joined(separator: " and "))")
-            return nil
-        }
-        switch kind {
-        case "http":
-            guard let http = reader.object(object["http"], "\(path).http") else { return nil }
-            reader.rejectUnknownKeys(http, "\(path).http", allowed: ["startUrls"])
-            guard let list = reader.array(http["startUrls"], "\(path).http.startUrls") else { return nil }
-            if list.isEmpty { reader.fail("\(path).http.startUrls", "expected at least one URL") }
-            return .http(startURLs: list.enumerated().compactMap { index, entry in
-                reader.string(entry, "\(path).http.startUrls[\(index)]") { text in
-                    URL(string: text).flatMap(Origin.init) != nil ? nil
-                        : "expected an http or https URL \(Origin.rule), got \"\(text)\""
-                }.flatMap { URL(string: $0) }
-            })
-        default:
-            guard let directory = reader.confinedPath(object[kind], "\(path).\(kind)", base: base) else { return nil }
-            return kind == "directory" ? .directory(directory) : .replay(directory)
+    /// The document, which may be anything: a configuration, or a problem at "(top level)".
+    private struct Root: Decodable {
+        let config: PipelineConfig?
+        init(from decoder: any Decoder) throws {
+            config = (decoder.userInfo[ConfigContext.key] as? ConfigContext).flatMap {
+                ConfigValue(decoder, path: [], context: $0).decode(PipelineConfig.self)
+            }
         }
     }
 
@@ -188,50 +121,100 @@ public struct PipelineConfig: Sendable, Equatable {
         guard !text.hasPrefix("/"), !text.split(separator: "/").contains(".."), !text.contains("\0") else { return nil }
         return base.appendingPathComponent(text).standardizedFileURL
     }
+}
 
-    private static func readFetch(_ object: [String: JSONValue], _ path: String, base: URL, reader: inout ConfigReader) -> FetchSettings {
-        var settings = FetchSettings()
-        let integers = FetchSettings.ranges
-        reader.rejectUnknownKeys(object, path, allowed: integers.map(\.key) + ["userAgent", "allowedHosts", "cacheDirectory", "ignoreRobots"])
-        for (key, keyPath, range) in integers {
-            if let value = reader.integer(object[key], "\(path).\(key)", in: range) { settings[keyPath: keyPath] = value }
+extension PipelineConfig: Decodable {
+    public init(from decoder: any Decoder) throws {
+        let object = try ConfigValue(object: decoder, allowed: ["schemaVersion", "catalogs", "fetch", "normalize", "outputs", "news",
+                                                         "guards", "publish"])
+        self.init(catalogs: [], outputs: OutputSettings(directory: object.base.appendingPathComponent("out")))
+        file = object.context.file
+        if let version = object.required("schemaVersion").integer(minimum: 1), version != Self.schemaVersion {
+            object.fail("expected \(Self.schemaVersion), got \(version)", at: "schemaVersion")
         }
-        if let agent = reader.string(object["userAgent"], "\(path).userAgent", required: false) { settings.userAgent = agent }
-        settings.allowedHosts = reader.elements(object["allowedHosts"], "\(path).allowedHosts") { reader, value, at in
-            reader.string(value, at) { entry in
-                Origin.allowed(by: entry) != nil ? nil : "expected a host, host:port or an http(s) origin "
-                    + "such as https://host:8443, got \"\(entry)\""
+        _ = object.required("catalogs").elements(ifEmpty: "expected at least one catalog") { entry in
+            entry.decode(CatalogConfig.self).map { catalog in
+                if catalogs.contains(where: { $0.id == catalog.id }) { entry.fail("duplicate catalog id \"\(catalog.id)\"", at: "id") }
+                catalogs.append(catalog)
             }
-        } ?? []
-        settings.cacheDirectory = reader.confinedPath(object["cacheDirectory"], "\(path).cacheDirectory", base: base,
-                                                      required: false)
-        if let ignore = reader.bool(object["ignoreRobots"], "\(path).ignoreRobots") { settings.ignoreRobots = ignore }
-        return settings
+        }
+        // A section left out is an empty one: every setting at its default.
+        fetch = object["fetch"]?.decode(FetchSettings.self) ?? fetch
+        normalize = object["normalize"]?.decode(NormalizationRules.self) ?? normalize
+        outputs = object["outputs"]?.decode(OutputSettings.self) ?? outputs
+        news = object["news"]?.decode(NewsSettings.self) ?? news
+        // The feed's defaults name the first catalog, so two deployments do not share a feed id.
+        if let first = catalogs.first {
+            let given = object["news"]?.keys ?? []
+            if !given.contains("feedTitle") { news.feedTitle = "\(first.name): new courses" }
+            if !given.contains("feedId") { news.feedID = "urn:gvingest:\(first.id):news" }
+        }
+        guards = object["guards"]?.decode(GuardSettings.self) ?? guards
+        firestore = object["publish"]?.object(allowed: ["firestore"])?["firestore"]?.decode(FirestoreSettings.self)
     }
+}
 
-    private static func readNormalize(_ object: [String: JSONValue], _ path: String, reader: inout ConfigReader) -> NormalizationRules {
-        reader.rejectUnknownKeys(object, path, allowed: ["subjects", "levels", "knownSubjects"])
-        var rules = NormalizationRules.standard
-        if let subjects = reader.object(object["subjects"], "\(path).subjects", required: false) {
-            rules.subjects = SubjectAliases(Dictionary(uniqueKeysWithValues: subjects.compactMap { name, value in
-                reader.subjectCode(value, "\(path).subjects.\(name)").map { (name, $0) }
+extension CatalogConfig: Decodable {
+    public init(from decoder: any Decoder) throws {
+        let object = try ConfigValue(object: decoder, allowed: ["id", "name", "system", "source", "rules"])
+        let id = object.required("id").string { id in
+            id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+                ? nil : "expected letters, digits, - and _ only, got \"\(id)\""
+        }
+        let name = object.required("name").string()
+        let system = object.required("system").choice(CatalogSystem.self)
+        let source = object.required("source").decode(CatalogSource.self)
+        let rules = object["rules"]?.decode(ParseRules.self)
+        guard let id, let name, let system, let source else { throw ConfigContext.Incomplete() }
+        self.init(id: id, name: name, system: system, source: source, rules: rules)
+    }
+}
+
+extension CatalogSource: Decodable {
+    public init(from decoder: any Decoder) throws {
+        let kinds = ["http", "directory", "replay"]
+        let object = try ConfigValue(object: decoder, allowed: kinds)
+        let present = kinds.filter { object[$0] != nil }
+        guard present.count == 1, let kind = present.first else {
+            object.fail("expected exactly one of http, directory or replay, got \(present.isEmpty ? "none" : present.joined(separator: " and "))")
+            throw ConfigContext.Incomplete()
+        }
+        if kind == "http" {
+            let urls = object["http"]?.object(allowed: ["startUrls"])?.required("startUrls").elements(ifEmpty: "expected at least one URL") {
+                $0.string { URL(string: $0).flatMap(Origin.init) != nil ? nil : "expected an http or https URL \(Origin.rule), got \"\($0)\"" }
+                    .flatMap { URL(string: $0) }
+            }
+            guard let urls else { throw ConfigContext.Incomplete() }
+            self = .http(startURLs: urls)
+        } else {
+            guard let directory = object[kind]?.confinedPath() else { throw ConfigContext.Incomplete() }
+            self = kind == "directory" ? .directory(directory) : .replay(directory)
+        }
+    }
+}
+
+extension NormalizationRules: Decodable {
+    public init(from decoder: any Decoder) throws {
+        let object = try ConfigValue(object: decoder, allowed: ["subjects", "levels", "knownSubjects"])
+        self.init()
+        if let names = object["subjects"]?.object() {
+            subjects = SubjectAliases(Dictionary(uniqueKeysWithValues: names.keys.compactMap { name in
+                names[name]?.subjectCode().map { (name, $0) }
             }))
         }
-        rules.levels = reader.elements(object["levels"], "\(path).levels") { reader, entry, entryPath in
-            guard let range = reader.object(entry, entryPath) else { return nil }
-            reader.rejectUnknownKeys(range, entryPath, allowed: ["from", "to", "level"])
-            let from = reader.integer(range["from"], "\(entryPath).from", minimum: 0)
-            let to = reader.integer(range["to"], "\(entryPath).to", minimum: 0, required: false)
-            let level = reader.oneOf(range["level"], "\(entryPath).level", CourseLevel.allCases.map(\.rawValue))
-                .flatMap(CourseLevel.init(rawValue:))
-            if let from, let to, to < from {
-                reader.fail("\(entryPath).to", "expected an integer ≥ \(from) (from), got \(to)")
-            }
-            guard let from, let level else { return nil }
-            return LevelRange(from: from, to: to, level: level)
-        }
-        let known = reader.elements(object["knownSubjects"], "\(path).knownSubjects") { $0.string($1, $2) }
-        rules.knownSubjects = Set((known ?? []).map { $0.uppercased() })
-        return rules
+        levels = object["levels"]?.elements { $0.decode(LevelRange.self) }
+        knownSubjects = Set((object["knownSubjects"]?.elements { $0.string() } ?? []).map { $0.uppercased() })
+    }
+}
+
+extension LevelRange: Decodable {
+    public init(from decoder: any Decoder) throws {
+        let object = try ConfigValue(object: decoder, allowed: ["from", "to", "level"])
+        let from = object.required("from").integer(minimum: 0)
+        let to = object["to"]?.integer(minimum: 0)
+        if let from, let to, to < from { object.fail("expected an integer ≥ \(from) (from), got \(to)", at: "to") }
+        let level = object.required("level").choice(CourseLevel.self)
+        guard let from, let level else { throw ConfigContext.Incomplete() }
+        self.init(from: from, to: to, level: level)
     }
 }

@@ -43,3 +43,20 @@ public struct FetchSettings: Sendable, Equatable {
         ("retryAfterMaxSeconds", \.retryAfterMaximumSeconds, 0...3_600),
     ] }
 }
+
+extension FetchSettings: Decodable {
+    public init(from decoder: any Decoder) throws {
+        let object = try ConfigValue(object: decoder, allowed: Self.ranges.map(\.key) + ["userAgent", "allowedHosts", "cacheDirectory", "ignoreRobots"])
+        self.init()
+        for (key, keyPath, range) in Self.ranges {
+            if let value = object[key]?.integer(in: range) { self[keyPath: keyPath] = value }
+        }
+        userAgent = object["userAgent"]?.string() ?? userAgent
+        allowedHosts = object["allowedHosts"]?.elements {
+            $0.string { Origin.allowed(by: $0) != nil ? nil
+                : "expected a host, host:port or an http(s) origin such as https://host:8443, got \"\($0)\"" }
+        } ?? []
+        cacheDirectory = object["cacheDirectory"]?.confinedPath()
+        ignoreRobots = object["ignoreRobots"]?.bool() ?? ignoreRobots
+    }
+}

@@ -20,7 +20,7 @@ public enum CourseLevel: String, Sendable, Codable, CaseIterable {
 }
 
 /// A number range that implies a level: GVSU's 100–499 are undergraduate courses.
-public struct LevelRange: Sendable, Equatable, Codable {
+public struct LevelRange: Sendable, Equatable {
     public var from: Int
     /// Inclusive; nil means no upper bound.
     public var to: Int?

@@ -44,46 +44,45 @@ public struct ParseRules: Sendable, Equatable {
         labels = []
     }
 
+    func field(forLabel label: String) -> String? {
+        let range = NSRange(label.startIndex..., in: label)
+        return labels.first { $0.expression?.firstMatch(in: label, range: range) != nil }?.field
+    }
+}
+
+extension ParseRules: Decodable {
     /// Reads rules from configuration JSON, reporting every problem (an unknown key, a bad XPath) at its path.
-    static func read(_ value: JSONValue?, _ path: String, reader: inout ConfigReader) -> ParseRules? {
-        guard let object = reader.object(value, path) else { return nil }
+    public init(from decoder: any Decoder) throws {
         let fields: [(key: String, keyPath: WritableKeyPath<ParseRules, String?>)] = [
             ("title", \.title), ("credits", \.credits), ("description", \.description),
             ("prerequisite", \.prerequisite), ("corequisite", \.corequisite),
         ]
-        reader.rejectUnknownKeys(object, path, allowed: ["course", "code", "labels", "listing"] + fields.map(\.key))
-        func xpath(_ value: JSONValue?, _ keyPath: String, required: Bool) -> String? {
-            guard let text = reader.string(value, keyPath, required: required) else { return nil }
-            do {
-                _ = try HTMLDocument(bytes: Array("<html><body></body></html>".utf8)).select(text)
-            } catch {
-                reader.fail(keyPath, "expected an XPath: \(error)")
-            }
-            return text
-        }
-        let course = xpath(object["course"], "\(path).course", required: true)
-        let code = xpath(object["code"], "\(path).code", required: true)
-        var rules = ParseRules(course: course ?? "", code: code ?? "")
-        for (key, keyPath) in fields { rules[keyPath: keyPath] = xpath(object[key], "\(path).\(key)", required: false) }
-        if let map = reader.object(object["labels"], "\(path).labels", required: false) {
-            for pattern in map.keys.sorted() {
-                let entryPath = "\(path).labels[\"\(pattern)\"]"
-                if (try? NSRegularExpression(pattern: pattern)) == nil { reader.fail(entryPath, "expected a regular expression, got \"\(pattern)\"") }
-                guard let field = reader.oneOf(map[pattern], entryPath, labelFields.keys.sorted()) else { continue }
-                rules.labels.append(LabelRule(pattern: pattern, field: field))
+        let object = try ConfigValue(object: decoder, allowed: ["course", "code", "labels", "listing"] + fields.map(\.key))
+        func xpath(_ value: ConfigValue?) -> String? {
+            value?.string { text in
+                do {
+                    _ = try HTMLDocument(bytes: Array("<html><body></body></html>".utf8)).select(text)
+                    return nil
+                } catch {
+                    return "expected an XPath: \(error)"
+                }
             }
         }
-        if let listing = reader.object(object["listing"], "\(path).listing", required: false) {
-            reader.rejectUnknownKeys(listing, "\(path).listing", allowed: ["courses", "pages"])
-            rules.listingCourses = xpath(listing["courses"], "\(path).listing.courses", required: true)
-            rules.listingPages = xpath(listing["pages"], "\(path).listing.pages", required: false)
+        let course = xpath(object.required("course")), code = xpath(object.required("code"))
+        self.init(course: course ?? "", code: code ?? "")
+        for (key, keyPath) in fields { self[keyPath: keyPath] = xpath(object[key]) }
+        if let map = object["labels"]?.object() {
+            for pattern in map.keys {
+                guard let value = map[pattern, quoted: true] else { continue }
+                if (try? NSRegularExpression(pattern: pattern)) == nil { value.fail("expected a regular expression, got \"\(pattern)\"") }
+                if let field = value.oneOf(Self.labelFields.keys.sorted()) { labels.append(LabelRule(pattern: pattern, field: field)) }
+            }
         }
-        return course == nil || code == nil ? nil : rules
-    }
-
-    func field(forLabel label: String) -> String? {
-        let range = NSRange(label.startIndex..., in: label)
-        return labels.first { $0.expression?.firstMatch(in: label, range: range) != nil }?.field
+        if let listing = object["listing"]?.object(allowed: ["courses", "pages"]) {
+            listingCourses = xpath(listing.required("courses"))
+            listingPages = xpath(listing["pages"])
+        }
+        guard course != nil, code != nil else { throw ConfigContext.Incomplete() }
     }
 }
 

@@ -35,31 +35,21 @@ public struct FirestoreSettings: Sendable, Equatable {
     }
 }
 
-extension PipelineConfig {
-    /// Reads `publish` (`{"firestore": {…}}`), every problem with its JSON path.
-    static func readPublish(_ object: [String: JSONValue], _ path: String, reader: inout ConfigReader) -> FirestoreSettings? {
-        reader.rejectUnknownKeys(object, path, allowed: ["firestore"])
-        guard let firestore = reader.object(object["firestore"], "\(path).firestore", required: false) else { return nil }
-        let at = "\(path).firestore"
-        reader.rejectUnknownKeys(firestore, at, allowed: ["project", "database", "coursesCollection", "newsCollection", "tokenCommand", "deadlineSeconds"])
-        var settings = FirestoreSettings(project: "")
-        for (setting, key, _, problem) in FirestoreSettings.names {
-            if let text = reader.string(firestore[key], "\(at).\(key)", required: key == "project", problem) {
-                settings[keyPath: setting] = text
-            }
+extension FirestoreSettings: Decodable {
+    /// `publish.firestore`; an empty project is none given or none valid, so every problem is said and no settings made.
+    public init(from decoder: any Decoder) throws {
+        let object = try ConfigValue(object: decoder, allowed: Self.names.map(\.key) + ["tokenCommand", "deadlineSeconds"])
+        self.init(project: "")
+        for (setting, key, _, problem) in Self.names {
+            if let text = (key == "project" ? object.required(key) : object[key])?.string(problem) { self[keyPath: setting] = text }
         }
-        settings.tokenCommand = reader.elements(firestore["tokenCommand"], "\(at).tokenCommand") { $0.string($1, $2) }
-        if firestore["tokenCommand"] == .array([]) {
-            reader.fail("\(at).tokenCommand", "expected a command and its arguments, e.g. [\"gcloud\", \"auth\", \"print-access-token\"], got []")
+        tokenCommand = object["tokenCommand"]?.elements(ifEmpty: "expected a command and its arguments, "
+            + #"e.g. ["gcloud", "auth", "print-access-token"], got []"#) { $0.string() }
+        deadlineSeconds = object["deadlineSeconds"]?.integer(minimum: 1) ?? deadlineSeconds
+        if coursesCollection == newsCollection {
+            object.fail("expected a collection other than coursesCollection (\"\(coursesCollection)\")", at: "newsCollection")
         }
-        if let deadline = reader.integer(firestore["deadlineSeconds"], "\(at).deadlineSeconds", minimum: 1, required: false) {
-            settings.deadlineSeconds = deadline
-        }
-        if settings.coursesCollection == settings.newsCollection {
-            reader.fail("\(at).newsCollection", "expected a collection other than coursesCollection (\"\(settings.coursesCollection)\")")
-        }
-        // An empty project is none given or none valid: every problem is said, and no settings come of them.
-        return settings.project.isEmpty ? nil : settings
+        guard !project.isEmpty else { throw ConfigContext.Incomplete() }
     }
 }
 
