@@ -33,6 +33,29 @@ import Testing
         #expect(below.contains("fetch.retryAfterMaxSeconds: expected an integer from 0 to 3600, got -1"))
     }
 
+    /// The integer settings outside `fetch` (issue 31): none takes Int.max, and each says its range.
+    @Test func everyOtherIntegerSettingHasAnUpperBound() throws {
+        let huge = "9223372036854775807"
+        let found = PipelineConfigTests.issues(#"""
+        {"schemaVersion": 1, "catalogs": [{"id": "a", "name": "A", "system": "gvsu", "source": {"directory": "x"}}],
+         "normalize": {"levels": [{"from": 0, "to": \#(huge), "level": "graduate"}, {"from": \#(huge), "level": "doctoral"}]},
+         "outputs": {"keepSnapshots": \#(huge)}, "guards": {"minimumCourses": \#(huge)},
+         "publish": {"firestore": {"project": "gvcourse-app", "deadlineSeconds": \#(huge)}}}
+        """#)
+        #expect(found == ["normalize.levels[0].to: expected an integer from 0 to 999999, got \(huge)",
+                          "normalize.levels[1].from: expected an integer from 0 to 999999, got \(huge)",
+                          "outputs.keepSnapshots: expected an integer from 2 to 1000, got \(huge)",
+                          "guards.minimumCourses: expected an integer from 0 to 1000000, got \(huge)",
+                          "publish.firestore.deadlineSeconds: expected an integer from 1 to 86400, got \(huge)"])
+        let largest = try PipelineConfig.parse(Data(#"""
+        {"schemaVersion": 1, "catalogs": [{"id": "a", "name": "A", "system": "gvsu", "source": {"directory": "x"}}],
+         "normalize": {"levels": [{"from": 999999, "to": 999999, "level": "graduate"}]}, "outputs": {"keepSnapshots": 1000},
+         "guards": {"minimumCourses": 1000000}, "publish": {"firestore": {"project": "gvcourse-app", "deadlineSeconds": 86400}}}
+        """#.utf8), file: PipelineConfigTests.base)
+        #expect(largest.outputs.keepSnapshots == 1000 && largest.guards.minimumCourses == 1_000_000)
+        #expect(largest.firestore?.deadlineSeconds == 86_400 && largest.normalize.levels?.first?.to == 999_999)
+    }
+
     @Test func theLargestAllowedSettingsComputeWithoutOverflow() throws {
         let fetch = "{" + FetchSettings.ranges.map { #""\#($0.key)": \#($0.range.upperBound)"# }.joined(separator: ", ") + "}"
         let config = try PipelineConfig.parse(Data(Self.config(fetch: fetch).utf8), file: PipelineConfigTests.base)

@@ -50,12 +50,12 @@ import Testing
         for expected in [
             "outputs.directory: expected a path inside /project (no \"..\", not absolute), got \"/var/www\"",
             "outputs.snapshots: expected a path inside /project (no \"..\", not absolute), got \"../state\"",
-            "outputs.keepSnapshots: expected an integer ≥ 2, got 1",
+            "outputs.keepSnapshots: expected an integer from 2 to 1000, got 1",
             "news.featured.subjects[0]: expected a subject code of 1 to 6 letters, got \"C1S\"",
             "news.featured.levels[0]: expected one of developmental, undergraduate, graduate, doctoral, got \"masters\"",
             "news.announceRemoved: expected true or false, got \"yes\"",
             "news.feedId: expected an absolute IRI such as \"urn:gvingest:gvsu:news\" or \"https://…\", got \"not an iri\"",
-            "guards.minimumCourses: expected an integer ≥ 0, got -1",
+            "guards.minimumCourses: expected an integer from 0 to 1000000, got -1",
             "guards.maximumRemovalFraction: expected a number from 0.0 to 1.0, got 1.5",
             "guards.allowFailedPages: expected true or false, got 0",
         ] {

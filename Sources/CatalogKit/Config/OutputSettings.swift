@@ -64,11 +64,14 @@ public struct GuardSettings: Sendable, Equatable {
 }
 
 extension OutputSettings: Decodable {
+    /// At least two, so a run has one to compare with; a thousand daily runs are years of history.
+    static let keepSnapshotsRange = 2...1_000
+
     public init(from decoder: any Decoder) throws {
         let object = try ConfigValue(object: decoder, allowed: ["directory", "snapshots", "keepSnapshots"])
         self.init(directory: object["directory"]?.confinedPath() ?? object.base.appendingPathComponent("out"),
                   snapshots: object["snapshots"]?.confinedPath(),
-                  keepSnapshots: object["keepSnapshots"]?.integer(minimum: 2) ?? Self.defaultKeepSnapshots)
+                  keepSnapshots: object["keepSnapshots"]?.integer(in: Self.keepSnapshotsRange) ?? Self.defaultKeepSnapshots)
     }
 }
 
@@ -99,11 +102,14 @@ extension NewsSettings: Decodable {
 }
 
 extension GuardSettings: Decodable {
+    /// No university lists a million courses: a larger minimum is a typing error.
+    static let minimumCoursesRange = 0...1_000_000
+
     public init(from decoder: any Decoder) throws {
         let object = try ConfigValue(object: decoder, allowed: ["minimumCourses", "maximumRemovalFraction", "allowFailedPages",
                                                          "maximumUnparsedFraction"])
         self.init()
-        minimumCourses = object["minimumCourses"]?.integer(minimum: 0) ?? minimumCourses
+        minimumCourses = object["minimumCourses"]?.integer(in: Self.minimumCoursesRange) ?? minimumCourses
         maximumRemovalFraction = object["maximumRemovalFraction"]?.number(in: 0...1) ?? maximumRemovalFraction
         allowFailedPages = object["allowFailedPages"]?.bool() ?? allowFailedPages
         maximumUnparsedFraction = object["maximumUnparsedFraction"]?.number(in: 0...1) ?? maximumUnparsedFraction

@@ -208,10 +208,13 @@ extension NormalizationRules: Decodable {
 }
 
 extension LevelRange: Decodable {
+    /// Course numbers a range may name: six digits, beyond any catalog's numbering.
+    static let numberRange = 0...999_999
+
     public init(from decoder: any Decoder) throws {
         let object = try ConfigValue(object: decoder, allowed: ["from", "to", "level"])
-        let from = object.required("from").integer(minimum: 0)
-        let to = object["to"]?.integer(minimum: 0)
+        let from = object.required("from").integer(in: Self.numberRange)
+        let to = object["to"]?.integer(in: Self.numberRange)
         if let from, let to, to < from { object.fail("expected an integer ≥ \(from) (from), got \(to)", at: "to") }
         let level = object.required("level").choice(CourseLevel.self)
         guard let from, let level else { throw ConfigContext.Incomplete() }

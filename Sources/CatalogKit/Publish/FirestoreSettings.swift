@@ -36,6 +36,9 @@ public struct FirestoreSettings: Sendable, Equatable {
 }
 
 extension FirestoreSettings: Decodable {
+    /// Up to a day, as the crawl's own deadline: a publish retrying longer than that is a typing error.
+    static let deadlineSecondsRange = 1...86_400
+
     /// `publish.firestore`; an empty project is none given or none valid, so every problem is said and no settings made.
     public init(from decoder: any Decoder) throws {
         let object = try ConfigValue(object: decoder, allowed: Self.names.map(\.key) + ["tokenCommand", "deadlineSeconds"])
@@ -45,7 +48,7 @@ extension FirestoreSettings: Decodable {
         }
         tokenCommand = object["tokenCommand"]?.elements(ifEmpty: "expected a command and its arguments, "
             + #"e.g. ["gcloud", "auth", "print-access-token"], got []"#) { $0.string() }
-        deadlineSeconds = object["deadlineSeconds"]?.integer(minimum: 1) ?? deadlineSeconds
+        deadlineSeconds = object["deadlineSeconds"]?.integer(in: Self.deadlineSecondsRange) ?? deadlineSeconds
         if coursesCollection == newsCollection {
             object.fail("expected a collection other than coursesCollection (\"\(coursesCollection)\")", at: "newsCollection")
         }
