@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One problem in a configuration file, with the JSON path where it is and the form expected there.
 public struct ConfigIssue: Sendable, Equatable, CustomStringConvertible {
@@ -8,11 +9,11 @@ public struct ConfigIssue: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// What the decoding of one configuration shares: where its relative paths start, and every problem found so far.
-// A class, so that every nested decoder adds to one list through `userInfo`; one decoding runs on one thread.
-final class ConfigContext: @unchecked Sendable {
+/// A class, so that every nested decoder adds to one list through `userInfo`.
+final class ConfigContext: Sendable {
     static let key = CodingUserInfoKey(rawValue: "gvingest.config")!
     let file: URL
-    var issues: [ConfigIssue] = []
+    let issues = Mutex<[ConfigIssue]>([])
 
     init(file: URL) { self.file = file }
 
@@ -26,7 +27,7 @@ final class ConfigContext: @unchecked Sendable {
             if (key as? ConfigKey)?.quoted == true { return "[\"\(key.stringValue)\"]" }
             return index == 0 ? key.stringValue : ".\(key.stringValue)"
         }.joined()
-        issues.append(ConfigIssue(path: path.isEmpty ? "(top level)" : described, message: message))
+        issues.withLock { $0.append(ConfigIssue(path: path.isEmpty ? "(top level)" : described, message: message)) }
     }
 }
 
@@ -58,7 +59,8 @@ struct ConfigValue {
     init(object decoder: any Decoder, allowed: [String]? = nil) throws {
         _ = try decoder.container(keyedBy: ConfigKey.self)
         guard let context = decoder.userInfo[ConfigContext.key] as? ConfigContext else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "read by PipelineConfig.parse"))
+            let why = "decoded only by PipelineConfig.parse, which collects every problem"
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: why))
         }
         self.init(decoder, path: decoder.codingPath, context: context)
         guard let allowed else { return }

@@ -102,7 +102,8 @@ public struct PipelineConfig: Sendable, Equatable {
         guard let root = try? decoder.decode(Root.self, from: json) else {
             throw Invalid(file: file.path, issues: [ConfigIssue(path: "", message: "not valid JSON: \(jsonSyntaxProblem(json))")])
         }
-        guard let config = root.config, context.issues.isEmpty else { throw Invalid(file: file.path, issues: context.issues) }
+        let issues = context.issues.withLock { $0 }
+        guard let config = root.config, issues.isEmpty else { throw Invalid(file: file.path, issues: issues) }
         return config
     }
 
