@@ -67,18 +67,15 @@ enum DiffCommand: Command {
             throw UsageError(message: "name two files to compare (OLD NEW), or none for the last two snapshots")
         }
 
-        // The old catalog is held, the new one streamed, one file read at a time: large catalogs fit in little memory.
+        // One file read at a time, and of each course only what comparing needs is kept: large catalogs fit in little memory.
         var labels: [String] = []
         var builder: CatalogDiff.Builder?
         for input in inputs {
             do {
-                var old: [ComparableCourse] = []
-                let header = try CourseDocument.comparableCourses(try FileBytes.read(input.file)) { course in
-                    if builder == nil { old.append(course) } else { builder?.add(course) }
-                }
-                if builder == nil { builder = CatalogDiff.Builder(old: old) }
-                let captured = if case let .string(time)? = header["capturedAt"] { " (\(time))" } else { "" }
-                labels.append(input.label + captured)
+                let document = try CourseDocument.read(try FileBytes.read(input.file))
+                let courses = document.courses.map(ComparableCourse.init)
+                if builder == nil { builder = CatalogDiff.Builder(old: courses) } else { for course in courses { builder?.add(course) } }
+                labels.append(input.label + (document.capturedAt.map { " (\($0))" } ?? ""))
             } catch {
                 let why = (error as? FormatError).map { "not a snapshot or catalog: \($0.message)" } ?? "cannot read: \(error)"
                 throw CommandFailure("\(input.label): \(why)", status: .trouble)

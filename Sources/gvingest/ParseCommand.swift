@@ -94,10 +94,10 @@ enum ParseCommand: Command {
             let courses = Normalizer(rules: rules).normalize(catalog: results.takeCourses())
             do {
                 if format == .json {
-                    try ParseOutput.writeJSON(courses: consume courses) { part throws in try FileHandle.standardOutput.write(contentsOf: part) }
-                    try FileHandle.standardOutput.write(contentsOf: [UInt8(ascii: "\n")])
+                    try FileHandle.standardOutput.write(contentsOf: ParseOutput.json(courses: courses) + [UInt8(ascii: "\n")])
                 } else {
-                    try FileHandle.standardOutput.write(contentsOf: Data(format.text(courses.map(\.record)).utf8))
+                    let records = courses.map { JSONValue(encoding: CourseRecord($0, diagnostics: true)) }
+                    try FileHandle.standardOutput.write(contentsOf: Data(format.text(records).utf8))
                 }
             } catch {
                 throw CommandFailure("cannot write the output: \(error.systemReason)", status: .cannotCreate)

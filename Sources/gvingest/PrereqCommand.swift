@@ -30,10 +30,13 @@ enum PrereqCommand: Command {
         let text = TextCleaner.cleanLine(words.joined(separator: " "))
         let tree = RequisiteParser.parse(text)
         if arguments.has("--json") {
-            print(JSONValue.object([
-                "text": .string(RequisiteParser.canonicalText(text)), "tree": .from(tree, \.json),
-                "courses": .array((tree?.courses ?? []).map(JSONValue.string)),
-            ]).serialized())
+            struct Reading: Encodable {
+                var text: String
+                @Nullable var tree: Requisite?
+                var courses: [String]
+            }
+            let reading = Reading(text: RequisiteParser.canonicalText(text), tree: tree, courses: tree?.courses ?? [])
+            print(String(decoding: JSONFile.encoded(reading), as: UTF8.self))
         } else if let tree {
             print(tree.indentedDescription())
         }

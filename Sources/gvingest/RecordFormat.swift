@@ -15,15 +15,15 @@ enum RecordFormat: String, CaseIterable {
     }
 
     /// The columns of the CSV form: the app's fields a spreadsheet is read for.
-    static let csvColumns = [RecordKey.id, .name, .subject, .number, .title, .credits, .level, .prerequisiteString,
-                             .corequisiteString, .description, .url].map(\.rawValue)
+    static let csvColumns = ["id", "name", "subject", "number", "title", "credits", "level", "prerequisiteString",
+                             "corequisiteString", "description", "url"]
 
-    /// `records` as JSON Lines or CSV (`extraColumns` after the usual ones).
-    func text(_ records: [[String: JSONValue]], extraColumns: [String] = []) -> String {
+    /// `records` (JSON objects) as a JSON array, JSON Lines or CSV (`extraColumns` after the usual ones).
+    func text(_ records: [JSONValue], extraColumns: [String] = []) -> String {
         switch self {
-        case .json: return JSONValue.array(records.map(JSONValue.object)).serialized() + "\n"
+        case .json: return JSONValue.array(records).serialized() + "\n"
         case .jsonl:
-            return records.map { JSONValue.object($0).serialized(pretty: false) + "\n" }.joined()
+            return records.map { $0.serialized(pretty: false) + "\n" }.joined()
         case .csv:
             let columns = Self.csvColumns + extraColumns
             let rows = [columns] + records.map { record in columns.map { (record[$0] ?? .null).displayText(none: "") } }

@@ -127,7 +127,7 @@ enum RunCommand: Command {
         report.warnings = log.warnings
         // The outputs' report is the one `publish` checks; --report's copy is also written after a dry run, which
         // writes nothing else ("-": after the dry run's diff, still in print's buffer).
-        let bytes = Data((report.json.serialized() + "\n").utf8)
+        let bytes = JSONFile.fileBytes(report)
         for path in (dryRun ? [] : [config.outputs.directory.appendingPathComponent("run-report.json").path]) + [arguments.value("--report")].compactMap({ $0 }) {
             do {
                 if path == "-" { fflush(nil); try FileHandle.standardOutput.write(contentsOf: bytes) } else { try AtomicFile.write(bytes, to: URL(fileURLWithPath: path)) }

@@ -65,7 +65,11 @@ enum SearchCommand: Command {
         }
         let hits = CatalogSearch.search(courses, query)
         if let format {
-            let records = hits.map { hit in hit.course.record.merging(["match": .string(hit.match.rawValue)]) { $1 } }
+            let records = hits.map { hit in
+                guard case var .object(record) = JSONValue(encoding: hit.course.record) else { return JSONValue.null }
+                record["match"] = .string(hit.match.rawValue)
+                return .object(record)
+            }
             print(format.text(records, extraColumns: ["match"]), terminator: "")
         } else {
             for hit in hits { print(line(hit)) }
@@ -77,7 +81,7 @@ enum SearchCommand: Command {
     /// "CIS 162  Computer Science I  (4 credits, Undergraduate; title)".
     static func line(_ hit: SearchHit) -> String {
         let course = hit.course
-        let credits = course.record[.creditsText]?.stringValue.flatMap { $0.isEmpty ? nil : "\($0) credits" }
+        let credits = course.record.creditsText.flatMap { $0.isEmpty ? nil : "\($0) credits" }
         let facts = [credits, course.level].compactMap { $0 }
         let matched = hit.match == .filters ? "" : "; matched \(hit.match.rawValue)"
         return "\(course.name)  \(course.title)  (\(facts.joined(separator: ", "))\(matched))"

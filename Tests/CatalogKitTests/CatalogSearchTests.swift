@@ -5,48 +5,47 @@ import Testing
 /// The search over published course records: matching, ranking and filters.
 @Suite struct CatalogSearchTests {
     static func course(_ name: String, _ title: String, description: String = "", level: String? = "Undergraduate",
-                       credits: (Double, Double)? = (3, 3), requires: [String] = [], coreq: [String] = []) throws -> SearchableCourse {
-        var record: [String: JSONValue] = [
-            "name": .string(name), "subject": .string(String(name.prefix { $0 != " " })), "title": .string(title),
-            "description": .string(description), "level": .from(level, JSONValue.string),
-            "prerequisiteCourses": .array(requires.map(JSONValue.string)), "corequisiteCourses": .array(coreq.map(JSONValue.string)),
-        ]
-        if let credits {
-            record["credits"] = .int(Int(credits.0))
-            record["creditRange"] = .object(["min": .double(credits.0), "max": .double(credits.1)])
-        }
-        return try SearchableCourse(record: .object(record))
+                       credits: (Double, Double)? = (3, 3), requires: [String] = [], coreq: [String] = []) -> SearchableCourse {
+        var record = CourseRecord(SnapshotTestSupport.course("CIS 100", title: title, description: description, credits: nil))
+        record.name = name
+        record.subject = String(name.prefix { $0 != " " })
+        record.level = level
+        record.prerequisiteCourses = requires
+        record.corequisiteCourses = coreq
+        record.credits = Int(credits?.0 ?? 0)
+        record.creditRange = credits.map { CreditRange(min: $0.0, max: $0.1) }
+        return SearchableCourse(record)
     }
 
-    static func catalog() throws -> [SearchableCourse] {
+    static func catalog() -> [SearchableCourse] {
         [
-            try course("MTH 201", "Calculus I", description: "Limits and derivatives for computer scientists."),
-            try course("CIS 263", "Data Structures", description: "Lists and trees.", requires: ["CIS 163"]),
-            try course("CIS 162", "Computer Science I", credits: (4, 4)),
-            try course("CIS 163", "Computer Science II", credits: (4, 4), requires: ["CIS 162"]),
-            try course("CIS 499", "Independent Study", credits: (1, 3)),
-            try course("CIS 635", "Data Mining", level: "Graduate", coreq: ["CIS 162"]),
-            try course("COMPUTER 100", "Orientation"),
+            course("MTH 201", "Calculus I", description: "Limits and derivatives for computer scientists."),
+            course("CIS 263", "Data Structures", description: "Lists and trees.", requires: ["CIS 163"]),
+            course("CIS 162", "Computer Science I", credits: (4, 4)),
+            course("CIS 163", "Computer Science II", credits: (4, 4), requires: ["CIS 162"]),
+            course("CIS 499", "Independent Study", credits: (1, 3)),
+            course("CIS 635", "Data Mining", level: "Graduate", coreq: ["CIS 162"]),
+            course("COMPUTER 100", "Orientation"),
         ]
     }
 
     static func names(_ hits: [SearchHit]) -> [String] { hits.map(\.course.name) }
 
     @Test func codeThenTitleThenDescriptionTiesInCodeOrder() throws {
-        let hits = CatalogSearch.search(try Self.catalog(), CatalogQuery(text: "COMPUTER"))
+        let hits = CatalogSearch.search(Self.catalog(), CatalogQuery(text: "COMPUTER"))
         #expect(Self.names(hits) == ["COMPUTER 100", "CIS 162", "CIS 163", "MTH 201"])
         #expect(hits.map(\.match) == [.code, .title, .title, .description])
     }
 
     @Test func codesMatchWithOrWithoutTheirSpace() throws {
-        let catalog = try Self.catalog()
+        let catalog = Self.catalog()
         #expect(Self.names(CatalogSearch.search(catalog, CatalogQuery(text: "cis16"))) == ["CIS 162", "CIS 163"])
         #expect(Self.names(CatalogSearch.search(catalog, CatalogQuery(text: "cis 263"))) == ["CIS 263"])
         #expect(CatalogSearch.search(catalog, CatalogQuery(text: "cryptography")).isEmpty)
     }
 
     @Test func filtersNarrowAndAnEmptyQueryListsWhatPasses() throws {
-        let catalog = try Self.catalog()
+        let catalog = Self.catalog()
         #expect(Self.names(CatalogSearch.search(catalog, CatalogQuery(level: "GRADUATE"))) == ["CIS 635"])
         #expect(Self.names(CatalogSearch.search(catalog, CatalogQuery(subject: "mth"))) == ["MTH 201"])
         // 2 credits: only a course whose range holds 2.
@@ -57,43 +56,44 @@ import Testing
     }
 
     @Test func requiresLooksAtPrerequisitesAndCorequisites() throws {
-        let hits = CatalogSearch.search(try Self.catalog(), CatalogQuery(requires: CourseCode(parsing: "cis162")))
+        let hits = CatalogSearch.search(Self.catalog(), CatalogQuery(requires: CourseCode(parsing: "cis162")))
         #expect(Self.names(hits) == ["CIS 163", "CIS 635"])
     }
 
-    @Test func creditsWithoutARangeCompareWithTheCredits() throws {
-        var record: [String: JSONValue] = ["name": .string("ART 100"), "title": .string("Drawing"), "credits": .int(2)]
-        let drawing = try SearchableCourse(record: .object(record))
+    @Test func creditsWithoutARangeCompareWithTheCredits() {
+        var record = Self.course("ART 100", "Drawing", credits: nil).record
+        record.credits = 2
+        let drawing = SearchableCourse(record)
         #expect(drawing.subject == "ART")
         #expect(Self.names(CatalogSearch.search([drawing], CatalogQuery(credits: 2))) == ["ART 100"])
         #expect(CatalogSearch.search([drawing], CatalogQuery(credits: 3)).isEmpty)
-        record["name"] = .int(5)
-        #expect(throws: FormatError.self) { try SearchableCourse(record: .object(record)) }
+    }
+
+    /// A catalog document as `catalog.json` has it, with the first course's members replaced.
+    static func document(_ members: [String: JSONValue]) -> [UInt8] {
+        guard case var .object(record) = JSONValue(encoding: Self.catalog()[0].record) else { return [] }
+        record.merge(members) { $1 }
+        return Array(JSONValue.object(["schemaVersion": .int(1), "courses": .array([.object(record)])]).serialized().utf8)
     }
 
     @Test func publishedDocumentsAreReadAndOthersRefused() throws {
-        let text = #"{"schemaVersion": 1, "catalog": {"id": "x"}, "courseCount": 1, "courses": [{"name": "CIS 162", "title": "CS I"}]}"#
-        let courses = try CatalogSearch.courses(in: Array(text.utf8))
-        #expect(courses.map(\.name) == ["CIS 162"])
+        #expect(try CatalogSearch.courses(in: Self.document([:])).map(\.name) == ["MTH 201"])
         #expect(throws: FormatError.self) { try CatalogSearch.courses(in: Array(#"{"news": []}"#.utf8)) }
         #expect(throws: FormatError.self) { try CatalogSearch.courses(in: Array(#"{"courses": [{"title": "x"}]}"#.utf8)) }
     }
 
-    @Test func aMemberOfAnotherTypeIsRefusedByNameNotReadAsAbsent() throws {
-        let misfits: [(String, JSONValue, String)] = [
-            ("title", .int(5), #"expected "title" as a string or null, got 5"#),
-            ("level", .bool(true), #"expected "level" as a string or null, got true"#),
-            ("credits", .string("three"), #"expected "credits" as a number or null, got "three""#),
-            ("creditRange", .object(["min": .int(1)]), #"expected "creditRange" as an object with numbers "min" and "max" or null, got an object"#),
-            ("prerequisiteCourses", .array([.int(162)]), #"expected "prerequisiteCourses" as an array of strings or null, got an array"#),
-            ("corequisiteCourses", .string("CIS 162"), #"expected "corequisiteCourses" as an array of strings or null, got "CIS 162""#),
-        ]
-        for (key, value, message) in misfits {
-            let record: [String: JSONValue] = ["name": .string("CIS 162"), key: value]
-            #expect(throws: FormatError(message: message)) { try SearchableCourse(record: .object(record)) }
+    /// Reading a catalog is decoding its records: a member of another type is refused by its JSON path, never read
+    /// as absent (which would drop the course from a filter with nothing said).
+    @Test func aMemberOfAnotherTypeIsRefusedByItsPath() throws {
+        let misfits: [(String, JSONValue)] = [("title", .int(5)), ("level", .bool(true)), ("credits", .string("three")),
+                                              ("creditRange", .object(["min": .int(1)])), ("prerequisiteCourses", .array([.int(162)])),
+                                              ("corequisiteCourses", .string("CIS 162")), ("name", .null)]
+        for (key, value) in misfits {
+            let error = #expect(throws: FormatError.self) { try CatalogSearch.courses(in: Self.document([key: value])) }
+            #expect(error?.message.hasPrefix("courses[0].\(key)") == true, "\(key): \(error?.message ?? "")")
         }
-        let nulls = Dictionary(uniqueKeysWithValues: misfits.map { ($0.0, JSONValue.null) }).merging(["name": .string("CIS 162")]) { $1 }
-        #expect(try SearchableCourse(record: .object(nulls)).title == "")
-        #expect(try Self.catalog().count == 7)
+        let read = try CatalogSearch.courses(in: Self.document(["level": .null, "creditRange": .null]))
+        #expect(read.first?.level == nil && read.first?.record.creditRange == nil)
+        #expect(Self.catalog().count == 7)
     }
 }

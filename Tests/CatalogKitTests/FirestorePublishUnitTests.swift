@@ -23,47 +23,70 @@ struct FirestorePublishUnitTests {
                                         "a": .array([]), "m": .map([:]), "t": .timestamp("2026-12-01T12:11:55Z"),
                                         "nested": .array([.map(["k": .array([.integer(1)])])])])
         #expect(FirestoreValue(rest: value.rest) == value)
-        #expect(FirestoreValue(rest: try JSONValue.parse(#"{"timestampValue": "2026-12-01T12:11:55.000000Z"}"#)) == .timestamp("2026-12-01T12:11:55Z"))
-        #expect(FirestoreValue(rest: try JSONValue.parse(#"{"timestampValue": "2026-12-01T12:11:55.250000Z"}"#))
+        #expect(FirestoreValue(rest: try JSONFile.decode(JSONValue.self, from: Array(#"{"timestampValue": "2026-12-01T12:11:55.000000Z"}"#.utf8))) == .timestamp("2026-12-01T12:11:55Z"))
+        #expect(FirestoreValue(rest: try JSONFile.decode(JSONValue.self, from: Array(#"{"timestampValue": "2026-12-01T12:11:55.250000Z"}"#.utf8)))
                 == FirestoreValue.timestamp(rfc3339: "2026-12-01T12:11:55.25Z"))
-        #expect(FirestoreValue(rest: try JSONValue.parse(#"{"integerValue": "12"}"#)) == .integer(12))
-        #expect(FirestoreValue(rest: try JSONValue.parse(#"{"integerValue": "12"}"#)) != .double(12))
-        #expect(FirestoreValue(rest: try JSONValue.parse(#"{"geoPointValue": {"latitude": 1}}"#)) == nil)
+        #expect(FirestoreValue(rest: try JSONFile.decode(JSONValue.self, from: Array(#"{"integerValue": "12"}"#.utf8))) == .integer(12))
+        #expect(FirestoreValue(rest: try JSONFile.decode(JSONValue.self, from: Array(#"{"integerValue": "12"}"#.utf8))) != .double(12))
+        #expect(FirestoreValue(rest: try JSONFile.decode(JSONValue.self, from: Array(#"{"geoPointValue": {"latitude": 1}}"#.utf8))) == nil)
         #expect(FirestoreValue.timestamp(rfc3339: "2026-12-01T12:11:55+01:00") == nil)
     }
 
-    static let course: JSONValue = .object([
-        "id": .string("cis-162"), "number": .int(162), "subject": .string("CIS"), "name": .string("CIS 162"),
-        "title": .string("Computer Science I"), "description": .null, "credits": .int(4), "rubricsUrl": .null, "level": .null,
-        "transitionPlanUrl": .null, "prerequisiteString": .string("MTH 110."), "createdAt": .string("2026-01-02T03:04:05Z"),
-        "updatedAt": .string("2026-02-02T03:04:05Z"), "creditRange": .object(["min": .int(4), "max": .int(4)]),
-        "url": .string("https://example.edu/cis-162"), "prerequisiteCourses": .array([.string("MTH 110")]), "fields": .object(["Fee": .string("Y")]),
-    ])
+    /// A published course record with no description, level or prerequisite.
+    static var course: CourseRecord {
+        var record = CourseRecord(SnapshotTestSupport.course("CIS 162", title: "Computer Science I", description: "", credits: "4"))
+        record.level = nil
+        record.createdAt = "2026-01-02T03:04:05Z"
+        record.updatedAt = "2026-02-02T03:04:05Z"
+        record.prerequisiteString = "MTH 110."
+        record.prerequisiteCourses = ["MTH 110"]
+        record.fields = ["Fee": "Y"]
+        return record
+    }
+
+    /// The app's string fields: it drops a course document whose field is missing, null or of another type.
+    static let appStringFields = ["subject", "name", "title", "description", "rubricsUrl", "level", "transitionPlanUrl", "prerequisiteString"]
 
     @Test func aCourseDocumentHasEveryAppFieldWithTheAppsType() throws {
         let document = try FirestoreDocuments.course(Self.course, path: "catalog.json: courses[0]")
         #expect(document.id == "cis-162")
-        for key in FirestoreDocuments.appStringFields {
+        for key in Self.appStringFields {
             guard case .string? = document.fields[key] else { Issue.record("\(key) is not a string"); continue }
         }
         #expect(document.fields["description"] == .string("") && document.fields["rubricsUrl"] == .string(""))
+        #expect(document.fields["level"] == .string(""))
         #expect(document.fields["number"] == .integer(162) && document.fields["credits"] == .integer(4))
         #expect(document.fields["createdAt"] == .timestamp("2026-01-02T03:04:05Z"))
         #expect(document.fields["creditRange"] == .map(["min": .integer(4), "max": .integer(4)]))
         #expect(document.fields["prerequisiteCourses"] == .array([.string("MTH 110")]))
-        #expect(document.fields["fields"] == nil)
+        #expect(document.fields["fields"] == nil && document.fields["sourceUrl"] == nil)
+        // Every field of the document is one of the record's, under the record's name.
+        guard case let .object(members) = JSONValue(encoding: Self.course) else { Issue.record("not an object"); return }
+        #expect(Set(document.fields.keys).isSubset(of: Set(members.keys)))
 
-        guard case var record = Self.course, case var .object(members) = record else { return }
-        members["credits"] = .object(["min": .int(1), "max": .int(3)])
-        record = .object(members)
-        let error = #expect(throws: CommandFailure.self) { try FirestoreDocuments.course(record, path: "catalog.json: courses[7]") }
-        #expect(error?.message.hasPrefix("catalog.json: courses[7].credits: expected an integer") == true)
+        var unstamped = Self.course
+        unstamped.updatedAt = nil
+        let error = #expect(throws: CommandFailure.self) { try FirestoreDocuments.course(unstamped, path: "catalog.json: courses[7]") }
+        #expect(error?.message == "catalog.json: courses[7].updatedAt: expected an RFC 3339 UTC timestamp, got nothing")
+        #expect(error?.status == .dataError)
+    }
+
+    /// catalog.json is read by decoding its records: a member of another type is refused by its JSON path (65).
+    @Test func aMemberOfAnotherTypeIsRefusedByItsPath() throws {
+        let directory = try SnapshotTestSupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        guard case var .object(record) = JSONValue(encoding: Self.course) else { Issue.record("not an object"); return }
+        record["credits"] = .object(["min": .int(1), "max": .int(3)])
+        try Data(JSONValue.object(["catalog": .object(["id": .string("c")]), "courses": .array([.object(record)])]).serialized().utf8)
+            .write(to: directory.appendingPathComponent("catalog.json"))
+        let error = #expect(throws: CommandFailure.self) { try FirestoreDocuments.outputs(in: directory, checkReport: false) }
+        #expect(error?.message.hasPrefix("\(directory.path)/catalog.json: courses[0].credits: expected an integer") == true, "\(error?.message ?? "")")
         #expect(error?.status == .dataError)
     }
 
     @Test func aNewsDocumentCarriesTheAppsNewsFields() throws {
         let item = NewsItem(id: "gvsu:added:cis-380:20260101T000000Z", title: "New course: CIS 380", description: "Learning.", content: "**x**",
-                            featured: true, createdAt: "2026-01-01T00:00:00Z", kind: .added, courseID: "cis-380", link: nil)
+                            featured: true, createdAt: "2026-01-01T00:00:00Z", kind: .added, courseId: "cis-380", link: nil)
         let document = try FirestoreDocuments.news(item, path: "news.json: news[0]")
         #expect(document.id == item.id)
         #expect(document.fields["featured"] == .bool(true) && document.fields["thumbnail"] == .null && document.fields["link"] == .null)
@@ -96,7 +119,7 @@ struct FirestorePublishUnitTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-twice-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let course = #"{"id": "cis-162", "number": 162, "credits": 4, "createdAt": "2026-01-01T00:00:00Z", "updatedAt": "2026-01-01T00:00:00Z"}"#
+        let course = JSONValue(encoding: Self.course).serialized(pretty: false)
         let other = course.replacingOccurrences(of: "cis-162", with: "cis-163")
         let item = #"{"id": "n1", "title": "t", "description": "d", "content": "c", "featured": false, "createdAt": "2026-01-01T00:00:00Z", "courseId": "cis-162", "kind": "added"}"#
         for (courses, news, expected) in [([course, other, course], [item], #"catalog.json: courses[2].id: "cis-162" again, as courses[0]"#),

@@ -36,9 +36,9 @@ import Testing
 
         [CIS 380 in the catalog](https://www.gvsu.edu/catalog/course/cis-380.htm)
         """)
-        guard case let .object(json) = item.json else { Issue.record("not an object"); return }
+        guard case let .object(json) = JSONValue(encoding: item) else { Issue.record("not an object"); return }
         for key in ["id", "title", "description", "thumbnail", "content", "featured", "createdAt"] { #expect(json[key] != nil, "\(key)") }
-        #expect(try NewsItem(json: item.json) == item)
+        #expect(try NewsFile.decode(NewsFile.encoded([item])) == [item])
     }
 
     @Test func removedChangedAndRenumberedCoursesAreAnnouncedOnlyWhenAsked() throws {
@@ -70,7 +70,7 @@ import Testing
 
     @Test func theNewsFileKeepsTheFirstItemOfAnIdAndSortsNewestFirst() throws {
         func item(_ id: String, _ time: String, _ title: String = "t") -> NewsItem {
-            NewsItem(id: id, title: title, description: "d", content: "c", featured: false, createdAt: time, kind: .added, courseID: id, link: nil)
+            NewsItem(id: id, title: title, description: "d", content: "c", featured: false, createdAt: time, kind: .added, courseId: id, link: nil)
         }
         let existing = [item("a", "2024-01-01T00:00:00Z", "first")]
         let merged = NewsFile.merge(existing: existing, new: [item("b", "2024-02-01T00:00:00Z"), item("a", "2024-03-01T00:00:00Z", "again"),
@@ -163,7 +163,7 @@ import Testing
 
     @Test func controlCharactersCannotBreakTheFeed() throws {
         let item = NewsItem(id: "x", title: "bell \u{07} and form feed \u{0C}", description: "d", content: "c", featured: false,
-                            createdAt: "2024-01-01T00:00:00Z", kind: .added, courseID: "x", link: nil)
+                            createdAt: "2024-01-01T00:00:00Z", kind: .added, courseId: "x", link: nil)
         let xml = AtomFeed.render([item], settings: NewsSettings(), emptyUpdated: "2024-01-01T00:00:00Z")
         let feed = try #require(FeedReader.read(xml))
         #expect(feed.texts["feed/entry/title"] == ["bell \u{FFFD} and form feed \u{FFFD}"])

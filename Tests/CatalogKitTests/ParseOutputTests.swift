@@ -4,25 +4,17 @@ import FuzzHarness
 import Testing
 
 struct ParseOutputTests {
-    /// The records are written in parallel and stitched together: the bytes must be those of the one-core writer.
-    @Test func theParallelJSONIsByteForByteTheSerialOne() async throws {
+    /// `parse --json` is the records with their diagnostics, and reads back as them.
+    @Test func theJSONOutputReadsBackAsTheRecords() async throws {
         let (inputs, errors) = PageInputs.expand([TestPaths.gvsuFixtures.appendingPathComponent("course").path])
         #expect(errors.isEmpty)
         let results = await ParseRunner.run(inputs, parser: PageParser(system: .fixed(.gvsu)))
         let courses = Normalizer().normalize(catalog: results.flatMap(\.courses))
-        // More than a group of records, so that the groups of a batch are written on the cores.
-        #expect(courses.count > 2 * ParseOutput.group)
-        // Records are written from `members` as listed; the serial writer sorts a dictionary's keys.
-        let keys = courses[0].members.map(\.key)
-        #expect(keys == keys.sorted() && Set(keys).count == keys.count)
-        let serial = JSONValue.array(courses.map { .object($0.record) }).serialized()
-        #expect(String(decoding: ParseOutput.jsonBytes(results), as: UTF8.self) == serial)
-        #expect(ParseOutput.jsonBytes([]) == Array(JSONValue.array([]).serialized().utf8))
-        // In batches of any size, the last one short or not: the same bytes, each batch's pieces in order.
-        let group = ParseOutput.group
-        for batch in [-1, 0, 1, 7, group - 1, group, group + 1, courses.count - 1, courses.count, courses.count + 5] {
-            #expect(String(decoding: ParseOutput.jsonParts(courses: courses, batch: batch).joined(), as: UTF8.self) == serial)
-        }
+        #expect(courses.count > 60)
+        let read = try JSONFile.decode([CourseRecord].self, from: ParseOutput.jsonBytes(results))
+        #expect(read == courses.map { CourseRecord($0, diagnostics: true) })
+        #expect(read.allSatisfy { $0.sources?.isEmpty == false && $0.warnings != nil && $0.createdAt == nil })
+        #expect(try JSONFile.decode([CourseRecord].self, from: ParseOutput.jsonBytes([])).isEmpty)
     }
 
     /// The whole JSON output, byte for byte, against Fixtures/parse-json (see its README for regenerating it).

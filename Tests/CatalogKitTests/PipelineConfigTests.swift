@@ -102,23 +102,33 @@ import Testing
     }
 }
 
+/// `JSONValue`, the JSON of what has no fixed shape, read and written by Foundation's coders.
 @Suite struct JSONTests {
-    @Test func parsingAndWritingRoundTrip() throws {
+    static func read(_ text: String) throws -> JSONValue { try JSONFile.decode(JSONValue.self, from: Array(text.utf8)) }
+
+    @Test func readingAndWritingRoundTrip() throws {
         let text = #"{"a": [1, -2.5, true, null, "x\"\\\n\u00e9\ud83d\ude00"], "b": {}, "c": []}"#
-        let value = try JSONValue.parse(text)
+        let value = try Self.read(text)
         #expect(value["a"] == .array([.int(1), .double(-2.5), .bool(true), .null, .string("x\"\\\né😀")]))
-        #expect(try JSONValue.parse(value.serialized()) == value)
-        #expect(try JSONValue.parse(value.serialized(pretty: false)) == value)
+        #expect(try Self.read(value.serialized()) == value)
         #expect(value.serialized(pretty: false) == #"{"a":[1,-2.5,true,null,"x\"\\\né😀"],"b":{},"c":[]}"#)
+        #expect(JSONValue.double(.infinity).serialized() == "null")
     }
 
-    @Test(arguments: ["", "{", "[1,]", "{\"a\" 1}", "tru", "\"\u{01}\"", "01x", "{\"a\":1,\"a\":2}", "\"\\ud800\""])
-    func malformedTextIsAnError(_ text: String) {
-        #expect(throws: JSONSyntaxError.self) { try JSONValue.parse(text) }
+    /// Where the text stops being JSON is said as an editor shows it; a number too large for an integer by its path.
+    @Test func malformedTextSaysWhereAndWhat() {
+        for (text, expected) in [("{\n  \"a\": 1,,\n}", "not valid JSON: line 2, column 10: unexpected character ','"),
+                                 ("[1, 2", "not valid JSON: unexpected end of file during JSON parse")] {
+            #expect(throws: FormatError(message: expected)) { try Self.read(text) }
+        }
+        struct Count: Decodable { var n: [Int] }
+        #expect(throws: FormatError(message: "n[1]: 1e+20 is too large for an integer")) {
+            try JSONFile.decode(Count.self, from: Array(#"{"n": [1, 100000000000000000000]}"#.utf8))
+        }
     }
 
     @Test func deepNestingIsRefusedNotACrash() {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
-        #expect(throws: JSONSyntaxError.self) { try JSONValue.parse(deep) }
+        #expect(throws: FormatError.self) { try Self.read(deep) }
     }
 }

@@ -40,7 +40,7 @@ import Testing
     }
 
     @Test func theFixtureCatalogIsValidAgainstTheSchema() throws {
-        let json = PublishedCatalog.json(catalog: Self.catalog, snapshot: try Self.snapshot())
+        let json = JSONValue(encoding: PublishedCatalog(catalog: Self.catalog, snapshot: try Self.snapshot()))
         let (status, output) = try Self.validate(json)
         #expect(status == 0, "\(output)")
         #expect(json["courseCount"] == .int(71))
@@ -59,7 +59,7 @@ import Testing
 
     @Test func theValidatorRejectsWhatTheSchemaForbids() throws {
         let courses = try Self.fixtureCourses()
-        guard case var .object(top) = PublishedCatalog.json(catalog: Self.catalog, snapshot: try Self.snapshot(courses: courses)),
+        guard case var .object(top) = JSONValue(encoding: PublishedCatalog(catalog: Self.catalog, snapshot: try Self.snapshot(courses: courses))),
               case var .array(records)? = top["courses"], case var .object(first) = records[0] else {
             Issue.record("unexpected shape")
             return
@@ -75,8 +75,8 @@ import Testing
     }
 
     @Test func theSameInputGivesAByteIdenticalFile() throws {
-        let once = PublishedCatalog.json(catalog: Self.catalog, snapshot: try Self.snapshot()).serialized()
-        let twice = PublishedCatalog.json(catalog: Self.catalog, snapshot: try Self.snapshot(courses: try Self.fixtureCourses().reversed())).serialized()
+        let once = JSONValue(encoding: PublishedCatalog(catalog: Self.catalog, snapshot: try Self.snapshot())).serialized()
+        let twice = JSONValue(encoding: PublishedCatalog(catalog: Self.catalog, snapshot: try Self.snapshot(courses: try Self.fixtureCourses().reversed()))).serialized()
         #expect(once == twice)
     }
 }

@@ -44,7 +44,7 @@ enum SnapshotTestSupport {
 
 extension CatalogDiff {
     /// Compares two snapshots' courses.
-    static func between(old: [SnapshotCourse], new: [SnapshotCourse]) -> CatalogDiff {
-        between(old: old.map(\.comparable), new: new.map(\.comparable))
+    static func between(old: [CourseRecord], new: [CourseRecord]) -> CatalogDiff {
+        between(old: old.map(ComparableCourse.init), new: new.map(ComparableCourse.init))
     }
 }

@@ -27,13 +27,11 @@ import Testing
         let read = try Snapshot(bytes: snapshot.encoded())
         #expect(read == snapshot)
         for (course, stored) in zip(courses, read.courses) {
-            var expected = course.record
-            expected["sources"] = nil
-            expected["warnings"] = nil
-            // Equal as JSON text: the file cannot tell 3.0 from 3.
-            #expect(JSONValue.object(stored.record).serialized() == JSONValue.object(expected).serialized(), "\(course.id)")
-            #expect(stored.createdAt == "2024-09-01T06:00:00Z")
-            #expect(stored.updatedAt == "2024-09-01T06:00:00Z")
+            var expected = CourseRecord(course)
+            expected.createdAt = "2024-09-01T06:00:00Z"
+            expected.updatedAt = "2024-09-01T06:00:00Z"
+            #expect(stored == expected, "\(course.id)")
+            #expect(stored.sources == nil && stored.warnings == nil && stored.fingerprint == nil)
         }
         #expect(read.catalogID == "test")
         #expect(read.pages == Support.pages)
@@ -47,12 +45,10 @@ import Testing
         let backward = Support.capture(courses.reversed(), at: Self.t1).snapshot.encoded()
         #expect(forward == backward)
         let text = String(decoding: forward, as: UTF8.self)
-        let lines = text.split(separator: "\n")
-        #expect(lines.first == "{")
-        let courseLines = lines.filter { $0.hasPrefix("    {\"catalog\"") }
-        #expect(courseLines.count == 3)
-        #expect(courseLines.map { $0.contains("\"id\":\"bio-120\"") } == [true, false, false])
-        #expect(text.contains("\"fingerprint\":\""))
+        #expect(text.hasPrefix("{\n") && text.hasSuffix("}\n"))
+        let places = ["bio-120", "cis-162", "mth-201"].compactMap { text.range(of: "\"id\" : \"\($0)\"")?.lowerBound }
+        #expect(places.count == 3 && places == places.sorted())
+        #expect(text.contains("\"fingerprint\" : \""))
         #expect(text.contains("\"schemaVersion\" : 1"))
         #expect(!text.contains("\"sources\""))
     }
@@ -133,16 +129,31 @@ import Testing
         #expect(try FileBytes.read(entry.file) == truncated)
     }
 
-    @Test(arguments: [
-        (#"{"schemaVersion": 2, "courses": []}"#, "schemaVersion 2"),
-        (#"{"schemaVersion": 1, "catalog": {"id": "a", "source": {}}, "capturedAt": "yesterday", "courses": []}"#, "capturedAt"),
-        (#"{"schemaVersion": 1, "courses": [{"id": "a-1", "name": "A 1"}]}"#, "courses[0]: expected a non-empty string \"title\""),
-        (#"{"schemaVersion": 1, "courses": [{"id": "a-1", "name": "A 1", "title": "T"}]}"#, "needs createdAt and updatedAt"),
-        (#"{"courses": {}}"#, "expected \"courses\" to be an array"),
-    ])
-    func malformedSnapshotsSayWhatIsWrong(_ text: String, _ expected: String) {
-        let error = #expect(throws: FormatError.self) { try Snapshot(bytes: Array(text.utf8)) }
-        #expect(error?.message.contains(expected) == true, "\(error?.message ?? "no error")")
+    /// A snapshot's JSON with one change made to it.
+    static func malformed(_ change: (inout [String: JSONValue], inout [String: JSONValue]) -> Void) throws -> [UInt8] {
+        let snapshot = Support.capture([Support.course("CIS 162", title: "CS I")], at: Self.t1).snapshot
+        guard case var .object(root) = try JSONFile.decode(JSONValue.self, from: snapshot.encoded()),
+              case let .array(courses)? = root["courses"], case var .object(course)? = courses.first else { return [] }
+        change(&root, &course)
+        if case .array? = root["courses"] { root["courses"] = .array([.object(course)]) }
+        return Array(JSONValue.object(root).serialized().utf8)
+    }
+
+    @Test func malformedSnapshotsSayWhatIsWrongAndWhere() throws {
+        let cases: [(String, (inout [String: JSONValue], inout [String: JSONValue]) -> Void)] = [
+            ("schemaVersion 2: this gvingest reads snapshots of version 1", { root, _ in root["schemaVersion"] = .int(2); root["pages"] = nil }),
+            ("capturedAt: expected a time like 2024-05-01T12:00:00Z, got \"yesterday\"", { root, _ in root["capturedAt"] = .string("yesterday") }),
+            ("courses[0].title: missing", { _, course in course["title"] = nil }),
+            ("courses[0].credits: expected an integer, got a string", { _, course in course["credits"] = .string("3") }),
+            ("courses[0].createdAt: a snapshot's course needs a time like 2024-05-01T12:00:00Z, got none", { _, course in course["createdAt"] = nil }),
+            ("courseCount is 2 but 1 courses are listed", { root, _ in root["courseCount"] = .int(2) }),
+            ("courses: expected an array, got an object", { root, _ in root["courses"] = .object([:]) }),
+        ]
+        for (expected, change) in cases {
+            let error = #expect(throws: FormatError.self) { try Snapshot(bytes: try Self.malformed(change)) }
+            #expect(error?.message == expected)
+        }
+        #expect(throws: FormatError(message: "not valid JSON: unexpected end of file during JSON parse")) { try Snapshot(bytes: Array("{\"courses\": [".utf8)) }
     }
 
     @Test func staleTemporaryFilesArePrunedAndFreshOnesKept() throws {

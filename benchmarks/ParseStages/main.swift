@@ -41,17 +41,11 @@ let parsed = stage("fields read (AcalogParser.courses)") { contexts.flatMap { (t
 var links: [String: String] = [:]
 for course in parsed where links[course.code.description] == nil { links[course.code.description] = course.pageURL ?? course.sourceURL }
 let courses = stage("normalize (incl. requisite trees)") { parsed.map { Normalizer().normalize($0, links: links) } }
-// As `parse --json` writes them: each record straight from its members.
-let json = stage("JSON written") {
-    courses.map { course in
-        var bytes: [UInt8] = []
-        course.writeJSON(into: &bytes, indentingLevels: .max, depth: 1)
-        return bytes
-    }
-}
+// As `parse --json` writes them: the records, with their diagnostics, through Foundation's encoder.
+let json = stage("JSON written") { ParseOutput.json(courses: courses) }
 
 let total = figures.reduce(0) { $0 + $1.1 }
-print("pages: \(files.count), courses: \(courses.count), JSON bytes: \(json.reduce(0) { $0 + $1.count })")
+print("pages: \(files.count), courses: \(courses.count), JSON bytes: \(json.count)")
 func padded(_ name: String) -> String { name + String(repeating: " ", count: max(1, 46 - name.count)) }
 for (name, seconds) in figures {
     print(padded(name) + String(format: "%7.3f s  %5.1f %%", seconds, 100 * seconds / total))

@@ -60,12 +60,11 @@ public enum HTMLHarness {
         if !result.courses.isEmpty, result.system == nil {
             problems.append("courses without the system that read them")
         }
-        let json = String(decoding: ParseOutput.jsonBytes([result]), as: UTF8.self)
-        switch Result(catching: { () throws(JSONSyntaxError) in try JSONValue.parse(json) }) {
-        case let .success(value):
-            if case .array = value {} else { problems.append("parse --json output is not an array") }
+        switch Result(catching: { () throws(FormatError) in try JSONFile.decode([CourseRecord].self, from: ParseOutput.jsonBytes([result])) }) {
+        case let .success(records):
+            if records.count != result.courses.count { problems.append("parse --json output has \(records.count) of \(result.courses.count) courses") }
         case let .failure(error):
-            problems.append("parse --json output is not JSON: \(error)")
+            problems.append("parse --json output does not read back as course records: \(error)")
         }
         _ = ParseOutput.human(result)
 

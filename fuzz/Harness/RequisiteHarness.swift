@@ -20,18 +20,11 @@ public enum RequisiteHarness {
         if let tree {
             let missing = tree.missingWords(of: text)
             if !missing.isEmpty { problems.append("tree lost \(missing.prefix(5)) of \(shown)") }
-            let written = tree.json.serialized(pretty: false)
-            switch Result(catching: { () throws(JSONSyntaxError) in try JSONValue.parse(written) }) {
-            case let .success(value):
-                if value != tree.json { problems.append("tree JSON reads back differently for \(shown)") }
-            case let .failure(error):
-                problems.append("tree JSON is not JSON (\(error)) for \(shown)")
-            }
             do {
-                let decoded = try JSONDecoder().decode(Requisite.self, from: Data(written.utf8))
-                if decoded != tree { problems.append("tree JSON decodes (Codable) to another tree for \(shown)") }
+                let decoded = try JSONDecoder().decode(Requisite.self, from: JSONFile.encoded(tree, pretty: false))
+                if decoded != tree { problems.append("tree JSON decodes to another tree for \(shown)") }
             } catch {
-                problems.append("tree JSON does not decode (Codable): \(error) for \(shown)")
+                problems.append("tree JSON does not decode: \(error) for \(shown)")
             }
             _ = tree.indentedDescription()
             _ = tree.courses
@@ -46,9 +39,10 @@ public enum RequisiteHarness {
         parsed.prerequisiteText = text
         parsed.corequisiteText = text
         let course = Normalizer(rules: rules).normalize(parsed)
-        let record = JSONValue.object(course.record).serialized()
-        if case let .failure(error) = Result(catching: { () throws(JSONSyntaxError) in try JSONValue.parse(record) }) {
-            problems.append("course record is not JSON (\(error)) for \(shown)")
+        let record = CourseRecord(course, diagnostics: true)
+        switch Result(catching: { () throws(FormatError) in try JSONFile.decode(CourseRecord.self, from: JSONFile.encoded(record)) }) {
+        case let .success(read): if read != record { problems.append("course record reads back differently for \(shown)") }
+        case let .failure(error): problems.append("course record does not read back (\(error)) for \(shown)")
         }
         return problems
     }

@@ -176,20 +176,3 @@ struct ConfigValue {
         return found
     }
 }
-
-/// Where the text stops being JSON, as an editor shows it. Foundation's decoder says only that it is not JSON; its
-/// serializer says "Invalid value around character 17", the offset of a byte.
-func jsonSyntaxProblem(_ json: Data) -> String {
-    let bytes = Array(json)
-    var said = "not JSON"
-    do { _ = try JSONSerialization.jsonObject(with: json, options: .fragmentsAllowed) } catch {
-        said = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
-    }
-    guard let match = said.firstMatch(of: #/^(.*?) around character (\d+)\.?$/#), let offset = Int(match.2), offset < bytes.count else {
-        return said.prefix(1).lowercased() + said.dropFirst().trimmingCharacters(in: CharacterSet(charactersIn: "."))
-    }
-    let line = bytes[..<offset].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-    let found = String(decoding: bytes[offset...].prefix(4), as: UTF8.self).first.map { "unexpected character '\($0)'" }
-    return "line \(line.count), column \(String(decoding: line.last ?? [], as: UTF8.self).count + 1): "
-        + (match.1 == "Invalid value" ? found ?? "" : match.1.lowercased())
-}

@@ -100,7 +100,7 @@ public struct PipelineConfig: Sendable, Equatable {
         let decoder = JSONDecoder()
         decoder.userInfo[ConfigContext.key] = context
         guard let root = try? decoder.decode(Root.self, from: json) else {
-            throw Invalid(file: file.path, issues: [ConfigIssue(path: "", message: "not valid JSON: \(jsonSyntaxProblem(json))")])
+            throw Invalid(file: file.path, issues: [ConfigIssue(path: "", message: JSONFile.syntaxProblem(Data(json)) ?? "not valid JSON")])
         }
         let issues = context.issues.withLock { $0 }
         guard let config = root.config, issues.isEmpty else { throw Invalid(file: file.path, issues: issues) }

@@ -45,7 +45,7 @@ public struct CrawlReport: Sendable {
             "notModified": .int(notModified), "retries": .int(retries), "bytes": .int(bytes), "listingPages": .int(listingPages),
             "courses": .int(courseCount), "elapsedSeconds": .double((elapsedSeconds * 1000).rounded() / 1000),
             "failures": .array(failures.map { .object(["url": .string($0.url), "reason": .string($0.reason)]) }),
-            "parseGaps": .array(parseGaps.map(\.json)),
+            "parseGaps": JSONValue(encoding: parseGaps),
         ])
     }
 

@@ -31,20 +31,50 @@ public enum URLNormalizer {
 }
 
 /// A recorded crawl (`--record DIR`, `--replay DIR`): one file per URL, and `index.json` mapping URLs to them.
-public struct MirrorIndex: Sendable, Equatable {
-    public struct Entry: Sendable, Equatable {
+public struct MirrorIndex: Sendable, Equatable, Codable {
+    public struct Entry: Sendable, Equatable, Codable {
         /// Relative to the mirror's directory.
         public var file: String
         public var status: Int
         public var contentType: String?
         public var etag: String?
         public var lastModified: String?
+
+        public init(file: String, status: Int, contentType: String? = nil, etag: String? = nil, lastModified: String? = nil) {
+            (self.file, self.status, self.contentType, self.etag, self.lastModified) = (file, status, contentType, etag, lastModified)
+        }
+
+        private enum CodingKeys: String, CodingKey { case file, status, contentType, etag, lastModified }
+
+        /// A page recorded without a status was a 200.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(file: try container.decode(String.self, forKey: .file),
+                      status: try container.decodeIfPresent(Int.self, forKey: .status) ?? 200,
+                      contentType: try container.decodeIfPresent(String.self, forKey: .contentType),
+                      etag: try container.decodeIfPresent(String.self, forKey: .etag),
+                      lastModified: try container.decodeIfPresent(String.self, forKey: .lastModified))
+        }
     }
 
     public static let fileName = "index.json"
+    public var schemaVersion = 1
     public var pages: [String: Entry] = [:]
     /// Where the recorded crawl started; a replay with no start URLs of its own starts there.
     public var startURLs: [String] = []
+
+    public init(pages: [String: Entry] = [:], startURLs: [String] = []) {
+        self.pages = pages
+        self.startURLs = startURLs
+    }
+
+    private enum CodingKeys: String, CodingKey { case schemaVersion, pages, startURLs = "startUrls" }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        pages = try container.decode([String: Entry].self, forKey: .pages)
+        startURLs = try container.decodeIfPresent([String].self, forKey: .startURLs) ?? []
+    }
 
     public static func load(from directory: URL) throws(CommandFailure) -> MirrorIndex {
         func unreadable(_ message: String) -> CommandFailure { CommandFailure(message, status: .noInput) }
@@ -52,41 +82,23 @@ public struct MirrorIndex: Sendable, Equatable {
         guard FileManager.default.fileExists(atPath: file.path) else {
             throw unreadable("\(directory.path): not a mirror: it has no \(fileName) (a mirror is what gvingest fetch --record DIR writes)")
         }
-        let root: JSONValue
+        let index: MirrorIndex
         do {
-            root = try JSONValue.parse(FileBytes.read(file))
+            index = try JSONFile.decode(MirrorIndex.self, from: try FileBytes.read(file))
         } catch let error as FileBytes.ReadError {
             throw unreadable("\(file.path): cannot read the mirror index: \(error)")
         } catch {
-            throw unreadable("\(file.path): not valid JSON: \(error)")
+            let problem = "\(error)"
+            throw unreadable("\(file.path): " + (problem.hasPrefix("not valid JSON") ? problem : "not a mirror index: \(problem)"))
         }
-        guard case let .object(pages)? = root["pages"] else {
-            throw unreadable("\(file.path): expected an object \"pages\" mapping URLs to files")
-        }
-        var index = MirrorIndex()
-        if case let .array(starts)? = root["startUrls"] { index.startURLs = starts.compactMap(\.stringValue) }
-        for (url, value) in pages {
-            guard let path = value["file"]?.stringValue, PipelineConfig.confinedPath(path, base: directory) != nil else {
-                throw unreadable("\(file.path): pages[\"\(url)\"].file: expected a relative path inside the mirror")
-            }
-            let status = if case let .int(code)? = value["status"] { code } else { 200 }
-            index.pages[url] = Entry(file: path, status: status, contentType: value["contentType"]?.stringValue,
-                                     etag: value["etag"]?.stringValue, lastModified: value["lastModified"]?.stringValue)
+        for (url, entry) in index.pages where PipelineConfig.confinedPath(entry.file, base: directory) == nil {
+            throw unreadable("\(file.path): pages[\"\(url)\"].file: expected a relative path inside the mirror")
         }
         return index
     }
 
     public func write(to directory: URL) throws {
-        let pages = self.pages.mapValues { entry -> JSONValue in
-            var object: [String: JSONValue] = ["file": .string(entry.file), "status": .int(entry.status)]
-            if let contentType = entry.contentType { object["contentType"] = .string(contentType) }
-            if let etag = entry.etag { object["etag"] = .string(etag) }
-            if let modified = entry.lastModified { object["lastModified"] = .string(modified) }
-            return .object(object)
-        }
-        let json = JSONValue.object(["schemaVersion": .int(1), "pages": .object(pages),
-                                     "startUrls": .array(startURLs.map(JSONValue.string))]).serialized() + "\n"
-        try AtomicFile.write(Data(json.utf8), to: directory.appendingPathComponent(Self.fileName))
+        try AtomicFile.write(JSONFile.fileBytes(self), to: directory.appendingPathComponent(Self.fileName))
     }
 }
 

@@ -5,19 +5,19 @@ public enum NewsBuilder {
         let now = Dictionary(current.courses.map { ($0.id, $0) }) { _, last in last }
         let before = Dictionary(previous.courses.map { ($0.id, $0) }) { _, last in last }
         let baseline = Timestamp.compact(previous.capturedAt)
-        func item(_ kind: DiffKind, _ course: SnapshotCourse, title: String, description: String, content: String, featured: Bool = false) -> NewsItem {
+        func item(_ kind: DiffKind, _ course: CourseRecord, title: String, description: String, content: String, featured: Bool = false) -> NewsItem {
             NewsItem(id: "\(current.catalogID):\(kind.rawValue):\(course.id):\(baseline)", title: title, description: description,
-                     content: content, featured: featured, createdAt: current.capturedAt, kind: kind, courseID: course.id,
+                     content: content, featured: featured, createdAt: current.capturedAt, kind: kind, courseId: course.id,
                      link: catalogLink(course))
         }
 
         var items: [NewsItem] = []
         for added in diff.added {
             guard let course = now[added.id] else { continue }
-            let level = course.text(.level).flatMap { CourseLevel(rawValue: $0.lowercased()) }
+            let level = course.level.flatMap { CourseLevel(rawValue: $0.lowercased()) }
             items.append(item(.added, course, title: "New course: \(heading(added))",
-                              description: firstSentence(course.text(.description) ?? "") ?? "\(heading(added)) is new in the catalog.",
-                              content: content(of: course), featured: settings.isFeatured(subject: course.text(.subject), level: level)))
+                              description: firstSentence(course.description) ?? "\(heading(added)) is new in the catalog.",
+                              content: content(of: course), featured: settings.isFeatured(subject: course.subject, level: level)))
         }
         if settings.announceChanged {
             for pair in diff.renumbered {
@@ -48,29 +48,32 @@ public enum NewsBuilder {
     static func heading(_ course: some NamedCourse) -> String { "\(course.name) — \(course.title)" }
 
     /// A new course's content: its description, its facts (credits, level, requisites, offered), its catalog link.
-    static func content(of course: SnapshotCourse) -> String {
-        let paragraphs = (course.text(.description) ?? "").components(separatedBy: "\n\n")
+    static func content(of course: CourseRecord) -> String {
+        let paragraphs = course.description.components(separatedBy: "\n\n")
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
         var facts: [String] = []
-        func fact(_ key: RecordKey, _ markdown: String?) {
-            if let markdown, !markdown.isEmpty { facts.append("- **\(DiffReport.label(key.rawValue)):** \(markdown)") }
+        func nonEmpty(_ text: String?) -> String? { text?.isEmpty == false ? text : nil }
+        func fact(_ label: String, _ markdown: String?, else text: String? = nil) {
+            if let markdown = nonEmpty(markdown) ?? nonEmpty(text).map({ MarkupEscaping.markdown($0) }) {
+                facts.append("- **\(label):** \(markdown)")
+            }
         }
-        fact(.credits, ComparableCourse.creditsText { course.record[$0] }.map { MarkupEscaping.markdown($0) })
-        fact(.level, course.text(.level).map { MarkupEscaping.markdown($0) })
-        fact(.prerequisiteString, course.text(.prerequisiteMarkdown) ?? course.text(.prerequisiteString).map { MarkupEscaping.markdown($0) })
-        fact(.corequisiteString, course.text(.corequisiteMarkdown) ?? course.text(.corequisiteString).map { MarkupEscaping.markdown($0) })
-        fact(.offered, course.text(.offered).map { MarkupEscaping.markdown($0) })
+        fact("Credits", nil, else: course.creditsLabel)
+        fact("Level", nil, else: course.level)
+        fact("Prerequisites", course.prerequisiteMarkdown, else: course.prerequisiteString)
+        fact("Corequisites", course.corequisiteMarkdown, else: course.corequisiteString)
+        fact("Offered", nil, else: course.offered)
         let text = paragraphs.map { MarkupEscaping.markdown($0, inline: false) }
         return withLink(text + [facts.joined(separator: "\n")], course)
     }
 
-    static func changeContent(_ lead: String, _ changes: [FieldChange], _ course: SnapshotCourse) -> String {
+    static func changeContent(_ lead: String, _ changes: [FieldChange], _ course: CourseRecord) -> String {
         let list = DiffReport.markdownChanges(changes, indent: "").joined(separator: "\n")
         return withLink([MarkupEscaping.markdown(lead, inline: false), list], course)
     }
 
     /// The non-empty blocks as Markdown paragraphs, then a link to the course's catalog page when it has one.
-    static func withLink(_ blocks: [String], _ course: SnapshotCourse) -> String {
+    static func withLink(_ blocks: [String], _ course: CourseRecord) -> String {
         let link = catalogLink(course).map {
             "[\(MarkupEscaping.markdown(course.name)) in the catalog](\(MarkupEscaping.markdownLinkTarget($0)))"
         }
@@ -78,10 +81,8 @@ public enum NewsBuilder {
     }
 
     /// The course's page on the catalog's web site; a local file is no link for readers.
-    static func catalogLink(_ course: SnapshotCourse) -> String? {
-        // Snapshots written before `url` named the page everywhere kept it under `pageUrl`.
-        guard let page = course.text("pageUrl") ?? course.text(.url), page.hasPrefix("https://") || page.hasPrefix("http://") else { return nil }
-        return page
+    static func catalogLink(_ course: CourseRecord) -> String? {
+        course.url.hasPrefix("https://") || course.url.hasPrefix("http://") ? course.url : nil
     }
 
     /// Words that end in a full stop without ending a sentence.

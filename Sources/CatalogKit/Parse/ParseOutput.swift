@@ -2,37 +2,9 @@ import Foundation
 
 /// Renders parse results for people (every field and the rule it came from) and as JSON.
 public enum ParseOutput {
-    /// How many records `writeJSON` has in memory at once.
-    public static let defaultBatch = 1_024
-    /// Records a core writes as one part: a batch makes dozens to share out, each one write of about 100 KB.
-    static let group = 32
-
-    /// Hands `write` the courses' `JSONValue.array(records).serialized()` in order, each batch made on the cores.
-    public static func writeJSON<Failure: Error>(courses: consuming [Course], batch: Int = defaultBatch,
-                                                 to write: ([UInt8]) throws(Failure) -> Void) throws(Failure) {
-        guard !courses.isEmpty else { return try write(Array("[]".utf8)) }
-        // Taken off the end of the reversed courses in groups (`ParallelMap`'s items), so each course is freed on the
-        // core that writes it. Each record follows ",\n  ", the first one's comma made "[", as `JSONValue.writeArray`
-        // lays them out.
-        var lastFirst = courses.takeReversed()
-        var first = true
-        while !lastFirst.isEmpty {
-            let taken = min(max(1, batch), lastFirst.count)
-            let groups = stride(from: 0, to: taken, by: group).map { start in (start..<min(start + group, taken)).map { _ in lastFirst.removeLast() } }
-            var parts = ParallelMap.map(consume groups, minimumItems: 1) { records -> [UInt8] in
-                var bytes: [UInt8] = []
-                bytes.reserveCapacity(records.count * 3_400)  // 3.2 KB a record on average
-                for index in records.indices {
-                    bytes.append(contentsOf: ",\n  ".utf8)
-                    records[index].writeJSON(into: &bytes, indentingLevels: .max, depth: 1)
-                }
-                return bytes
-            }
-            if first { parts[0][0] = UInt8(ascii: "[") }
-            first = false
-            for part in parts { try write(part) }
-        }
-        try write(Array("\n]".utf8))
+    /// The courses' records with their diagnostics, as one JSON array: what `parse --json` prints.
+    public static func json(courses: [Course]) -> Data {
+        JSONFile.encoded(courses.map { CourseRecord($0, diagnostics: true) })
     }
 
     /// The readable view of one page; `scheme` gives levels (by default, each course's own), as `--json` does.

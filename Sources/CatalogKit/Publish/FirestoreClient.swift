@@ -68,7 +68,7 @@ final class FirestoreClient: Sendable {
     /// One atomic commit. Every write replaces a whole document or deletes one, so a commit repeated after a lost
     /// answer leaves the same state: that is what makes retrying it safe.
     func commit(_ writes: [JSONValue]) async throws(CommandFailure) {
-        let body = JSONValue.object(["writes": .array(writes)]).serializedBytes(indentingLevels: 0)
+        let body = JSONFile.encoded(JSONValue.object(["writes": .array(writes)]), pretty: false)
         _ = try await send(method: "POST", url: url("\(target.documentsRoot):commit"), body: Data(body))
     }
 
@@ -118,7 +118,7 @@ final class FirestoreClient: Sendable {
             return .failure(CommandFailure("no answer: \(cause)", status: .temporaryFailure))
         }
         guard let response = raw.response else { return .failure(CommandFailure("no answer", status: .temporaryFailure)) }
-        let json = (try? JSONValue.parse(raw.body)) ?? .null
+        let json = (try? JSONFile.decode(JSONValue.self, from: raw.body)) ?? .null
         if (200..<300).contains(response.statusCode) { return .success(json) }
         let status = json["error"]?["status"]?.stringValue
         let message = json["error"]?["message"]?.stringValue

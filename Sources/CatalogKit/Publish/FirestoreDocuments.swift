@@ -9,44 +9,38 @@ public struct FirestoreDocument: Sendable, Equatable {
 /// The documents the GVCourse app reads. The app's fields always have the app's types (`""` for nothing), because
 /// `CourseStore.parseCourseDocument` drops a course whose field is missing or null; richer fields follow.
 public enum FirestoreDocuments {
-    /// The app's course fields that are strings: null in the catalog becomes "".
-    public static let appStringFields: [RecordKey] = [.subject, .name, .title, .description, .rubricsUrl, .level, .transitionPlanUrl,
-                                                      .prerequisiteString]
-    /// The app's course fields that are integers: catalog.json's own integers (see README, "Course documents").
-    public static let appIntegerFields: [RecordKey] = [.number, .credits]
-    /// Copied as they are, for other readers; left out: what changes while the course does not (file, edition links).
-    public static let richerCourseFields: [RecordKey] = [.id, .numberText, .creditsText, .creditRange, .url, .prerequisiteCourses,
-                                                         .corequisiteString, .corequisiteCourses, .offered, .catalog, .system, .suffix]
     /// Fields naming the catalog's edition, which, like the diff, a publish counts as no change; written with any
     /// real change, they name the edition the course's content was last read from.
-    public static let editionFields = Set([RecordKey.url, .catalog].map(\.rawValue))
+    public static let editionFields: Set<String> = ["url", "catalog"]
 
-    /// A course document from one of catalog.json's `courses[index]`.
-    public static func course(_ record: JSONValue, path: String) throws(CommandFailure) -> FirestoreDocument {
-        func invalid(_ key: RecordKey, _ expected: String) -> CommandFailure {
-            Self.invalid("\(path).\(key.rawValue): expected \(expected), got \(record[key]?.shortDescription ?? "nothing")")
-        }
-        guard case let .string(id)? = record[.id], Self.isDocumentID(id) else { throw invalid(.id, "a document id (no \"/\", not empty)") }
-        var fields: [String: FirestoreValue] = [:]
-        for key in appStringFields {
-            switch record[key] {
-            case let .string(text)?: fields[key] = .string(text)
-            case .null?, nil: fields[key] = .string("")
-            default: throw invalid(key, "a string or null")
+    /// A course's document: a function of its record, which decoding catalog.json has already checked.
+    public static func course(_ record: CourseRecord, path: String) throws(CommandFailure) -> FirestoreDocument {
+        guard isDocumentID(record.id) else { throw invalid("\(path).id: expected a document id (no \"/\", not empty), got \"\(record.id)\"") }
+        func stamp(_ key: String, _ text: String?) throws(CommandFailure) -> FirestoreValue {
+            guard let stamp = text.flatMap(FirestoreValue.timestamp(rfc3339:)) else {
+                throw invalid("\(path).\(key): expected an RFC 3339 UTC timestamp, got \(text.map { "\"\($0)\"" } ?? "nothing")")
             }
+            return stamp
         }
-        for key in appIntegerFields {
-            guard case let .int(number)? = record[key] else { throw invalid(key, "an integer") }
-            fields[key] = .integer(number)
-        }
-        for key: RecordKey in [.createdAt, .updatedAt] {
-            guard case let .string(text)? = record[key], let stamp = FirestoreValue.timestamp(rfc3339: text) else {
-                throw invalid(key, "an RFC 3339 UTC timestamp")
-            }
-            fields[key] = stamp
-        }
-        for key in richerCourseFields { if let value = record[key] { fields[key] = FirestoreValue(plain: value) } }
-        return FirestoreDocument(id: id, fields: fields)
+        func text(_ value: String?) -> FirestoreValue { value.map(FirestoreValue.string) ?? .null }
+        func codes(_ values: [String]) -> FirestoreValue { .array(values.map(FirestoreValue.string)) }
+        // Whole credits stay integers, as catalog.json writes them.
+        func number(_ value: Double) -> FirestoreValue { value.exactWholeNumber.map(FirestoreValue.integer) ?? .double(value) }
+        let fields: [String: FirestoreValue] = [
+            "subject": .string(record.subject), "name": .string(record.name), "title": .string(record.title),
+            "description": .string(record.description), "level": .string(record.level ?? ""),
+            "prerequisiteString": .string(record.prerequisiteString ?? ""), "rubricsUrl": .string(record.rubricsUrl ?? ""),
+            "transitionPlanUrl": .string(record.transitionPlanUrl ?? ""), "number": .integer(record.number), "credits": .integer(record.credits),
+            "createdAt": try stamp("createdAt", record.createdAt), "updatedAt": try stamp("updatedAt", record.updatedAt),
+            // For other readers; left out: what changes while the course does not (file, sources, stamps' fingerprint).
+            "id": .string(record.id), "numberText": .string(record.numberText), "creditsText": text(record.creditsText),
+            "creditRange": record.creditRange.map { .map(["min": number($0.min), "max": number($0.max)]) } ?? .null,
+            "url": .string(record.url), "prerequisiteCourses": codes(record.prerequisiteCourses),
+            "corequisiteString": text(record.corequisiteString), "corequisiteCourses": codes(record.corequisiteCourses),
+            "offered": text(record.offered), "catalog": text(record.catalog), "system": .string(record.system.rawValue),
+            "suffix": text(record.suffix),
+        ]
+        return FirestoreDocument(id: record.id, fields: fields)
     }
 
     /// A news document: id = the news id; `thumbnail` and `link` are strings or null.
@@ -60,7 +54,7 @@ public enum FirestoreDocuments {
         return FirestoreDocument(id: item.id, fields: [
             "title": .string(item.title), "description": .string(item.description), "content": .string(item.content),
             "featured": .bool(item.featured), "thumbnail": item.thumbnail.map(FirestoreValue.string) ?? .null, "createdAt": createdAt,
-            "courseId": .string(item.courseID), "kind": .string(item.kind.rawValue), "link": item.link.map(FirestoreValue.string) ?? .null,
+            "courseId": .string(item.courseId), "kind": .string(item.kind.rawValue), "link": item.link.map(FirestoreValue.string) ?? .null,
         ])
     }
 
@@ -81,31 +75,26 @@ public enum FirestoreDocuments {
         let newsFile = directory.appendingPathComponent("news.json")
         var reportedCatalog: String?
         if checkReport {
-            let report = try read(reportFile) { try JSONValue.parse($0) }
-            guard case let .array(stages)? = report["stages"], case let .string(catalog)? = report["catalog"] else {
-                throw invalid("\(reportFile.path): expected a run report with \"catalog\" and \"stages\"")
+            let report = try read(reportFile) { bytes throws(FormatError) in try JSONFile.decode(RunReport.self, from: bytes) }
+            guard report.stages.contains(where: { $0.name == committedStage }) else {
+                throw invalid("\(reportFile.path): the last run did not write its outputs (outcome: \(report.outcome)); nothing published")
             }
-            guard stages.contains(where: { $0["name"] == .string(committedStage) }) else {
-                let outcome = report["outcome"]?.stringValue ?? "unknown"
-                throw invalid("\(reportFile.path): the last run did not write its outputs (outcome: \(outcome)); nothing published")
-            }
-            reportedCatalog = catalog
+            reportedCatalog = report.catalog
         }
-        let catalog = try read(catalogFile) { try JSONValue.parse($0) }
-        guard case let .string(catalogID)? = catalog["catalog"]?["id"] else {
-            throw invalid("\(catalogFile.path): catalog.id: expected a string")
+        struct Catalog: Decodable {
+            struct Identity: Decodable { var id: String }
+            var catalog: Identity
+            var courses: [CourseRecord]
         }
-        if let reportedCatalog, reportedCatalog != catalogID {
-            throw invalid("\(catalogFile.path) is catalog \"\(catalogID)\" but the last run (\(reportFile.lastPathComponent)) "
+        let catalog = try read(catalogFile) { bytes throws(FormatError) in try JSONFile.decode(Catalog.self, from: bytes) }
+        if let reportedCatalog, reportedCatalog != catalog.catalog.id {
+            throw invalid("\(catalogFile.path) is catalog \"\(catalog.catalog.id)\" but the last run (\(reportFile.lastPathComponent)) "
                 + "was \"\(reportedCatalog)\"; nothing published")
         }
-        guard case let .array(records)? = catalog["courses"] else {
-            throw invalid("\(catalogFile.path): courses: expected an array")
-        }
-        let courses = try records.enumerated().map { index, record throws(CommandFailure) in
+        let courses = try catalog.courses.enumerated().map { index, record throws(CommandFailure) in
             try Self.course(record, path: "\(catalogFile.path): courses[\(index)]")
         }
-        let news = try read(newsFile, NewsFile.decode).enumerated().map { index, item throws(CommandFailure) in
+        let news = try read(newsFile) { bytes throws(FormatError) in try NewsFile.decode(bytes) }.enumerated().map { index, item throws(CommandFailure) in
             try Self.news(item, path: "\(newsFile.path): news[\(index)]")
         }
         for (file, list, ids) in [(catalogFile, "courses", courses.map(\.id)), (newsFile, "news", news.map(\.id))] {
@@ -122,7 +111,7 @@ public enum FirestoreDocuments {
     private static func invalid(_ message: String) -> CommandFailure { CommandFailure(message, status: .dataError) }
 
     /// An output as `decode` reads it: one that cannot be read is missing (66), one it refuses is invalid (65).
-    private static func read<T>(_ file: URL, _ decode: ([UInt8]) throws -> T) throws(CommandFailure) -> T {
+    private static func read<T>(_ file: URL, _ decode: ([UInt8]) throws(FormatError) -> T) throws(CommandFailure) -> T {
         let bytes: [UInt8]
         do {
             bytes = try FileBytes.read(file)  // the system's reason ("Is a directory"); Foundation's error may give a number
@@ -132,8 +121,6 @@ public enum FirestoreDocuments {
         }
         do {
             return try decode(bytes)
-        } catch let error as JSONSyntaxError {
-            throw invalid("\(file.path): not valid JSON: \(error)")
         } catch {
             throw invalid("\(file.path): \(error)")
         }

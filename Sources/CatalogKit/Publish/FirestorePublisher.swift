@@ -55,6 +55,12 @@ public struct FirestorePublishSummary: Sendable, Equatable {
     /// `{"courses": {"written": N, "deleted": N, "unchanged": N}, "news": {…}}`.
     public var json: JSONValue { .object(["courses": courses.json, "news": news.json]) }
 
+    /// The counts a run report keeps.
+    public var counts: [String: Int] {
+        ["coursesWritten": courses.writes.count, "coursesDeleted": courses.deletes.count, "coursesUnchanged": courses.unchanged,
+         "newsWritten": news.writes.count, "newsUnchanged": news.unchanged, "retries": retries]
+    }
+
     public var line: String {
         func counts(_ plan: FirestoreCollectionPlan) -> String { "\(plan.writes.count) written, \(plan.deletes.count) deleted, \(plan.unchanged) unchanged" }
         return "courses: \(counts(courses)); news: \(counts(news))"

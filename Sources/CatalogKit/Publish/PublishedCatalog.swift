@@ -1,21 +1,33 @@
+import Foundation
+
 /// The published catalog, `catalog.json`, what the app reads: from the run's snapshot, the same bytes each time.
-public enum PublishedCatalog {
+public struct PublishedCatalog: Codable, Sendable {
     public static let schemaVersion = 1
 
-    public static func json(catalog: CatalogConfig, snapshot: Snapshot) -> JSONValue {
-        let records = snapshot.courses.map { JSONValue.object($0.stampedRecord) }
-        return .object([
-            "schemaVersion": .int(schemaVersion),
-            "catalog": .object(["id": .string(catalog.id), "name": .string(catalog.name), "system": .string(catalog.system.rawValue),
-                                "source": .string(catalog.source.description)]),
-            "courseCount": .int(records.count),
-            "courses": .array(records),
-        ])
+    /// Which catalog it is and where its pages came from.
+    public struct Catalog: Codable, Sendable {
+        public var id: String
+        public var name: String
+        public var system: CatalogSystem
+        /// The start URLs, or the directory or mirror by name.
+        public var source: String
+    }
+
+    public var schemaVersion = Self.schemaVersion
+    public var catalog: Catalog
+    public var courseCount: Int
+    /// The snapshot's records with their times, without fingerprints.
+    public var courses: [CourseRecord]
+
+    public init(catalog: CatalogConfig, snapshot: Snapshot) {
+        self.catalog = Catalog(id: catalog.id, name: catalog.name, system: catalog.system, source: catalog.source.description)
+        courses = snapshot.courses
+        courseCount = courses.count
     }
 
     /// The file's bytes: pretty JSON ending in a newline.
-    public static func encoded(catalog: CatalogConfig, snapshot: Snapshot) -> [UInt8] {
-        Array((json(catalog: catalog, snapshot: snapshot).serialized() + "\n").utf8)
+    public static func encoded(catalog: CatalogConfig, snapshot: Snapshot) -> Data {
+        JSONFile.fileBytes(PublishedCatalog(catalog: catalog, snapshot: snapshot))
     }
 }
 

@@ -1,11 +1,18 @@
 import Foundation
 
-/// What one run did, stage by stage: written as `report.json` beside the outputs.
-public struct RunReport: Sendable {
+/// What one run did, stage by stage: written as `run-report.json` beside the outputs.
+public struct RunReport: Sendable, Codable {
+    /// One stage: its name, how long it took, and what it counted.
+    public struct Stage: Sendable, Codable {
+        public var name: String
+        public var seconds: Double
+        public var counts: [String: Int]
+    }
+
     public var catalog: String
     public var startedAt: String
-    /// Each stage as the report has it: its name, seconds and counts, in the order they ran.
-    public var stages: [JSONValue] = []
+    /// The stages in the order they ran.
+    public var stages: [Stage] = []
     public var warnings: [String] = []
     /// Pages fetched but not read, each with its URL and why.
     public var parseGaps: [ParseGap] = []
@@ -25,18 +32,7 @@ public struct RunReport: Sendable {
         let began = ProcessInfo.processInfo.systemUptime
         let (value, counts) = try await work()
         let seconds = ProcessInfo.processInfo.systemUptime - began
-        stages.append(.object(["name": .string(name), "seconds": .double((seconds * 1000).rounded() / 1000),
-                               "counts": .object(counts.mapValues(JSONValue.int))]))
+        stages.append(Stage(name: name, seconds: (seconds * 1000).rounded() / 1000, counts: counts))
         return value
-    }
-
-    public var json: JSONValue {
-        .object([
-            "catalog": .string(catalog), "startedAt": .string(startedAt), "outcome": .string(outcome),
-            "exitStatus": .int(Int(exitStatus)), "warnings": .array(warnings.map(JSONValue.string)),
-            "parseGaps": .array(parseGaps.map(\.json)),
-            "unfetchedAtDeadline": .array(unfetchedAtDeadline.map(JSONValue.string)),
-            "stages": .array(stages),
-        ])
     }
 }

@@ -1,63 +1,33 @@
 import Foundation
 import SafeLibXML
 
-/// One course of a published catalog: its record, and the fields search looks at read from it.
+/// One course of a published catalog, and the fields search looks at.
 public struct SearchableCourse: Sendable, Equatable {
-    /// The canonical code ("CIS 162"), the record's `name`.
-    public var name: String
+    public var record: CourseRecord
     public var code: CourseCode?
-    /// The record as the catalog has it.
-    public var record: [String: JSONValue]
 
-    /// Reads a course record of `catalog.json` (or a snapshot): `name` is required, the other members it reads optional.
-    public init(record json: JSONValue) throws(FormatError) {
-        guard case let .object(record) = json else {
-            throw FormatError(message: "expected a course object, got \(json.shortDescription)")
-        }
-        guard let name = record[.name]?.stringValue else {
-            throw FormatError(message: "expected \"name\" as a course code string, got \(record[.name]?.shortDescription ?? "nothing")")
-        }
-        for (key, type, fits) in Self.typedMembers {
-            if let value = record[key], value != .null, !fits(value) {
-                throw FormatError(message: "expected \"\(key.rawValue)\" as \(type) or null, got \(value.shortDescription)")
-            }
-        }
-        self.name = name
-        code = CourseCode(parsing: name)
+    public init(_ record: CourseRecord) {
         self.record = record
+        code = CourseCode(parsing: record.name)
     }
 
-    /// The members search reads and the type each has when not null: another type would read as absent, and drop the
-    /// course from a filter with nothing said.
-    private static let typedMembers: [(RecordKey, String, @Sendable (JSONValue) -> Bool)] = {
-        let isString = { @Sendable (value: JSONValue) in value.stringValue != nil }
-        let isCodeList = { @Sendable (value: JSONValue) in if case let .array(codes) = value { codes.allSatisfy(isString) } else { false } }
-        return [(.subject, "a string", isString), (.title, "a string", isString), (.description, "a string", isString),
-                (.level, "a string", isString), (.credits, "a number", { $0.doubleValue != nil }),
-                (.creditRange, "an object with numbers \"min\" and \"max\"", { $0["min"]?.doubleValue != nil && $0["max"]?.doubleValue != nil }),
-                (.prerequisiteCourses, "an array of strings", isCodeList), (.corequisiteCourses, "an array of strings", isCodeList)]
-    }()
-
-    public var subject: String { record[.subject]?.stringValue ?? code?.subject ?? "" }
-    public var title: String { record[.title]?.stringValue ?? "" }
-    public var description: String { record[.description]?.stringValue ?? "" }
+    /// The canonical code ("CIS 162"), the record's `name`.
+    public var name: String { record.name }
+    public var subject: String { record.subject }
+    public var title: String { record.title }
+    public var description: String { record.description }
     /// The level as published ("Undergraduate"), when there is one.
-    public var level: String? { record[.level]?.stringValue }
+    public var level: String? { record.level }
 
     /// Whether it can be taken for `credits`: within its credit range, or its app credits when it has no range.
     func allows(credits: Double) -> Bool {
-        guard let min = record[.creditRange]?["min"]?.doubleValue, let max = record[.creditRange]?["max"]?.doubleValue else {
-            return record[.credits]?.doubleValue == credits
-        }
-        return min <= credits && credits <= max
+        guard let range = record.creditRange else { return Double(record.credits) == credits }
+        return range.min <= credits && credits <= range.max
     }
 
     /// Whether its prerequisite or corequisite names the course of canonical code `code`.
     func requires(_ code: String) -> Bool {
-        [RecordKey.prerequisiteCourses, .corequisiteCourses].contains { key in
-            guard case let .array(items)? = record[key] else { return false }
-            return items.contains { $0.stringValue.map { CourseCode(parsing: $0)?.description ?? $0 } == code }
-        }
+        (record.prerequisiteCourses + record.corequisiteCourses).contains { (CourseCode(parsing: $0)?.description ?? $0) == code }
     }
 }
 
@@ -109,11 +79,7 @@ public struct SearchHit: Sendable, Equatable {
 public enum CatalogSearch {
     /// The courses of a `catalog.json` (or snapshot) document.
     public static func courses(in bytes: [UInt8]) throws(FormatError) -> [SearchableCourse] {
-        var courses: [SearchableCourse] = []
-        _ = try CourseDocument.read(bytes) { record, _ throws(FormatError) in
-            courses.append(try SearchableCourse(record: record))
-        }
-        return courses
+        try CourseDocument.read(bytes).courses.map(SearchableCourse.init)
     }
 
     /// The courses that pass every filter and match the words: code, then title, then description matches, by code.

@@ -33,7 +33,7 @@ public struct RenumberedCourse: Sendable, Equatable {
 }
 
 /// The kinds of difference, as `--only`, the JSON and news items name them.
-public enum DiffKind: String, Sendable, CaseIterable {
+public enum DiffKind: String, Sendable, Codable, CaseIterable {
     case added, removed, changed, renumbered
 }
 
@@ -87,7 +87,7 @@ public struct CatalogDiff: Sendable, Equatable {
                 added.append(course)
                 return
             }
-            if before.canonical != course.canonical {
+            if before.fields != course.fields {
                 changed.append(ChangedCourse(id: course.id, name: course.name, title: course.title,
                                              changes: fieldChanges(before, course)))
             }
@@ -100,7 +100,7 @@ public struct CatalogDiff: Sendable, Equatable {
             var added = self.added.sorted { $0.id < $1.id }
             // A course whose id a shared (or no longer shared) code changed is the same course: one code, one title.
             let reidentified = Self.pair(&removed, &added, by: \.name) { $0.title == $1.title }.map { from, to in
-                let id = FieldChange(field: RecordKey.id.rawValue, old: .string(from.id), new: .string(to.id))
+                let id = FieldChange(field: "id", old: .string(from.id), new: .string(to.id))
                 return ChangedCourse(id: to.id, name: to.name, title: to.title, changes: [id] + fieldChanges(from, to),
                                      previousID: from.id)
             }
@@ -133,10 +133,10 @@ public struct CatalogDiff: Sendable, Equatable {
         }
     }
 
-    /// The compared fields whose values differ, in the order `ComparableCourse.compared` lists them, then labelled fields by label.
+    /// The compared fields whose values differ, in the order `CourseRecord.compared` lists them, then labelled fields by label.
     static func fieldChanges(_ old: ComparableCourse, _ new: ComparableCourse) -> [FieldChange] {
         let before = old.fields, after = new.fields
-        func place(_ key: String) -> Int { ComparableCourse.compared.firstIndex { $0.key.rawValue == key } ?? Int.max }
+        func place(_ key: String) -> Int { CourseRecord.compared.firstIndex { $0.key == key } ?? Int.max }
         let keys = Set(before.keys).union(after.keys).sorted { lhs, rhs in
             place(lhs) != place(rhs) ? place(lhs) < place(rhs) : lhs < rhs
         }

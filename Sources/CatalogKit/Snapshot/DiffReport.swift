@@ -3,7 +3,7 @@ public enum DiffReport {
     /// One object of lists of `{id, name, title}`, with `changes` and, for renumberings, `from`, `to` and `fromId`.
     public static func json(_ diff: CatalogDiff) -> JSONValue {
         func entry(_ course: some NamedCourse) -> [String: JSONValue] {
-            [RecordKey.id.rawValue: .string(course.id), RecordKey.name.rawValue: .string(course.name), RecordKey.title.rawValue: .string(course.title)]
+            ["id": .string(course.id), "name": .string(course.name), "title": .string(course.title)]
         }
         func changes(_ list: [FieldChange]) -> JSONValue {
             .object(Dictionary(list.map { ($0.field, .object(["old": $0.old, "new": $0.new])) }) { _, last in last })
@@ -98,7 +98,7 @@ public enum DiffReport {
 
     /// How a compared field is named for people: "Prerequisites", "Credits", a labelled field's own label.
     public static func label(_ field: String) -> String {
-        if let name = ComparableCourse.compared.first(where: { $0.key.rawValue == field })?.label { return name }
+        if let name = CourseRecord.compared.first(where: { $0.key == field })?.label { return name }
         return field.hasPrefix(ComparableCourse.labelledPrefix) ? String(field.dropFirst(ComparableCourse.labelledPrefix.count)) : field
     }
 }

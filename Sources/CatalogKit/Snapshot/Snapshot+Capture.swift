@@ -7,10 +7,10 @@ extension Snapshot {
                                previous: Snapshot?, at date: Date) -> (snapshot: Snapshot, diff: CatalogDiff) {
         let now = Timestamp.string(date)
         var snapshot = Snapshot(catalogID: catalogID, source: source, capturedAt: now, pages: pages,
-                                courses: courses.map(SnapshotCourse.init))
+                                courses: courses.map { CourseRecord($0) })
         let before = Dictionary((previous?.courses ?? []).map { ($0.id, $0) }) { _, last in last }
-        let diff = CatalogDiff.between(old: (previous?.courses ?? []).map(\.comparable),
-                                       new: snapshot.courses.map(\.comparable))
+        let diff = CatalogDiff.between(old: (previous?.courses ?? []).map(ComparableCourse.init),
+                                       new: snapshot.courses.map(ComparableCourse.init))
         let changed = Set(diff.changed.map(\.id))
         var renumberedFrom: [String: String] = [:]
         for pair in diff.renumbered { renumberedFrom[pair.to.id] = pair.from.id }

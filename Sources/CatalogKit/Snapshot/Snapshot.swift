@@ -1,7 +1,7 @@
 import Foundation
 
 /// How many pages a run expected, fetched and could not fetch.
-public struct PageCounts: Sendable, Equatable {
+public struct PageCounts: Sendable, Equatable, Codable {
     public var expected: Int
     public var fetched: Int
     public var failed: Int
@@ -15,19 +15,29 @@ public struct PageCounts: Sendable, Equatable {
         self.unparsed = unparsed
     }
 
-    var json: JSONValue {
-        var object: [String: JSONValue] = ["expected": .int(expected), "fetched": .int(fetched), "failed": .int(failed)]
-        if !unparsed.isEmpty { object["unparsed"] = .array(unparsed.map(\.json)) }
-        return .object(object)
+    private enum CodingKeys: String, CodingKey { case expected, fetched, failed, unparsed }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(expected: try container.decode(Int.self, forKey: .expected), fetched: try container.decode(Int.self, forKey: .fetched),
+                  failed: try container.decode(Int.self, forKey: .failed),
+                  unparsed: try container.decodeIfPresent([ParseGap].self, forKey: .unparsed) ?? [])
+    }
+
+    /// `unparsed` only when there are gaps, as snapshots have always had it.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(expected, forKey: .expected)
+        try container.encode(fetched, forKey: .fetched)
+        try container.encode(failed, forKey: .failed)
+        if !unparsed.isEmpty { try container.encode(unparsed, forKey: .unparsed) }
     }
 }
 
 /// A page fetched but not read: on its own no reason to refuse a run (`guards.maximumUnparsedFraction` bounds them).
-public struct ParseGap: Sendable, Equatable {
+public struct ParseGap: Sendable, Equatable, Codable {
     public var url: String
     public var reason: String
-
-    public var json: JSONValue { .object(["url": .string(url), "reason": .string(reason)]) }
 }
 
 extension CatalogSource {
@@ -47,7 +57,7 @@ public struct FormatError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// One run's catalog with its courses' stamps; the file is canonical JSON: keys sorted, courses by id, one a line.
+/// One run's catalog with its courses' stamps; the file is canonical JSON: keys sorted, courses by id.
 public struct Snapshot: Sendable, Equatable {
     public static let schemaVersion = 1
 
@@ -57,11 +67,11 @@ public struct Snapshot: Sendable, Equatable {
     /// When the run captured it (RFC 3339, UTC, whole seconds).
     public var capturedAt: String
     public var pages: PageCounts
-    /// Sorted by id; one course an id.
-    public internal(set) var courses: [SnapshotCourse]
+    /// Sorted by id; one course an id; stamped, without diagnostics.
+    public internal(set) var courses: [CourseRecord]
 
     /// A snapshot of `courses`, sorted by id; of two courses with one id the first is kept.
-    public init(catalogID: String, source: JSONValue, capturedAt: String, pages: PageCounts, courses: [SnapshotCourse]) {
+    public init(catalogID: String, source: JSONValue, capturedAt: String, pages: PageCounts, courses: [CourseRecord]) {
         self.catalogID = catalogID
         self.source = source
         self.capturedAt = capturedAt
@@ -70,106 +80,82 @@ public struct Snapshot: Sendable, Equatable {
         self.courses = courses.filter { seen.insert($0.id).inserted }.sorted { $0.id < $1.id }
     }
 
-    public var json: JSONValue {
-        .object([
-            "schemaVersion": .int(Self.schemaVersion),
-            "catalog": .object(["id": .string(catalogID), "source": source]),
-            "capturedAt": .string(capturedAt), "pages": pages.json, "courseCount": .int(courses.count),
-            "courses": .array(courses.map(\.json)),
-        ])
+    /// The file as it is written and read.
+    private struct File: Codable {
+        struct Catalog: Codable {
+            var id: String
+            var source: JSONValue
+        }
+        var schemaVersion: Int
+        var catalog: Catalog
+        var capturedAt: String
+        var pages: PageCounts
+        var courseCount: Int
+        var courses: [CourseRecord]
     }
 
-    /// The file's bytes: the document indented two levels deep (one course a line), ending in a newline.
-    public func encoded() -> [UInt8] {
-        var bytes = json.serializedBytes(indentingLevels: 2)
-        bytes.append(0x0A)
-        return bytes
+    /// The file's bytes, each course with its fingerprint, ending in a newline.
+    public func encoded() -> Data {
+        let courses = courses.map { course in
+            var course = course
+            course.fingerprint = ComparableCourse(course).fingerprint
+            return course
+        }
+        return JSONFile.fileBytes(File(schemaVersion: Self.schemaVersion, catalog: File.Catalog(id: catalogID, source: source),
+                                       capturedAt: capturedAt, pages: pages, courseCount: courses.count, courses: courses))
     }
 
     /// Reads a snapshot file's bytes, strictly: every field a snapshot has must be there and well formed.
-    public init(bytes: [UInt8]) throws(FormatError) {
-        var courses: [SnapshotCourse] = []
-        let header = try CourseDocument.read(bytes) { (record, _) throws(FormatError) in
-            let course = try SnapshotCourse(json: record)
-            guard course.createdAt != nil, course.updatedAt != nil else {
-                throw FormatError(message: "\(course.id): a snapshot's course needs createdAt and updatedAt")
-            }
-            courses.append(course)
-        }
+    public init(bytes: some Sequence<UInt8>) throws(FormatError) {
+        let data = Data(bytes)
         func fail(_ message: String) -> FormatError { FormatError(message: message) }
-        guard case let .int(version)? = header["schemaVersion"] else { throw fail("no schemaVersion: not a snapshot") }
-        guard version == Self.schemaVersion else {
-            throw fail("schemaVersion \(version): this gvingest reads snapshots of version \(Self.schemaVersion)")
-        }
-        guard case let .object(catalog)? = header["catalog"], case let .string(catalogID)? = catalog["id"], let source = catalog["source"] else {
-            throw fail("expected \"catalog\": {\"id\": …, \"source\": …}")
-        }
-        guard case let .string(capturedAt)? = header["capturedAt"], Timestamp.date(capturedAt) != nil else {
-            throw fail("expected \"capturedAt\" as a time like 2024-05-01T12:00:00Z, got \(header["capturedAt"]?.shortDescription ?? "nothing")")
-        }
-        guard case let .object(pages)? = header["pages"], case let .int(expected)? = pages["expected"],
-              case let .int(fetched)? = pages["fetched"], case let .int(failed)? = pages["failed"] else {
-            throw fail("expected \"pages\": {\"expected\": n, \"fetched\": n, \"failed\": n}")
-        }
-        guard case let .array(gaps) = pages["unparsed"] ?? .array([]) else {
-            throw fail("expected \"pages.unparsed\" as a list of {\"url\", \"reason\"}")
-        }
-        let unparsed = try gaps.map { gap throws(FormatError) in
-            guard case let .string(url)? = gap["url"], case let .string(reason)? = gap["reason"] else {
-                throw fail("expected each of \"pages.unparsed\" as {\"url\": …, \"reason\": …}")
+        let file: File
+        do {
+            file = try JSONFile.decode(File.self, from: data)
+        } catch {
+            // A snapshot of another version fails on its shape: say which version it is instead.
+            if let version = (try? JSONFile.decode(SchemaVersion.self, from: data))?.schemaVersion, version != Self.schemaVersion {
+                throw fail("schemaVersion \(version): this gvingest reads snapshots of version \(Self.schemaVersion)")
             }
-            return ParseGap(url: url, reason: reason)
+            throw error
         }
-        guard case let .int(count)? = header["courseCount"], count == courses.count else {
-            throw fail("courseCount is \(header["courseCount"]?.shortDescription ?? "missing") but \(courses.count) courses are listed")
+        guard file.schemaVersion == Self.schemaVersion else {
+            throw fail("schemaVersion \(file.schemaVersion): this gvingest reads snapshots of version \(Self.schemaVersion)")
+        }
+        guard Timestamp.date(file.capturedAt) != nil else {
+            throw fail("capturedAt: expected a time like 2024-05-01T12:00:00Z, got \"\(file.capturedAt)\"")
+        }
+        guard file.courseCount == file.courses.count else {
+            throw fail("courseCount is \(file.courseCount) but \(file.courses.count) courses are listed")
         }
         var seen = Set<String>()
-        for course in courses where !seen.insert(course.id).inserted { throw fail("course id \(course.id) appears twice") }
-        self.init(catalogID: catalogID, source: source, capturedAt: capturedAt,
-                  pages: PageCounts(expected: expected, fetched: fetched, failed: failed, unparsed: unparsed), courses: courses)
+        var courses = file.courses
+        for index in courses.indices {
+            let course = courses[index]
+            guard seen.insert(course.id).inserted else { throw fail("courses[\(index)].id: \(course.id) appears twice") }
+            for (key, stamp) in [("createdAt", course.createdAt), ("updatedAt", course.updatedAt)] where stamp.flatMap(Timestamp.date) == nil {
+                throw fail("courses[\(index)].\(key): a snapshot's course needs a time like 2024-05-01T12:00:00Z, got \(stamp.map { "\"\($0)\"" } ?? "none")")
+            }
+            // Recomputed when written, so a stale or edited fingerprint cannot hide a change.
+            courses[index].fingerprint = nil
+        }
+        self.init(catalogID: file.catalog.id, source: file.catalog.source, capturedAt: file.capturedAt, pages: file.pages, courses: courses)
     }
 }
 
+/// Only the version of a file, to say which one it is when the rest does not read.
+struct SchemaVersion: Decodable {
+    var schemaVersion: Int?
+}
+
 /// A JSON document with a `"courses"` array of course records: a snapshot or a published catalog.
-public enum CourseDocument {
-    /// Hands each course record and its index to `each` as it is parsed (never all at once); returns the other members.
-    public static func read(_ bytes: [UInt8],
-                            each: (JSONValue, Int) throws(FormatError) -> Void) throws(FormatError) -> [String: JSONValue] {
-        try document { index in
-            try JSONValue.parse(bytes, streaming: "courses") { record in
-                try each(record, index)
-                index += 1
-            }
-        }
-    }
+public struct CourseDocument: Decodable, Sendable {
+    /// A snapshot's capture time; nil in a published catalog.
+    public var capturedAt: String?
+    public var courses: [CourseRecord]
 
-    /// The same with each course's comparable form (only the members comparing needs become values).
-    public static func comparableCourses(_ bytes: [UInt8], each: (ComparableCourse) -> Void) throws(FormatError) -> [String: JSONValue] {
-        try document { index in
-            try JSONValue.parse(bytes, streaming: "courses", selecting: ComparableCourse.recordKeys.map(\.rawValue)) { values in
-                each(try ComparableCourse(selected: values))
-                index += 1
-            }
-        }
-    }
-
-    /// Runs a streaming parse that counts records in `index`, and says what went wrong where.
-    private static func document(_ parse: (inout Int) throws -> JSONValue) throws(FormatError) -> [String: JSONValue] {
-        var index = 0
-        let root: JSONValue
-        do {
-            root = try parse(&index)
-        } catch let error as JSONSyntaxError {
-            throw FormatError(message: "not valid JSON: \(error)")
-        } catch let error as FormatError {
-            throw FormatError(message: "courses[\(index)]: \(error.message)")
-        } catch {
-            throw FormatError(message: "\(error)")
-        }
-        guard case let .object(members) = root, members["courses"] != nil else {
-            throw FormatError(message: "expected an object with a \"courses\" array")
-        }
-        guard case .array? = members["courses"] else { throw FormatError(message: "expected \"courses\" to be an array") }
-        return members
+    /// Reads a document's bytes; the error names the JSON path of what is wrong.
+    public static func read(_ bytes: some Sequence<UInt8>) throws(FormatError) -> CourseDocument {
+        try JSONFile.decode(CourseDocument.self, from: bytes)
     }
 }

@@ -27,11 +27,10 @@ public struct FileSet {
         }
         let backups = staged.map { $0.target.deletingLastPathComponent().appendingPathComponent(AtomicFile.temporaryName(for: $0.target)) }
         if let journal {
-            let entries: [JSONValue] = zip(staged, backups).map { entry, backup in
-                .object(["target": .string(entry.target.path), "backup": .string(backup.path),
-                         "existed": .bool(FileManager.default.fileExists(atPath: entry.target.path))])
+            let entries = zip(staged, backups).map { entry, backup in
+                Journal.Entry(target: entry.target.path, backup: backup.path, existed: FileManager.default.fileExists(atPath: entry.target.path))
             }
-            try AtomicFile.write(Data(JSONValue.object(["files": .array(entries), "note": note]).serialized().utf8), to: journal)
+            try AtomicFile.write(JSONFile.encoded(Journal(files: entries, note: note)), to: journal)
         }
         do {
             for (index, entry) in staged.enumerated() {
@@ -90,6 +89,18 @@ public struct FileSet {
     }
 
     /// Settles a `replace` a killed process left half done: every target gets its previous version back unless
+    /// What a commit writes before its first rename: each output, where its previous version was linked aside, and
+    /// the caller's note. Read leniently: an entry missing a member is passed over.
+    struct Journal: Codable {
+        struct Entry: Codable {
+            var target: String?
+            var backup: String?
+            var existed: Bool?
+        }
+        var files: [Entry]
+        var note: JSONValue?
+    }
+
     /// `keepNew` (given the journal's note). Whether there was anything to settle; call it only under the run lock.
     @discardableResult
     public static func recover(journal: URL, keepNew: (JSONValue) -> Bool) throws(FileWriteError) -> Bool {
@@ -101,24 +112,24 @@ public struct FileSet {
             throw FileWriteError(path: journal.path, operation: "read the interrupted commit's journal", code: error.code)
         }
         // A journal that does not parse was torn while it was written: no rename had started then.
-        guard case let .object(root)? = try? JSONValue.parse(bytes), case let .array(files)? = root["files"] else {
+        guard let root = try? JSONFile.decode(Journal.self, from: bytes) else {
             unlink(journal.path)
             return true
         }
         // Files beside the journal, by name: the folder may be reached another way now (a link, a mount), and a journal
         // edited by hand reaches no further. Hidden names (the lock, the journal) are no outputs.
         var entries: [(target: String, backup: String, existed: Bool)] = []
-        for entry in files {
-            guard case let .string(target)? = entry["target"], case let .string(backup)? = entry["backup"] else { continue }
+        for entry in root.files {
+            guard let target = entry.target, let backup = entry.backup else { continue }
             let name = URL(fileURLWithPath: target).lastPathComponent, backupName = URL(fileURLWithPath: backup).lastPathComponent
             guard !name.hasPrefix("."), backupName.hasPrefix(".\(name).") else {
                 throw FileWriteError(path: journal.path, operation: "settle the commit it records: \(target) is no output; "
                                      + "the journal is left for a person to check and remove", code: EPERM)
             }
             let beside = { journal.deletingLastPathComponent().appendingPathComponent($0).path }
-            entries.append((beside(name), beside(backupName), entry["existed"] == .bool(true)))
+            entries.append((beside(name), beside(backupName), entry.existed == true))
         }
-        let keep = keepNew(root["note"] ?? .null)
+        let keep = keepNew(root.note ?? .null)
         for (target, backup, existed) in entries {
             if keep {
                 unlink(backup)

@@ -86,7 +86,7 @@ func parsedStructure(_ text: String) -> Requisite? {
     RequisiteParser.parse(text)?.withoutProvenance()
 }
 
-/// The tree as the product writes it (`Requisite.json`, as in catalog.json and `gvingest prereq --json`).
+/// The tree as the product writes it (as in catalog.json and `gvingest prereq --json`), compact.
 func jsonText(_ tree: Requisite?) -> String {
-    tree?.json.serialized(pretty: false) ?? "null"
+    tree.map { String(decoding: JSONFile.encoded($0, pretty: false), as: UTF8.self) } ?? "null"
 }

@@ -1,6 +1,6 @@
 /// One node of a parsed prerequisite: an operator over other nodes or a leaf requirement.
 ///
-/// Its JSON (`json`) is the `requisite` of schemas/catalog.schema.json, optional keys left out when nil or false.
+/// Its JSON (`Codable`) is the `requisite` of schemas/catalog.schema.json, optional keys left out when nil or false.
 /// Provenance keys keep the tree lossless (FuzzHarness's `missingWords(of:)`): `source` on a leaf is the exact span of
 /// prose it came from, grade, concurrency or rename phrases included, omitted when it equals the value;
 /// `connective` on an operator holds the distinct words that joined its children ("both and", "one of the

@@ -1,0 +1,72 @@
+import Foundation
+
+/// A requisite tree in the JSON shapes `Requisite` documents (schemas/catalog.schema.json's `requisite`): the key
+/// present ("all", "course", …) says the kind; optional keys are left out when nil or false.
+extension Requisite: Codable {
+    private enum Key: String, CodingKey {
+        case all, any, atLeast, of, connective
+        case course, minGrade, concurrent
+        case standing, program, permission, exam, score, text, source
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        switch self {
+        case let .all(children, connective), let .any(children, connective):
+            try container.encode(children, forKey: { if case .all = self { Key.all } else { Key.any } }())
+            try container.encodeIfPresent(connective, forKey: .connective)
+        case let .atLeast(count, children, connective):
+            try container.encode(count, forKey: .atLeast)
+            try container.encode(children, forKey: .of)
+            try container.encodeIfPresent(connective, forKey: .connective)
+        case let .course(course):
+            if course.concurrent { try container.encode(true, forKey: .concurrent) }
+            try container.encode(course.code.description, forKey: .course)
+            try container.encodeIfPresent(course.minGrade, forKey: .minGrade)
+            try container.encodeIfPresent(course.source, forKey: .source)
+        case let .standing(value, source), let .program(value, source), let .permission(value, source):
+            let key: Key = if case .standing = self { .standing } else if case .program = self { .program } else { .permission }
+            try container.encode(value, forKey: key)
+            try container.encodeIfPresent(source, forKey: .source)
+        case let .exam(name, score, source):
+            try container.encode(name, forKey: .exam)
+            try container.encodeIfPresent(score, forKey: .score)
+            try container.encodeIfPresent(source, forKey: .source)
+        case let .text(value):
+            try container.encode(value, forKey: .text)
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        let connective = try container.decodeIfPresent(String.self, forKey: .connective)
+        let source = try container.decodeIfPresent(String.self, forKey: .source)
+        if let children = try container.decodeIfPresent([Requisite].self, forKey: .all) {
+            self = .all(children, connective: connective)
+        } else if let children = try container.decodeIfPresent([Requisite].self, forKey: .any) {
+            self = .any(children, connective: connective)
+        } else if let count = try container.decodeIfPresent(Int.self, forKey: .atLeast) {
+            self = .atLeast(count, of: try container.decode([Requisite].self, forKey: .of), connective: connective)
+        } else if let codeText = try container.decodeIfPresent(String.self, forKey: .course) {
+            guard let code = CourseCode(parsing: codeText) else {
+                throw DecodingError.dataCorruptedError(forKey: .course, in: container, debugDescription: "not a course code: \"\(codeText)\"")
+            }
+            self = .course(CourseRequirement(code: code, minGrade: try container.decodeIfPresent(String.self, forKey: .minGrade),
+                                             concurrent: try container.decodeIfPresent(Bool.self, forKey: .concurrent) ?? false,
+                                             source: source))
+        } else if let value = try container.decodeIfPresent(String.self, forKey: .standing) {
+            self = .standing(value, source: source)
+        } else if let value = try container.decodeIfPresent(String.self, forKey: .program) {
+            self = .program(value, source: source)
+        } else if let value = try container.decodeIfPresent(String.self, forKey: .permission) {
+            self = .permission(value, source: source)
+        } else if let name = try container.decodeIfPresent(String.self, forKey: .exam) {
+            self = .exam(name, score: try container.decodeIfPresent(String.self, forKey: .score), source: source)
+        } else if let text = try container.decodeIfPresent(String.self, forKey: .text) {
+            self = .text(text)
+        } else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                    debugDescription: "expected a requisite (all, any, atLeast, course, standing, program, permission, exam or text)"))
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+/// What users hold keeps working: a snapshot written by 3119637 (the last build with its own JSON writer) loads, and
+/// the next run from it writes what 3119637 wrote (Fixtures/compat-3119637, its README).
+@Suite struct CompatibilityTests {
+    static let recorded = Binary.fixtures.appendingPathComponent("compat-3119637")
+
+    static func json(_ file: URL) throws -> NSObject? {
+        try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? NSObject
+    }
+
+    /// A snapshot's JSON without its source, which names the folder the run was in.
+    static func snapshotJSON(_ file: URL) throws -> NSDictionary? {
+        guard var root = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any] else { return nil }
+        root["catalog"] = (root["catalog"] as? [String: Any])?["id"]
+        return root as NSDictionary
+    }
+
+    @Test func aRunFromA3119637SnapshotWritesWhat3119637Wrote() async throws {
+        let project = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-compat-\(UUID().uuidString)")
+        let store = project.appendingPathComponent("out/snapshots/gvsu-fixture")
+        try FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: project) }
+        try FileManager.default.createSymbolicLink(at: project.appendingPathComponent("gvsu-next"),
+                                                   withDestinationURL: Binary.fixtures.appendingPathComponent("gvsu-next"))
+        try FileManager.default.copyItem(at: Self.recorded.appendingPathComponent("pipeline.json"), to: project.appendingPathComponent("pipeline.json"))
+        let first = "snapshot-000001-20250101T025320Z.json", second = "snapshot-000002-20250106T080000Z.json"
+        try FileManager.default.copyItem(at: Self.recorded.appendingPathComponent(first), to: store.appendingPathComponent(first))
+
+        let check = try await Binary.run(["config", "check", "pipeline.json"], in: project)
+        #expect(check.status == 0, "\(check.stderr)")
+        let run = try await Binary.run(["run", "--config", "pipeline.json", "--replay", "gvsu-next", "--quiet"], in: project,
+                                       environment: ["SOURCE_DATE_EPOCH": "1736150400"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let out = project.appendingPathComponent("out")
+        for name in ["catalog.json", "news.json"] {
+            #expect(try Self.json(out.appendingPathComponent(name)) == Self.json(Self.recorded.appendingPathComponent(name)), "\(name)")
+        }
+        #expect(try Data(contentsOf: out.appendingPathComponent("news.atom")) == Data(contentsOf: Self.recorded.appendingPathComponent("news.atom")))
+        let written = try Self.snapshotJSON(store.appendingPathComponent(second))
+        let recorded = try Self.snapshotJSON(Self.recorded.appendingPathComponent(second))
+        #expect(written != nil && written == recorded)
+
+        let diff = try await Binary.run(["diff", Self.recorded.appendingPathComponent(second).path, store.appendingPathComponent(second).path])
+        #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
+        #expect(diff.stdout.hasSuffix("no changes\n"), "\(diff.stdout)")
+    }
+}
