@@ -111,3 +111,23 @@ func stdoutColors(_ arguments: Arguments) throws(UsageError) -> Bool {
 func isCapableTerminal(_ descriptor: Int32) -> Bool {
     isatty(descriptor) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb"
 }
+
+extension SystemChoice {
+    /// Reads `auto` or a system's name (`gvsu`, `acalog`, `courseleaf`, `banner`).
+    init?(argument: String) {
+        guard let choice = argument == "auto" ? .auto : CatalogSystem(rawValue: argument).map(Self.fixed) else { return nil }
+        self = choice
+    }
+
+    /// "auto, gvsu, acalog, courseleaf or banner", for usage messages.
+    static var argumentList: String { "auto, " + systemList }
+
+    /// "gvsu, acalog, courseleaf or banner", for help texts.
+    static var systemList: String {
+        let names = CatalogSystem.allCases.map(\.rawValue)
+        return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+    }
+
+    /// "auto|gvsu|acalog|courseleaf|banner", for a synopsis.
+    static var synopsis: String { (["auto"] + CatalogSystem.allCases.map(\.rawValue)).joined(separator: "|") }
+}

@@ -84,7 +84,7 @@ enum FetchCommand: Command {
         guard !starts.isEmpty else { throw UsageError(message: "name at least one --start URL (or --config, or a --replay mirror that recorded them)") }
 
         let recorder = try arguments.value("--record")
-            .map { path throws(CommandFailure) in try MirrorRecorder(wrapping: source, into: URL(fileURLWithPath: path), startURLs: starts) }
+            .map { path throws(CatalogError) in try MirrorRecorder(wrapping: source, into: URL(fileURLWithPath: path), startURLs: starts) }
         let line = ProgressLine(enabled: !arguments.has("--quiet") && isCapableTerminal(STDERR_FILENO))
         let crawler = Crawler(source: recorder ?? source, parser: PageParser(system: system), settings: settings, honourRobots: honourRobots,
                               progress: { line.show($0) })

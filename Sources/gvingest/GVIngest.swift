@@ -55,7 +55,11 @@ struct GVIngest {
             return .ok
         }
         do {
-            return try await C.run(words)
+            do {
+                return try await C.run(words)
+            } catch let error as CatalogError {
+                throw CommandFailure(error)
+            }
         } catch let failure as CommandFailure {
             let json = (try? C.parseArguments(words))?.value("--log-format") == "json"  // a log read by machines stays JSON
             if json { RunLog(format: .json).error(C.name, failure.message) } else { printError("gvingest \(C.name): \(failure.message)") }

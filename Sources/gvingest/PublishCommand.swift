@@ -33,7 +33,7 @@ enum PublishCommand: Command {
       --courses-collection NAME  Default: courses.
       --news-collection NAME     Default: news.
       --token-command CMD        A shell command printing an OAuth access token.
-      --deadline SECONDS         Give up retrying after this long in all (default 300).
+      --deadline SECONDS         Give up retrying after this long in all (default 300; 1 to 86400).
       --parallel N               Commits in flight at once (default 8; each holds up to 500 writes).
       --accept-removals          Delete more course documents than the removal guard allows.
       --reconcile                Compare with what Firestore holds and repair drift: what every publish
@@ -58,8 +58,8 @@ enum PublishCommand: Command {
             if let message = problem(settings[keyPath: setting]) { throw UsageError(message: "\(option): \(message)") }
         }
         guard settings.coursesCollection != settings.newsCollection else { throw UsageError(message: "--courses-collection and --news-collection must differ") }
-        settings.deadlineSeconds = try arguments.value("--deadline", "must be a whole number of seconds ≥ 1") {
-            Int($0).flatMap { $0 >= 1 ? $0 : nil }
+        settings.deadlineSeconds = try arguments.value("--deadline", "must be a whole number of seconds from 1 to 86400") {
+            Int($0).flatMap { (1...86_400).contains($0) ? $0 : nil }
         } ?? settings.deadlineSeconds
         settings.tokenCommand = arguments.value("--token-command").map { ["/bin/sh", "-c", $0] }
         var options = FirestorePublishOptions()
@@ -82,31 +82,5 @@ enum PublishCommand: Command {
         let line = (options.dryRun ? "dry run, would write: " : "") + summary.line
         print(arguments.has("--json") ? summary.json.serialized() : line)
         return .ok
-    }
-
-    /// `gvingest run`'s last step with `publish.firestore`; a failure leaves the outputs for `gvingest publish`.
-    static func afterRun(config: PipelineConfig, acceptRemovals: Bool, log: RunLog, report: inout RunReport) async -> ExitStatus {
-        guard let settings = config.firestore else { return .ok }
-        var options = FirestorePublishOptions()
-        options.maximumRemovalFraction = config.guards.maximumRemovalFraction
-        options.acceptRemovals = acceptRemovals
-        // A failed publish is a stage too, one with no counts.
-        let failure = await report.stage("publish.firestore") { () async -> (CommandFailure?, [String: Int]) in
-            do throws(CommandFailure) {
-                let summary = try await FirestorePublisher.publish(
-                    directory: config.outputs.directory, checkReport: false, settings: settings, options: options)
-                log.info("firestore", "published into \(settings.project): \(summary.line)")
-                let courses = summary.courses, news = summary.news
-                return (nil, ["coursesWritten": courses.writes.count, "coursesDeleted": courses.deletes.count,
-                              "coursesUnchanged": courses.unchanged, "newsWritten": news.writes.count,
-                              "newsUnchanged": news.unchanged, "retries": summary.retries])
-            } catch {
-                return (error, [:])
-            }
-        }
-        guard let failure else { return .ok }
-        log.error("firestore", "\(failure); the outputs stand, `gvingest publish` can be run again")
-        report.outcome = "outputs written; Firestore publish failed: \(failure)"
-        return failure.status
     }
 }

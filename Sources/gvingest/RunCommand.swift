@@ -99,11 +99,11 @@ enum RunCommand: Command {
         }
         let dryRun = arguments.has("--dry-run")
         let lock: RunLock?
-        do throws(CommandFailure) {
+        do throws(CatalogError) {
             lock = dryRun ? nil : try RunLock(directory: config.outputs.directory)
         } catch {
             log.error("lock", "\(error)")
-            return error.status
+            return ExitStatus(error.cause)
         }
         defer { withExtendedLifetime(lock) {} }
 
@@ -119,10 +119,7 @@ enum RunCommand: Command {
         if case let .dryRun(diff, comparedWith) = outcome {
             print(DiffReport.human(diff, old: comparedWith ?? "(no snapshot yet)", new: "this run (not written)", colors: colors))
         }
-        var status = outcome.exitStatus
-        if status == .ok, !dryRun {
-            status = await PublishCommand.afterRun(config: config, acceptRemovals: run.acceptRemovals, log: log, report: &report)
-        }
+        var status = ExitStatus(outcome)
         report.exitStatus = status.rawValue
         report.warnings = log.warnings
         // The outputs' report is the one `publish` checks; --report's copy is also written after a dry run, which

@@ -66,9 +66,9 @@ struct FirestorePublishUnitTests {
 
         var unstamped = Self.course
         unstamped.updatedAt = nil
-        let error = #expect(throws: CommandFailure.self) { try FirestoreDocuments.course(unstamped, path: "catalog.json: courses[7]") }
+        let error = #expect(throws: CatalogError.self) { try FirestoreDocuments.course(unstamped, path: "catalog.json: courses[7]") }
         #expect(error?.message == "catalog.json: courses[7].updatedAt: expected an RFC 3339 UTC timestamp, got nothing")
-        #expect(error?.status == .dataError)
+        #expect(error?.cause == .invalidData)
     }
 
     /// catalog.json is read by decoding its records: a member of another type is refused by its JSON path (65).
@@ -79,9 +79,9 @@ struct FirestorePublishUnitTests {
         record["credits"] = .object(["min": .int(1), "max": .int(3)])
         try Data(JSONValue.object(["catalog": .object(["id": .string("c")]), "courses": .array([.object(record)])]).serialized().utf8)
             .write(to: directory.appendingPathComponent("catalog.json"))
-        let error = #expect(throws: CommandFailure.self) { try FirestoreDocuments.outputs(in: directory, checkReport: false) }
+        let error = #expect(throws: CatalogError.self) { try FirestoreDocuments.outputs(in: directory, checkReport: false) }
         #expect(error?.message.hasPrefix("\(directory.path)/catalog.json: courses[0].credits: expected an integer") == true, "\(error?.message ?? "")")
-        #expect(error?.status == .dataError)
+        #expect(error?.cause == .invalidData)
     }
 
     @Test func aNewsDocumentCarriesTheAppsNewsFields() throws {
@@ -93,8 +93,8 @@ struct FirestorePublishUnitTests {
         #expect(document.fields["createdAt"] == .timestamp("2026-01-01T00:00:00Z") && document.fields["kind"] == .string("added"))
         var slashed = item
         slashed.id = "a/b"
-        let refused = #expect(throws: CommandFailure.self) { try FirestoreDocuments.news(slashed, path: "news.json: news[0]") }
-        #expect(refused?.status == .dataError)
+        let refused = #expect(throws: CatalogError.self) { try FirestoreDocuments.news(slashed, path: "news.json: news[0]") }
+        #expect(refused?.cause == .invalidData)
     }
 
     /// An output that is missing (or a folder) cannot be read: 66, naming the file and the system's reason.
@@ -107,7 +107,7 @@ struct FirestorePublishUnitTests {
                 _ = try FirestoreDocuments.outputs(in: directory, checkReport: false)
                 Issue.record("expected \(expected) to be unreadable")
             } catch {
-                #expect(error.status == .noInput)
+                #expect(error.cause == .missingInput)
                 #expect("\(error)".contains("\(directory.appendingPathComponent(expected).path): cannot read (\(reason))"))
             }
             try Data(#"{"catalog": {"id": "c"}, "courses": []}"#.utf8).write(to: directory.appendingPathComponent("catalog.json"))
@@ -130,7 +130,7 @@ struct FirestorePublishUnitTests {
                 _ = try FirestoreDocuments.outputs(in: directory, checkReport: false)
                 Issue.record("an id twice was taken: \(expected)")
             } catch {
-                #expect(error.status == .dataError)
+                #expect(error.cause == .invalidData)
                 #expect("\(error)".contains(expected), "\(error)")
             }
         }
@@ -194,7 +194,7 @@ struct FirestorePublishUnitTests {
                 _ = try FirestoreCredentials.target(project: "demo-x", database: "(default)", environment: [:], tokenCommand: tokenCommand)
                 Issue.record("credentials out of nothing")
             } catch {
-                #expect(error.status == .noPermission)
+                #expect(error.cause == .noCredentials)
             }
         }
         // A host the emulator cannot be at fails at once (69), not request after request until the deadline (75).
@@ -203,27 +203,27 @@ struct FirestorePublishUnitTests {
                 _ = try FirestoreCredentials.target(project: "p", database: "(default)", environment: ["FIRESTORE_EMULATOR_HOST": host], tokenCommand: nil)
                 Issue.record("\(host) taken for an emulator")
             } catch {
-                #expect(error.status == .unavailable && error.message == #"FIRESTORE_EMULATOR_HOST: expected HOST:PORT, got "\#(host)""#)
+                #expect(error.cause == .unavailable && error.message == #"FIRESTORE_EMULATOR_HOST: expected HOST:PORT, got "\#(host)""#)
             }
         }
     }
 
     @Test func answersAreJudgedRetryableOrNot() throws {
-        func judge(_ status: Int, _ body: String) -> CatalogKit.ExitStatus? {
+        func judge(_ status: Int, _ body: String) -> CatalogError.Cause? {
             let response = HTTPURLResponse(url: URL(string: "http://127.0.0.1/v1")!, statusCode: status, httpVersion: "HTTP/1.1", headerFields: [:])
             switch FirestoreClient.judge(RawResponse(response: response, body: Array(body.utf8), error: nil, overLimit: false, refusedRedirect: nil, timedOut: false)) {
             case .success: return nil
-            case let .failure(error): return error.status
+            case let .failure(error): return error.cause
             }
         }
         #expect(judge(200, "{}") == nil)
-        #expect(judge(429, "") == .temporaryFailure && judge(503, "") == .temporaryFailure)
-        #expect(judge(409, #"{"error": {"code": 409, "status": "ABORTED", "message": "contention"}}"#) == .temporaryFailure)
-        #expect(judge(400, #"{"error": {"code": 400, "status": "UNAVAILABLE"}}"#) == .temporaryFailure)
-        #expect(judge(403, #"{"error": {"code": 403, "status": "PERMISSION_DENIED"}}"#) == .noPermission)
+        #expect(judge(429, "") == .temporary && judge(503, "") == .temporary)
+        #expect(judge(409, #"{"error": {"code": 409, "status": "ABORTED", "message": "contention"}}"#) == .temporary)
+        #expect(judge(400, #"{"error": {"code": 400, "status": "UNAVAILABLE"}}"#) == .temporary)
+        #expect(judge(403, #"{"error": {"code": 403, "status": "PERMISSION_DENIED"}}"#) == .noCredentials)
         #expect(judge(400, #"{"error": {"code": 400, "status": "INVALID_ARGUMENT"}}"#) == .unavailable)
         let dropped = FirestoreClient.judge(RawResponse(response: nil, body: [], error: URLError(.networkConnectionLost), overLimit: false, refusedRedirect: nil, timedOut: false))
         guard case let .failure(error) = dropped else { Issue.record("a dropped connection succeeded"); return }
-        #expect(error.status == .temporaryFailure)
+        #expect(error.cause == .temporary)
     }
 }

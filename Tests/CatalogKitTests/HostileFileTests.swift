@@ -112,8 +112,8 @@ import Testing
         let out = directory.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         try link(victim.path, out.appendingPathComponent(".gvingest.lock").path)
-        let error = #expect(throws: CommandFailure.self) { _ = try RunLock(directory: out) }
-        #expect(error?.status == .cannotCreate && error?.description.contains(why) == true, "\(String(describing: error))")
+        let error = #expect(throws: CatalogError.self) { _ = try RunLock(directory: out) }
+        #expect(error?.cause == .cannotWrite && error?.description.contains(why) == true, "\(String(describing: error))")
         #expect(try String(contentsOf: victim, encoding: .utf8) == "keep me")
     }
 
@@ -130,8 +130,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: out) }
         do {
             let lock = try RunLock(directory: out)
-            let busy = #expect(throws: CommandFailure.self) { _ = try RunLock(directory: out) }
-            #expect(busy?.status == .temporaryFailure)
+            let busy = #expect(throws: CatalogError.self) { _ = try RunLock(directory: out) }
+            #expect(busy?.cause == .temporary)
             withExtendedLifetime(lock) {}
         }
         // Released, and its own (now empty) file is taken again.

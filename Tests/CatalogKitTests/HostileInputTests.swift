@@ -101,9 +101,9 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try Data("{\"pages\": {\"https://x.edu/a\": {\"file\": \"../../etc/passwd\"}}}".utf8)
             .write(to: directory.appendingPathComponent("index.json"))
-        let error = #expect(throws: CommandFailure.self) { try MirrorSource(directory: directory) }
+        let error = #expect(throws: CatalogError.self) { try MirrorSource(directory: directory) }
         #expect(error.map { "\($0)" }?.contains("expected a relative path inside the mirror") == true)
-        #expect(error?.status == .noInput)
+        #expect(error?.cause == .missingInput)
         try Data("not json".utf8).write(to: directory.appendingPathComponent("index.json"))
         do {
             _ = try MirrorSource(directory: directory)

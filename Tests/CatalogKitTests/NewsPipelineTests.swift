@@ -121,7 +121,7 @@ import Testing
                 return "committed"
             } catch {
                 guard case .refused = error else { return "another error: \(error)" }
-                #expect(error.exitStatus == .dataError)
+                #expect(error.cause == .invalidData)
                 return error.description
             }
         }
@@ -152,7 +152,7 @@ import Testing
             try pipeline.commit(catalog: Support.catalog, pages: Support.pages, courses: Self.grown, now: Self.t1 + Self.day)
         }
         #expect(error?.description.contains(first.snapshotFile.path) == true)
-        #expect(error?.exitStatus == .dataError)
+        #expect(error?.cause == .invalidData)
         #expect(Self.tree(root) == before)
 
         try FileManager.default.removeItem(at: first.snapshotFile)
@@ -182,7 +182,7 @@ import Testing
         }
         // The snapshot write is what failed, so the outputs before it had been written, then put back.
         if case .snapshot(.cannotWrite)? = error {} else { Issue.record("expected the snapshot write to fail, got \(String(describing: error))") }
-        #expect(error?.exitStatus == .cannotCreate)
+        #expect(error?.cause == .cannotWrite)
         #expect(try String(contentsOf: pipeline.feedFile, encoding: .utf8) == "old feed")
         #expect(!FileManager.default.fileExists(atPath: pipeline.newsFile.path))
         #expect(!FileManager.default.fileExists(atPath: pipeline.digestFile("test").path))

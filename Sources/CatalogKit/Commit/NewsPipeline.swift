@@ -23,13 +23,12 @@ public enum CommitError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// The exit status a command should end with.
-    public var exitStatus: ExitStatus {
+    /// What kind of trouble it is.
+    public var cause: CatalogError.Cause {
         switch self {
-        case .refused, .corruptNews: return .dataError
-        case .snapshot(.corrupt): return .dataError
-        case .snapshot(.unreadable): return .noInput
-        case .snapshot(.cannotWrite), .cannotWrite: return .cannotCreate
+        case .refused, .corruptNews, .snapshot(.corrupt): return .invalidData
+        case .snapshot(.unreadable): return .missingInput
+        case .snapshot(.cannotWrite), .cannotWrite: return .cannotWrite
         }
     }
 }

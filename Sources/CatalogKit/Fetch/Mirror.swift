@@ -76,8 +76,8 @@ public struct MirrorIndex: Sendable, Equatable, Codable {
         startURLs = try container.decodeIfPresent([String].self, forKey: .startURLs) ?? []
     }
 
-    public static func load(from directory: URL) throws(CommandFailure) -> MirrorIndex {
-        func unreadable(_ message: String) -> CommandFailure { CommandFailure(message, status: .noInput) }
+    public static func load(from directory: URL) throws(CatalogError) -> MirrorIndex {
+        func unreadable(_ message: String) -> CatalogError { CatalogError(message, .missingInput) }
         let file = directory.appendingPathComponent(fileName)
         guard FileManager.default.fileExists(atPath: file.path) else {
             throw unreadable("\(directory.path): not a mirror: it has no \(fileName) (a mirror is what gvingest fetch --record DIR writes)")
@@ -107,7 +107,7 @@ public struct MirrorSource: PageSource {
     public let directory: URL
     public let index: MirrorIndex
 
-    public init(directory: URL) throws(CommandFailure) {
+    public init(directory: URL) throws(CatalogError) {
         self.directory = directory
         self.index = try MirrorIndex.load(from: directory)
     }
@@ -154,16 +154,16 @@ public final class MirrorRecorder: PageSource, Sendable {
 
     /// Records into `directory`, made now, before any fetch: a new or empty one, or a mirror other than the one `source`
     /// replays, as the recording replaces its index.json (73 otherwise, or when it takes no files).
-    public init(wrapping source: any PageSource, into directory: URL, startURLs: [URL]) throws(CommandFailure) {
+    public init(wrapping source: any PageSource, into directory: URL, startURLs: [URL]) throws(CatalogError) {
         let path = directory.path
         let isEmpty = (try? FileManager.default.contentsOfDirectory(atPath: path).isEmpty) ?? !FileManager.default.fileExists(atPath: path)
         guard (source as? MirrorSource)?.directory.resolvingSymlinksInPath().path != directory.resolvingSymlinksInPath().path,
               isEmpty || (try? MirrorSource(directory: directory)) != nil else {
-            throw CommandFailure("\(path): a recording replaces its index.json; name a new or empty folder, or another mirror", status: .cannotCreate)
+            throw CatalogError("\(path): a recording replaces its index.json; name a new or empty folder, or another mirror", .cannotWrite)
         }
         // Its pages folder made now: a folder that takes no files says so before the crawl, not after it.
         try Result { try AtomicFile.makeDirectory(directory.appendingPathComponent("pages")) }
-            .mapError { CommandFailure("cannot write the mirror \(path): \($0)", status: .cannotCreate) }.get()
+            .mapError { CatalogError("cannot write the mirror \(path): \($0)", .cannotWrite) }.get()
         self.source = source
         self.directory = directory
         recorded = Mutex((MirrorIndex(startURLs: startURLs.map { URLNormalizer.normalize($0).absoluteString }), []))
@@ -195,7 +195,7 @@ public final class MirrorRecorder: PageSource, Sendable {
     public func finish() throws {
         let (snapshot, problems) = recorded.withLock { ($0.index, $0.failures) }
         if !problems.isEmpty {
-            throw CommandFailure("could not record: " + problems.joined(separator: "; "), status: .cannotCreate)
+            throw CatalogError("could not record: " + problems.joined(separator: "; "), .cannotWrite)
         }
         try snapshot.write(to: directory)
     }

@@ -8,24 +8,6 @@ public enum SystemChoice: Sendable, Equatable {
     case fixed(CatalogSystem)
     /// A catalog's declarative rules; its records carry the system.
     case rules(ParseRules, CatalogSystem)
-
-    /// Reads `auto` or a system's name (`gvsu`, `acalog`, `courseleaf`, `banner`).
-    public init?(argument: String) {
-        guard let choice = argument == "auto" ? .auto : CatalogSystem(rawValue: argument).map(Self.fixed) else { return nil }
-        self = choice
-    }
-
-    /// "auto, gvsu, acalog, courseleaf or banner", for usage messages.
-    public static var argumentList: String { "auto, " + systemList }
-
-    /// "gvsu, acalog, courseleaf or banner", for help texts.
-    public static var systemList: String {
-        let names = CatalogSystem.allCases.map(\.rawValue)
-        return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
-    }
-
-    /// "auto|gvsu|acalog|courseleaf|banner", for a synopsis.
-    public static var synopsis: String { (["auto"] + CatalogSystem.allCases.map(\.rawValue)).joined(separator: "|") }
 }
 
 /// What parsing one page gave: its courses, or its listing, or why neither.

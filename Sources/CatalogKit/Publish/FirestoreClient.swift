@@ -45,14 +45,14 @@ final class FirestoreClient: Sendable {
     }
 
     /// Every document of a collection: id → fields, nil for one gvingest cannot read (so it compares unequal).
-    func list(collection: String) async throws(CommandFailure) -> [String: [String: FirestoreValue]?] {
+    func list(collection: String) async throws(CatalogError) -> [String: [String: FirestoreValue]?] {
         var documents: [String: [String: FirestoreValue]?] = [:]
         var pageToken: String?
         let prefix = "\(target.documentsRoot)/\(collection)/"
         repeat {
             var components = URLComponents(url: url("\(target.documentsRoot)/\(collection)"), resolvingAgainstBaseURL: false)
             components?.queryItems = [URLQueryItem(name: "pageSize", value: "1000")] + (pageToken.map { [URLQueryItem(name: "pageToken", value: $0)] } ?? [])
-            guard let pageURL = components?.url else { throw CommandFailure("cannot make a URL for collection \(collection)", status: .unavailable) }
+            guard let pageURL = components?.url else { throw CatalogError("cannot make a URL for collection \(collection)", .unavailable) }
             let page = try await send(method: "GET", url: pageURL, body: nil)
             if case let .array(list)? = page["documents"] {
                 for document in list {
@@ -67,7 +67,7 @@ final class FirestoreClient: Sendable {
 
     /// One atomic commit. Every write replaces a whole document or deletes one, so a commit repeated after a lost
     /// answer leaves the same state: that is what makes retrying it safe.
-    func commit(_ writes: [JSONValue]) async throws(CommandFailure) {
+    func commit(_ writes: [JSONValue]) async throws(CatalogError) {
         let body = JSONFile.encoded(JSONValue.object(["writes": .array(writes)]), pretty: false)
         _ = try await send(method: "POST", url: url("\(target.documentsRoot):commit"), body: Data(body))
     }
@@ -77,7 +77,7 @@ final class FirestoreClient: Sendable {
         URL(string: target.apiBase.absoluteString + "/" + path) ?? target.apiBase
     }
 
-    private func send(method: String, url: URL, body: Data?) async throws(CommandFailure) -> JSONValue {
+    private func send(method: String, url: URL, body: Data?) async throws(CatalogError) -> JSONValue {
         var attempt = 0
         while true {
             attempt += 1
@@ -90,13 +90,13 @@ final class FirestoreClient: Sendable {
             let raw = await delegate.run(request, in: session, limits: limits)
             switch Self.judge(raw, url: url) {
             case let .success(json): return json
-            case let .failure(failure) where failure.status != .temporaryFailure: throw failure
+            case let .failure(failure) where failure.cause != .temporary: throw failure
             case let .failure(failure):
                 let retryAfter = raw.response?.value(forHTTPHeaderField: "Retry-After").flatMap { RetryAfter.seconds(from: $0) }
                 let wait = RetryAfter.backoff(attempt: attempt, base: 0.1, maximum: 5, retryAfter: retryAfter, retryAfterMaximum: 30)
                 guard !Task.isCancelled, ProcessInfo.processInfo.systemUptime + wait < deadline else {
-                    throw CommandFailure("\(method) \(url.path): \(failure.message) (gave up after \(attempt) attempt\(attempt == 1 ? "" : "s"), at the deadline)",
-                                         status: .temporaryFailure)
+                    throw CatalogError("\(method) \(url.path): \(failure.message) (gave up after \(attempt) attempt\(attempt == 1 ? "" : "s"), at the deadline)",
+                                         .temporary)
                 }
                 retryCount.withLock { $0 += 1 }
                 try? await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
@@ -106,18 +106,18 @@ final class FirestoreClient: Sendable {
 
     /// What an answer means: its JSON, or a failure: worth retrying (75: 429, 503, ABORTED, UNAVAILABLE, no connection),
     /// refused credentials (77: 401, 403), or refused for good (69: 400, 404, …).
-    static func judge(_ raw: RawResponse, url: URL? = nil) -> Result<JSONValue, CommandFailure> {
+    static func judge(_ raw: RawResponse, url: URL? = nil) -> Result<JSONValue, CatalogError> {
         if raw.timedOut {
-            return .failure(CommandFailure("no whole answer within \(requestSeconds) s", status: .temporaryFailure))
+            return .failure(CatalogError("no whole answer within \(requestSeconds) s", .temporary))
         }
         if raw.overLimit {
-            return .failure(CommandFailure("an answer larger than \(maximumBodyBytes >> 20) MiB, which no Firestore answer is", status: .unavailable))
+            return .failure(CatalogError("an answer larger than \(maximumBodyBytes >> 20) MiB, which no Firestore answer is", .unavailable))
         }
         if let error = raw.error {
             let cause = url.map { ConnectionFailure.describe(error, url: $0, timeoutSeconds: requestSeconds) } ?? error.localizedDescription
-            return .failure(CommandFailure("no answer: \(cause)", status: .temporaryFailure))
+            return .failure(CatalogError("no answer: \(cause)", .temporary))
         }
-        guard let response = raw.response else { return .failure(CommandFailure("no answer", status: .temporaryFailure)) }
+        guard let response = raw.response else { return .failure(CatalogError("no answer", .temporary)) }
         let json = (try? JSONFile.decode(JSONValue.self, from: raw.body)) ?? .null
         if (200..<300).contains(response.statusCode) { return .success(json) }
         let status = json["error"]?["status"]?.stringValue
@@ -125,11 +125,11 @@ final class FirestoreClient: Sendable {
             ?? String(decoding: raw.body.prefix(200), as: UTF8.self)
         let described = "HTTP \(response.statusCode)\(status.map { " \($0)" } ?? ""): \(message)"
         if [408, 429, 500, 502, 503, 504].contains(response.statusCode) || ["ABORTED", "UNAVAILABLE", "RESOURCE_EXHAUSTED"].contains(status ?? "") {
-            return .failure(CommandFailure(described, status: .temporaryFailure))
+            return .failure(CatalogError(described, .temporary))
         }
         if response.statusCode == 401 || response.statusCode == 403 {
-            return .failure(CommandFailure("\(described) (the access token was refused)", status: .noPermission))
+            return .failure(CatalogError("\(described) (the access token was refused)", .noCredentials))
         }
-        return .failure(CommandFailure(described, status: .unavailable))
+        return .failure(CatalogError(described, .unavailable))
     }
 }

@@ -14,9 +14,9 @@ public enum FirestoreDocuments {
     public static let editionFields: Set<String> = ["url", "catalog"]
 
     /// A course's document: a function of its record, which decoding catalog.json has already checked.
-    public static func course(_ record: CourseRecord, path: String) throws(CommandFailure) -> FirestoreDocument {
+    public static func course(_ record: CourseRecord, path: String) throws(CatalogError) -> FirestoreDocument {
         guard isDocumentID(record.id) else { throw invalid("\(path).id: expected a document id (no \"/\", not empty), got \"\(record.id)\"") }
-        func stamp(_ key: String, _ text: String?) throws(CommandFailure) -> FirestoreValue {
+        func stamp(_ key: String, _ text: String?) throws(CatalogError) -> FirestoreValue {
             guard let stamp = text.flatMap(FirestoreValue.timestamp(rfc3339:)) else {
                 throw invalid("\(path).\(key): expected an RFC 3339 UTC timestamp, got \(text.map { "\"\($0)\"" } ?? "nothing")")
             }
@@ -44,7 +44,7 @@ public enum FirestoreDocuments {
     }
 
     /// A news document: id = the news id; `thumbnail` and `link` are strings or null.
-    public static func news(_ item: NewsItem, path: String) throws(CommandFailure) -> FirestoreDocument {
+    public static func news(_ item: NewsItem, path: String) throws(CatalogError) -> FirestoreDocument {
         guard isDocumentID(item.id) else {
             throw invalid("\(path).id: expected a document id (no \"/\", not empty), got \"\(item.id)\"")
         }
@@ -68,7 +68,7 @@ public enum FirestoreDocuments {
 
     /// A complete successful run's outputs as documents, read from `catalog.json` and `news.json`; `checkReport`:
     /// refuse unless `run-report.json` shows their run wrote them (no guard refused).
-    public static func outputs(in directory: URL, checkReport: Bool) throws(CommandFailure)
+    public static func outputs(in directory: URL, checkReport: Bool) throws(CatalogError)
         -> (courses: [FirestoreDocument], news: [FirestoreDocument]) {
         let reportFile = directory.appendingPathComponent("run-report.json")
         let catalogFile = directory.appendingPathComponent("catalog.json")
@@ -91,10 +91,10 @@ public enum FirestoreDocuments {
             throw invalid("\(catalogFile.path) is catalog \"\(catalog.catalog.id)\" but the last run (\(reportFile.lastPathComponent)) "
                 + "was \"\(reportedCatalog)\"; nothing published")
         }
-        let courses = try catalog.courses.enumerated().map { index, record throws(CommandFailure) in
+        let courses = try catalog.courses.enumerated().map { index, record throws(CatalogError) in
             try Self.course(record, path: "\(catalogFile.path): courses[\(index)]")
         }
-        let news = try read(newsFile) { bytes throws(FormatError) in try NewsFile.decode(bytes) }.enumerated().map { index, item throws(CommandFailure) in
+        let news = try read(newsFile) { bytes throws(FormatError) in try NewsFile.decode(bytes) }.enumerated().map { index, item throws(CatalogError) in
             try Self.news(item, path: "\(newsFile.path): news[\(index)]")
         }
         for (file, list, ids) in [(catalogFile, "courses", courses.map(\.id)), (newsFile, "news", news.map(\.id))] {
@@ -108,16 +108,16 @@ public enum FirestoreDocuments {
     }
 
     /// Outputs that are not what a run writes: a data error (65).
-    private static func invalid(_ message: String) -> CommandFailure { CommandFailure(message, status: .dataError) }
+    private static func invalid(_ message: String) -> CatalogError { CatalogError(message, .invalidData) }
 
     /// An output as `decode` reads it: one that cannot be read is missing (66), one it refuses is invalid (65).
-    private static func read<T>(_ file: URL, _ decode: ([UInt8]) throws(FormatError) -> T) throws(CommandFailure) -> T {
+    private static func read<T>(_ file: URL, _ decode: ([UInt8]) throws(FormatError) -> T) throws(CatalogError) -> T {
         let bytes: [UInt8]
         do {
             bytes = try FileBytes.read(file)  // the system's reason ("Is a directory"); Foundation's error may give a number
         } catch {
-            throw CommandFailure("\(file.path): cannot read (\(error)); publish reads the outputs of a complete `gvingest run`",
-                                 status: .noInput)
+            throw CatalogError("\(file.path): cannot read (\(error)); publish reads the outputs of a complete `gvingest run`",
+                                 .missingInput)
         }
         do {
             return try decode(bytes)

@@ -75,7 +75,7 @@ public enum FirestorePublisher {
 
     /// Reads the outputs in `directory` (see `FirestoreDocuments.outputs`), resolves the credentials and publishes.
     public static func publish(directory: URL, checkReport: Bool, settings: FirestoreSettings,
-                               options: FirestorePublishOptions) async throws(CommandFailure) -> FirestorePublishSummary {
+                               options: FirestorePublishOptions) async throws(CatalogError) -> FirestorePublishSummary {
         do {
             let inputs = try FirestoreDocuments.outputs(in: directory, checkReport: checkReport)
             let target = try FirestoreCredentials.target(project: settings.project, database: settings.database,
@@ -91,9 +91,9 @@ public enum FirestorePublisher {
             let news = FirestoreCollectionPlan.make(desired: inputs.news, existing: heldNews, deleteMissing: false)
             if !options.acceptRemovals, !courses.deletes.isEmpty,
                Double(courses.deletes.count) > options.maximumRemovalFraction * Double(held.count) {
-                throw CommandFailure("\(courses.deletes.count) of the \(held.count) course documents in Firestore would be deleted, "
+                throw CatalogError("\(courses.deletes.count) of the \(held.count) course documents in Firestore would be deleted, "
                     + "more than guards.maximumRemovalFraction (\(options.maximumRemovalFraction)) allows; nothing written "
-                    + "(--accept-removals publishes anyway)", status: .dataError)
+                    + "(--accept-removals publishes anyway)", .invalidData)
             }
             if !options.dryRun {
                 // Writes before deletions: a publish cut short leaves the app extra courses rather than missing ones.
@@ -107,10 +107,10 @@ public enum FirestorePublisher {
                 try await commitAll(deletes, client, parallel: options.parallelCommits)
             }
             return FirestorePublishSummary(courses: courses, news: news, retries: client.retries)
-        } catch let failure as CommandFailure {
+        } catch let failure as CatalogError {
             throw failure
         } catch {
-            throw CommandFailure("\(error)", status: .temporaryFailure)
+            throw CatalogError("\(error)", .temporary)
         }
     }
 

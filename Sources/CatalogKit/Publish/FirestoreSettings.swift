@@ -61,10 +61,10 @@ public enum FirestoreCredentials {
     public static let productionAPI = URL(string: "https://firestore.googleapis.com/v1")!
 
     public static func target(project: String, database: String, environment: [String: String], tokenCommand: [String]?)
-        throws(CommandFailure) -> FirestoreTarget {
+        throws(CatalogError) -> FirestoreTarget {
         if let host = environment["FIRESTORE_EMULATOR_HOST"], !host.isEmpty {
             guard !host.contains("/"), let base = URL(string: "http://\(host)/v1"), Origin(base) != nil else {
-                throw CommandFailure("FIRESTORE_EMULATOR_HOST: expected HOST:PORT, got \"\(host)\"", status: .unavailable)
+                throw CatalogError("FIRESTORE_EMULATOR_HOST: expected HOST:PORT, got \"\(host)\"", .unavailable)
             }
             // The emulator accepts this token as the owner's, past any security rules.
             return FirestoreTarget(project: project, database: database, apiBase: base, token: "owner")
@@ -73,14 +73,14 @@ public enum FirestoreCredentials {
             return FirestoreTarget(project: project, database: database, apiBase: productionAPI, token: token)
         }
         guard let tokenCommand, !tokenCommand.isEmpty else {
-            throw CommandFailure("no credentials: set FIRESTORE_EMULATOR_HOST (an emulator), GOOGLE_OAUTH_ACCESS_TOKEN, "
-                + "or a token command (publish.firestore.tokenCommand, --token-command)", status: .noPermission)
+            throw CatalogError("no credentials: set FIRESTORE_EMULATOR_HOST (an emulator), GOOGLE_OAUTH_ACCESS_TOKEN, "
+                + "or a token command (publish.firestore.tokenCommand, --token-command)", .noCredentials)
         }
         return FirestoreTarget(project: project, database: database, apiBase: productionAPI, token: try run(tokenCommand))
     }
 
     /// Runs the token command (found on PATH), its stdout trimmed the token; it gets 60 seconds.
-    private static func run(_ command: [String]) throws(CommandFailure) -> String {
+    private static func run(_ command: [String]) throws(CatalogError) -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = command
@@ -90,7 +90,7 @@ public enum FirestoreCredentials {
         do {
             try process.run()
         } catch {
-            throw CommandFailure("token command \(described): cannot start: \(error.systemReason)", status: .noPermission)
+            throw CatalogError("token command \(described): cannot start: \(error.systemReason)", .noCredentials)
         }
         let timer = DispatchWorkItem { if process.isRunning { process.terminate() } }
         DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: timer)
@@ -99,8 +99,8 @@ public enum FirestoreCredentials {
         timer.cancel()
         let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard process.terminationStatus == 0, process.terminationReason == .exit, !token.isEmpty, !token.contains(where: \.isWhitespace) else {
-            throw CommandFailure("token command \(described) failed (status \(process.terminationStatus)) or printed no token",
-                                 status: .noPermission)
+            throw CatalogError("token command \(described) failed (status \(process.terminationStatus)) or printed no token",
+                                 .noCredentials)
         }
         return token
     }

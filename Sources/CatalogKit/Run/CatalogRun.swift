@@ -1,6 +1,7 @@
 import Foundation
 
-/// One run of the pipeline for one catalog, logged and reported; its outcome maps to an exit status.
+/// One run of the pipeline for one catalog, logged and reported: fetch, parse, normalize, diff, announce, write
+/// the outputs, then publish them into Firestore when the configuration says where.
 public struct CatalogRun: Sendable {
     public var catalog: CatalogConfig
     public var config: PipelineConfig
@@ -20,23 +21,27 @@ public struct CatalogRun: Sendable {
 
     /// How a run ended.
     public enum Outcome: Sendable {
-        /// The outputs and the snapshot were written.
+        /// The outputs and the snapshot were written (and published, where the configuration asks).
         case committed(CommitReport)
+        /// The outputs and the snapshot were written, but publishing them into Firestore failed; they stand, and
+        /// `gvingest publish` can be run again.
+        case publishFailed(CommitReport, CatalogError)
         /// A dry run: the diff a real run would publish, against the snapshot of `comparedWith` (nil: none yet).
         case dryRun(diff: CatalogDiff, comparedWith: String?)
         /// The source could not be read at all (no such directory, an unreadable mirror).
-        case sourceUnavailable(CommandFailure)
+        case sourceUnavailable(CatalogError)
         /// The source is down for now (DNS, refused or reset connections, TLS, timeouts), or the crawl reached its deadline.
         case temporaryFailure(String)
         /// Nothing was written: a guard refused, or the previous snapshot, the news or an output stood in the way.
         case notCommitted(CommitError, temporary: Bool)
 
-        public var exitStatus: ExitStatus {
+        /// What kind of trouble ended the run; nil when it did what it was asked.
+        public var cause: CatalogError.Cause? {
             switch self {
-            case .committed, .dryRun: .ok
-            case let .sourceUnavailable(failure): failure.status
-            case .temporaryFailure: .temporaryFailure
-            case let .notCommitted(error, temporary): temporary ? .temporaryFailure : error.exitStatus
+            case .committed, .dryRun: nil
+            case let .publishFailed(_, failure), let .sourceUnavailable(failure): failure.cause
+            case .temporaryFailure: .temporary
+            case let .notCommitted(error, temporary): temporary ? .temporary : error.cause
             }
         }
     }
@@ -52,8 +57,8 @@ public struct CatalogRun: Sendable {
         var catalog = catalog
         log.info("start", "catalog \(catalog.id) (\(detectSystem ? "auto" : catalog.system.rawValue)) from \(catalog.source)\(dryRun ? ", dry run" : "")")
         var loaded: CrawlReport
-        do throws(CommandFailure) {
-            loaded = try await report.stage("fetch+parse") { () async throws(CommandFailure) -> (CrawlReport, [String: Int]) in
+        do throws(CatalogError) {
+            loaded = try await report.stage("fetch+parse") { () async throws(CatalogError) -> (CrawlReport, [String: Int]) in
                 let result = try await load(progress: progress)
                 return (result, ["pagesExpected": result.pagesExpected, "pagesFetched": result.pagesFetched, "pagesFailed": result.pagesFailed,
                                  "notModified": result.notModified, "retries": result.retries, "courses": result.courseCount])
@@ -111,6 +116,7 @@ public struct CatalogRun: Sendable {
             log.info("publish", "\(change); \(committed.news.count) news item(s); wrote \(pipeline.catalogFile.path) and \(committed.snapshotFile.lastPathComponent)",
                      ["snapshot": .string(committed.snapshotFile.path), "news": .int(committed.news.count)])
             report.outcome = committed.diff.isEmpty && committed.previous != nil ? "no changes" : "ok"
+            if let failure = await publishToFirestore(log: log, report: &report) { return .publishFailed(committed, failure) }
             return .committed(committed)
         } catch {
             log.error("publish", "\(error)")
@@ -122,12 +128,35 @@ public struct CatalogRun: Sendable {
         }
     }
 
+    /// Publishes the written outputs where `publish.firestore` says; the failure, if any, after logging it.
+    private func publishToFirestore(log: RunLog, report: inout RunReport) async -> CatalogError? {
+        guard let settings = config.firestore else { return nil }
+        var options = FirestorePublishOptions()
+        options.maximumRemovalFraction = config.guards.maximumRemovalFraction
+        options.acceptRemovals = acceptRemovals
+        // A failed publish is a stage too, one with no counts.
+        let failure = await report.stage("publish.firestore") { [config] () async -> (CatalogError?, [String: Int]) in
+            do throws(CatalogError) {
+                let summary = try await FirestorePublisher.publish(directory: config.outputs.directory, checkReport: false,
+                                                                   settings: settings, options: options)
+                log.info("firestore", "published into \(settings.project): \(summary.line)")
+                return (nil, summary.counts)
+            } catch {
+                return (error, [:])
+            }
+        }
+        guard let failure else { return nil }
+        log.error("firestore", "\(failure); the outputs stand, `gvingest publish` can be run again")
+        report.outcome = "outputs written; Firestore publish failed: \(failure)"
+        return failure
+    }
+
     /// The catalog's pages, crawled, replayed from a mirror or read from a directory, and parsed; throws (69) when the
     /// source cannot be read at all.
-    private func load(progress: (@Sendable (CrawlReport) -> Void)?) async throws(CommandFailure) -> CrawlReport {
+    private func load(progress: (@Sendable (CrawlReport) -> Void)?) async throws(CatalogError) -> CrawlReport {
         let settings = config.fetch
         let parser = PageParser(system: detectSystem ? .auto : catalog.systemChoice)
-        func unavailable(_ message: String) -> CommandFailure { CommandFailure(message, status: .unavailable) }
+        func unavailable(_ message: String) -> CatalogError { CatalogError(message, .unavailable) }
         switch catalog.source {
         case let .http(urls):
             let fetcher = HTTPFetcher(settings: settings, startURLs: urls)

@@ -5,10 +5,10 @@ public final class RunLock {
     private let descriptor: Int32
 
     /// Takes the lock at once or throws: 75 when another run holds it, 73 when it cannot be made; never waits.
-    public init(directory: URL) throws(CommandFailure) {
+    public init(directory: URL) throws(CatalogError) {
         let file = directory.appendingPathComponent(".gvingest.lock")
-        func unavailable(_ reason: String) -> CommandFailure {
-            CommandFailure("cannot create the run lock \(file.path): \(reason)", status: .cannotCreate)
+        func unavailable(_ reason: String) -> CatalogError {
+            CatalogError("cannot create the run lock \(file.path): \(reason)", .cannotWrite)
         }
         try Result { () throws(FileWriteError) in try AtomicFile.makeDirectory(directory) }
             .mapError { unavailable("cannot \($0.operation) \($0.path): \($0.reason)") }.get()
@@ -29,8 +29,8 @@ public final class RunLock {
             let holder = (try? String(contentsOf: file, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
             close(fd)
             let held = holder.isEmpty ? "" : " (\(holder))"
-            throw CommandFailure("another gvingest run holds the lock \(file.path)\(held); "
-                + "this run stops without writing anything", status: .temporaryFailure)
+            throw CatalogError("another gvingest run holds the lock \(file.path)\(held); "
+                + "this run stops without writing anything", .temporary)
         }
         descriptor = fd
         let note = "pid \(ProcessInfo.processInfo.processIdentifier) since \(Timestamp.string(Date()))\n"
