@@ -39,31 +39,32 @@ extension Requisite: Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
-        let connective = try container.decodeIfPresent(String.self, forKey: .connective)
-        let source = try container.decodeIfPresent(String.self, forKey: .source)
-        if let children = try container.decodeIfPresent([Requisite].self, forKey: .all) {
-            self = .all(children, connective: connective)
-        } else if let children = try container.decodeIfPresent([Requisite].self, forKey: .any) {
-            self = .any(children, connective: connective)
-        } else if let count = try container.decodeIfPresent(Int.self, forKey: .atLeast) {
-            self = .atLeast(count, of: try container.decode([Requisite].self, forKey: .of), connective: connective)
-        } else if let codeText = try container.decodeIfPresent(String.self, forKey: .course) {
+        // A node has one kind key and few others: asking which are there is cheaper than trying each as optional.
+        func text(_ key: Key) throws -> String? { container.contains(key) ? try container.decode(String.self, forKey: key) : nil }
+        func children(_ key: Key) throws -> [Requisite] { try container.decode([Requisite].self, forKey: key) }
+        let source = try text(.source)
+        if container.contains(.all) {
+            self = .all(try children(.all), connective: try text(.connective))
+        } else if container.contains(.any) {
+            self = .any(try children(.any), connective: try text(.connective))
+        } else if container.contains(.atLeast) {
+            self = .atLeast(try container.decode(Int.self, forKey: .atLeast), of: try children(.of), connective: try text(.connective))
+        } else if let codeText = try text(.course) {
             guard let code = CourseCode(parsing: codeText) else {
                 throw DecodingError.dataCorruptedError(forKey: .course, in: container, debugDescription: "not a course code: \"\(codeText)\"")
             }
-            self = .course(CourseRequirement(code: code, minGrade: try container.decodeIfPresent(String.self, forKey: .minGrade),
-                                             concurrent: try container.decodeIfPresent(Bool.self, forKey: .concurrent) ?? false,
-                                             source: source))
-        } else if let value = try container.decodeIfPresent(String.self, forKey: .standing) {
+            let concurrent = container.contains(.concurrent) ? try container.decode(Bool.self, forKey: .concurrent) : false
+            self = .course(CourseRequirement(code: code, minGrade: try text(.minGrade), concurrent: concurrent, source: source))
+        } else if let value = try text(.standing) {
             self = .standing(value, source: source)
-        } else if let value = try container.decodeIfPresent(String.self, forKey: .program) {
+        } else if let value = try text(.program) {
             self = .program(value, source: source)
-        } else if let value = try container.decodeIfPresent(String.self, forKey: .permission) {
+        } else if let value = try text(.permission) {
             self = .permission(value, source: source)
-        } else if let name = try container.decodeIfPresent(String.self, forKey: .exam) {
-            self = .exam(name, score: try container.decodeIfPresent(String.self, forKey: .score), source: source)
-        } else if let text = try container.decodeIfPresent(String.self, forKey: .text) {
-            self = .text(text)
+        } else if let name = try text(.exam) {
+            self = .exam(name, score: try text(.score), source: source)
+        } else if let value = try text(.text) {
+            self = .text(value)
         } else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
                                                     debugDescription: "expected a requisite (all, any, atLeast, course, standing, program, permission, exam or text)"))

@@ -84,14 +84,13 @@ public enum FirestoreDocuments {
         struct Catalog: Decodable {
             struct Identity: Decodable { var id: String }
             var catalog: Identity
-            var courses: [CourseRecord]
         }
-        let catalog = try read(catalogFile) { bytes throws(FormatError) in try JSONFile.decode(Catalog.self, from: bytes) }
+        let (catalog, records) = try read(catalogFile) { bytes throws(FormatError) in try CourseDocument.read(bytes, header: Catalog.self) { $0 } }
         if let reportedCatalog, reportedCatalog != catalog.catalog.id {
             throw invalid("\(catalogFile.path) is catalog \"\(catalog.catalog.id)\" but the last run (\(reportFile.lastPathComponent)) "
                 + "was \"\(reportedCatalog)\"; nothing published")
         }
-        let courses = try catalog.courses.enumerated().map { index, record throws(CatalogError) in
+        let courses = try records.enumerated().map { index, record throws(CatalogError) in
             try Self.course(record, path: "\(catalogFile.path): courses[\(index)]")
         }
         let news = try read(newsFile) { bytes throws(FormatError) in try NewsFile.decode(bytes) }.enumerated().map { index, item throws(CatalogError) in

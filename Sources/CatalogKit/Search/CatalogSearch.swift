@@ -79,7 +79,7 @@ public struct SearchHit: Sendable, Equatable {
 public enum CatalogSearch {
     /// The courses of a `catalog.json` (or snapshot) document.
     public static func courses(in bytes: [UInt8]) throws(FormatError) -> [SearchableCourse] {
-        try CourseDocument.read(bytes).courses.map(SearchableCourse.init)
+        try CourseDocument.read(bytes, SearchableCourse.init).courses
     }
 
     /// The courses that pass every filter and match the words: code, then title, then description matches, by code.

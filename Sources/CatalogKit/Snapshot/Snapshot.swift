@@ -107,14 +107,16 @@ public struct Snapshot: Sendable, Equatable {
 
     /// Reads a snapshot file's bytes, strictly: every field a snapshot has must be there and well formed.
     public init(bytes: some Sequence<UInt8>) throws(FormatError) {
-        let data = Data(bytes)
+        let bytes = Array(bytes)
         func fail(_ message: String) -> FormatError { FormatError(message: message) }
-        let file: File
+        var file: File
         do {
-            file = try JSONFile.decode(File.self, from: data)
+            let (header, courses) = try CourseDocument.read(bytes, header: File.self) { $0 }
+            file = header
+            file.courses = courses
         } catch {
             // A snapshot of another version fails on its shape: say which version it is instead.
-            if let version = (try? JSONFile.decode(SchemaVersion.self, from: data))?.schemaVersion, version != Self.schemaVersion {
+            if let version = (try? JSONFile.decode(SchemaVersion.self, from: bytes))?.schemaVersion, version != Self.schemaVersion {
                 throw fail("schemaVersion \(version): this gvingest reads snapshots of version \(Self.schemaVersion)")
             }
             throw error
@@ -146,16 +148,4 @@ public struct Snapshot: Sendable, Equatable {
 /// Only the version of a file, to say which one it is when the rest does not read.
 struct SchemaVersion: Decodable {
     var schemaVersion: Int?
-}
-
-/// A JSON document with a `"courses"` array of course records: a snapshot or a published catalog.
-public struct CourseDocument: Decodable, Sendable {
-    /// A snapshot's capture time; nil in a published catalog.
-    public var capturedAt: String?
-    public var courses: [CourseRecord]
-
-    /// Reads a document's bytes; the error names the JSON path of what is wrong.
-    public static func read(_ bytes: some Sequence<UInt8>) throws(FormatError) -> CourseDocument {
-        try JSONFile.decode(CourseDocument.self, from: bytes)
-    }
 }

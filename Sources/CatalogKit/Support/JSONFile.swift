@@ -134,6 +134,7 @@ public enum JSONFile {
         guard let range = description.range(of: "but found ") else { return description }
         let found = String(description[range.upperBound...]).replacingOccurrences(of: " instead", with: "")
             .trimmingCharacters(in: CharacterSet(charactersIn: ". "))
-        return ["a dictionary": "an object", "a bool": "true or false", "null value": "null"][found] ?? found
+        return ["number": "a number", "string": "a string", "a dictionary": "an object", "dictionary": "an object", "array": "an array",
+                "a bool": "true or false", "bool": "true or false", "null value": "null"][found] ?? found
     }
 }

@@ -25,3 +25,25 @@ extension KeyedDecodingContainer {
         try decodeIfPresent(type, forKey: key) ?? Nullable(wrappedValue: nil)
     }
 }
+
+// The types records use, read and written without the generic path: synthesized coding calls these, and a record
+// has a dozen such fields, each of which would otherwise cost a single-value container and a metadata lookup.
+extension KeyedDecodingContainer {
+    public func decode(_ type: Nullable<String>.Type, forKey key: Key) throws -> Nullable<String> {
+        Nullable(wrappedValue: try decodeIfPresent(String.self, forKey: key))
+    }
+
+    public func decode(_ type: Nullable<CreditRange>.Type, forKey key: Key) throws -> Nullable<CreditRange> {
+        Nullable(wrappedValue: try decodeIfPresent(CreditRange.self, forKey: key))
+    }
+
+    public func decode(_ type: Nullable<Requisite>.Type, forKey key: Key) throws -> Nullable<Requisite> {
+        Nullable(wrappedValue: try decodeIfPresent(Requisite.self, forKey: key))
+    }
+}
+
+extension KeyedEncodingContainer {
+    public mutating func encode(_ value: Nullable<String>, forKey key: Key) throws {
+        if let text = value.wrappedValue { try encode(text, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+@testable import CatalogKit
+
+/// Snapshots and catalogs are read in slices of records on the cores: the slices must be exactly the records,
+/// whatever their text holds, and an error must name the record's place in the whole document.
+@Suite struct CourseDocumentTests {
+    static func layout(_ text: String) -> [String]? {
+        let bytes = Array(text.utf8)
+        guard let found = bytes.withUnsafeBufferPointer(CourseDocument.coursesLayout) else { return nil }
+        #expect(bytes[found.array].first == UInt8(ascii: "[") && bytes[found.array].last == UInt8(ascii: "]"))
+        return found.records.map { String(decoding: bytes[$0], as: UTF8.self) }
+    }
+
+    @Test func recordsAreFoundWhateverTheirStringsHold() {
+        let tricky = #"{"t": "a \"quoted\" ], {brace}, and \\", "n": [1, {"x": "]"}]}"#
+        let text = #"{"note": "\"courses\": [9]", "nested": {"courses": [7]}, "courses" : [ "#
+            + tricky + #" ,{"b": 2}],"after": {"courses": []}}"#
+        #expect(Self.layout(text) == [tricky, #"{"b": 2}"#])
+        #expect(Self.layout(#"{"courses": []}"#) == [])
+        #expect(Self.layout("{\n  \"courses\" : [\n    {\"a\" : 1}\n  ]\n}") == [#"{"a" : 1}"#])
+        // Not laid out as a course document: the whole document is decoded instead.
+        for text in [#"[{"courses": []}]"#, #"{"courses": {}}"#, #"{"courses": [1, 2"#, #"{"a": "unterminated"#] {
+            #expect(Self.layout(text) == nil, "\(text)")
+        }
+    }
+
+    @Test func aSnapshotOfMoreRecordsThanASliceReadsWholeAndInOrder() throws {
+        let courses = (0..<(CourseDocument.recordsPerSlice * 2 + 7)).map { index in
+            SnapshotTestSupport.course("CIS \(100 + index)", title: "Course \(index), [\"a\"]")
+        }
+        let snapshot = SnapshotTestSupport.capture(courses, at: 1_764_417_600).snapshot
+        #expect(try Snapshot(bytes: snapshot.encoded()) == snapshot)
+        // A record of the wrong type far into the file is named by its place in the whole document.
+        let bytes = Array(String(decoding: snapshot.encoded(), as: UTF8.self)
+            .replacingOccurrences(of: #""id" : "cis-999""#, with: #""id" : 999"#).utf8)
+        let error = #expect(throws: FormatError.self) { try Snapshot(bytes: bytes) }
+        #expect(error?.message == "courses[\(courses.count - 1)].id: expected a string, got a number")
+    }
+}
