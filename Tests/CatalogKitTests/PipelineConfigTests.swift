@@ -127,6 +127,19 @@ import Testing
         }
     }
 
+    /// Foundation's decoder would keep one of two members with one name without a word: a configuration refuses it.
+    @Test func aKeyTwiceInAConfigurationIsRefusedWhereItStands() {
+        let text = "{\"schemaVersion\": 1, \"catalogs\": [],\n \"fetch\": {\"concurrency\": 4, \"x\": [{\"a\": 1}, {\"a\": 2}]},\n \"fetch\": {}}"
+        #expect(JSONFile.repeatedKey(in: Array(text.utf8)) == #"line 3, column 2: the key "fetch" appears twice"#)
+        #expect(JSONFile.repeatedKey(in: Array(#"{"a": {"b": 1}, "b": "{\"a\": 1, \"a\": 2}"}"#.utf8)) == nil)
+        do {
+            _ = try PipelineConfig.parse(Data(text.utf8), file: URL(fileURLWithPath: "/tmp/pipeline.json"))
+            Issue.record("a key twice was taken")
+        } catch {
+            #expect(error.issues.map(\.description) == [#"not valid JSON: line 3, column 2: the key "fetch" appears twice"#])
+        }
+    }
+
     @Test func deepNestingIsRefusedNotACrash() {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         #expect(throws: FormatError.self) { try Self.read(deep) }

@@ -102,6 +102,9 @@ public struct PipelineConfig: Sendable, Equatable {
         guard let root = try? decoder.decode(Root.self, from: json) else {
             throw Invalid(file: file.path, issues: [ConfigIssue(path: "", message: JSONFile.syntaxProblem(Data(json)) ?? "not valid JSON")])
         }
+        if let repeated = JSONFile.repeatedKey(in: Array(json)) {
+            throw Invalid(file: file.path, issues: [ConfigIssue(path: "", message: "not valid JSON: \(repeated)")])
+        }
         let issues = context.issues.withLock { $0 }
         guard let config = root.config, issues.isEmpty else { throw Invalid(file: file.path, issues: issues) }
         return config

@@ -56,6 +56,39 @@ public enum JSONFile {
             + (match.1 == "Invalid value" ? found ?? "" : match.1.lowercased())
     }
 
+    /// "line 3, column 5: the key "fetch" appears twice": Foundation's decoder keeps one of two members with one
+    /// name without a word, and in a configuration the other one's settings would be ignored.
+    static func repeatedKey(in bytes: [UInt8]) -> String? {
+        // A set of keys for each open object, nil for each open array, innermost last.
+        var open: [Set<ArraySlice<UInt8>>?] = []
+        var expectingKey = false, index = 0
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                let start = index
+                index += 1
+                while index < bytes.count, bytes[index] != UInt8(ascii: "\"") { index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1 }
+                if expectingKey, var keys = open.last ?? nil {
+                    let key = bytes[start..<min(index + 1, bytes.count)]
+                    guard keys.insert(key).inserted else {
+                        let line = bytes[..<start].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+                        return "line \(line.count), column \(String(decoding: line.last ?? [], as: UTF8.self).count + 1): "
+                            + "the key \(String(decoding: key, as: UTF8.self)) appears twice"
+                    }
+                    open[open.count - 1] = keys
+                }
+                expectingKey = false
+            case UInt8(ascii: "{"): open.append([]); expectingKey = true
+            case UInt8(ascii: "["): open.append(nil); expectingKey = false
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): _ = open.popLast(); expectingKey = false
+            case UInt8(ascii: ","): expectingKey = (open.last ?? nil) != nil
+            default: break
+            }
+            index += 1
+        }
+        return nil
+    }
+
     /// Foundation also calls valid JSON "not valid JSON" when an integer field holds a number past `Int`'s range:
     /// the first such number whose replacement by 0 lets `type` read the rest, by its JSON path.
     private static func hugeInteger<T: Decodable>(_ type: T.Type, in json: Data) -> String? {
