@@ -78,7 +78,7 @@ func oneCatalog(of config: PipelineConfig, at path: String, named id: String?, k
 /// A bare rules object given as a configuration gets "unknown key" for each of its keys; say where rules go.
 func rulesHint(_ path: String) -> String {
     guard let data = FileManager.default.contents(atPath: path),
-          let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any], root["catalogs"] == nil,
+          let root = try? JSONFile.decode([String: JSONValue].self, from: data), root["catalogs"] == nil,
           !Set(root.keys).isDisjoint(with: ["course", "code", "listing", "labels"]) else { return "" }
     return "\nhint: \(path) looks like a rules object; rules go under catalogs[].rules of a configuration: "
         + #"{"schemaVersion": 1, "catalogs": [{"id": "…", "name": "…", "system": "…", "source": {…}, "rules": {"course": …}}]}"#

@@ -9,7 +9,7 @@ public struct CrawlFailure: Sendable, Equatable {
     /// The page was not had because the crawl's deadline came first (not fetched, or cut off).
     public var atDeadline: Bool
 
-    /// A failure at the deadline is temporary whatever the caller says: the exit status (75, not 69) depends on it.
+    /// A failure at the deadline is temporary whatever the caller says: whether a run is worth retrying depends on it.
     public init(url: String, reason: String, temporary: Bool = false, atDeadline: Bool = false) {
         self.url = url
         self.reason = reason
