@@ -2,27 +2,20 @@
 public enum DiffReport {
     /// One object of lists of `{id, name, title}`, with `changes` and, for renumberings, `from`, `to` and `fromId`.
     public static func json(_ diff: CatalogDiff) -> JSONValue {
-        func entry(_ course: some NamedCourse) -> [String: JSONValue] {
-            ["id": .string(course.id), "name": .string(course.name), "title": .string(course.title)]
-        }
-        func changes(_ list: [FieldChange]) -> JSONValue {
-            .object(Dictionary(list.map { ($0.field, .object(["old": $0.old, "new": $0.new])) }) { _, last in last })
+        func entry(_ course: some NamedCourse, _ changes: [FieldChange]? = nil, _ more: [String: String] = [:]) -> JSONValue {
+            let texts = ["id": course.id, "name": course.name, "title": course.title].merging(more) { $1 }
+            var object = texts.mapValues(JSONValue.string)
+            object["changes"] = changes.map { list in
+                .object(Dictionary(list.map { ($0.field, .object(["old": $0.old, "new": $0.new])) }) { _, last in last })
+            }
+            return .object(object)
         }
         return .object([
-            "added": .array(diff.added.map { .object(entry($0)) }),
-            "removed": .array(diff.removed.map { .object(entry($0)) }),
-            "changed": .array(diff.changed.map { item in
-                var object = entry(item)
-                object["changes"] = changes(item.changes)
-                return .object(object)
-            }),
-            "renumbered": .array(diff.renumbered.map { item in
-                var object = entry(item.to)
-                object["from"] = .string(item.from.name)
-                object["to"] = .string(item.to.name)
-                object["fromId"] = .string(item.from.id)
-                object["changes"] = changes(item.changes)
-                return .object(object)
+            "added": .array(diff.added.map { entry($0) }),
+            "removed": .array(diff.removed.map { entry($0) }),
+            "changed": .array(diff.changed.map { entry($0, $0.changes) }),
+            "renumbered": .array(diff.renumbered.map {
+                entry($0.to, $0.changes, ["from": $0.from.name, "to": $0.to.name, "fromId": $0.from.id])
             }),
         ])
     }
