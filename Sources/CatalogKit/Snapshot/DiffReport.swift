@@ -108,12 +108,9 @@ struct ChangeExcerpt: Equatable {
 
     init(old: String, new: String) {
         let before = Array(old), after = Array(new)
-        var start = 0
-        while start < before.count, start < after.count, before[start] == after[start] { start += 1 }
-        var end = 0
-        while end < before.count - start, end < after.count - start, before[before.count - 1 - end] == after[after.count - 1 - end] {
-            end += 1
-        }
+        // The common prefix, then the common suffix of what follows it.
+        var start = zip(before, after).prefix { $0 == $1 }.count
+        var end = zip(before[start...].reversed(), after[start...].reversed()).prefix { $0 == $1 }.count
         // Widen the change to whole words so "ecology" → "ecosystem" does not show as "logy" → "system".
         while start > 0, !before[start - 1].isWhitespace { start -= 1 }
         while end > 0, !before[before.count - end].isWhitespace { end -= 1 }
