@@ -227,19 +227,9 @@ public struct HTMLNode {
 
     /// The node's position among its `alike` siblings from 1, 0 when it has none (as `xmlGetNodePath` numbers them).
     private static func position(of node: xmlNodePtr, where alike: (xmlNodePtr) -> Bool) -> Int {
-        var before = 0
-        var sibling = node.pointee.prev
-        while let current = sibling {
-            if alike(current) { before += 1 }
-            sibling = current.pointee.prev
-        }
+        let before = sequence(first: node) { $0.pointee.prev }.dropFirst().reduce(0) { alike($1) ? $0 + 1 : $0 }
         if before > 0 { return before + 1 }
-        sibling = node.pointee.next
-        while let current = sibling {
-            if alike(current) { return 1 }
-            sibling = current.pointee.next
-        }
-        return 0
+        return sequence(first: node) { $0.pointee.next }.dropFirst().contains(where: alike) ? 1 : 0
     }
 
     public var parent: HTMLNode? {

@@ -87,15 +87,7 @@ struct ConfigValue {
     func fail(_ message: String, at key: String? = nil) { context.fail(path + (key.map { [ConfigKey($0)] } ?? []), message) }
 
     /// How the value is described in a message: `"8"`, `true`, `an array`.
-    var shown: String {
-        let single = try? decoder?.singleValueContainer()
-        if single?.decodeNil() == true { return "null" }
-        if let flag = try? single?.decode(Bool.self) { return String(flag) }
-        if let number = try? single?.decode(Int.self) { return String(number) }
-        if let number = try? single?.decode(Double.self) { return String(number) }
-        if let text = try? single?.decode(String.self) { return "\"\(text)\"" }
-        return (try? decoder?.unkeyedContainer()) != nil ? "an array" : "an object"
-    }
+    var shown: String { decoder.flatMap { try? JSONValue(from: $0) }?.shortDescription ?? "an object" }
 
     /// The value as `T`, if `problem` finds nothing wrong with it (it returns the message otherwise).
     func read<T: Decodable>(_ expected: String, missing: String? = nil, _ problem: (T) -> String? = { _ in nil }) -> T? {

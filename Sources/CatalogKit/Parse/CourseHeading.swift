@@ -124,9 +124,8 @@ enum CourseHeading {
 }
 
 extension StringProtocol {
+    /// Up to the last character that is not a space (" " only; other white space stays).
     func trimmingTrailingSpaces() -> SubSequence {
-        var end = endIndex
-        while end > startIndex, self[index(before: end)] == " " { end = index(before: end) }
-        return self[startIndex..<end]
+        self[..<(lastIndex { $0 != " " }.map(index(after:)) ?? startIndex)]
     }
 }

@@ -71,19 +71,6 @@ public indirect enum FirestoreValue: Sendable, Equatable {
         return fields.count == members.count ? fields : nil
     }
 
-    /// Plain catalog JSON as a Firestore value: numbers stay integers or doubles, objects become maps.
-    public init(plain json: JSONValue) {
-        switch json {
-        case .null: self = .null
-        case let .bool(flag): self = .bool(flag)
-        case let .int(number): self = .integer(number)
-        case let .double(number): self = .double(number)
-        case let .string(text): self = .string(text)
-        case let .array(values): self = .array(values.map(FirestoreValue.init(plain:)))
-        case let .object(members): self = .map(members.mapValues(FirestoreValue.init(plain:)))
-        }
-    }
-
     /// Approximately how many bytes the value adds to a request, for keeping commits under Firestore's size limit.
     var restSize: Int {
         switch self {

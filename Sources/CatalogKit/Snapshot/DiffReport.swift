@@ -2,27 +2,20 @@
 public enum DiffReport {
     /// One object of lists of `{id, name, title}`, with `changes` and, for renumberings, `from`, `to` and `fromId`.
     public static func json(_ diff: CatalogDiff) -> JSONValue {
-        func entry(_ course: some NamedCourse) -> [String: JSONValue] {
-            ["id": .string(course.id), "name": .string(course.name), "title": .string(course.title)]
-        }
-        func changes(_ list: [FieldChange]) -> JSONValue {
-            .object(Dictionary(list.map { ($0.field, .object(["old": $0.old, "new": $0.new])) }) { _, last in last })
+        func entry(_ course: some NamedCourse, _ changes: [FieldChange]? = nil, _ more: [String: String] = [:]) -> JSONValue {
+            let texts = ["id": course.id, "name": course.name, "title": course.title].merging(more) { $1 }
+            var object = texts.mapValues(JSONValue.string)
+            object["changes"] = changes.map { list in
+                .object(Dictionary(list.map { ($0.field, .object(["old": $0.old, "new": $0.new])) }) { _, last in last })
+            }
+            return .object(object)
         }
         return .object([
-            "added": .array(diff.added.map { .object(entry($0)) }),
-            "removed": .array(diff.removed.map { .object(entry($0)) }),
-            "changed": .array(diff.changed.map { item in
-                var object = entry(item)
-                object["changes"] = changes(item.changes)
-                return .object(object)
-            }),
-            "renumbered": .array(diff.renumbered.map { item in
-                var object = entry(item.to)
-                object["from"] = .string(item.from.name)
-                object["to"] = .string(item.to.name)
-                object["fromId"] = .string(item.from.id)
-                object["changes"] = changes(item.changes)
-                return .object(object)
+            "added": .array(diff.added.map { entry($0) }),
+            "removed": .array(diff.removed.map { entry($0) }),
+            "changed": .array(diff.changed.map { entry($0, $0.changes) }),
+            "renumbered": .array(diff.renumbered.map {
+                entry($0.to, $0.changes, ["from": $0.from.name, "to": $0.to.name, "fromId": $0.from.id])
             }),
         ])
     }
@@ -115,12 +108,9 @@ struct ChangeExcerpt: Equatable {
 
     init(old: String, new: String) {
         let before = Array(old), after = Array(new)
-        var start = 0
-        while start < before.count, start < after.count, before[start] == after[start] { start += 1 }
-        var end = 0
-        while end < before.count - start, end < after.count - start, before[before.count - 1 - end] == after[after.count - 1 - end] {
-            end += 1
-        }
+        // The common prefix, then the common suffix of what follows it.
+        var start = zip(before, after).prefix { $0 == $1 }.count
+        var end = zip(before[start...].reversed(), after[start...].reversed()).prefix { $0 == $1 }.count
         // Widen the change to whole words so "ecology" → "ecosystem" does not show as "logy" → "system".
         while start > 0, !before[start - 1].isWhitespace { start -= 1 }
         while end > 0, !before[before.count - end].isWhitespace { end -= 1 }

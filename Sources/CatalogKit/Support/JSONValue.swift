@@ -12,11 +12,6 @@ public enum JSONValue: Sendable, Equatable, Codable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    /// Wraps an optional: nil becomes `null`.
-    public static func from<T>(_ value: T?, _ transform: (T) -> JSONValue) -> JSONValue {
-        value.map(transform) ?? .null
-    }
-
     /// A text as compared and shown: white space collapsed; nil when nothing is left.
     public static func text(_ text: String?) -> JSONValue? {
         guard let text else { return nil }
@@ -91,8 +86,6 @@ public enum JSONValue: Sendable, Equatable, Codable {
 
     /// The text of a string, or nil.
     public var stringValue: String? { if case let .string(text) = self { text } else { nil } }
-    /// A number as a `Double`, or nil.
-    public var doubleValue: Double? { if case let .int(value) = self { Double(value) } else if case let .double(value) = self { value } else { nil } }
 
     /// How a value is described in an error message: `"8"`, `true`, `an array`.
     public var shortDescription: String {

@@ -30,15 +30,7 @@ public enum MarkupEscaping {
     }
 
     /// The characters Markdown reads as markup anywhere in a line: \ ` * _ [ ] < > & | ~ #
-    private static func isMarkdownSpecial(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "\\"), UInt8(ascii: "`"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "["), UInt8(ascii: "]"),
-             UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"), UInt8(ascii: "|"), UInt8(ascii: "~"), UInt8(ascii: "#"):
-            return true
-        default:
-            return false
-        }
-    }
+    private static func isMarkdownSpecial(_ byte: UInt8) -> Bool { "\\`*_[]<>&|~#".utf8.contains(byte) }
 
     /// A URL as a Markdown link target: the characters that would end or break it percent-encoded.
     public static func markdownLinkTarget(_ url: String) -> String {
