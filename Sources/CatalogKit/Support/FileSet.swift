@@ -88,7 +88,6 @@ public struct FileSet {
         if let journal { unlink(journal.path) }
     }
 
-    /// Settles a `replace` a killed process left half done: every target gets its previous version back unless
     /// What a commit writes before its first rename: each output, where its previous version was linked aside, and
     /// the caller's note. Read leniently: an entry missing a member is passed over.
     struct Journal: Codable {
@@ -101,6 +100,7 @@ public struct FileSet {
         var note: JSONValue?
     }
 
+    /// Settles a `replace` a killed process left half done: every target gets its previous version back unless
     /// `keepNew` (given the journal's note). Whether there was anything to settle; call it only under the run lock.
     @discardableResult
     public static func recover(journal: URL, keepNew: (JSONValue) -> Bool) throws(FileWriteError) -> Bool {
