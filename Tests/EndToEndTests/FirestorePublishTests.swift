@@ -7,7 +7,7 @@ import Testing
 /// publishes into a project of its own, so none sees another's documents.
 @Suite(.serialized) struct FirestorePublishTests {
     static let emulator = Result<FirestoreEmulator, any Error>(catching: { try FirestoreEmulator() })
-    static let uh = Binary.shared.appendingPathComponent("realworld/acalog-uh")
+    static let uh = Binary.realworld.appendingPathComponent("acalog-uh")
     static let gvsuPages = Binary.fixtures.appendingPathComponent("gvsu/course")
 
     /// The suite's emulator; the first call waits, on a thread of its own, for java to start.

@@ -241,7 +241,7 @@ import Testing
 
     /// Directory sources: UH catalog 41, then 44, as one catalog; added and removed follow the manifests.
     @Test func uhCatalog41Then44FromSavedPages() async throws {
-        let uh = Binary.shared.appendingPathComponent("realworld/acalog-uh")
+        let uh = Binary.realworld.appendingPathComponent("acalog-uh")
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-uh-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: out) }
         for catalog in ["41", "44"] {

@@ -3,7 +3,7 @@ import Testing
 
 /// `gvingest run --source` on catalogs it has no configuration for, and the run's clock.
 @Suite struct UnseenCatalogRunTests {
-    static let uh = Binary.shared.appendingPathComponent("realworld/acalog-uh")
+    static let uh = Binary.realworld.appendingPathComponent("acalog-uh")
 
     static func scratch(_ label: String) -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-\(label)-\(UUID().uuidString)")
