@@ -25,6 +25,8 @@ let package = Package(
         // The real catalog pages published by others, unpacked from Fixtures/realworld.tar.xz into .build on first use,
         // for tests and benchmarks only.
         .target(name: "PublishedPages", path: "Tests/PublishedPages"),
+        // Tests' tools that a machine may lack: skipped with an install hint, or required in CI (GVINGEST_REQUIRE_TOOLS).
+        .target(name: "TestSupport", dependencies: ["PublishedPages"], path: "Tests/TestSupport"),
         // Benchmarks and test support: run with `swift run -c release <name>`; never part of the product.
         // The crawl benchmarks' site (a listing and its course pages), defined once for every server and client below.
         .target(name: "BenchmarkSite", dependencies: ["LoopbackServer"], path: "benchmarks/BenchmarkSite"),
@@ -47,8 +49,8 @@ let package = Package(
         .executableTarget(name: "gvingest-fuzz-html", dependencies: ["FuzzHarness"], path: "fuzz/HTML"),
         .executableTarget(name: "gvingest-fuzz-requisites", dependencies: ["FuzzHarness"], path: "fuzz/Requisites"),
         .testTarget(name: "SafeLibXMLTests", dependencies: ["SafeLibXML", "PublishedPages"]),
-        .testTarget(name: "CatalogKitTests", dependencies: ["CatalogKit", "SafeLibXML", "LoopbackServer", "FuzzHarness", "PublishedPages"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["gvingest", "SyntheticSnapshots", "CatalogKit", "LoopbackServer", "PublishedPages"]),
+        .testTarget(name: "CatalogKitTests", dependencies: ["CatalogKit", "SafeLibXML", "LoopbackServer", "FuzzHarness", "PublishedPages", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["gvingest", "SyntheticSnapshots", "CatalogKit", "LoopbackServer", "PublishedPages", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
