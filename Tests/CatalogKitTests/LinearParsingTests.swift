@@ -65,6 +65,12 @@ import Testing
                                                 "https://catalog.lsu.edu/preview_course_nopop.php?catoid=35&coid=2"])
     }
 
+    @Test func garbageParsesInLinearTime() {
+        let small = HostileInputTests.garbage(count: 256 << 10), large = HostileInputTests.garbage(count: 1 << 20)
+        let time = Self.bestOfThree(small: { _ = HostileInputTests.parse(small) }, large: { _ = HostileInputTests.parse(large) })
+        #expect(time.large < time.small * 10, "256 KiB of garbage \(time.small) s, 1 MiB \(time.large) s of CPU")
+    }
+
     static func prerequisite(courses: Int, joinedBy separator: String) -> String {
         (0..<courses).map { "CS \(100 + $0 % 800)" }.joined(separator: separator)
     }
