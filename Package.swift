@@ -22,6 +22,11 @@ let package = Package(
         .executableTarget(name: "gvingest", dependencies: ["CatalogKit", "SafeLibXML"]),
         // A real HTTP/1.1 server on 127.0.0.1 with injectable faults, for tests and benchmarks only.
         .target(name: "LoopbackServer", path: "Tests/LoopbackServer"),
+        // The real catalog pages published by others, unpacked from Fixtures/realworld.tar.xz into .build on first use,
+        // for tests and benchmarks only.
+        .target(name: "PublishedPages", path: "Tests/PublishedPages"),
+        // Tests' tools that a machine may lack: skipped with an install hint, or required in CI (GVINGEST_REQUIRE_TOOLS).
+        .target(name: "TestSupport", dependencies: ["PublishedPages"], path: "Tests/TestSupport"),
         // Benchmarks and test support: run with `swift run -c release <name>`; never part of the product.
         // The crawl benchmarks' site (a listing and its course pages), defined once for every server and client below.
         .target(name: "BenchmarkSite", dependencies: ["LoopbackServer"], path: "benchmarks/BenchmarkSite"),
@@ -32,8 +37,8 @@ let package = Package(
         .executableTarget(name: "gvingest-server-bench", dependencies: ["BenchmarkSite", "LoopbackServer"], path: "benchmarks/ServerBench"),
         // The same site served standalone, so the gvingest binary and Scrapy crawl the same server.
         .executableTarget(name: "gvingest-bench-server", dependencies: ["BenchmarkSite", "LoopbackServer"], path: "benchmarks/BenchServer"),
-        .executableTarget(name: "gvingest-prereq-bench", dependencies: ["CatalogKit"], path: "benchmarks/RequisiteBench"),
-        .executableTarget(name: "gvingest-parse-stages", dependencies: ["CatalogKit", "SafeLibXML"], path: "benchmarks/ParseStages"),
+        .executableTarget(name: "gvingest-prereq-bench", dependencies: ["CatalogKit", "PublishedPages"], path: "benchmarks/RequisiteBench"),
+        .executableTarget(name: "gvingest-parse-stages", dependencies: ["CatalogKit", "SafeLibXML", "PublishedPages"], path: "benchmarks/ParseStages"),
         // Writes synthetic snapshots, for the diff benchmark and the crash test only.
         .executableTarget(name: "SyntheticSnapshots", dependencies: ["CatalogKit"], path: "benchmarks/SyntheticSnapshots"),
         // Fuzzing (docs/FUZZING.md), never part of the product. CLibFuzzer only declares libFuzzer's driver
@@ -43,9 +48,9 @@ let package = Package(
         .target(name: "FuzzHarness", dependencies: ["CatalogKit", "CLibFuzzer"], path: "fuzz/Harness"),
         .executableTarget(name: "gvingest-fuzz-html", dependencies: ["FuzzHarness"], path: "fuzz/HTML"),
         .executableTarget(name: "gvingest-fuzz-requisites", dependencies: ["FuzzHarness"], path: "fuzz/Requisites"),
-        .testTarget(name: "SafeLibXMLTests", dependencies: ["SafeLibXML"]),
-        .testTarget(name: "CatalogKitTests", dependencies: ["CatalogKit", "SafeLibXML", "LoopbackServer", "FuzzHarness"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["gvingest", "SyntheticSnapshots", "CatalogKit", "LoopbackServer"]),
+        .testTarget(name: "SafeLibXMLTests", dependencies: ["SafeLibXML", "PublishedPages"]),
+        .testTarget(name: "CatalogKitTests", dependencies: ["CatalogKit", "SafeLibXML", "LoopbackServer", "FuzzHarness", "PublishedPages", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["gvingest", "SyntheticSnapshots", "CatalogKit", "LoopbackServer", "PublishedPages", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

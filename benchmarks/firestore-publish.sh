@@ -23,7 +23,7 @@ for _ in $(seq 300); do curl -sf "http://127.0.0.1:$port/" >/dev/null && break; 
 curl -sf "http://127.0.0.1:$port/" >/dev/null || { echo "firestore-publish: the emulator did not start:" >&2; cat "$work/emulator.log" >&2; exit 1; }
 export FIRESTORE_EMULATOR_HOST="127.0.0.1:$port"
 
-"$bin" run --source ../shared/realworld/acalog-uh/41 --system acalog --catalog uh --out "$work/out" --quiet 2>/dev/null
+"$bin" run --source "$(realworld)/acalog-uh/41" --system acalog --catalog uh --out "$work/out" --quiet 2>/dev/null
 documents=$(( $(grep -o '"courseCount" *: *[0-9]*' "$work/out/catalog.json" | grep -o '[0-9]*$') \
             + $(grep -c '"id" *:' "$work/out/news.json" || true) ))
 # Warm the emulator's JIT once with each client, so neither pays for the other's first requests.

@@ -15,11 +15,8 @@ if [ "${1:-}" = --baseline ]; then
   baseline=$2; shift 2
 fi
 runs=${1:-3}
-old=../shared/realworld/acalog-uh/41
-new=../shared/realworld/acalog-uh/44
-for pages in "$old" "$new"; do
-  [ -d "$pages" ] || { echo "full-run-memory: $pages missing: shared/ must sit beside the checkout" >&2; exit 66; }
-done
+old=$(realworld)/acalog-uh/41
+new=$(realworld)/acalog-uh/44
 [ -x /usr/bin/time ] || { echo "full-run-memory: /usr/bin/time missing: apt-get install time" >&2; exit 69; }
 swift build "${release[@]}" --product gvingest >/dev/null
 bin=$(swift build "${release[@]}" --show-bin-path)/gvingest

@@ -4,6 +4,10 @@
 # them. Every script builds with these flags, so none rebuilds what another built with other ones.
 release=(-c release --static-swift-stdlib -Xswiftc -use-ld=lld)
 
+# The real pages published by others (Fixtures/realworld/SOURCES.md): their realworld/ folder, unpacked from
+# Fixtures/realworld.tar.xz into .build on first use (scripts/realworld.sh), the copy the tests read too.
+realworld() { echo "$(scripts/realworld.sh)/realworld"; }
+
 # The median of numbers, one per line on stdin.
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 

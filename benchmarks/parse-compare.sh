@@ -22,8 +22,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 runs=${1:-5}
-pages=../shared/realworld/acalog-uh/44
-[ -d "$pages" ] || { echo "parse-compare: $pages missing: shared/ must sit beside the checkout" >&2; exit 66; }
+pages=$(realworld)/acalog-uh/44
 command -v xmllint >/dev/null || { echo "parse-compare: xmllint missing: apt-get install libxml2-utils" >&2; exit 69; }
 [ "$with_python" -eq 0 ] || python=$(bench_python)
 swift build "${release[@]}" --product gvingest >/dev/null

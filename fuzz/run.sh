@@ -3,8 +3,8 @@
 #
 #   fuzz/run.sh html|requisites SECONDS [libFuzzer flags...]
 #
-# Seeds are gathered afresh into .build/fuzz/seeds/TARGET from Fixtures/ and ../shared/ (read there, never
-# copied into the repository) plus Fixtures/fuzz-regressions/TARGET; the corpus libFuzzer grows lives in
+# Seeds are gathered afresh into .build/fuzz/seeds/TARGET from Fixtures/ and the real pages of
+# Fixtures/realworld.tar.xz (unpacked into .build by scripts/realworld.sh) plus Fixtures/fuzz-regressions/TARGET; the corpus libFuzzer grows lives in
 # .build/fuzz/corpus/TARGET and is kept between runs; crashes, leaks and timeouts land in
 # .build/fuzz/artifacts/TARGET/; the whole output in .build/fuzz/logs/. Exits with libFuzzer's status.
 set -euo pipefail
@@ -24,7 +24,7 @@ case $target in
   requisites) product=gvingest-fuzz-requisites; max_len=2048 ;;
   *) usage ;;
 esac
-shared=../shared
+published=$(scripts/realworld.sh)
 work=.build/fuzz
 seeds=$work/seeds/$target
 corpus=$work/corpus/$target
@@ -56,19 +56,19 @@ html_seeds() { # SELECTOR FILE...
 case $target in
   html)
     html_seeds 41 Fixtures/gvsu/course/*.html Fixtures/gvsu/subject/*.html
-    html_seeds 82 Fixtures/acalog/*.html "$shared"/realworld/acalog-lsu/*.html
+    html_seeds 82 Fixtures/acalog/*.html "$published"/realworld/acalog-lsu/*.html
     # A sample of the 7,866 Houston pages: every 250th, sorted, so runs seed alike.
-    if [ -d "$shared/realworld/acalog-uh/41" ]; then
-      mapfile -t uh < <(find "$shared/realworld/acalog-uh/41" "$shared/realworld/acalog-uh/44" -name '*.html' | sort | awk 'NR % 250 == 1')
+    if [ -d "$published/realworld/acalog-uh/41" ]; then
+      mapfile -t uh < <(find "$published/realworld/acalog-uh/41" "$published/realworld/acalog-uh/44" -name '*.html' | sort | awk 'NR % 250 == 1')
       html_seeds 82 "${uh[@]}"
     fi
-    html_seeds C3 "$shared"/realworld/courseleaf-umdearborn/*.html
-    html_seeds 04 "$shared"/realworld/banner/*.html
+    html_seeds C3 "$published"/realworld/courseleaf-umdearborn/*.html
+    html_seeds 04 "$published"/realworld/banner/*.html
     ;;
   requisites)
-    if [ -f "$shared/prereqs/prereqs.tsv" ]; then
+    if [ -f "$published/prereqs/prereqs.tsv" ]; then
       # One file a sentence: the third column, the header skipped.
-      tail -n +2 "$shared/prereqs/prereqs.tsv" | cut -f3 |
+      tail -n +2 "$published/prereqs/prereqs.tsv" | cut -f3 |
         awk -v dir="$seeds" '{ f = sprintf("%s/prereqs-%03d", dir, NR); printf "%s", $0 > f; close(f) }'
     fi
     # The GVSU pages' prerequisites as the parsers gave them (the golden records).

@@ -132,9 +132,10 @@ final class CatalogServer: Sendable {
 
     @Test func tooManyRequestsHonoursRetryAfterAsADate() async throws {
         let catalog = try fresh()
-        // An HTTP-date has whole seconds, and the crawl reaches this page a moment after the date is made:
-        // three seconds ahead leaves well over one second of wait whatever the rounding (the cap is two).
-        let when = Resource.httpDate(Date().addingTimeInterval(3))
+        // An HTTP-date has whole seconds, and the crawl reaches this page some time after the date is made (long, on a
+        // loaded machine): an hour ahead is still far beyond the cap of two seconds whenever it gets there, so the
+        // wait is the cap, where a date not understood would give the backoff's milliseconds.
+        let when = Resource.httpDate(Date().addingTimeInterval(3600))
         catalog.server.setFault(.tooManyRequests(retryAfter: when, times: 1), for: "/catalog/course/mth-202.htm")
         let report = await catalog.crawl()
         expectNothingElseLost(report)

@@ -10,10 +10,10 @@ import Testing
         PageParser(system: system).parse(bytes: bytes, sourceURL: URL(fileURLWithPath: "/tmp/hostile.html"), input: "hostile.html")
     }
 
-    @Test func twentyMegabytesOfGarbageIsNoCourse() {
-        // xorshift64: cheap pseudo-random bytes, eight at a time.
+    /// `count` pseudo-random bytes (xorshift64, eight at a time), the same for every call.
+    static func garbage(count: Int) -> [UInt8] {
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        var garbage = [UInt8](repeating: 0, count: 20 << 20)
+        var garbage = [UInt8](repeating: 0, count: count)
         garbage.withUnsafeMutableBytes { raw in
             let words = raw.bindMemory(to: UInt64.self)
             for index in words.indices {
@@ -23,6 +23,14 @@ import Testing
                 words[index] = state
             }
         }
+        return garbage
+    }
+
+    /// A megabyte shows what twenty did (they took two minutes of a debug build and eight under AddressSanitizer, the
+    /// longest test of the suite): garbage is no course in any parser. That the time grows in proportion to the
+    /// garbage, which twenty megabytes only hinted at, LinearParsingTests checks.
+    @Test func aMegabyteOfGarbageIsNoCourse() {
+        let garbage = Self.garbage(count: 1 << 20)
         for system in [SystemChoice.auto, .fixed(.gvsu), .fixed(.acalog)] {
             let result = Self.parse(garbage, system: system)
             #expect(result.courses.isEmpty)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import CatalogKit
 
 /// `catalog.json`: deterministic, and valid against `schemas/catalog.schema.json` by a real validator.
@@ -23,6 +24,7 @@ import Testing
                                        source: .directory(TestPaths.gvsuFixtures))
 
     static func validate(_ json: JSONValue) throws -> (status: Int32, output: String) {
+        try OptionalTool.jsonschema.require()
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: file) }
         try Data(json.serialized().utf8).write(to: file)
@@ -39,7 +41,7 @@ import Testing
         return (process.terminationStatus, output)
     }
 
-    @Test func theFixtureCatalogIsValidAgainstTheSchema() throws {
+    @Test(.needs(.jsonschema)) func theFixtureCatalogIsValidAgainstTheSchema() throws {
         let json = JSONValue(encoding: PublishedCatalog(catalog: Self.catalog, snapshot: try Self.snapshot()))
         let (status, output) = try Self.validate(json)
         #expect(status == 0, "\(output)")
@@ -57,7 +59,7 @@ import Testing
         #expect(first["sources"] == nil)
     }
 
-    @Test func theValidatorRejectsWhatTheSchemaForbids() throws {
+    @Test(.needs(.jsonschema)) func theValidatorRejectsWhatTheSchemaForbids() throws {
         let courses = try Self.fixtureCourses()
         guard case var .object(top) = JSONValue(encoding: PublishedCatalog(catalog: Self.catalog, snapshot: try Self.snapshot(courses: courses))),
               case var .array(records)? = top["courses"], case var .object(first) = records[0] else {

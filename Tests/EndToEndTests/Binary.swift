@@ -1,5 +1,6 @@
 @testable import CatalogKit
 import Foundation
+import PublishedPages
 
 /// Runs the built `gvingest` binary as a user would, capturing its output and exit status.
 enum Binary {
@@ -14,7 +15,8 @@ enum Binary {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let fixtures = packageRoot.appendingPathComponent("Fixtures")
-    static let shared = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
+    /// Real catalog pages published by others, unpacked from Fixtures/realworld.tar.xz into .build (read-only).
+    static let realworld = PublishedPages.realworld
 
     /// Where `swift test` built this suite's products: beside the test bundle, or a few folders above it.
     static let productsDirectory: URL = {

@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func knownCourseLessPagesSaySo() async throws {
-        let realworld = Binary.shared.appendingPathComponent("realworld")
+        let realworld = Binary.realworld
         let fragment = realworld.appendingPathComponent("banner/aus-banner9-getCourseDescription-cmp305.html").path
         let index = realworld.appendingPathComponent("courseleaf-umdearborn/umdearborn-undergrad-coursesaz-index.html").path
         let outcome = try await Binary.run(["parse", fragment, index])

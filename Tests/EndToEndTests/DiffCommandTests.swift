@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `gvingest diff` through the built binary: outputs, the snapshot directory default and diff(1) exit statuses.
 @Suite struct DiffCommandTests {
@@ -132,8 +133,8 @@ import Testing
         #expect(help.status == 0 && help.stdout.contains("Bad usage exits 64"))
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
-    func aTerminalGetsColoursUnlessNoColorIsSet() async throws {
+    @Test(.needs(.script)) func aTerminalGetsColoursUnlessNoColorIsSet() async throws {
+        try OptionalTool.script.require()
         // script(1) gives the binary a pseudo-terminal for its standard output.
         let command = "\(Binary.url.path) diff \(Self.fall) \(Self.winter)"
         let coloured = try await Binary.run(["-qec", command, "/dev/null"], environment: ["NO_COLOR": ""],

@@ -1,18 +1,19 @@
 import Foundation
 import LoopbackServer
 import Testing
+import TestSupport
 
 /// `gvingest publish` and `gvingest run` with `publish.firestore`, against the real Firestore emulator (started here
 /// on a free port, shared by the suite, killed with its whole process group when the test process ends). Each test
 /// publishes into a project of its own, so none sees another's documents.
-@Suite(.serialized) struct FirestorePublishTests {
+@Suite(.serialized, .needs(.firestoreEmulator)) struct FirestorePublishTests {
     static let emulator = Result<FirestoreEmulator, any Error>(catching: { try FirestoreEmulator() })
-    static let uh = Binary.shared.appendingPathComponent("realworld/acalog-uh")
+    static let uh = Binary.realworld.appendingPathComponent("acalog-uh")
     static let gvsuPages = Binary.fixtures.appendingPathComponent("gvsu/course")
 
     /// The suite's emulator; the first call waits, on a thread of its own, for java to start.
     func emulator() async throws -> FirestoreEmulator {
-        try #require(FirestoreEmulator.isInstalled, "the Firestore emulator is needed: apt-get install google-cloud-cli-firestore-emulator")
+        try OptionalTool.firestoreEmulator.require()
         return try await Binary.offThePool { try Self.emulator.get() }
     }
 

@@ -44,7 +44,7 @@ import Testing
     @Test func theHumanViewGivesTheLevelsJsonGives() async throws {
         // BUSI B011 (number 11) is below college level in either numbering: it is read in the numbering of the
         // pages named with it, four-digit here, in both views; alone it would be read as three-digit.
-        let uh = Binary.shared.appendingPathComponent("realworld/acalog-uh/44")
+        let uh = Binary.realworld.appendingPathComponent("acalog-uh/44")
         let pages = ["44-234559.html", "44-209933.html", "44-209934.html"].map { uh.appendingPathComponent($0).path }
         let json = try await Binary.run(["parse", "--json"] + pages)
         let records = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
@@ -64,7 +64,7 @@ import Testing
     }
 
     @Test func aPageWithNoCourseExits65() async throws {
-        let outcome = try await Binary.run(["parse", Self.course, "../shared/realworld/banner/aus-banner9-getCourseDescription-cmp305.html"])
+        let outcome = try await Binary.run(["parse", Self.course, Binary.realworld.appendingPathComponent("banner/aus-banner9-getCourseDescription-cmp305.html").path])
         #expect(outcome.status == 65)
         #expect(outcome.stderr.contains("aus-banner9-getCourseDescription-cmp305.html: no course found"))
         #expect(outcome.stdout.contains("CIS 452"))

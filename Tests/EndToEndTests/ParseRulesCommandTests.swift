@@ -25,7 +25,7 @@ import Testing
     @Test func rulesReadACourseLeafPage() async throws {
         let file = try Self.writeConfig()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
-        let page = Binary.shared.appendingPathComponent("realworld/courseleaf-umdearborn/umdearborn-cis-courses.html")
+        let page = Binary.realworld.appendingPathComponent("courseleaf-umdearborn/umdearborn-cis-courses.html")
         let outcome = try await Binary.run(["parse", "--rules", file.path, page.path, "--json"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let records = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [[String: Any]])
@@ -37,7 +37,7 @@ import Testing
         #expect(cs1["corequisiteCourses"] as? [String] == ["CIS 150L"])
         #expect(cs1["system"] as? String == "courseleaf")
 
-        let index = Binary.shared.appendingPathComponent("realworld/courseleaf-umdearborn/umdearborn-undergrad-coursesaz-index.html")
+        let index = Binary.realworld.appendingPathComponent("courseleaf-umdearborn/umdearborn-undergrad-coursesaz-index.html")
         let listing = try await Binary.run(["parse", "--rules", file.path, index.path])
         #expect(listing.status == 0, "\(listing.stderr)")
         #expect(listing.stdout.contains("the catalog's rules"))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Each operations recipe in docs/recipes is run as written, with only its paths pointed at a scratch copy
 /// of the recorded catalog, and through the real tools: the cron line (bash -n, then run), the systemd unit and timer
@@ -56,7 +57,8 @@ import Testing
     }
 
     /// The unit and the timer, their paths pointed at the scratch project, through `systemd-analyze verify`.
-    @Test func theSystemdUnitAndTimerPassSystemdAnalyzeVerify() async throws {
+    @Test(.needs(.systemdAnalyze)) func theSystemdUnitAndTimerPassSystemdAnalyzeVerify() async throws {
+        try OptionalTool.systemdAnalyze.require()
         let project = try Self.project()
         defer { try? FileManager.default.removeItem(at: project) }
         let units = project.appendingPathComponent("units")
@@ -96,7 +98,8 @@ import Testing
         #expect(timer.contains("Persistent=true"))
     }
 
-    @Test func theWorkflowPassesActionlintDeploysAndKeepsItsStateOnABranch() async throws {
+    @Test(.needs(.actionlint)) func theWorkflowPassesActionlintDeploysAndKeepsItsStateOnABranch() async throws {
+        try OptionalTool.actionlint.require()
         let file = Self.recipes.appendingPathComponent("publish-catalog.yml")
         let lint = try await Self.shell("actionlint -no-color '\(file.path)'")
         #expect(lint.status == 0, "\(lint.stdout)\(lint.stderr)")

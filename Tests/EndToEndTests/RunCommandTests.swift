@@ -4,6 +4,7 @@ import FoundationXML
 #endif
 import LoopbackServer
 import Testing
+import TestSupport
 
 /// `gvingest run` through the built binary against a loopback server: catalog v1, then v2 (courses
 /// added, removed, changed, one renumbered), v2 again, then a v3 whose listing page fails.
@@ -96,8 +97,7 @@ import Testing
         // v1: the first snapshot; the catalog is published, nothing is announced.
         let first = try await Binary.run(["run", "--config", scratch.config.path])
         #expect(first.status == 0, "\(first.stderr)")
-        let firstValidation = try await Self.validateAgainstSchema(scratch.out.appendingPathComponent("catalog.json"))
-        #expect(firstValidation.status == 0, "\(firstValidation.stdout)\(firstValidation.stderr)")
+        try await Self.expectValidAgainstSchema(scratch.out.appendingPathComponent("catalog.json"))
         let catalog1 = try JSONSerialization.jsonObject(with: try scratch.file("catalog.json")) as? [String: Any]
         let courses1 = try #require(catalog1?["courses"] as? [[String: Any]])
         #expect(courses1.count == 15)
@@ -241,7 +241,7 @@ import Testing
 
     /// Directory sources: UH catalog 41, then 44, as one catalog; added and removed follow the manifests.
     @Test func uhCatalog41Then44FromSavedPages() async throws {
-        let uh = Binary.shared.appendingPathComponent("realworld/acalog-uh")
+        let uh = Binary.realworld.appendingPathComponent("acalog-uh")
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-uh-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: out) }
         for catalog in ["41", "44"] {
@@ -263,8 +263,7 @@ import Testing
         }
         let old = try codes("41.csv"), new = try codes("44.csv")
         // The published catalog of a real university passes the schema's real validator.
-        let validation = try await Self.validateAgainstSchema(out.appendingPathComponent("catalog.json"))
-        #expect(validation.status == 0, "\(validation.stdout)\(validation.stderr)")
+        try await Self.expectValidAgainstSchema(out.appendingPathComponent("catalog.json"))
         let renumbered = changes["renumbered"] ?? []
         let added = Set((changes["added"] ?? []).compactMap { $0["name"] as? String } + renumbered.compactMap { $0["to"] as? String })
         let removed = Set((changes["removed"] ?? []).compactMap { $0["name"] as? String } + renumbered.compactMap { $0["from"] as? String })
@@ -272,11 +271,16 @@ import Testing
         #expect(removed == old.subtracting(new))
     }
 
-    /// Runs Tests/tools/validate-json-schema.py (Python's jsonschema) on a file against schemas/catalog.schema.json.
-    static func validateAgainstSchema(_ file: URL) async throws -> Binary.Outcome {
-        try await Binary.run([Binary.packageRoot.appendingPathComponent("Tests/tools/validate-json-schema.py").path,
-                              Binary.packageRoot.appendingPathComponent("schemas/catalog.schema.json").path, file.path],
-                             executable: URL(fileURLWithPath: "/usr/bin/python3"))
+    /// Runs Tests/tools/validate-json-schema.py (Python's jsonschema) on a file against schemas/catalog.schema.json and
+    /// expects it valid. Where jsonschema is missing (and not required) this step alone is left out of the test:
+    /// PublishedCatalogTests' schema tests, skipped with the install hint, say so.
+    static func expectValidAgainstSchema(_ file: URL) async throws {
+        guard OptionalTool.jsonschema.testsRun else { return }
+        try OptionalTool.jsonschema.require()
+        let validation = try await Binary.run([Binary.packageRoot.appendingPathComponent("Tests/tools/validate-json-schema.py").path,
+                                               Binary.packageRoot.appendingPathComponent("schemas/catalog.schema.json").path, file.path],
+                                              executable: URL(fileURLWithPath: "/usr/bin/python3"))
+        #expect(validation.status == 0, "\(validation.stdout)\(validation.stderr)")
     }
 
     static func newsItems(_ data: Data) throws -> [[String: Any]] {

@@ -22,12 +22,6 @@ public final class FirestoreEmulator: Sendable {
         public var description: String
     }
 
-    /// Whether gcloud and the emulator component are installed.
-    public static var isInstalled: Bool {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/gcloud") }
-    }
-
     /// Starts the emulator on a port nobody uses and waits until it answers.
     public init() throws {
         port = try Self.freePort()

@@ -1,5 +1,6 @@
 import CLibXML2
 import Foundation
+import PublishedPages
 import Testing
 @testable import SafeLibXML
 
@@ -70,14 +71,14 @@ import Testing
         #expect(Self.sameNodes(top.descendants(named: ["div", "span"]), try top.select(".//div | .//span")))
     }
 
-    /// On real catalog pages of every system in ../shared: the walks and XPath agree element for element.
+    /// On real catalog pages of every system (Fixtures/realworld.tar.xz): the walks and XPath agree element for element.
     @Test func treeWalksAgreeWithXPathOnRealPages() throws {
-        let shared = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../shared/realworld")
-        let directories = (try? FileManager.default.contentsOfDirectory(atPath: shared.path)) ?? []
-        try #require(!directories.isEmpty, "../shared/realworld must sit beside the checkout")
+        let realworld = PublishedPages.realworld
+        let directories = (try? FileManager.default.contentsOfDirectory(atPath: realworld.path)) ?? []
+        try #require(!directories.isEmpty, "no pages in \(realworld.path): see scripts/realworld.sh")
         var pages = 0
         for directory in directories.sorted() {
-            let folder = shared.appendingPathComponent(directory)
+            let folder = realworld.appendingPathComponent(directory)
             guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { continue }
             let files = enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".html") || $0.hasSuffix(".htm") }.sorted()
             for file in files.enumerated().filter({ $0.offset % 97 == 0 }).map(\.element) {

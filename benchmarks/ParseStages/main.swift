@@ -1,14 +1,15 @@
 import CatalogKit
 import Foundation
+import PublishedPages
 import SafeLibXML
 
 // Where parse time goes (not a test): every page of a directory through each stage of `gvingest parse
 // --json` in turn, on one core, each stage timed on its own. The stages are run one after another over
 // all pages (all reads, then all libxml2 parses, …) so each figure is that stage alone.
 //
-//   swift run -c release gvingest-parse-stages [DIR]     (default ../shared/realworld/acalog-uh/44)
+//   swift run -c release gvingest-parse-stages [DIR]     (default: UH catalog 44 from Fixtures/realworld.tar.xz)
 
-let directory = CommandLine.arguments.dropFirst().first ?? "../shared/realworld/acalog-uh/44"
+let directory = CommandLine.arguments.dropFirst().first ?? PublishedPages.realworld.appendingPathComponent("acalog-uh/44").path
 let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".html") }.sorted()
 guard !files.isEmpty else {
     FileHandle.standardError.write(Data("no .html files in \(directory)\n".utf8))

@@ -1,17 +1,17 @@
 import CatalogKit
 import Foundation
+import PublishedPages
 
 // Throughput of the prerequisite parser (not a test): every prerequisite of the UH pages in
-// ../shared/realworld/acalog-uh (catalogs 41 and 44), parsed over and over for a few seconds.
+// Fixtures/realworld.tar.xz (acalog-uh, catalogs 41 and 44, unpacked into .build on first use), parsed over and over for a few seconds.
 //
 //   swift run -c release gvingest-prereq-bench [SECONDS]
 
 let seconds = CommandLine.arguments.dropFirst().first.flatMap(Double.init) ?? 3
-let shared = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/realworld/acalog-uh")
-let (inputs, errors) = PageInputs.expand([shared.appendingPathComponent("41").path, shared.appendingPathComponent("44").path])
+let uh = PublishedPages.realworld.appendingPathComponent("acalog-uh")
+let (inputs, errors) = PageInputs.expand([uh.appendingPathComponent("41").path, uh.appendingPathComponent("44").path])
 guard errors.isEmpty, !inputs.isEmpty else {
-    FileHandle.standardError.write(Data("gvingest-prereq-bench: cannot read the UH pages under \(shared.path)\n".utf8))
+    FileHandle.standardError.write(Data("gvingest-prereq-bench: cannot read the UH pages under \(uh.path)\n".utf8))
     exit(66)
 }
 // Collect the texts first: only the requisite parser is timed.

