@@ -67,8 +67,9 @@ public enum JSONValue: Sendable, Equatable, Codable {
     func replacing(at path: some Collection<any CodingKey>, with replacement: JSONValue) -> JSONValue {
         guard let key = path.first else { return replacement }
         switch self {
-        case var .array(items) where key.intValue.map(items.indices.contains) == true:
-            items[key.intValue!] = items[key.intValue!].replacing(at: path.dropFirst(), with: replacement)
+        case var .array(items):
+            guard let index = key.intValue, items.indices.contains(index) else { return self }
+            items[index] = items[index].replacing(at: path.dropFirst(), with: replacement)
             return .array(items)
         case var .object(members) where members[key.stringValue] != nil:
             members[key.stringValue] = members[key.stringValue]?.replacing(at: path.dropFirst(), with: replacement)
