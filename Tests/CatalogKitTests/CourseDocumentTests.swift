@@ -31,6 +31,10 @@ import Testing
         }
         let snapshot = SnapshotTestSupport.capture(courses, at: 1_764_417_600).snapshot
         #expect(try Snapshot(bytes: snapshot.encoded()) == snapshot)
+        // Spelled so that the scan does not find the array, the same document is read whole, to the same snapshot.
+        let escaped = String(decoding: snapshot.encoded(), as: UTF8.self).replacingOccurrences(of: #""courses" :"#, with: #""\u0063ourses" :"#)
+        #expect(Self.layout(escaped) == nil)
+        #expect(try Snapshot(bytes: Array(escaped.utf8)) == snapshot)
         // A record of the wrong type far into the file is named by its place in the whole document.
         let bytes = Array(String(decoding: snapshot.encoded(), as: UTF8.self)
             .replacingOccurrences(of: #""id" : "cis-999""#, with: #""id" : 999"#).utf8)

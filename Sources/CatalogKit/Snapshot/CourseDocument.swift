@@ -9,11 +9,11 @@ public enum CourseDocument {
 
     /// The document's other members as `Header` (its courses left empty) and each course record made into a `T` as
     /// its slice is read, in order. Where the bytes are not laid out as expected or a slice does not decode, the
-    /// whole document is decoded instead, for the error and its JSON path ("courses[3].credits: …").
+    /// whole document is decoded instead: its courses, or the error with its JSON path ("courses[3].credits: …").
     public static func read<Header: Decodable, T: Sendable>(_ bytes: [UInt8], header: Header.Type,
                                                             _ transform: @escaping @Sendable (CourseRecord) -> T)
         throws(FormatError) -> (header: Header, courses: [T]) {
-        guard let layout = bytes.withUnsafeBufferPointer(coursesLayout) else { throw wholeDocumentError(bytes, header) }
+        guard let layout = bytes.withUnsafeBufferPointer(coursesLayout) else { return try whole(bytes, Header.self, transform) }
         let header = try JSONFile.decode(Header.self, from: bytes[..<layout.array.lowerBound] + Array("[]".utf8)
                                              + bytes[layout.array.upperBound...])
         let slices = stride(from: 0, to: layout.records.count, by: recordsPerSlice).map { start in
@@ -27,7 +27,7 @@ public enum CourseDocument {
         var courses: [T] = []
         courses.reserveCapacity(layout.records.count)
         for slice in decoded {
-            guard let slice else { throw wholeDocumentError(bytes, Header.self) }
+            guard let slice else { return try whole(bytes, Header.self, transform) }
             courses += slice
         }
         return (header, courses)
@@ -48,15 +48,11 @@ public enum CourseDocument {
         var courses: [CourseRecord]
     }
 
-    /// Why the whole document does not decode, with its JSON path.
-    private static func wholeDocumentError<Header: Decodable>(_ bytes: [UInt8], _ header: Header.Type) -> FormatError {
-        do {
-            _ = try JSONFile.decode(Header.self, from: bytes)
-            _ = try JSONFile.decode(Courses.self, from: bytes)
-            return FormatError(message: "courses: not read")
-        } catch {
-            return error
-        }
+    /// The whole document decoded at once, on one core.
+    private static func whole<Header: Decodable, T>(_ bytes: [UInt8], _ header: Header.Type,
+                                                    _ transform: (CourseRecord) -> T) throws(FormatError) -> (header: Header, courses: [T]) {
+        let header = try JSONFile.decode(Header.self, from: bytes)
+        return (header, try JSONFile.decode(Courses.self, from: bytes).courses.map(transform))
     }
 
     /// Where the top-level `"courses"` array stands and where each of its records does: a scan that follows only
