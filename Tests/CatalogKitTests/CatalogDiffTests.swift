@@ -61,7 +61,7 @@ import Testing
 
     /// The parsed form of a course built by `Support.course`, for catalog-wide normalization.
     static func parsed(_ course: Course) -> ParsedCourse {
-        var parsed = ParsedCourse(code: course.code, title: course.title, sourceURL: course.sourceURL, system: course.system)
+        var parsed = ParsedCourse(code: course.code, title: course.title, sourceURL: course.parsed.sourceURL, system: course.parsed.system)
         parsed.description = course.description
         parsed.creditsText = course.creditsText
         return parsed

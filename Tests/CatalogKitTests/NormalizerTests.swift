@@ -194,7 +194,7 @@ import Testing
             let catalog = Normalizer().normalize(catalog: order)
             #expect(catalog.map(\.id) == ["socw-7372"])
             // The copy read from the first URL stands for both, and the other page is named.
-            #expect(catalog[0].sourceURL == "file:///a/first.html")
+            #expect(catalog[0].parsed.sourceURL == "file:///a/first.html")
             #expect(catalog[0].warnings.contains { $0.contains("listed again at file:///x/SOCW 7372.html") })
         }
     }

@@ -66,7 +66,8 @@ public struct CourseRecord: Codable, Sendable, Equatable {
     public var sources: [String: String]?
     public var warnings: [String]?
 
-    /// The record of a normalized course, with its diagnostics when `diagnostics`; not yet stamped.
+    /// The record of a normalized course, with its diagnostics when `diagnostics`; not yet stamped. Text that
+    /// normalization leaves alone is cleaned here, so a new such field is a slot in `ParsedCourse` and a line below.
     public init(_ course: Course, diagnostics: Bool = false) {
         id = course.id
         name = course.code.description
@@ -91,16 +92,17 @@ public struct CourseRecord: Codable, Sendable, Equatable {
         corequisiteCourses = course.corequisiteCourses
         prerequisiteFor = course.prerequisiteFor
         missingReferences = course.missingReferences
-        offered = course.offered
-        contactHours = course.contactHours
-        catalog = course.catalogName
-        fields = Dictionary(course.fields.map { ($0.label, $0.value) }, uniquingKeysWith: { "\($0)\n\($1)" })
-        notes = course.notes
-        url = course.pageURL ?? course.sourceURL
-        sourceUrl = course.sourceURL
-        system = course.system
+        let parsed = course.parsed
+        offered = parsed.offered.map(TextCleaner.cleanLine)
+        contactHours = parsed.contactHours
+        catalog = parsed.catalogName.map(TextCleaner.cleanLine)
+        fields = Dictionary(parsed.fields.map { ($0.label, TextCleaner.clean($0.value)) }, uniquingKeysWith: { "\($0)\n\($1)" })
+        notes = parsed.notes.map(TextCleaner.clean)
+        url = parsed.pageURL ?? parsed.sourceURL
+        sourceUrl = parsed.sourceURL
+        system = parsed.system
         if diagnostics {
-            sources = course.provenance
+            sources = parsed.provenance
             warnings = course.warnings
         }
     }

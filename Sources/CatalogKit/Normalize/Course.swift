@@ -1,10 +1,14 @@
-/// A course after normalization: what the published catalog carries, in the app's field names and more.
+/// A course after normalization: the parsed course, and what normalizing it worked out. Fields normalization does
+/// not interpret stay in `parsed`; the record cleans them (`CourseRecord.init(_:)`), so a new one needs no slot here.
 public struct Course: Sendable, Equatable {
+    public var parsed: ParsedCourse
+    /// The parsed code with the configured subject renamings applied.
     public var code: CourseCode
     /// Stable across runs: the code's ("cis-162l"), qualified by the title where another course shares the code.
     public var id: String { Self.id(code: code, qualifier: idQualifier) }
     /// Set only where another course of the catalog has the same code (`SharedCodes`).
     public var idQualifier: String? = nil
+    /// Title and description cleaned (`TextCleaner`): shared codes and levels compare them.
     public var title: String
     public var description: String
     public var credits: CreditRange?
@@ -26,17 +30,6 @@ public struct Course: Sendable, Equatable {
     public var prerequisiteFor: [String] = []
     /// Codes this course's requisites name that the catalog does not have (filled across the catalog).
     public var missingReferences: [String] = []
-    public var offered: String?
-    public var contactHours: String?
-    public var catalogName: String?
-    public var fields: [LabelledField]
-    public var notes: [String]
-    /// The course's page on the catalog's site, when known.
-    public var pageURL: String?
-    /// Where it was read from (a file or the page).
-    public var sourceURL: String
-    public var system: CatalogSystem
-    public var provenance: [String: String]
     public var warnings: [String]
 
     /// `id` from its two fields, which copy alone where `courses[index].id` copies (retains) the whole course.

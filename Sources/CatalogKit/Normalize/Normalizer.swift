@@ -50,17 +50,13 @@ public struct Normalizer: Sendable {
         let corequisite = requisite(parsed.corequisiteText, links: linkTable)
 
         return Course(
-            code: code, title: TextCleaner.cleanLine(parsed.title), description: TextCleaner.clean(parsed.description),
+            parsed: parsed, code: code, title: TextCleaner.cleanLine(parsed.title),
+            description: TextCleaner.clean(parsed.description),
             credits: credits, creditsText: creditsText, level: level, levelSource: levelSource,
             prerequisite: prerequisite.tree, prerequisiteString: prerequisite.text, prerequisiteMarkdown: prerequisite.markdown,
             prerequisiteCourses: prerequisite.courses,
             corequisite: corequisite.tree, corequisiteString: corequisite.text, corequisiteMarkdown: corequisite.markdown,
-            corequisiteCourses: corequisite.courses,
-            offered: parsed.offered.map(TextCleaner.cleanLine), contactHours: parsed.contactHours,
-            catalogName: parsed.catalogName.map(TextCleaner.cleanLine),
-            fields: parsed.fields.map { LabelledField(label: $0.label, value: TextCleaner.clean($0.value)) },
-            notes: parsed.notes.map(TextCleaner.clean), pageURL: parsed.pageURL ?? parsed.sourceURL, sourceURL: parsed.sourceURL,
-            system: parsed.system, provenance: parsed.provenance, warnings: warnings)
+            corequisiteCourses: corequisite.courses, warnings: warnings)
     }
 
     func requisite(_ source: String?, links: [String: String])

@@ -25,11 +25,11 @@ enum SharedCodes {
             let variants = Dictionary(grouping: members) { sameness(courses[$0]) }
             var representatives: [Int] = []
             for (_, copies) in variants {
-                let ordered = copies.sorted { courses[$0].sourceURL < courses[$1].sourceURL }
+                let ordered = copies.sorted { courses[$0].parsed.sourceURL < courses[$1].parsed.sourceURL }
                 representatives.append(ordered[0])
                 for copy in ordered.dropFirst() {
                     resolution.warnings[ordered[0], default: []].append(
-                        "listed again at \(courses[copy].sourceURL) with the same title and description; the copies are one course")
+                        "listed again at \(courses[copy].parsed.sourceURL) with the same title and description; the copies are one course")
                 }
             }
             resolution.kept += representatives
@@ -44,7 +44,7 @@ enum SharedCodes {
             let ordered = representatives.sorted { resolution.qualifiers[$0, default: ""] < resolution.qualifiers[$1, default: ""] }
             for index in ordered {
                 let others = ordered.filter { $0 != index }.map { other in
-                    "\"\(courses[other].title)\" at \(courses[other].sourceURL) (id \(courses[other].id)-\(resolution.qualifiers[other] ?? ""))"
+                    "\"\(courses[other].title)\" at \(courses[other].parsed.sourceURL) (id \(courses[other].id)-\(resolution.qualifiers[other] ?? ""))"
                 }
                 resolution.warnings[index, default: []].append(
                     "\(courses[index].code) is also the code of a different course: \(others.joined(separator: "; ")); "

@@ -24,19 +24,20 @@ public enum ParseOutput {
         let normalizer = Normalizer(rules: rules)
         for parsed in result.courses {
             let course = normalizer.normalize(parsed, scheme: scheme)
+            let record = CourseRecord(course)
             let sources = parsed.provenance
             out += "  \(course.code) - \(course.title)\n"
             line("id", course.id, from: "derived from the canonical code")
             line("code", course.code.description, from: sources["code"])
             line("title", course.title.isEmpty ? "(missing)" : course.title, from: sources["title"])
-            line("catalog", course.catalogName ?? "(none)", from: sources["catalog"])
+            line("catalog", record.catalog ?? "(none)", from: sources["catalog"])
             let credits = course.creditsText.map { text in
                 text + (course.credits.map { " -> \(format($0.min))...\(format($0.max)), app credits \(course.appCredits)" } ?? " (not understood)")
             }
             line("credits", credits ?? "(missing)", from: sources["credits"])
             line("level", course.level?.displayName ?? "(unknown)", from: course.levelSource)
-            if let contact = course.contactHours { line("contact hours", contact, from: sources["contactHours"]) }
-            if let offered = course.offered { line("offered", offered, from: sources["offered"]) }
+            if let contact = record.contactHours { line("contact hours", contact, from: sources["contactHours"]) }
+            if let offered = record.offered { line("offered", offered, from: sources["offered"]) }
             line("description", course.description.isEmpty ? "(missing)" : course.description, from: sources["description"])
             line("prerequisite", course.prerequisiteString ?? "(none)", from: sources["prerequisite"])
             for link in parsed.prerequisiteLinks { line("  link", "\(link.code ?? link.text) -> \(link.url ?? "(unresolved)")") }
@@ -45,8 +46,11 @@ public enum ParseOutput {
             }
             line("corequisite", course.corequisiteString ?? "(none)", from: sources["corequisite"])
             for link in parsed.corequisiteLinks { line("  link", "\(link.code ?? link.text) -> \(link.url ?? "(unresolved)")") }
-            for field in course.fields { line(field.label, field.value, from: sources["fields.\(field.label)"]) }
-            for note in course.notes { line("note", note, from: sources["notes"]) }
+            var labels = Set<String>()
+            for field in parsed.fields where labels.insert(field.label).inserted {
+                line(field.label, record.fields[field.label] ?? "", from: sources["fields.\(field.label)"])
+            }
+            for note in record.notes { line("note", note, from: sources["notes"]) }
             for warning in course.warnings { line("warning", warning) }
         }
         if let listing = result.listing {
