@@ -5,6 +5,7 @@ import Synchronization
 /// `gvingest fetch`: crawls a catalog politely, optionally recording it as a mirror or replaying one.
 enum FetchCommand: Command {
     static let name = "fetch"
+    static let usesNetwork = true
     static let summary = "Crawl a catalog (or replay a recorded one), recording it as a mirror if asked."
     static let flags = ["--json", "--quiet", "--ignore-robots"]
     static let options = ["--start", "--system", "--record", "--replay", "--cache", "--config", "--catalog"]

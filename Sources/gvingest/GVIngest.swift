@@ -1,5 +1,8 @@
 import CatalogKit
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Entry point: picks the command and maps its outcome to an exit status.
 @main
@@ -32,6 +35,7 @@ struct GVIngest {
     }
 
     static func main() async {
+        Supervisor.followParent()
         let words = CommandLine.arguments.dropFirst()
         guard let word = words.first else {
             printError(usage)
@@ -54,6 +58,7 @@ struct GVIngest {
             print(C.help)
             return .ok
         }
+        if C.usesNetwork, Supervisor.isNeeded { return supervised(C.self, words) }
         do {
             do {
                 return try await C.run(words)
@@ -73,6 +78,39 @@ struct GVIngest {
     }
 }
 
+extension GVIngest {
+    /// Runs a command that reaches the network in a child that is restarted after FoundationNetworking's crash.
+    static func supervised<C: Command>(_ command: C.Type, _ words: [String]) -> ExitStatus {
+        let json = (try? C.parseArguments(words))?.value("--log-format") == "json"
+        func say(_ message: String, error: Bool) {
+            if json {
+                error ? RunLog(format: .json).error(C.name, message) : RunLog(format: .json).warning(C.name, message)
+            } else {
+                printError("gvingest \(C.name): \(message)")
+            }
+        }
+        let crash = "FoundationNetworking stopped gvingest (signal %d) on a connection that ended without a response "
+            + "(swift-corelibs-foundation issue 5285)"
+        let outcome = Supervisor.run(arguments: [C.name] + words) { signal, inFlight in
+            say(String(format: crash, signal) + "; starting again, the \(inFlight.count) request(s) in flight one at a time: "
+                + inFlight.sorted().joined(separator: ", "), error: false)
+        }
+        switch outcome {
+        case let .exited(code):
+            return ExitStatus(rawValue: code) ?? .temporaryFailure
+        case let .crashed(signal, restarts):
+            say(String(format: crash, signal) + (restarts > 0 ? " after \(restarts) restart(s)" : "") + "; try again later",
+                error: true)
+            return .temporaryFailure
+        case let .stopped(signal):
+            // Ended the way the child was, so whoever started gvingest sees the signal itself.
+            Glibc.signal(signal, SIG_DFL)
+            kill(getpid(), signal)
+            exit(128 + signal)
+        }
+    }
+}
+
 /// A subcommand: its help text, what it accepts and what it does with its words.
 protocol Command: Sendable {
     static var name: String { get }
@@ -82,6 +120,7 @@ protocol Command: Sendable {
     /// The flags (no value) and options (one value each) it accepts, `--help` aside.
     static var flags: [String] { get }
     static var options: [String] { get }
+    static var usesNetwork: Bool { get }
     /// Throws a `UsageError` for a usage mistake, a `CommandFailure` for any other end short of the status it returns.
     static func run(_ words: [String]) async throws -> ExitStatus
 }
@@ -89,6 +128,8 @@ protocol Command: Sendable {
 extension Command {
     static var flags: [String] { [] }
     static var options: [String] { [] }
+    /// Whether it makes requests through FoundationNetworking (and so runs supervised, `Supervisor`).
+    static var usesNetwork: Bool { false }
 
     /// The help's "Usage:" lines.
     static var synopsis: String {

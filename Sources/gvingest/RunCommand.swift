@@ -4,6 +4,7 @@ import Foundation
 /// `gvingest run`: every stage, once, safely: fetch → parse → normalize → diff → announce → publish.
 enum RunCommand: Command {
     static let name = "run"
+    static let usesNetwork = true
     static let summary = "Run every stage: fetch, parse, normalize, diff, announce, publish (the scheduled job)."
     static let flags = ["--dry-run", "--accept-removals", "--quiet"]
     static let options = ["--config", "--catalog", "--replay", "--source", "--system", "--out", "--log-format", "--report", "--color"]

@@ -77,6 +77,9 @@ public enum Fault: Sendable, Equatable {
     case reset(times: Int)
     /// Sends the full Content-Length but only the first half of the body, then closes, `times` times.
     case truncated(times: Int)
+    /// Sends the status line alone ("HTTP/1.1 200 OK") and closes, `times` times: what stops FoundationNetworking
+    /// with "Transfer completed, but there's no response" (swift-corelibs-foundation issue 5285).
+    case statusLineThenClose(times: Int)
     /// Sends the body in chunks of `bytesPerChunk` bytes with `interval` seconds between them.
     case slowDrip(bytesPerChunk: Int, interval: Double)
     /// Answers with a redirect (301, 302, 303, 307 or 308) whose Location is `to`, sent verbatim.

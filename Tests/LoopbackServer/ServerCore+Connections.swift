@@ -105,6 +105,10 @@ extension ServerCore {
         }
         defer { locked { $0.inFlight -= 1 } }
 
+        if case .statusLineThenClose = plan.counted {
+            _ = Socket.sendAll(fd, Array("HTTP/1.1 200 OK\r\n".utf8))
+            return .close
+        }
         let isHead = request.method == "HEAD"
         guard request.method == "GET" || isHead || plan.upstream != nil else {
             var response = PendingResponse.text(405, "405 Method Not Allowed\n")
@@ -191,7 +195,7 @@ extension ServerCore {
                     plan.latency = plan.latency ?? seconds
                 case .renderLatency(let seconds):
                     plan.renderLatency = plan.renderLatency ?? seconds
-                case .status, .tooManyRequests, .reset, .truncated:
+                case .status, .tooManyRequests, .reset, .truncated, .statusLineThenClose:
                     if plan.counted == nil && rules[index].remaining > 0 {
                         rules[index].remaining -= 1
                         plan.counted = rules[index].fault

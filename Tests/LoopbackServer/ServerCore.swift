@@ -11,7 +11,8 @@ struct FaultRule {
     init(_ fault: Fault) {
         self.fault = fault
         switch fault {
-        case .status(_, let times), .tooManyRequests(_, let times), .reset(let times), .truncated(let times):
+        case .status(_, let times), .tooManyRequests(_, let times), .reset(let times), .truncated(let times),
+             .statusLineThenClose(let times):
             remaining = max(0, times)
         default:
             remaining = 0

@@ -59,17 +59,24 @@ public final class HTTPFetcher: PageSource {
     private func fetch(_ url: URL, redirectsLeft: Int) async -> Result<FetchedPage, FetchFailure> {
         let host = url.host?.lowercased() ?? ""
         if let refusal = refusal(for: url) { return .failure(FetchFailure(url: url, reason: refusal)) }
+        let strikes = FlightLog.current?.strikes(for: url) ?? 0
+        if strikes >= 2 {
+            let reason = "the connection ended after the status line, twice, and FoundationNetworking stopped gvingest each time "
+                + "(swift-corelibs-foundation issue 5285); not fetched again this run"
+            return .failure(FetchFailure(url: url, reason: reason, temporary: true))
+        }
         let cached = cache?.load(url)
         var attempt = 0
         while true {
             attempt += 1
             if attempt > 1 { retryCount.withLock { $0 += 1 } }
             if Task.isCancelled { return .failure(Self.cancelled(url)) }
-            await gate.acquire(host: host)
+            // A URL in flight at a crash goes alone, so that a second crash is its own.
+            await gate.acquire(host: host, alone: strikes > 0)
             await gate.waitForTurn(host: host)
             // The crawl's deadline may have passed while this request waited for its turn.
-            let outcome = Task.isCancelled ? .fail(Self.cancelled(url)) : await perform(url, cached: cached)
-            await gate.release(host: host)
+            let outcome = Task.isCancelled ? .fail(Self.cancelled(url)) : await flight(url) { await perform(url, cached: cached) }
+            await gate.release(host: host, alone: strikes > 0)
             switch outcome {
             case let .redirect(target, status):
                 return await follow(url, to: target, status: status, redirectsLeft: redirectsLeft)
@@ -94,6 +101,11 @@ public final class HTTPFetcher: PageSource {
                 return .failure(failure)
             }
         }
+    }
+
+    private func flight(_ url: URL, _ request: () async -> Outcome) async -> Outcome {
+        guard let log = FlightLog.current else { return await request() }
+        return await log.flight(url, request)
     }
 
     func backoff(attempt: Int, retryAfter: Double?) -> Double {
@@ -237,7 +249,7 @@ actor ConcurrencyGate {
     private let perHost: Int
     private var inFlight = 0
     private var perHostInFlight: [String: Int] = [:]
-    private var waiters: [(host: String, continuation: CheckedContinuation<Void, Never>)] = []
+    private var waiters: [(host: String, alone: Bool, continuation: CheckedContinuation<Void, Never>)] = []
     /// The least time between the starts of two requests to one host, and each host's own when robots.txt asks more.
     private let minimumDelay: Double
     private var delays: [String: Double] = [:]
@@ -249,25 +261,31 @@ actor ConcurrencyGate {
         self.minimumDelay = minimumDelay
     }
 
-    func acquire(host: String) async {
-        if start(host) { return }
-        await withCheckedContinuation { waiters.append((host, $0)) }
+    /// `alone`: waits until nothing is in flight, and holds every place while it runs.
+    func acquire(host: String, alone: Bool = false) async {
+        if !waiters.contains(where: \.alone), start(host, alone: alone) { return }
+        await withCheckedContinuation { waiters.append((host, alone, $0)) }
     }
 
-    func release(host: String) {
-        inFlight -= 1
+    func release(host: String, alone: Bool = false) {
+        inFlight -= alone ? total : 1
         perHostInFlight[host, default: 1] -= 1
         let waiting = waiters
         waiters = []
         for waiter in waiting {
-            if start(waiter.host) { waiter.continuation.resume() } else { waiters.append(waiter) }
+            // Who waits alone is not overtaken: it would wait for as long as others keep coming.
+            if !waiters.contains(where: \.alone), start(waiter.host, alone: waiter.alone) {
+                waiter.continuation.resume()
+            } else {
+                waiters.append(waiter)
+            }
         }
     }
 
     /// Counts a request to `host` as started, when the bounds leave room for it.
-    private func start(_ host: String) -> Bool {
-        guard inFlight < total, perHostInFlight[host, default: 0] < perHost else { return false }
-        inFlight += 1
+    private func start(_ host: String, alone: Bool) -> Bool {
+        guard alone ? inFlight == 0 : inFlight < total && perHostInFlight[host, default: 0] < perHost else { return false }
+        inFlight += alone ? total : 1
         perHostInFlight[host, default: 0] += 1
         return true
     }

@@ -131,6 +131,11 @@ public struct CatalogRun: Sendable {
     /// Publishes the written outputs where `publish.firestore` says; the failure, if any, after logging it.
     private func publishToFirestore(log: RunLog, report: inout RunReport) async -> CatalogError? {
         guard let settings = config.firestore else { return nil }
+        // Written now and again at the end: a run killed while publishing leaves a report `gvingest publish` accepts.
+        var interim = report
+        interim.warnings = log.warnings
+        interim.outcome += "; publishing into Firestore"
+        try? AtomicFile.write(JSONFile.fileBytes(interim), to: config.outputs.directory.appendingPathComponent("run-report.json"))
         var options = FirestorePublishOptions()
         options.maximumRemovalFraction = config.guards.maximumRemovalFraction
         options.acceptRemovals = acceptRemovals
@@ -198,12 +203,13 @@ public struct CatalogRun: Sendable {
         log.info("fetch", "\(loaded.pagesFetched)/\(loaded.pagesExpected) pages, \(loaded.pagesFailed) failed, "
                  + "\(loaded.parseGaps.count) not read (parse gaps), \(loaded.courseCount) courses parsed",
                  ["pagesExpected": .int(loaded.pagesExpected), "pagesFetched": .int(loaded.pagesFetched), "pagesFailed": .int(loaded.pagesFailed)])
+        report.failedPages = loaded.failures.filter { !$0.atDeadline }.map { RunReport.FailedPage(url: $0.url, reason: $0.reason) }
         if let outage = Outage.cause(of: loaded, allowFailedPages: config.guards.allowFailedPages), !loaded.deadlineReached {
             log.error("fetch", outage, ["failures": .array(loaded.failures.map { .string("\($0.url): \($0.reason)") })])
             report.outcome = outage
             return .temporaryFailure(outage)
         }
-        for failure in loaded.failures where !failure.atDeadline {
+        for failure in report.failedPages {
             log.warning("fetch", "\(failure.url): \(failure.reason)", ["url": .string(failure.url)])
         }
         for warning in loaded.coursePages.flatMap(\.unreadableCourseWarnings) { log.warning("parse", warning) }

@@ -21,6 +21,13 @@ public struct RunReport: Sendable, Codable {
     public var exitStatus: Int32 = 0
     /// The pages a crawl stopped at its deadline did not get (the log says only how many).
     public var unfetchedAtDeadline: [String] = []
+    /// Pages that could not be fetched (the deadline's aside), each with its URL and why.
+    public var failedPages: [FailedPage] = []
+
+    public struct FailedPage: Sendable, Codable, Equatable {
+        public var url: String
+        public var reason: String
+    }
 
     public init(catalog: String, startedAt: String) {
         self.catalog = catalog
