@@ -35,10 +35,6 @@ extension ExitStatus {
         case .noCredentials: self = .noPermission
         }
     }
-
-    init(_ outcome: CatalogRun.Outcome) {
-        self = outcome.cause.map(ExitStatus.init) ?? .ok
-    }
 }
 
 /// An end short of a command's work: the message (for stderr, after "gvingest COMMAND: ") and the status it exits with.

@@ -137,7 +137,6 @@ extension Command {
             .joined(separator: "\n")
     }
 
-    /// `words` parsed against what the command accepts.
     static func parseArguments(_ words: [String]) throws(UsageError) -> Arguments {
         try Arguments(words, flags: Set(flags), options: Set(options))
     }

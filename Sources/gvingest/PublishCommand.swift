@@ -54,9 +54,9 @@ enum PublishCommand: Command {
         guard let project = arguments.value("--firestore") else { throw UsageError(message: "--firestore PROJECT is needed") }
         guard let out = arguments.value("--out") else { throw UsageError(message: "--out DIR is needed") }
         var settings = FirestoreSettings(project: project)
-        for (setting, _, option, problem) in FirestoreSettings.names {
-            settings[keyPath: setting] = arguments.value(option) ?? settings[keyPath: setting]
-            if let message = problem(settings[keyPath: setting]) { throw UsageError(message: "\(option): \(message)") }
+        for name in FirestoreSettings.Name.allCases {
+            settings[keyPath: name.setting] = arguments.value(name.option) ?? settings[keyPath: name.setting]
+            if let message = name.problem(settings[keyPath: name.setting]) { throw UsageError(message: "\(name.option): \(message)") }
         }
         guard settings.coursesCollection != settings.newsCollection else { throw UsageError(message: "--courses-collection and --news-collection must differ") }
         settings.deadlineSeconds = try arguments.value("--deadline", "must be a whole number of seconds from 1 to 86400") {
@@ -83,5 +83,17 @@ enum PublishCommand: Command {
         let line = (options.dryRun ? "dry run, would write: " : "") + summary.line
         print(arguments.has("--json") ? summary.json.serialized() : line)
         return .ok
+    }
+}
+
+extension FirestoreSettings.Name {
+    /// The option of `gvingest publish` that gives this setting.
+    var option: String {
+        switch self {
+        case .project: "--firestore"
+        case .database: "--database"
+        case .coursesCollection: "--courses-collection"
+        case .newsCollection: "--news-collection"
+        }
     }
 }

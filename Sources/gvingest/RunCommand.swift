@@ -120,7 +120,7 @@ enum RunCommand: Command {
         if case let .dryRun(diff, comparedWith) = outcome {
             print(DiffReport.human(diff, old: comparedWith ?? "(no snapshot yet)", new: "this run (not written)", colors: colors))
         }
-        var status = ExitStatus(outcome)
+        var status = outcome.cause.map(ExitStatus.init) ?? .ok
         report.exitStatus = status.rawValue
         report.warnings = log.warnings
         // The outputs' report is the one `publish` checks; --report's copy is also written after a dry run, which

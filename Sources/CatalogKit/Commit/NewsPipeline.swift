@@ -23,7 +23,6 @@ public enum CommitError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// What kind of trouble it is.
     public var cause: CatalogError.Cause {
         switch self {
         case .refused, .corruptNews, .snapshot(.corrupt): return .invalidData
@@ -107,8 +106,8 @@ public struct NewsPipeline: Sendable {
         let entry: SnapshotStore.Entry
         do {
             try outputs.replace([
-                (catalogFile, Data(PublishedCatalog.encoded(catalog: catalog, snapshot: snapshot))),
-                (newsFile, Data(NewsFile.encoded(all))),
+                (catalogFile, JSONFile.fileBytes(PublishedCatalog(catalog: catalog, snapshot: snapshot))),
+                (newsFile, NewsFile.encoded(all)),
                 (feedFile, Data(AtomFeed.render(all, settings: news, emptyUpdated: snapshot.capturedAt).utf8)),
                 (digestFile(catalog.id), Data(digest.utf8)),
             ], note: .object(["store": .string(store.directory.path), "sequenceBefore": .int(sequenceBefore)]))

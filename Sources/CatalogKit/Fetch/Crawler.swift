@@ -51,7 +51,6 @@ public struct CrawlReport: Sendable {
 
     var courseCount: Int { coursePages.reduce(0) { $0 + $1.courses.count } }
 
-    /// One line for people.
     public var summary: String {
         "\(pagesFetched)/\(pagesExpected) pages fetched (\(listingPages) listing, \(coursePages.count) course), "
             + "\(pagesFailed) failed, \(parseGaps.count) unparsed, \(notModified) not modified, \(retries) retries, "

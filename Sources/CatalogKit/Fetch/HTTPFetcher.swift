@@ -37,12 +37,10 @@ public final class HTTPFetcher: PageSource {
         allowedOrigins.isEmpty || allowedOrigins.contains(origin)
     }
 
-    /// A redirect to another allowed origin is followed only when `vetter` (its robots.txt) answers nil.
     public func vetRedirects(with vetter: @escaping @Sendable (URL) async -> String?) {
         redirectVetter.withLock { $0 = vetter }
     }
 
-    /// A crawl-delay from robots.txt slows one host's pacing further.
     public func setMinimumDelay(_ seconds: Double, for host: String) async {
         await gate.setDelay(seconds, for: host.lowercased())
     }
@@ -120,8 +118,7 @@ public final class HTTPFetcher: PageSource {
             let reason = "more than \(settings.maximumRedirects) redirects (a redirect loop?); last to \(target.absoluteString)"
             return .failure(FetchFailure(url: url, reason: reason, status: status))
         }
-        let vetter = redirectVetter.withLock { $0 }
-        if let vetter, let objection = await vetter(target) {
+        if let vetter = redirectVetter.withLock({ $0 }), let objection = await vetter(target) {
             return .failure(FetchFailure(url: url, reason: "redirect to \(target.absoluteString) refused: \(objection)", status: status))
         }
         switch await fetch(target, redirectsLeft: redirectsLeft - 1) {
@@ -135,7 +132,6 @@ public final class HTTPFetcher: PageSource {
         }
     }
 
-    /// A request the crawl's deadline cancelled.
     static func cancelled(_ url: URL) -> FetchFailure {
         FetchFailure(url: url, reason: "cancelled (crawl deadline)", temporary: true)
     }

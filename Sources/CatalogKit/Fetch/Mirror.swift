@@ -39,22 +39,6 @@ public struct MirrorIndex: Sendable, Equatable, Codable {
         public var contentType: String?
         public var etag: String?
         public var lastModified: String?
-
-        public init(file: String, status: Int, contentType: String? = nil, etag: String? = nil, lastModified: String? = nil) {
-            (self.file, self.status, self.contentType, self.etag, self.lastModified) = (file, status, contentType, etag, lastModified)
-        }
-
-        private enum CodingKeys: String, CodingKey { case file, status, contentType, etag, lastModified }
-
-        /// A page recorded without a status was a 200.
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.init(file: try container.decode(String.self, forKey: .file),
-                      status: try container.decodeIfPresent(Int.self, forKey: .status) ?? 200,
-                      contentType: try container.decodeIfPresent(String.self, forKey: .contentType),
-                      etag: try container.decodeIfPresent(String.self, forKey: .etag),
-                      lastModified: try container.decodeIfPresent(String.self, forKey: .lastModified))
-        }
     }
 
     public static let fileName = "index.json"
@@ -63,18 +47,7 @@ public struct MirrorIndex: Sendable, Equatable, Codable {
     /// Where the recorded crawl started; a replay with no start URLs of its own starts there.
     public var startURLs: [String] = []
 
-    public init(pages: [String: Entry] = [:], startURLs: [String] = []) {
-        self.pages = pages
-        self.startURLs = startURLs
-    }
-
     private enum CodingKeys: String, CodingKey { case schemaVersion, pages, startURLs = "startUrls" }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        pages = try container.decode([String: Entry].self, forKey: .pages)
-        startURLs = try container.decodeIfPresent([String].self, forKey: .startURLs) ?? []
-    }
 
     public static func load(from directory: URL) throws(CatalogError) -> MirrorIndex {
         func unreadable(_ message: String) -> CatalogError { CatalogError(message, .missingInput) }
@@ -99,6 +72,27 @@ public struct MirrorIndex: Sendable, Equatable, Codable {
 
     public func write(to directory: URL) throws {
         try AtomicFile.write(JSONFile.fileBytes(self), to: directory.appendingPathComponent(Self.fileName))
+    }
+}
+
+// The decoders sit in extensions, which keeps the memberwise initializers.
+extension MirrorIndex {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        pages = try container.decode([String: Entry].self, forKey: .pages)
+        startURLs = try container.decodeIfPresent([String].self, forKey: .startURLs) ?? []
+    }
+}
+
+extension MirrorIndex.Entry {
+    /// A page recorded without a status was a 200.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        file = try container.decode(String.self, forKey: .file)
+        status = try container.decodeIfPresent(Int.self, forKey: .status) ?? 200
+        contentType = try container.decodeIfPresent(String.self, forKey: .contentType)
+        etag = try container.decodeIfPresent(String.self, forKey: .etag)
+        lastModified = try container.decodeIfPresent(String.self, forKey: .lastModified)
     }
 }
 

@@ -141,22 +141,18 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         let from = (response.url ?? task.currentRequest?.url).flatMap(Origin.init)
         let verdict = withState(of: task) { state -> URLRequest? in
             state.redirects += 1
-            guard let target else {
-                state.raw.refusedRedirect = "redirect without a target"
-                return nil
+            let origin = target.flatMap(Origin.init)
+            state.raw.refusedRedirect = switch (target, origin) {
+            case (nil, _): "redirect without a target"
+            case let (target?, nil):
+                "redirect to \(location ?? target.absoluteString) refused: not an http or https URL \(Origin.rule)"
+            case let (target?, origin?) where !state.limits.allowedOrigin(origin):
+                "redirect to \(target.absoluteString) refused: origin \(origin) is not allowed"
+            case let (target?, _) where state.redirects > maximumRedirects:
+                "more than \(maximumRedirects) redirects (a redirect loop?); last to \(target.absoluteString)"
+            default: nil
             }
-            guard let origin = Origin(target) else {
-                state.raw.refusedRedirect = "redirect to \(location ?? target.absoluteString) refused: not an http or https URL \(Origin.rule)"
-                return nil
-            }
-            guard state.limits.allowedOrigin(origin) else {
-                state.raw.refusedRedirect = "redirect to \(target.absoluteString) refused: origin \(origin) is not allowed"
-                return nil
-            }
-            guard state.redirects <= maximumRedirects else {
-                state.raw.refusedRedirect = "more than \(maximumRedirects) redirects (a redirect loop?); last to \(target.absoluteString)"
-                return nil
-            }
+            guard state.raw.refusedRedirect == nil else { return nil }
             guard origin == from else {
                 state.raw.redirectToOrigin = target
                 return nil

@@ -15,13 +15,7 @@ public enum FirestoreDocuments {
 
     /// A course's document: a function of its record, which decoding catalog.json has already checked.
     public static func course(_ record: CourseRecord, path: String) throws(CatalogError) -> FirestoreDocument {
-        guard isDocumentID(record.id) else { throw invalid("\(path).id: expected a document id (no \"/\", not empty), got \"\(record.id)\"") }
-        func stamp(_ key: String, _ text: String?) throws(CatalogError) -> FirestoreValue {
-            guard let stamp = text.flatMap(FirestoreValue.timestamp(rfc3339:)) else {
-                throw invalid("\(path).\(key): expected an RFC 3339 UTC timestamp, got \(text.map { "\"\($0)\"" } ?? "nothing")")
-            }
-            return stamp
-        }
+        try checkID(record.id, path: path)
         func text(_ value: String?) -> FirestoreValue { value.map(FirestoreValue.string) ?? .null }
         func codes(_ values: [String]) -> FirestoreValue { .array(values.map(FirestoreValue.string)) }
         // Whole credits stay integers, as catalog.json writes them.
@@ -31,7 +25,8 @@ public enum FirestoreDocuments {
             "description": .string(record.description), "level": .string(record.level ?? ""),
             "prerequisiteString": .string(record.prerequisiteString ?? ""), "rubricsUrl": .string(record.rubricsUrl ?? ""),
             "transitionPlanUrl": .string(record.transitionPlanUrl ?? ""), "number": .integer(record.number), "credits": .integer(record.credits),
-            "createdAt": try stamp("createdAt", record.createdAt), "updatedAt": try stamp("updatedAt", record.updatedAt),
+            "createdAt": try timestamp(record.createdAt, path: "\(path).createdAt"),
+            "updatedAt": try timestamp(record.updatedAt, path: "\(path).updatedAt"),
             // For other readers; left out: what changes while the course does not (file, sources, stamps' fingerprint).
             "id": .string(record.id), "numberText": .string(record.numberText), "creditsText": text(record.creditsText),
             "creditRange": record.creditRange.map { .map(["min": number($0.min), "max": number($0.max)]) } ?? .null,
@@ -45,17 +40,26 @@ public enum FirestoreDocuments {
 
     /// A news document: id = the news id; `thumbnail` and `link` are strings or null.
     public static func news(_ item: NewsItem, path: String) throws(CatalogError) -> FirestoreDocument {
-        guard isDocumentID(item.id) else {
-            throw invalid("\(path).id: expected a document id (no \"/\", not empty), got \"\(item.id)\"")
-        }
-        guard let createdAt = FirestoreValue.timestamp(rfc3339: item.createdAt) else {
-            throw invalid("\(path).createdAt: expected an RFC 3339 UTC timestamp, got \"\(item.createdAt)\"")
-        }
+        try checkID(item.id, path: path)
+        let createdAt = try timestamp(item.createdAt, path: "\(path).createdAt")
         return FirestoreDocument(id: item.id, fields: [
             "title": .string(item.title), "description": .string(item.description), "content": .string(item.content),
             "featured": .bool(item.featured), "thumbnail": item.thumbnail.map(FirestoreValue.string) ?? .null, "createdAt": createdAt,
             "courseId": .string(item.courseId), "kind": .string(item.kind.rawValue), "link": item.link.map(FirestoreValue.string) ?? .null,
         ])
+    }
+
+    private static func checkID(_ id: String, path: String) throws(CatalogError) {
+        guard isDocumentID(id) else {
+            throw invalid("\(path).id: expected a document id (no \"/\", not empty), got \"\(id)\"")
+        }
+    }
+
+    private static func timestamp(_ text: String?, path: String) throws(CatalogError) -> FirestoreValue {
+        guard let stamp = text.flatMap(FirestoreValue.timestamp(rfc3339:)) else {
+            throw invalid("\(path): expected an RFC 3339 UTC timestamp, got \(text.map { "\"\($0)\"" } ?? "nothing")")
+        }
+        return stamp
     }
 
     /// Firestore's rules for a document id: not empty, no "/", not "." or "..", not `__…__`, at most 1,500 bytes.

@@ -127,18 +127,16 @@ public enum FirestorePublisher {
     /// Sends the writes in commits within Firestore's limits, `parallel` at once; the first failure stops the rest.
     private static func commitAll(_ writes: [(JSONValue, Int)], _ client: FirestoreClient, parallel: Int) async throws {
         var batches: [[JSONValue]] = []
-        var current: [JSONValue] = []
         var bytes = 0
         for (write, size) in writes {
-            if !current.isEmpty, current.count >= writesPerCommit || bytes + size > bytesPerCommit {
-                batches.append(current)
-                current = []
-                bytes = 0
+            if let last = batches.last, last.count < writesPerCommit, bytes + size <= bytesPerCommit {
+                batches[batches.count - 1].append(write)
+                bytes += size
+            } else {
+                batches.append([write])
+                bytes = size
             }
-            current.append(write)
-            bytes += size
         }
-        if !current.isEmpty { batches.append(current) }
         // Throwing out of the group cancels the commits still in flight.
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (index, batch) in batches.enumerated() {

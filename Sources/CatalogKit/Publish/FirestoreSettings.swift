@@ -14,24 +14,33 @@ public struct FirestoreSettings: Sendable, Equatable {
         self.project = project
     }
 
-    /// The settings that name something: each with its key in the configuration, its option, and Firestore's naming
-    /// rule (the problem with a text, nil when it may name it), for the configuration and the command line alike.
-    public static let names: [(setting: WritableKeyPath<FirestoreSettings, String> & Sendable, key: String, option: String,
-                               problem: @Sendable (String) -> String?)] = [
-        (\.project, "project", "--firestore", { text in
-            text.range(of: "^[a-z][a-z0-9-]{4,28}[a-z0-9]$", options: .regularExpression) == nil
-                ? "expected a project id (6 to 30 lower-case letters, digits and -), got \"\(text)\"" : nil
-        }),
-        (\.database, "database", "--database", { text in
-            text == "(default)" || text.range(of: "^[a-z][a-z0-9-]{2,62}$", options: .regularExpression) != nil
-                ? nil : "expected \"(default)\" or a database id (lower-case letters, digits and -), got \"\(text)\""
-        }),
-        (\.coursesCollection, "coursesCollection", "--courses-collection", collectionProblem),
-        (\.newsCollection, "newsCollection", "--news-collection", collectionProblem),
-    ]
+    /// The settings that name something, each by its key in `publish.firestore`, with Firestore's naming rule.
+    public enum Name: String, CaseIterable, Sendable {
+        case project, database, coursesCollection, newsCollection
 
-    static func collectionProblem(_ text: String) -> String? {
-        FirestoreDocuments.isDocumentID(text) ? nil : "expected a collection id (no \"/\", not empty, not __…__), got \"\(text)\""
+        public var setting: WritableKeyPath<FirestoreSettings, String> {
+            switch self {
+            case .project: \.project
+            case .database: \.database
+            case .coursesCollection: \.coursesCollection
+            case .newsCollection: \.newsCollection
+            }
+        }
+
+        /// What is wrong with `text` as this name, nil when Firestore accepts it.
+        public func problem(_ text: String) -> String? {
+            switch self {
+            case .project:
+                text.range(of: "^[a-z][a-z0-9-]{4,28}[a-z0-9]$", options: .regularExpression) == nil
+                    ? "expected a project id (6 to 30 lower-case letters, digits and -), got \"\(text)\"" : nil
+            case .database:
+                text == "(default)" || text.range(of: "^[a-z][a-z0-9-]{2,62}$", options: .regularExpression) != nil
+                    ? nil : "expected \"(default)\" or a database id (lower-case letters, digits and -), got \"\(text)\""
+            case .coursesCollection, .newsCollection:
+                FirestoreDocuments.isDocumentID(text)
+                    ? nil : "expected a collection id (no \"/\", not empty, not __…__), got \"\(text)\""
+            }
+        }
     }
 }
 
@@ -41,10 +50,11 @@ extension FirestoreSettings: Decodable {
 
     /// `publish.firestore`; an empty project is none given or none valid, so every problem is said and no settings made.
     public init(from decoder: any Decoder) throws {
-        let object = try ConfigValue(object: decoder, allowed: Self.names.map(\.key) + ["tokenCommand", "deadlineSeconds"])
+        let object = try ConfigValue(object: decoder, allowed: Name.allCases.map(\.rawValue) + ["tokenCommand", "deadlineSeconds"])
         self.init(project: "")
-        for (setting, key, _, problem) in Self.names {
-            if let text = (key == "project" ? object.required(key) : object[key])?.string(problem) { self[keyPath: setting] = text }
+        for name in Name.allCases {
+            let value = name == .project ? object.required(name.rawValue) : object[name.rawValue]
+            if let text = value?.string(name.problem) { self[keyPath: name.setting] = text }
         }
         tokenCommand = object["tokenCommand"]?.elements(ifEmpty: "expected a command and its arguments, "
             + #"e.g. ["gcloud", "auth", "print-access-token"], got []"#) { $0.string() }

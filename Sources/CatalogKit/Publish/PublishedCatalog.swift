@@ -24,11 +24,6 @@ public struct PublishedCatalog: Codable, Sendable {
         courses = snapshot.courses
         courseCount = courses.count
     }
-
-    /// The file's bytes: pretty JSON ending in a newline.
-    public static func encoded(catalog: CatalogConfig, snapshot: Snapshot) -> Data {
-        JSONFile.fileBytes(PublishedCatalog(catalog: catalog, snapshot: snapshot))
-    }
 }
 
 extension CatalogSource: CustomStringConvertible {

@@ -9,7 +9,6 @@ public struct FileWriteError: Error, Sendable, Equatable, CustomStringConvertibl
     public var operation: String
     public var code: Int32
 
-    /// The system's words for `code`.
     public var reason: String { String(cString: strerror(code)) }
 
     public var description: String { "\(path): cannot \(operation): \(reason)" }
@@ -123,7 +122,6 @@ public enum AtomicFile {
         }
     }
 
-    /// Flushes a directory's entries (a rename or link in it) to disk.
     public static func synchronizeDirectory(_ directory: URL) throws(FileWriteError) {
         let descriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw FileWriteError(path: directory.path, operation: "open", code: errno) }

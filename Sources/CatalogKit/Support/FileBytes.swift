@@ -25,7 +25,6 @@ public enum FileBytes {
         return isDirectory.boolValue ? nil : "not a directory"
     }
 
-    /// `read(_:)` for a file named by its path.
     public static func read(path: String) throws(ReadError) -> [UInt8] {
         // Standard input is read where it is: reopening /dev/stdin fails for a socket and starts a file over.
         let descriptor = path == standardInput ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)

@@ -17,9 +17,7 @@ public enum JSONFile {
 
     /// A file's bytes: pretty JSON ending in a newline.
     public static func fileBytes(_ value: some Encodable) -> Data {
-        var data = encoded(value)
-        data.append(0x0A)
-        return data
+        encoded(value) + [0x0A]
     }
 
     /// Decodes `bytes`; the error says where the JSON is not what `T` needs ("courses[3].credits: …").
@@ -50,9 +48,8 @@ public enum JSONFile {
         guard let match = said.firstMatch(of: #/^(.*?) around character (\d+)\.?$/#), let offset = Int(match.2), offset < bytes.count else {
             return "not valid JSON: " + said.prefix(1).lowercased() + said.dropFirst().trimmingCharacters(in: CharacterSet(charactersIn: "."))
         }
-        let line = bytes[..<offset].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         let found = String(decoding: bytes[offset...].prefix(4), as: UTF8.self).first.map { "unexpected character '\($0)'" }
-        return "not valid JSON: line \(line.count), column \(String(decoding: line.last ?? [], as: UTF8.self).count + 1): "
+        return "not valid JSON: \(position(of: offset, in: bytes)): "
             + (match.1 == "Invalid value" ? found ?? "" : match.1.lowercased())
     }
 
@@ -71,9 +68,8 @@ public enum JSONFile {
                 if expectingKey, var keys = open.last ?? nil {
                     let key = bytes[start..<min(index + 1, bytes.count)]
                     guard keys.insert(key).inserted else {
-                        let line = bytes[..<start].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-                        return "line \(line.count), column \(String(decoding: line.last ?? [], as: UTF8.self).count + 1): "
-                            + "the key \(String(decoding: key, as: UTF8.self)) appears twice"
+                        return "\(position(of: start, in: bytes)): the key \(String(decoding: key, as: UTF8.self)) "
+                            + "appears twice"
                     }
                     open[open.count - 1] = keys
                 }
@@ -87,6 +83,12 @@ public enum JSONFile {
             index += 1
         }
         return nil
+    }
+
+    /// "line 3, column 5", as an editor counts them, for the byte at `offset`.
+    private static func position(of offset: Int, in bytes: [UInt8]) -> String {
+        let lines = bytes[..<offset].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        return "line \(lines.count), column \(String(decoding: lines.last ?? [], as: UTF8.self).count + 1)"
     }
 
     /// Foundation also calls valid JSON "not valid JSON" when an integer field holds a number past `Int`'s range:

@@ -79,13 +79,11 @@ public enum JSONValue: Sendable, Equatable, Codable {
         }
     }
 
-    /// A member of an object, or nil.
     public subscript(key: String) -> JSONValue? {
         if case let .object(members) = self { return members[key] }
         return nil
     }
 
-    /// The text of a string, or nil.
     public var stringValue: String? { if case let .string(text) = self { text } else { nil } }
 
     /// How a value is described in an error message: `"8"`, `true`, `an array`.
