@@ -26,8 +26,18 @@ enum RecordFormat: String, CaseIterable {
             return records.map { $0.serialized(pretty: false) + "\n" }.joined()
         case .csv:
             let columns = Self.csvColumns + extraColumns
-            let rows = [columns] + records.map { record in columns.map { (record[$0] ?? .null).displayText(none: "") } }
+            let rows = [columns] + records.map { record in columns.map { Self.cell(record[$0] ?? .null) } }
             return rows.map { $0.map(Self.quoted).joined(separator: ",") + "\r\n" }.joined()
+        }
+    }
+
+    /// A value as a cell; text a spreadsheet would run as a formula (starting with =, +, -, @, tab or carriage
+    /// return) gets a leading apostrophe, as OWASP's "CSV Injection" page recommends. Numbers stay numbers.
+    static func cell(_ value: JSONValue) -> String {
+        let text = value.displayText(none: "")
+        switch value {
+        case .int, .double: return text
+        default: return text.unicodeScalars.first.map { "=+-@\t\r".unicodeScalars.contains($0) } == true ? "'" + text : text
         }
     }
 

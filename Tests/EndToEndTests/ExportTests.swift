@@ -59,6 +59,20 @@ import Testing
         #expect(try await Binary.run(["parse"] + Self.pages + ["--json", "--format", "csv"]).status == 64)
     }
 
+    /// Issue 31: a title a spreadsheet would run as a formula is neutralized in CSV, as OWASP recommends.
+    @Test func csvCellsThatLookLikeFormulasAreNeutralized() async throws {
+        let page = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-csv-\(UUID().uuidString).html")
+        defer { try? FileManager.default.removeItem(at: page) }
+        let original = try String(contentsOfFile: Self.pages[0], encoding: .utf8)
+        try original.replacingOccurrences(of: "<h1>CIS 162 - Computer Science I</h1>",
+                                          with: "<h1>CIS 162 - =HYPERLINK(\"http://evil.example\")</h1>")
+            .write(to: page, atomically: true, encoding: .utf8)
+        let rows = Self.csvRows(try await Binary.run(["parse", page.path, "--format", "csv"]).stdout)
+        #expect(rows.count == 2)
+        #expect(rows.last?[4] == "'=HYPERLINK(\"http://evil.example\")", "\(rows)")
+        #expect(rows.last?[3] == "162" && rows.last?[5] == "4")
+    }
+
     @Test func searchWritesJSONLinesAndCSVWithTheMatch() async throws {
         let catalog = "Fixtures/snapshots/catalog.json"
         let json = try await Binary.run(["search", "--catalog", catalog, "--subject", "cis", "--json"])

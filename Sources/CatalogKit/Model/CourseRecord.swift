@@ -94,9 +94,9 @@ public struct CourseRecord: Codable, Sendable, Equatable {
         missingReferences = course.missingReferences
         let parsed = course.parsed
         offered = parsed.offered.map(TextCleaner.cleanLine)
-        contactHours = parsed.contactHours
+        contactHours = parsed.contactHours.map(TextCleaner.cleanLine)
         catalog = parsed.catalogName.map(TextCleaner.cleanLine)
-        fields = Dictionary(parsed.fields.map { ($0.label, TextCleaner.clean($0.value)) }, uniquingKeysWith: { "\($0)\n\($1)" })
+        fields = Dictionary(parsed.fields.map { (TextCleaner.cleanLine($0.label), TextCleaner.clean($0.value)) }, uniquingKeysWith: { "\($0)\n\($1)" })
         notes = parsed.notes.map(TextCleaner.clean)
         url = parsed.pageURL ?? parsed.sourceURL
         sourceUrl = parsed.sourceURL

@@ -3,26 +3,18 @@ import SafeLibXML
 /// Cleans catalog prose for publishing and comparison: what differs only in invisible or typographic
 /// characters must compare equal, or every run would report changes that are not there.
 public enum TextCleaner {
-    /// Drops soft hyphens and zero-width characters, makes quotes and primes ASCII, collapses spaces but not breaks.
+    /// Drops soft hyphens, zero-width, control and bidirectional formatting characters (a title's U+202E would turn
+    /// the text after it around in every feed and page), makes quotes and primes ASCII, collapses spaces but not breaks.
     public static func clean(_ text: String) -> String {
-        // Most text has nothing to remove or replace and no breaks: collapsing is all it needs. ASCII text
-        // without a line feed is such text (what is removed or replaced is not ASCII), seen from its bytes.
-        if isASCIIWithoutLineFeed(text) { return TextCollapsing.collapse(text) }
-        if !text.unicodeScalars.contains(where: { $0 == "\n" || $0.value == 0x00AD || (0x2018...0x2060).contains($0.value) || $0.value == 0xFEFF }) {
+        // Most text has nothing to remove or replace and no breaks: collapsing is all it needs. Printable ASCII
+        // and spaces without a line feed is such text, seen from its bytes.
+        if isPlainASCIIWithoutLineFeed(text) { return TextCollapsing.collapse(text) }
+        if !text.unicodeScalars.contains(where: { $0 == "\n" || isDropped($0) || replacement($0) != nil }) {
             return TextCollapsing.collapse(text)
         }
         var scalars = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x00AD, 0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF:
-                continue // soft hyphen, zero-width space/joiners, word joiner, BOM
-            case 0x2018, 0x2019, 0x201A, 0x201B, 0x2032:
-                scalars.append("'")
-            case 0x201C, 0x201D, 0x201E, 0x201F, 0x2033:
-                scalars.append("\"")
-            default:
-                scalars.append(scalar)
-            }
+        for scalar in text.unicodeScalars where !isDropped(scalar) {
+            scalars.append(replacement(scalar) ?? scalar)
         }
         let paragraphs = String(scalars).components(separatedBy: "\n\n").map { paragraph in
             paragraph.split(separator: "\n", omittingEmptySubsequences: true)
@@ -33,11 +25,29 @@ public enum TextCleaner {
         return paragraphs.filter { !$0.isEmpty }.joined(separator: "\n\n")
     }
 
-    /// Whether every byte is ASCII and none a line feed.
-    static func isASCIIWithoutLineFeed(_ text: String) -> Bool {
+    /// Soft hyphen, zero-width space and joiners, word joiner, BOM; controls but the white space ones (tab to
+    /// carriage return, NEL); the bidirectional marks, embeddings, overrides and isolates.
+    static func isDropped(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x08, 0x0E...0x1F, 0x7F...0x84, 0x86...0x9F: true
+        case 0x00AD, 0x061C, 0x200B...0x200F, 0x202A...0x202E, 0x2060, 0x2066...0x2069, 0xFEFF: true
+        default: false
+        }
+    }
+
+    static func replacement(_ scalar: Unicode.Scalar) -> Unicode.Scalar? {
+        switch scalar.value {
+        case 0x2018, 0x2019, 0x201A, 0x201B, 0x2032: "'"
+        case 0x201C, 0x201D, 0x201E, 0x201F, 0x2033: "\""
+        default: nil
+        }
+    }
+
+    /// Whether every byte is printable ASCII or white space other than a line feed.
+    static func isPlainASCIIWithoutLineFeed(_ text: String) -> Bool {
         // Over the contiguous bytes: through the UTF-8 view, each byte was an index step of its own.
         var text = text
-        return text.withUTF8 { bytes in bytes.allSatisfy { $0 < 0x80 && $0 != 0x0A } }
+        return text.withUTF8 { bytes in bytes.allSatisfy { $0 < 0x7F && ($0 >= 0x20 || ($0 >= 0x09 && $0 <= 0x0D && $0 != 0x0A)) } }
     }
 
     /// One line: every break folded into a space (titles, requisite strings).
