@@ -56,6 +56,13 @@ public struct CatalogRun: Sendable {
                         report: inout RunReport) async -> Outcome {
         var catalog = catalog
         log.info("start", "catalog \(catalog.id) (\(detectSystem ? "auto" : catalog.system.rawValue)) from \(catalog.source)\(dryRun ? ", dry run" : "")")
+        if !dryRun, let link = plantedLink() {
+            let error = CommitError.cannotWrite(path: link, reason: "a symbolic link under the outputs, which a run never "
+                + "writes or deletes through (remove it, or point the configuration at the real folder)")
+            log.error("outputs", "\(error)")
+            report.outcome = "\(error)"
+            return .notCommitted(error, temporary: false)
+        }
         var loaded: CrawlReport
         do throws(CatalogError) {
             loaded = try await report.stage("fetch+parse") { () async throws(CatalogError) -> (CrawlReport, [String: Int]) in
@@ -126,6 +133,18 @@ public struct CatalogRun: Sendable {
             let failedPages = violations.contains { if case .failedPages = $0 { true } else { false } }
             return .notCommitted(error, temporary: failedPages && !loaded.failures.isEmpty && loaded.failures.allSatisfy(\.temporary))
         }
+    }
+
+    /// A symbolic link where the run writes or deletes: the snapshot folders, the response cache, the commit journal,
+    /// each checked below the output directory or, outside it, below the configuration's folder.
+    private func plantedLink() -> String? {
+        let outputs = config.outputs
+        let project = config.file?.deletingLastPathComponent() ?? outputs.directory
+        let written = [outputs.snapshots, outputs.store(for: catalog.id).directory, outputs.directory.appendingPathComponent(".gvingest-commit.json")]
+            + [config.fetch.cacheDirectory].compactMap { $0 }
+        return written.lazy.compactMap {
+            AtomicFile.symbolicLink(from: outputs.directory, to: $0) ?? AtomicFile.symbolicLink(from: project, to: $0)
+        }.first
     }
 
     /// Publishes the written outputs where `publish.firestore` says; the failure, if any, after logging it.

@@ -122,6 +122,20 @@ public enum AtomicFile {
         }
     }
 
+    /// The first symbolic link on the way down from `root` to `path` (`root` itself is the configuration's to
+    /// choose), `path` included; nil when there is none or `path` is not under `root`.
+    public static func symbolicLink(from root: URL, to path: URL) -> String? {
+        let top = root.standardizedFileURL.pathComponents, parts = path.standardizedFileURL.pathComponents
+        guard parts.starts(with: top) else { return nil }
+        var current = root.standardizedFileURL
+        for part in parts.dropFirst(top.count) {
+            current.appendPathComponent(part)
+            var info = stat()
+            if lstat(current.path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK { return current.path }
+        }
+        return nil
+    }
+
     public static func synchronizeDirectory(_ directory: URL) throws(FileWriteError) {
         let descriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw FileWriteError(path: directory.path, operation: "open", code: errno) }
