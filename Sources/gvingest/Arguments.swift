@@ -54,7 +54,7 @@ struct Arguments {
 
 /// Reads a pipeline configuration, alike for every command: 66 when unreadable, 65 when invalid.
 func loadConfiguration(_ path: String) throws(CommandFailure) -> PipelineConfig {
-    let bytes = try CommandFailure.catching(.noInput, "\(path): cannot read the configuration: ") { try FileBytes.read(path: path) }
+    let bytes = try CommandFailure.catching(.noInput, "\(path): cannot read the configuration: ") { try FileBytes.read(path: path, limit: FileBytes.Limit.configuration) }
     return try Result { try PipelineConfig.parse(Data(bytes), file: URL(fileURLWithPath: path)) }
         .mapError { CommandFailure("\($0)\(rulesHint(path))", status: .dataError) }.get()
 }

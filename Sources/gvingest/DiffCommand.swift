@@ -72,7 +72,7 @@ enum DiffCommand: Command {
         var builder: CatalogDiff.Builder?
         for input in inputs {
             do {
-                let document = try CourseDocument.read(try FileBytes.read(input.file), ComparableCourse.init)
+                let document = try CourseDocument.read(try FileBytes.read(input.file, limit: FileBytes.Limit.document), ComparableCourse.init)
                 let courses = document.courses
                 if builder == nil { builder = CatalogDiff.Builder(old: courses) } else { for course in courses { builder?.add(course) } }
                 labels.append(input.label + (document.capturedAt.map { " (\($0))" } ?? ""))

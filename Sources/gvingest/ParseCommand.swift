@@ -116,7 +116,7 @@ enum ParseCommand: Command {
     /// Why a saved page gave no course; pages from the web are not fetched again for it.
     static func noCourseDiagnosis(_ result: PageResult, inputs: [PageInput]) -> String? {
         guard let input = inputs.first(where: { $0.name == result.input }), let path = input.path, path != FileBytes.standardInput,
-              let bytes = try? FileBytes.read(URL(fileURLWithPath: path)) else { return nil }
+              let bytes = try? FileBytes.read(URL(fileURLWithPath: path), limit: FileBytes.Limit.page) else { return nil }
         return ParseDiagnosis.noCourse(bytes: bytes, url: input.url, system: result.system)
     }
 }

@@ -59,7 +59,7 @@ enum SearchCommand: Command {
         let format = try RecordFormat.chosen(arguments)
         let path = try catalogPath(arguments)
         let file = URL(fileURLWithPath: path)
-        let bytes = try CommandFailure.catching(.noInput, "\(path): ") { try FileBytes.read(file) }
+        let bytes = try CommandFailure.catching(.noInput, "\(path): ") { try FileBytes.read(file, limit: FileBytes.Limit.document) }
         let courses = try CommandFailure.catching(.dataError, "\(path): not a catalog: ") {
             try CatalogSearch.courses(in: bytes)
         }

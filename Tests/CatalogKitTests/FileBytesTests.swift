@@ -5,13 +5,13 @@ import Testing
 struct FileBytesTests {
     /// Files whose stated size is not their length (/proc files say 0; pipes have none) are read to the end.
     @Test func aFileThatStatesSizeZeroIsStillReadToTheEnd() throws {
-        let bytes = try FileBytes.read(URL(fileURLWithPath: "/proc/self/status"))
+        let bytes = try FileBytes.read(URL(fileURLWithPath: "/proc/self/status"), limit: FileBytes.Limit.document)
         let text = String(decoding: bytes, as: UTF8.self)
         #expect(text.hasPrefix("Name:"))
         #expect(text.contains("\nPid:"))
         // Past one page, such a file comes a page or less per read: a short read is not its end. The memory map
         // of a test process runs to many pages, and the stack is near its end.
-        let map = String(decoding: try FileBytes.read(path: "/proc/self/maps"), as: UTF8.self)
+        let map = String(decoding: try FileBytes.read(path: "/proc/self/maps", limit: FileBytes.Limit.document), as: UTF8.self)
         #expect(map.utf8.count > 4_096)
         #expect(map.contains("[stack]"))
         #expect(map.hasSuffix("\n"))
@@ -22,7 +22,7 @@ struct FileBytesTests {
         defer { try? FileManager.default.removeItem(at: file) }
         let data = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         try data.write(to: file)
-        #expect(try FileBytes.read(file) == Array(data))
+        #expect(try FileBytes.read(file, limit: FileBytes.Limit.document) == Array(data))
     }
 
     /// A pipe (no size at all) longer than the first read's space comes back whole, over several rounds. The pipe
@@ -47,7 +47,7 @@ struct FileBytesTests {
             }
         }
         writer.start()
-        #expect(try FileBytes.read(path: "/proc/self/fd/\(readEnd)") == written)
+        #expect(try FileBytes.read(path: "/proc/self/fd/\(readEnd)", limit: FileBytes.Limit.document) == written)
     }
 
     /// Foundation's file errors give the system's words, not "The operation could not be completed"; gvingest's own
@@ -68,7 +68,7 @@ struct FileBytesTests {
     }
 
     @Test func aMissingFileNamesItsReason() throws {
-        let error = #expect(throws: FileBytes.ReadError.self) { try FileBytes.read(URL(fileURLWithPath: "/nonexistent/gvingest")) }
+        let error = #expect(throws: FileBytes.ReadError.self) { try FileBytes.read(URL(fileURLWithPath: "/nonexistent/gvingest"), limit: FileBytes.Limit.document) }
         #expect(error?.code == ENOENT)
     }
 }
@@ -103,7 +103,7 @@ struct PageInputsTests {
         #expect(inputs.map(\.name).contains(root.path + "/....html"))
         for input in inputs {
             #expect(input.path == input.url.path)
-            #expect(try FileBytes.read(path: try #require(input.path)) == FileBytes.read(input.url))
+            #expect(try FileBytes.read(path: try #require(input.path), limit: FileBytes.Limit.document) == FileBytes.read(input.url, limit: FileBytes.Limit.document))
         }
     }
 
@@ -121,7 +121,7 @@ struct PageInputsTests {
         let (inputs, errors) = PageInputs.expand([link.path])
         #expect(errors.isEmpty)
         #expect(inputs.map(\.name) == [link.path + "/a.html", link.path + "/sub/b.htm"])
-        #expect(try inputs.map { try FileBytes.read(path: try #require($0.path)) } == [Array("<p>a</p>".utf8), Array("<p>b</p>".utf8)])
+        #expect(try inputs.map { try FileBytes.read(path: try #require($0.path), limit: FileBytes.Limit.document) } == [Array("<p>a</p>".utf8), Array("<p>b</p>".utf8)])
     }
 
     /// A directory argument gives every .html/.htm file below it, sorted, named from the argument as written,
@@ -142,7 +142,7 @@ struct PageInputsTests {
             #expect(input.url.isFileURL)
             #expect(!input.url.path.contains("/../"))
             let relative = String(input.name.dropFirst((root.path + "/b/../").count))
-            #expect(try FileBytes.read(input.url) == Array("<p>\(relative)</p>".utf8))
+            #expect(try FileBytes.read(input.url, limit: FileBytes.Limit.document) == Array("<p>\(relative)</p>".utf8))
         }
     }
 

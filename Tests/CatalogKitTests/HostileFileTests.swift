@@ -19,6 +19,35 @@ import Testing
         #"{"schemaVersion": 1, "catalogs": [{"id": "a", "name": "A", "system": "gvsu", "source": {"directory": "x"}}], "fetch": \#(fetch)}"#
     }
 
+    // MARK: Reads (issue 31, item 4)
+
+    @Test func aDeviceIsRefusedAndNotRead() {
+        for path in ["/dev/zero", "/dev/urandom"] {
+            let error = #expect(throws: FileBytes.ReadError.self) { try FileBytes.read(path: path, limit: FileBytes.Limit.page) }
+            #expect(error?.description.contains("not a regular file") == true)
+        }
+    }
+
+    @Test func aSparseFileLargerThanItsLimitIsRefusedFromItsSize() throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("sparse.json")
+        #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
+        #expect(truncate(file.path, 5 << 30) == 0)  // 5 GiB, none of it on disk
+        let error = #expect(throws: FileBytes.ReadError.self) { try FileBytes.read(file, limit: FileBytes.Limit.document) }
+        #expect(error?.description == "larger than 1024 MiB, the most gvingest reads from a file of this kind")
+        let config = #expect(throws: PipelineConfig.Invalid.self) { try PipelineConfig.load(file) }
+        #expect(config?.description.contains("larger than 16 MiB") == true, "\(String(describing: config))")
+    }
+
+    @Test func aFIFOWithoutAWriterReadsAsEmptyAtOnce() throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fifo = directory.appendingPathComponent("pipeline.json")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        #expect(try FileBytes.read(fifo, limit: FileBytes.Limit.configuration).isEmpty)
+    }
+
     // MARK: Settings
 
     @Test func everyIntegerSettingHasARangeThatConfigCheckNames() {
@@ -169,7 +198,7 @@ import Testing
             Issue.record("a missing page was read")
             return
         }
-        #expect(missing.reason.hasSuffix("pages/missing.html cannot be read"), "\(missing.reason)")
+        #expect(missing.reason.hasSuffix("pages/missing.html cannot be read: No such file or directory"), "\(missing.reason)")
     }
 
     // MARK: Temporary files and interrupted commits

@@ -49,14 +49,14 @@ import Testing
         let second = try pipeline.commit(catalog: Support.catalog, pages: Support.pages, courses: Self.grown, now: Self.t1 + Self.day)
         #expect(second.news.map(\.title) == ["New course: CIS 380 — Machine Learning"])
         #expect(second.news.first?.featured == true)
-        let news = try FileBytes.read(pipeline.newsFile), feed = try FileBytes.read(pipeline.feedFile)
+        let news = try FileBytes.read(pipeline.newsFile, limit: FileBytes.Limit.document), feed = try FileBytes.read(pipeline.feedFile, limit: FileBytes.Limit.document)
 
         // The same input again: no change, no new item, the same news and feed bytes.
         let third = try pipeline.commit(catalog: Support.catalog, pages: Support.pages, courses: Self.grown.reversed(), now: Self.t1 + 2 * Self.day)
         #expect(third.diff.isEmpty)
         #expect(third.news.isEmpty)
-        #expect(try FileBytes.read(pipeline.newsFile) == news)
-        #expect(try FileBytes.read(pipeline.feedFile) == feed)
+        #expect(try FileBytes.read(pipeline.newsFile, limit: FileBytes.Limit.document) == news)
+        #expect(try FileBytes.read(pipeline.feedFile, limit: FileBytes.Limit.document) == feed)
         #expect(try pipeline.loadNews().count == 1)
         #expect(try pipeline.store.list().count == 3)
         #expect(third.digest.contains("No changes."))
@@ -100,12 +100,12 @@ import Testing
         let pipeline = Self.pipeline(root)
         try pipeline.commit(catalog: Support.catalog, pages: Support.pages, courses: Self.baseline, now: Self.t1)
         let step = try pipeline.commit(catalog: Support.catalog, pages: Support.pages, courses: Self.grown, now: Self.t1 + Self.day)
-        let news = try FileBytes.read(pipeline.newsFile)
+        let news = try FileBytes.read(pipeline.newsFile, limit: FileBytes.Limit.document)
         try FileManager.default.removeItem(at: step.snapshotFile)
         let redo = try pipeline.commit(catalog: Support.catalog, pages: Support.pages, courses: Self.grown, now: Self.t1 + 2 * Self.day)
         #expect(redo.diff.added.map(\.id) == ["cis-380"])
         #expect(redo.news.isEmpty)
-        #expect(try FileBytes.read(pipeline.newsFile) == news)
+        #expect(try FileBytes.read(pipeline.newsFile, limit: FileBytes.Limit.document) == news)
     }
 
     @Test func failedPagesTooFewCoursesAndMassRemovalsWriteNothing() throws {
@@ -162,7 +162,7 @@ import Testing
             try pipeline.commit(catalog: Support.catalog, pages: Support.pages, courses: Self.grown, now: Self.t1 + Self.day)
         }
         #expect(news?.description.contains("news.json: not a news file") == true)
-        #expect(try FileBytes.read(pipeline.newsFile) == Array("[]".utf8))
+        #expect(try FileBytes.read(pipeline.newsFile, limit: FileBytes.Limit.document) == Array("[]".utf8))
         #expect(try pipeline.store.list().count == 1)
     }
 

@@ -30,7 +30,7 @@ var figures: [(String, Double)] = []
     return result
 }
 
-let pages = stage("read files") { urls.map { (try? FileBytes.read($0)) ?? [] } }
+let pages = stage("read files") { urls.map { (try? FileBytes.read($0, limit: FileBytes.Limit.page)) ?? [] } }
 let documents = stage("libxml2 parse (HTMLDocument, charset chosen)") {
     zip(pages, urls).compactMap { try? HTMLDocument(bytes: $0, url: $1, contentType: nil) }
 }

@@ -154,7 +154,7 @@ public struct NewsPipeline: Sendable {
     /// The accumulated news; none when the file does not exist yet.
     public func loadNews() throws(CommitError) -> [NewsItem] {
         guard FileManager.default.fileExists(atPath: newsFile.path) else { return [] }
-        return try Result { try NewsFile.decode(try FileBytes.read(newsFile)) }.mapError {
+        return try Result { try NewsFile.decode(try FileBytes.read(newsFile, limit: FileBytes.Limit.document)) }.mapError {
             CommitError.corruptNews(path: newsFile.path, reason: ($0 as? FormatError)?.message ?? "cannot read: \($0)")
         }.get()
     }

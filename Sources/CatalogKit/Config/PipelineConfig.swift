@@ -86,7 +86,7 @@ public struct PipelineConfig: Sendable, Equatable {
 
     /// Reads and validates a configuration file.
     public static func load(_ file: URL) throws(Invalid) -> PipelineConfig {
-        let bytes = try Result { try FileBytes.read(file) }
+        let bytes = try Result { try FileBytes.read(file, limit: FileBytes.Limit.configuration) }
             .mapError { Invalid(file: file.path, issues: [ConfigIssue(path: "", message: "cannot read: \($0)")]) }.get()
         return try parse(Data(bytes), file: file)
     }

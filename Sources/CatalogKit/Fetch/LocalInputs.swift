@@ -160,7 +160,7 @@ public enum PageReader {
     /// A local page's bytes.
     static func readFile(_ path: String, of input: PageInput) throws(InputError) -> [UInt8] {
         do {
-            return try FileBytes.read(path: path)
+            return try FileBytes.read(path: path, limit: FileBytes.Limit.page)
         } catch {
             throw InputError(name: input.name, reason: "cannot read: \(error)")
         }

@@ -57,7 +57,7 @@ public struct MirrorIndex: Sendable, Equatable, Codable {
         }
         let index: MirrorIndex
         do {
-            index = try JSONFile.decode(MirrorIndex.self, from: try FileBytes.read(file))
+            index = try JSONFile.decode(MirrorIndex.self, from: try FileBytes.read(file, limit: FileBytes.Limit.document))
         } catch let error as FileBytes.ReadError {
             throw unreadable("\(file.path): cannot read the mirror index: \(error)")
         } catch {
@@ -120,11 +120,14 @@ public struct MirrorSource: PageSource {
             let reason = "the mirror's file \(file.path) resolves outside the mirror \(directory.path); refused"
             return .failure(FetchFailure(url: url, reason: reason))
         }
-        guard let data = try? Data(contentsOf: file) else {
-            return .failure(FetchFailure(url: url, reason: "the mirror's file \(file.path) cannot be read"))
+        let body: [UInt8]
+        do {
+            body = try FileBytes.read(file, limit: FileBytes.Limit.page)
+        } catch {
+            return .failure(FetchFailure(url: url, reason: "the mirror's file \(file.path) cannot be read: \(error)"))
         }
         return .success(FetchedPage(url: url, finalURL: url, status: entry.status, contentType: entry.contentType, etag: entry.etag,
-                                    lastModified: entry.lastModified, body: Array(data)))
+                                    lastModified: entry.lastModified, body: body))
     }
 
     /// Whether `file`, every symbolic link on its path followed, exists inside `directory` (itself resolved).

@@ -22,8 +22,8 @@ public struct ResponseCache: Sendable {
     /// The entry for `url`: the body with the validators a conditional request sends back.
     func load(_ url: URL) -> FetchedPage? {
         let key = url.absoluteString
-        guard let data = try? Data(contentsOf: file(for: key)), let newline = data.firstIndex(of: 0x0A),
-              let meta = try? JSONFile.decode(Meta.self, from: data[data.startIndex..<newline]),
+        guard let data = try? FileBytes.read(file(for: key), limit: FileBytes.Limit.page), let newline = data.firstIndex(of: 0x0A),
+              let meta = try? JSONFile.decode(Meta.self, from: data[..<newline]),
               meta.url == key, data.count - newline - 1 == meta.length else { return nil }
         return FetchedPage(url: url, finalURL: url, status: meta.status, contentType: meta.contentType,
                            etag: meta.etag, lastModified: meta.lastModified, body: Array(data[(newline + 1)...]))

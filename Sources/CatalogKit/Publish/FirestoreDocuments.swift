@@ -117,7 +117,7 @@ public enum FirestoreDocuments {
     private static func read<T>(_ file: URL, _ decode: ([UInt8]) throws(FormatError) -> T) throws(CatalogError) -> T {
         let bytes: [UInt8]
         do {
-            bytes = try FileBytes.read(file)  // the system's reason ("Is a directory"); Foundation's error may give a number
+            bytes = try FileBytes.read(file, limit: FileBytes.Limit.document)  // the system's reason ("Is a directory"); Foundation's error may give a number
         } catch {
             throw CatalogError("\(file.path): cannot read (\(error)); publish reads the outputs of a complete `gvingest run`",
                                  .missingInput)

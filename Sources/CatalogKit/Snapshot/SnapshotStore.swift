@@ -58,7 +58,7 @@ public struct SnapshotStore: Sendable {
 
     /// Reads a snapshot file, strictly.
     public static func load(_ file: URL) throws(SnapshotError) -> Snapshot {
-        let bytes = try Result { try FileBytes.read(file) }
+        let bytes = try Result { try FileBytes.read(file, limit: FileBytes.Limit.document) }
             .mapError { SnapshotError.unreadable(path: file.path, reason: "\($0)") }.get()
         return try Result { try Snapshot(bytes: bytes) }
             .mapError { SnapshotError.corrupt(path: file.path, reason: "\($0)") }.get()

@@ -107,7 +107,7 @@ public struct FileSet {
         guard FileManager.default.fileExists(atPath: journal.path) else { return false }
         let bytes: [UInt8]
         do {
-            bytes = try FileBytes.read(journal)
+            bytes = try FileBytes.read(journal, limit: FileBytes.Limit.configuration)
         } catch {
             throw FileWriteError(path: journal.path, operation: "read the interrupted commit's journal", code: error.code)
         }
