@@ -204,22 +204,14 @@ public struct HTMLNode {
 
     /// "/html/body/div[2]/text()" from the steps gathered bottom up.
     private static func spell(_ steps: [(name: UnsafePointer<xmlChar>?, position: Int)]) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(steps.count * 8)
+        guard !steps.isEmpty else { return "/" }
+        var path = ""
+        path.reserveCapacity(steps.count * 8)
         for step in steps.reversed() {
-            bytes.append(UInt8(ascii: "/"))
-            if let name = step.name {
-                bytes.append(contentsOf: UnsafeBufferPointer(start: name, count: Int(xmlStrlen(name))))
-            } else {
-                bytes.append(contentsOf: "text()".utf8)
-            }
-            if step.position > 0 {
-                bytes.append(UInt8(ascii: "["))
-                bytes.append(contentsOf: String(step.position).utf8)
-                bytes.append(UInt8(ascii: "]"))
-            }
+            path += "/" + (step.name.map { String(cString: $0) } ?? "text()")
+            if step.position > 0 { path += "[\(step.position)]" }
         }
-        return bytes.isEmpty ? "/" : String(decoding: bytes, as: UTF8.self)
+        return path
     }
 
     /// `xmlGetNodePath`'s own answer, for the nodes `path` does not build itself (and to check it against).
