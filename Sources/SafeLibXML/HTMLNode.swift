@@ -108,20 +108,9 @@ public struct HTMLNode {
 
     /// Whether the `class` attribute lists `name`, byte for byte, as the parsers' XPath `hasClass` asks.
     public func hasClass(_ name: String) -> Bool {
-        var name = name
-        return name.withUTF8 { wanted in
-            withAttributeBytes("class") { value in
-                guard let base = value.baseAddress, let target = wanted.baseAddress else { return false }
-                var start = 0
-                while start < value.count {
-                    var end = start
-                    while end < value.count, !Self.isXMLSpace(value[end]) { end += 1 }
-                    if end - start == wanted.count, end > start, memcmp(base + start, target, wanted.count) == 0 { return true }
-                    start = end + 1
-                }
-                return false
-            } ?? false
-        }
+        withAttributeBytes("class") { value in
+            value.split(whereSeparator: Self.isXMLSpace).contains { $0.elementsEqual(name.utf8) }
+        } ?? false
     }
 
     private static func isXMLSpace(_ byte: UInt8) -> Bool {
