@@ -65,10 +65,10 @@ public enum CharsetDetector {
     ].reduce(into: [:]) { names, entry in for label in entry.1 { names[label] = entry.0 } }
 
     static func byteOrderMark(_ bytes: [UInt8]) -> (name: String, length: Int)? {
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { return ("utf-8", 3) }
-        if bytes.count >= 2, bytes[0] == 0xFF, bytes[1] == 0xFE { return ("utf-16le", 2) }
-        if bytes.count >= 2, bytes[0] == 0xFE, bytes[1] == 0xFF { return ("utf-16be", 2) }
-        return nil
+        let marks: [(name: String, bytes: [UInt8])] = [
+            ("utf-8", [0xEF, 0xBB, 0xBF]), ("utf-16le", [0xFF, 0xFE]), ("utf-16be", [0xFE, 0xFF]),
+        ]
+        return marks.first { bytes.starts(with: $0.bytes) }.map { ($0.name, $0.bytes.count) }
     }
 
     /// HTML's prescan, simplified: `<meta charset>` or `<meta http-equiv=content-type content="…; charset=…">`.
@@ -76,7 +76,7 @@ public enum CharsetDetector {
         let end = min(bytes.count, prescanLimit)
         var index = 0
         while index < end {
-            guard let tag = firstIndex(of: UInt8(ascii: "<"), in: bytes, from: index, end: end) else { return nil }
+            guard let tag = bytes[index..<end].firstIndex(of: UInt8(ascii: "<")) else { return nil }
             index = tag
             if matches(bytes, at: index, "<!--") {
                 index = bytes[min(index + 4, end)..<end].firstRange(of: Array("-->".utf8))?.upperBound ?? end
@@ -99,15 +99,6 @@ public enum CharsetDetector {
         return nil
     }
 
-    /// Where `byte` next occurs in `bytes[from..<end]`, by `memchr`: every page is prescanned.
-    private static func firstIndex(of byte: UInt8, in bytes: [UInt8], from start: Int, end: Int) -> Int? {
-        guard start < end else { return nil }
-        return bytes.withUnsafeBufferPointer { buffer -> Int? in
-            guard let base = buffer.baseAddress, let found = memchr(base + start, Int32(byte), end - start) else { return nil }
-            return UnsafeRawPointer(found) - UnsafeRawPointer(base)
-        }
-    }
-
     private static let asciiSpace: Set<Character> = [" ", "\t", "\n", "\r", "\u{0C}"]
 
     private static func trim(_ text: Substring, extra: Set<Character>) -> String {
@@ -117,22 +108,13 @@ public enum CharsetDetector {
         return String(text[first...last])
     }
 
-    private static func matches(_ bytes: [UInt8], at index: Int, _ literal: StaticString) -> Bool {
-        let count = literal.utf8CodeUnitCount
-        guard index + count <= bytes.count else { return false }
-        return literal.withUTF8Buffer { pattern in
-            for offset in 0..<count where lowercase(bytes[index + offset]) != pattern[offset] { return false }
-            return true
-        }
+    private static func matches(_ bytes: [UInt8], at index: Int, _ literal: String) -> Bool {
+        bytes[index...].prefix(literal.utf8.count).lazy.map(lowercase).elementsEqual(literal.utf8)
     }
 
-    private static func lowercase(_ byte: UInt8) -> UInt8 {
-        (byte >= 0x41 && byte <= 0x5A) ? byte + 0x20 : byte
-    }
+    private static func lowercase(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte + 0x20 : byte }
 
-    private static func isSpace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D
-    }
+    private static func isSpace(_ byte: UInt8) -> Bool { " \t\n\r\u{0C}".utf8.contains(byte) }
 
     private static func isSpaceOrSlash(_ byte: UInt8) -> Bool { isSpace(byte) || byte == UInt8(ascii: "/") }
 

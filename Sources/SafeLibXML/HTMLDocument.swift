@@ -170,13 +170,9 @@ public final class HTMLDocument {
         defer { xmlXPathFreeObject(result) }
         guard result.pointee.type == XPATH_NODESET, let set = result.pointee.nodesetval,
               set.pointee.nodeNr > 0, let table = set.pointee.nodeTab else { return [] }
-        let count = min(Int(set.pointee.nodeNr), limit)
-        var nodes: [HTMLNode] = []
-        nodes.reserveCapacity(count)
-        for index in 0..<count {
-            if let found = table[index] { nodes.append(HTMLNode(document: self, pointer: found)) }
+        return (0..<min(Int(set.pointee.nodeNr), limit)).compactMap { index in
+            table[index].map { HTMLNode(document: self, pointer: $0) }
         }
-        return nodes
     }
 }
 

@@ -108,20 +108,9 @@ public struct HTMLNode {
 
     /// Whether the `class` attribute lists `name`, byte for byte, as the parsers' XPath `hasClass` asks.
     public func hasClass(_ name: String) -> Bool {
-        var name = name
-        return name.withUTF8 { wanted in
-            withAttributeBytes("class") { value in
-                guard let base = value.baseAddress, let target = wanted.baseAddress else { return false }
-                var start = 0
-                while start < value.count {
-                    var end = start
-                    while end < value.count, !Self.isXMLSpace(value[end]) { end += 1 }
-                    if end - start == wanted.count, end > start, memcmp(base + start, target, wanted.count) == 0 { return true }
-                    start = end + 1
-                }
-                return false
-            } ?? false
-        }
+        withAttributeBytes("class") { value in
+            value.split(whereSeparator: Self.isXMLSpace).contains { $0.elementsEqual(name.utf8) }
+        } ?? false
     }
 
     private static func isXMLSpace(_ byte: UInt8) -> Bool {
@@ -204,22 +193,14 @@ public struct HTMLNode {
 
     /// "/html/body/div[2]/text()" from the steps gathered bottom up.
     private static func spell(_ steps: [(name: UnsafePointer<xmlChar>?, position: Int)]) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(steps.count * 8)
+        guard !steps.isEmpty else { return "/" }
+        var path = ""
+        path.reserveCapacity(steps.count * 8)
         for step in steps.reversed() {
-            bytes.append(UInt8(ascii: "/"))
-            if let name = step.name {
-                bytes.append(contentsOf: UnsafeBufferPointer(start: name, count: Int(xmlStrlen(name))))
-            } else {
-                bytes.append(contentsOf: "text()".utf8)
-            }
-            if step.position > 0 {
-                bytes.append(UInt8(ascii: "["))
-                bytes.append(contentsOf: String(step.position).utf8)
-                bytes.append(UInt8(ascii: "]"))
-            }
+            path += "/" + (step.name.map { String(cString: $0) } ?? "text()")
+            if step.position > 0 { path += "[\(step.position)]" }
         }
-        return bytes.isEmpty ? "/" : String(decoding: bytes, as: UTF8.self)
+        return path
     }
 
     /// `xmlGetNodePath`'s own answer, for the nodes `path` does not build itself (and to check it against).

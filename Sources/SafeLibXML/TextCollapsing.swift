@@ -15,25 +15,12 @@ public enum TextCollapsing {
 
     /// Whether collapsing would change nothing.
     static func isCollapsed(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var index = 0
         var previousWasSpace = true  // a space first is a leading space
-        while index < bytes.count {
-            // Visible ASCII is never white space: a run of it is passed over without asking `spaceLength`.
-            if bytes[index] > 0x20, bytes[index] < 0x7F {
-                index += 1
-                while index < bytes.count, bytes[index] > 0x20, bytes[index] < 0x7F { index += 1 }
-                previousWasSpace = false
-                continue
-            }
-            let space = spaceLength(bytes, at: index)
-            if space > 0 {
-                if previousWasSpace || space > 1 || bytes[index] != 0x20 { return false }
-                previousWasSpace = true
-                index += 1
-                continue
-            }
-            previousWasSpace = false
-            index += 1
+        for index in bytes.indices {
+            // Visible ASCII is never white space: it is passed over without asking `spaceLength`.
+            let space = bytes[index] > 0x20 && bytes[index] < 0x7F ? 0 : spaceLength(bytes, at: index)
+            if space > 0, previousWasSpace || space > 1 || bytes[index] != 0x20 { return false }
+            previousWasSpace = space > 0
         }
         return !previousWasSpace || bytes.isEmpty
     }

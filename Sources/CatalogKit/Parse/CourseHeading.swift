@@ -54,10 +54,15 @@ enum CourseHeading {
 
     /// Splits "Title (3)" into "Title" and "3" when the parenthetical reads as credits.
     static func trailingCredits(_ title: String) -> (title: String, credits: String?) {
-        guard title.hasSuffix(")"), let open = title.lastIndex(of: "(") else { return (title, nil) }
-        let inner = title[title.index(after: open)..<title.index(before: title.endIndex)]
-        guard let first = inner.first, first.isASCIIDigit, looksLikeCredits(inner) else { return (title, nil) }
-        return (String(title[..<open].trimmingTrailingSpaces()), String(inner))
+        trailingParenthetical(title) { $0.first?.isASCIIDigit == true && looksLikeCredits($0) }
+    }
+
+    /// Splits "Text (inner)" into "Text" and "inner" when `accepts` takes the inner text.
+    static func trailingParenthetical(_ text: String, accepts: (Substring) -> Bool) -> (String, String?) {
+        guard text.hasSuffix(")"), let open = text.lastIndex(of: "(") else { return (text, nil) }
+        let inner = text[text.index(after: open)..<text.index(before: text.endIndex)]
+        guard accepts(inner) else { return (text, nil) }
+        return (String(text[..<open].trimmingTrailingSpaces()), String(inner))
     }
 
     /// Words that end a credit phrase: "3 Credit Hours", "4.000 Credit hours", "(3 Credits)".

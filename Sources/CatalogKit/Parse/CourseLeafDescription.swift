@@ -43,25 +43,15 @@ enum CourseLeafDescription {
 
     /// The number of a sentence of credits that starts the line or follows the contact hours ("(3-0) Cr. 3.").
     static func creditsSentence(in line: Substring) -> String? {
-        guard line.utf8.contains(UInt8(ascii: "C")) else { return nil }
         let bytes = Array(line.utf8)
-        var index = 0
-        while index < bytes.count {
-            defer { index += 1 }
-            guard bytes[index] == UInt8(ascii: "C"),
-                  index == 0 || (index >= 2 && bytes[index - 1] == UInt8(ascii: " ") && bytes[index - 2] == UInt8(ascii: ")")),
-                  let marker = creditsMarkers.first(where: { bytes[index...].starts(with: $0) })
-            else { continue }
-            let start = index + marker.count
-            var end = start
+        for index in bytes.indices where index == 0 || bytes[..<index].suffix(2).elementsEqual(") ".utf8) {
+            guard let marker = creditsMarkers.first(where: { bytes[index...].starts(with: $0) }) else { continue }
             // The value ends with its sentence: a period before a space or the line's end ("1.5" keeps its point).
-            while end < bytes.count, !(bytes[end] == UInt8(ascii: ".") && (end + 1 == bytes.count || bytes[end + 1] == UInt8(ascii: " "))) {
-                end += 1
+            let end = bytes.indices.dropFirst(index + marker.count).first { end in
+                bytes[end] == UInt8(ascii: ".") && (end + 1 == bytes.count || bytes[end + 1] == UInt8(ascii: " "))
             }
-            let value = String(decoding: bytes[start..<end], as: UTF8.self)
-            guard let first = value.utf8.first, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9"),
-                  CreditRange(parsing: value) != nil else { continue }
-            return value
+            let value = String(decoding: bytes[(index + marker.count)..<(end ?? bytes.count)], as: UTF8.self)
+            if value.first?.isASCIIDigit == true, CreditRange(parsing: value) != nil { return value }
         }
         return nil
     }
@@ -139,13 +129,9 @@ enum CourseLeafDescription {
     /// Where the emphasis element opened at `start` ends.
     private static func matchingEnd(_ events: [InlineEvent], from start: Int) -> Int? {
         var depth = 0
-        for index in start..<events.count {
-            if isEmphasisStart(events[index]) { depth += 1 }
-            if events[index] == .endEmphasis {
-                depth -= 1
-                if depth == 0 { return index }
-            }
+        return events[start...].firstIndex { event in
+            depth += isEmphasisStart(event) ? 1 : event == .endEmphasis ? -1 : 0
+            return depth == 0
         }
-        return nil
     }
 }

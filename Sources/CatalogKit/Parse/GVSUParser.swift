@@ -59,11 +59,8 @@ public struct GVSUParser: CatalogParser {
 
     /// "Computer Information Systems (CIS)" → ("Computer Information Systems", "CIS").
     static func subject(_ heading: String) -> (name: String, code: String?) {
-        guard heading.hasSuffix(")"), let open = heading.lastIndex(of: "(") else { return (heading, nil) }
-        let inner = heading[heading.index(after: open)..<heading.index(before: heading.endIndex)]
-        guard (2...5).contains(inner.count), inner.allSatisfy({ $0.isUppercase && $0.isLetter }) else {
-            return (heading, nil)
+        CourseHeading.trailingParenthetical(heading) { inner in
+            (2...5).contains(inner.count) && inner.allSatisfy { $0.isUppercase && $0.isLetter }
         }
-        return (String(heading[..<open].trimmingTrailingSpaces()), String(inner))
     }
 }

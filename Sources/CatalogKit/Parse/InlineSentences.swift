@@ -104,18 +104,11 @@ enum InlineSentences {
     /// "(3-0-0)": returns the index after the closing parenthesis.
     static func contactTriple(_ s: [UInt8], at index: Int) -> Int? {
         guard index < s.count, s[index] == UInt8(ascii: "(") else { return nil }
-        var i = index + 1
-        for group in 0..<3 {
-            let start = i
-            while i < s.count, s[i] >= UInt8(ascii: "0"), s[i] <= UInt8(ascii: "9") { i += 1 }
-            guard i > start, i < s.count else { return nil }
-            if group < 2 {
-                guard s[i] == UInt8(ascii: "-") else { return nil }
-                i += 1
-            }
-        }
-        guard i < s.count, s[i] == UInt8(ascii: ")") else { return nil }
-        return i + 1
+        let inner = s[(index + 1)...].prefix { $0 == UInt8(ascii: "-") || UInt8(ascii: "0")...UInt8(ascii: "9") ~= $0 }
+        let groups = inner.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
+        guard inner.endIndex < s.count, s[inner.endIndex] == UInt8(ascii: ")"), groups.count == 3,
+              !groups.contains(where: \.isEmpty) else { return nil }
+        return inner.endIndex + 1
     }
 }
 

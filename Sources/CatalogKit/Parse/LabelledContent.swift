@@ -74,12 +74,8 @@ enum LabelledContent {
         var isEmpty: Bool { tokens.allSatisfy { TextCollapsing.isBlank($0.text) } }
         /// Whether the last scalar that is not white space is a colon: else `colonLabel(text)` is nil.
         var endsWithColon: Bool {
-            for token in tokens.reversed() {
-                for scalar in token.text.unicodeScalars.reversed() where !TextCollapsing.isCollapsibleSpace(scalar) {
-                    return scalar == ":"
-                }
-            }
-            return false
+            let scalars = tokens.reversed().lazy.flatMap { $0.text.unicodeScalars.reversed() }
+            return scalars.first { !TextCollapsing.isCollapsibleSpace($0) } == ":"
         }
     }
 
@@ -193,18 +189,12 @@ enum LabelledContent {
     /// How many words `split(separator: " ")` gives, counted on the bytes for ASCII (splitting cost more than the
     /// rest of reading a label); elsewhere a space with a combining mark after it is no separator.
     private static func wordCount(_ text: String) -> Int {
-        guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return text.split(separator: " ").count }
-        var words = 0
-        var inWord = false
-        for byte in text.utf8 {
-            if byte == UInt8(ascii: " ") {
-                inWord = false
-            } else if !inWord {
-                inWord = true
-                words += 1
-            }
-        }
-        return words
+        let bytes = text.utf8
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return text.split(separator: " ").count }
+        let space = UInt8(ascii: " ")
+        // A word starts at each byte that is no space and follows one, or starts the text.
+        let first = bytes.first.map { $0 != space } == true ? 1 : 0
+        return first + zip(bytes, bytes.dropFirst()).count { $0 == space && $1 != space }
     }
 
     /// A letter as `CharacterSet.letters` has it; ASCII, nearly every label, without asking Foundation.
@@ -269,13 +259,9 @@ enum LabelledContent {
                     lineHasContent = true
                     continue
                 }
-                if isEmpty {
-                    current?.append(unit.tokens, links: links)
-                    continue
-                }
-                if current == nil { current = Builder(label: nil, labelStyle: nil) }
+                if current == nil, !isEmpty { current = Builder(label: nil, labelStyle: nil) }
                 current?.append(unit.tokens, links: links)
-                lineHasContent = true
+                lineHasContent = lineHasContent || !isEmpty
             }
             if let builder = current, builder.label != nil, !builder.hasText { continuation = true }
         }

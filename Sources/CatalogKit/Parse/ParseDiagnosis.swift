@@ -34,10 +34,8 @@ public enum ParseDiagnosis {
     /// An unmapped label that may hold `field`, which the course lacks, and how to map it.
     public static func unmappedLabel(for field: String, in course: ParsedCourse) -> String? {
         let words = labelWords[field] ?? [field]
-        guard let found = course.fields.first(where: { field in
-            let label = field.label.lowercased()
-            return words.contains { label.containsBytes($0) }
-        }) else { return nil }
+        let mayHold = { (field: LabelledField) in words.contains(where: field.label.lowercased().containsBytes) }
+        guard let found = course.fields.first(where: mayHold) else { return nil }
         let pattern = NSRegularExpression.escapedPattern(for: found.label)
         return "label \"\(found.label):\" looks like \(field): map it in rules.labels (e.g. \"\(pattern):?\": \"\(field)\")"
     }

@@ -1,14 +1,10 @@
 extension Requisite {
     /// Sorted distinct codes of the course leaves; those in text leaves or a leaf's `source` ("formerly …") are not.
-    public var courses: [String] {
-        var codes = Set<CourseCode>()
-        collectCourses(into: &codes)
-        return codes.sorted().map(\.description)
-    }
+    public var courses: [String] { Set(courseCodes).sorted().map(\.description) }
 
-    private func collectCourses(into codes: inout Set<CourseCode>) {
-        if case .course(let course) = self { codes.insert(course.code) }
-        for child in children { child.collectCourses(into: &codes) }
+    private var courseCodes: [CourseCode] {
+        if case .course(let course) = self { return [course.code] }
+        return children.flatMap(\.courseCodes)
     }
 
     /// The nodes an operator joins; none for a leaf.

@@ -33,14 +33,7 @@ public struct CourseRequirement: Sendable, Hashable {
     /// Lowest accepted grade as written ("C", "C-"), or nil when none is stated.
     public var minGrade: String?
     /// True when the course may (or must) be taken at the same time ("credit or registration in").
-    public var concurrent: Bool
+    public var concurrent = false
     /// The exact prose span, when it differs from the canonical code.
     public var source: String?
-
-    public init(code: CourseCode, minGrade: String? = nil, concurrent: Bool = false, source: String? = nil) {
-        self.code = code
-        self.minGrade = minGrade
-        self.concurrent = concurrent
-        self.source = source
-    }
 }

@@ -201,12 +201,8 @@ enum RequisitePasses {
                 k += 1
                 continue
             }
-            var e = k
-            var fillersOnly = true
-            while e < count, items[e].isWordLike {
-                if items[e].kind == .word { fillersOnly = false }
-                e += 1
-            }
+            let e = items[k...].firstIndex { !$0.isWordLike } ?? count
+            let fillersOnly = !items[k..<e].contains { $0.kind == .word }
             let start = items[k].start
             let end = items[e - 1].end
             if fillersOnly {

@@ -7,28 +7,18 @@ extension RequisiteScanner {
     /// "ACT math score of 24", "MPLS with a score of 116", "A passing score on the Mathematics Placement Test".
     mutating func scoreExam() -> Bool {
         // Name words before "score", possibly separated from it by "with a".
-        var end = items.count
-        var fillers = 0
-        while end > 0, fillers < 2, items[end - 1].kind == .filler {
-            end -= 1
-            fillers += 1
-        }
+        var end = items.count - items.suffix(2).reversed().prefix { $0.kind == .filler }.count
         var first = startOfWords(before: end, atMost: 3)
         if first == end {
             end = items.count
             first = end
         }
-        var nameStart = -1, nameEnd = -1, scoreStart = -1, scoreEnd = -1
-        for k in first..<end {
-            let text = items[k]
-            if text.keyword == .passing || text.keyword == .satisfactory || text.keyword == .qualifying || text.keyword == .minimum {
-                if scoreStart < 0 { scoreStart = text.start }
-                scoreEnd = text.end
-            } else {
-                if nameStart < 0 { nameStart = text.start }
-                nameEnd = text.end
-            }
-        }
+        let words = items[first..<end]
+        let isScoreWord = { (word: RequisiteItem) in [.passing, .satisfactory, .qualifying, .minimum].contains(word.keyword) }
+        var nameStart = words.first { !isScoreWord($0) }?.start ?? -1
+        var nameEnd = words.last { !isScoreWord($0) }?.end ?? -1
+        var scoreStart = words.first(where: isScoreWord)?.start ?? -1
+        var scoreEnd = words.last(where: isScoreWord)?.end ?? -1
         let j = index + 1
         var last = index
         // A number follows: "of 24", ": 24", "≥ 40", ">= 40", "at least 24", "24".
@@ -91,11 +81,7 @@ extension RequisiteScanner {
 
     /// Where the plain words (at most `limit`, none a note) just before `items[end]` start: the name of a leaf.
     func startOfWords(before end: Int, atMost limit: Int) -> Int {
-        var first = end
-        while first > 0, end - first < limit, items[first - 1].kind == .word, items[first - 1].note == .none {
-            first -= 1
-        }
-        return first
+        end - items[..<end].suffix(limit).reversed().prefix { $0.kind == .word && $0.note == .none }.count
     }
 
     /// Replaces the name words from `items[first]` on with a leaf of `kind` to token `last`, valued to `valueLast`.

@@ -71,8 +71,7 @@ struct RequisiteTreeBuilder {
         }
         guard let first = segments.first else { return nil }
         if segments.count == 1 { return first.parsed }
-        let lastConnective = segments.lastIndex { $0.connective >= 0 } ?? -1
-        var decider: RequisiteItem.Kind = lastConnective >= 0 ? items[segments[lastConnective].connective].kind : .and
+        var decider = segments.last { $0.connective >= 0 }.map { items[$0.connective].kind } ?? .and
         if let last = segments.last, last.connective < 0, let joined = last.parsed.joinedBy {
             decider = joined == .all ? .and : .or
         }
