@@ -20,4 +20,9 @@ static inline void gvingest_xmlFree(void *pointer) {
     xmlFree(pointer);
 }
 
+// The same for `xmlParserMaxDepth`, set once, before the first parse.
+static inline void gvingest_setParserMaxDepth(unsigned int depth) {
+    xmlParserMaxDepth = depth;
+}
+
 #endif

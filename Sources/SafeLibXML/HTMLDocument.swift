@@ -35,6 +35,11 @@ public final class HTMLDocument {
     /// The messages of the first `issueLimit` issues libxml2 reported while parsing, and how many it reported.
     public let issues: [String]
     public let issueCount: Int
+    /// Elements nest deeper than `maximumDepth`: libxml2 stopped reading the page there.
+    public let tooDeep: Bool
+    /// libxml2's own limit is 256, which real pages wrapped in layout have been seen to pass; deeper than this
+    /// bound, a tree would strain the stack of what walks it.
+    public static let maximumDepth = 1_024
 
     /// Parses HTML bytes, choosing the charset in Swift (see `CharsetDetector`); `contentType` is the HTTP header.
     public init(bytes: [UInt8], url: URL? = nil, contentType: String? = nil,
@@ -62,6 +67,7 @@ public final class HTMLDocument {
         self.charset = charset
         self.issues = collector.issues
         self.issueCount = collector.count
+        self.tooDeep = collector.tooDeep
         self.baseURL = url
         if let base = headChildren(named: ["base"]).first(where: { $0.hasAttribute("href") }) {
             hasBaseElement = true
@@ -178,7 +184,10 @@ public final class HTMLDocument {
 
 enum LibXML {
     /// libxml2's process-wide set-up, done once, on first use.
-    static let initialized: Void = xmlInitParser()
+    static let initialized: Void = {
+        xmlInitParser()
+        gvingest_setParserMaxDepth(UInt32(HTMLDocument.maximumDepth))
+    }()
 
     /// Copies a libxml2-owned string into Swift and frees it.
     static func take(_ pointer: UnsafeMutablePointer<xmlChar>?) -> String? {
@@ -192,9 +201,11 @@ enum LibXML {
 final class IssueCollector {
     private(set) var issues: [String] = []
     private(set) var count = 0
+    private(set) var tooDeep = false
 
     func note(_ message: String) {
         count += 1
+        if message.hasPrefix("Excessive depth in document") { tooDeep = true }
         if issues.count < HTMLDocument.issueLimit { issues.append(message) }
     }
 }

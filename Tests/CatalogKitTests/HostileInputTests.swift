@@ -39,17 +39,30 @@ import Testing
         }
     }
 
-    @Test func htmlNestedTenThousandDeepParsesWithoutRunningOutOfStack() throws {
+    /// Deeper than that, the page is a parse gap that says why, not a course with its fields after that point lost.
+    @Test func htmlNestedTenThousandDeepIsAParseGapThatSaysWhy() throws {
         let html = "<html><body><div><h1>CIS 162 - Deep</h1><p>Catalog</p>" + String(repeating: "<div><span><em>", count: 10_000)
-            + "x" + String(repeating: "</em></span></div>", count: 10_000) + "</div></body></html>"
+            + "x" + String(repeating: "</em></span></div>", count: 10_000) + "<p>Prerequisite: CIS 150</p></div></body></html>"
         let result = Self.parse(Array(html.utf8), system: .fixed(.gvsu))
-        #expect(result.failure == nil)
-        #expect(result.courses.first?.code.description == "CIS 162")
-        // libxml2 stops nesting at its depth limit and says so; the rest of the page is recovered, not lost silently.
-        #expect(result.markupIssues > 0)
+        #expect(result.courses.isEmpty && !result.unreadable)
+        #expect(result.gapReason.hasPrefix("elements nest deeper than 1024 levels"), "\(result.gapReason)")
         let document = try HTMLDocument(bytes: Array(html.utf8), url: nil)
+        #expect(document.tooDeep)
         let body = try #require(try document.first("//body"))
         #expect(!body.inlineEvents().isEmpty)
+    }
+
+    /// Issue 31: past libxml2's default depth of 256 the description and prerequisite were dropped without a word;
+    /// the limit is lifted to `HTMLDocument.maximumDepth`, so a real page wrapped in a thousand divs reads the same.
+    @Test(arguments: [300, HTMLDocument.maximumDepth - 30])
+    func aPageNestedDeeperThanLibxml2sDefaultKeepsEveryField(_ depth: Int) throws {
+        let page = try String(contentsOf: TestPaths.gvsuFixtures.appendingPathComponent("course/cis-162.html"), encoding: .utf8)
+        let heading = try #require(page.range(of: "<h1>"))
+        let deep = page.replacingCharacters(in: heading, with: String(repeating: "<div>", count: depth) + "<h1>")
+        let plain = try #require(Self.parse(Array(page.utf8), system: .fixed(.gvsu)).courses.first)
+        let nested = try #require(Self.parse(Array(deep.utf8), system: .fixed(.gvsu)).courses.first)
+        #expect(!plain.description.isEmpty && plain.prerequisiteText != nil)
+        #expect(nested.description == plain.description && nested.prerequisiteText == plain.prerequisiteText)
     }
 
     @Test func aPageWithAHundredThousandCourseLinksIsAListingOfThem() {

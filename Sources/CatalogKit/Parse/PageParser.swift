@@ -71,6 +71,11 @@ public struct PageParser: Sendable {
         } catch {
             return PageResult(input: input, sourceURL: sourceURL.absoluteString, failure: error.description)
         }
+        if document.tooDeep {
+            let reason = "elements nest deeper than \(HTMLDocument.maximumDepth) levels, where libxml2 stops reading: "
+                + "what follows would be lost, so the page is not read"
+            return PageResult(input: input, sourceURL: sourceURL.absoluteString, failure: reason)
+        }
         let page = PageContext(document: document, sourceURL: sourceURL)
         var result = PageResult(input: input, sourceURL: page.sourceURLText, charset: document.charset,
                                 pageURL: page.pageURLText, pageURLRule: page.pageURLRule,
