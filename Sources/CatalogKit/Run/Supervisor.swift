@@ -30,15 +30,18 @@ public enum Supervisor {
         #endif
     }
 
-    /// In a supervised child: ends it when its parent ends, even by SIGKILL, as a command run alone would have ended.
+    /// In a supervised child: ends it the moment its parent ends, even by SIGKILL, as a command run alone would have
+    /// ended. The parent holds the only write end of a pipe whose read end the child inherits: its end is the parent's.
     public static func followParent() {
-        guard ProcessInfo.processInfo.environment[childKey] != nil else { return }
-        let parent = getppid()
+        guard let descriptor = ProcessInfo.processInfo.environment[parentPipeKey].flatMap(Int32.init) else { return }
         Thread.detachNewThread {
-            while getppid() == parent { usleep(100_000) }
+            var byte: UInt8 = 0
+            while read(descriptor, &byte, 1) < 0 && errno == EINTR {}
             _exit(128 + SIGKILL)
         }
     }
+
+    static let parentPipeKey = "GVINGEST_PARENT_PIPE"
 
     /// Runs this executable with `arguments` as a child until it ends other than by a crash with requests in flight;
     /// `restarting` is told each restart and the URLs that were in flight.
@@ -54,6 +57,11 @@ public enum Supervisor {
         // The crash is expected and named by its fatal error line: a page of backtrace would only bury it.
         if environment["SWIFT_BACKTRACE"] == nil { environment["SWIFT_BACKTRACE"] = "enable=no" }
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        var lifeline: [Int32] = [0, 0]
+        guard pipe(&lifeline) == 0 else { return .crashed(signal: 0, restarts: 0) }
+        defer { lifeline.forEach { close($0) } }
+        _ = fcntl(lifeline[1], F_SETFD, FD_CLOEXEC)
+        environment[parentPipeKey] = String(lifeline[0])
         for restarts in 0... {
             let status = spawnAndWait(executable, [executable] + arguments, environment.map { "\($0.key)=\($0.value)" })
             guard let signal = status.signal else { return .exited(status.code) }
