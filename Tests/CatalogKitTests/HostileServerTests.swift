@@ -137,6 +137,21 @@ import Testing
         #expect(modest.allows("/catalog/") && modest.refusal == nil)
     }
 
+    // MARK: Requests
+
+    /// libcurl failed a 2 MB URL as "out of memory", a temporary failure: an outage on every run (issue 31).
+    @Test func anOverLongURLIsOneRefusedLink() async throws {
+        let catalog = try CatalogServer()
+        defer { catalog.server.stop() }
+        let long = "/catalog/course/" + String(repeating: "a", count: 2 << 20) + ".htm"
+        let report = await catalog.crawl(settings: Self.settings(), start: [long])
+        let failure = try #require(report.failures.first)
+        #expect(report.failures.count == 1 && !failure.temporary, "\(failure.reason)")
+        #expect(failure.reason.hasPrefix("a URL of \(long.utf8.count + catalog.server.baseURLString.utf8.count) bytes, longer than 8192"),
+                "\(failure.reason)")
+        #expect(catalog.server.totalRequests == 0)
+    }
+
     // MARK: Origins
 
     @Test func aRedirectToAnotherPortIsRefusedUnlessAllowedAndThenItsRobotsTxtIsAsked() async throws {
