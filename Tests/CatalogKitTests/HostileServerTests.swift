@@ -152,6 +152,24 @@ import Testing
         #expect(catalog.server.totalRequests == 0)
     }
 
+    /// A 304 to a request that was not conditional was read as a redirect ("too many redirects").
+    @Test func aNotModifiedWithNothingCachedIsSaidAndFetchedAgain() async throws {
+        let catalog = try CatalogServer()
+        defer { catalog.server.stop() }
+        var settings = Self.settings()
+        settings.maximumAttempts = 2
+        catalog.server.setFault(.status(304, times: 1), for: Self.coursePath)
+        let once = await catalog.crawl(settings: settings, start: [Self.coursePath])
+        #expect(once.failures.isEmpty && once.pagesFetched == 1, "\(once.failures)")
+        #expect(catalog.server.requestCount(path: Self.coursePath) == 2)
+
+        catalog.server.setFault(.status(304, times: .max), for: Self.coursePath)
+        let always = await catalog.crawl(settings: settings, start: [Self.coursePath])
+        let failure = try #require(Self.failure(always, Self.coursePath))
+        #expect(failure.reason.hasPrefix("HTTP 304 Not Modified to a request that was not conditional"), "\(failure.reason)")
+        #expect(!failure.temporary)
+    }
+
     // MARK: Origins
 
     @Test func aRedirectToAnotherPortIsRefusedUnlessAllowedAndThenItsRobotsTxtIsAsked() async throws {

@@ -181,7 +181,11 @@ public final class HTTPFetcher: PageSource {
         }
         let status = response.statusCode
         let header = { (name: String) in response.value(forHTTPHeaderField: name) }
-        if status == 304, cached != nil {
+        if status == 304, cached == nil {
+            let reason = "HTTP 304 Not Modified to a request that was not conditional (nothing is cached for it)"
+            return .retry(FetchFailure(url: url, reason: reason, status: status))
+        }
+        if status == 304 {
             return .page(FetchedPage(url: url, finalURL: response.url ?? url, status: 304, contentType: header("Content-Type"),
                                      etag: header("ETag") ?? cached?.etag, lastModified: header("Last-Modified") ?? cached?.lastModified,
                                      body: [], notModified: true))
