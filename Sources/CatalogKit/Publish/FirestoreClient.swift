@@ -31,7 +31,7 @@ final class FirestoreClient: Sendable {
     private let retryCount = Mutex(0)
 
     /// A listing page of 1,000 documents is a few MiB; more than this is no Firestore answer.
-    static let maximumBodyBytes = 256 << 20
+    static let maximumBodyBytes = 64 << 20
     /// Each request's own wall-clock limit: URLSession's timeout only notices a silent connection.
     static let requestSeconds = 60
 
@@ -74,11 +74,17 @@ final class FirestoreClient: Sendable {
         return documents
     }
 
-    /// One atomic commit. Every write replaces a whole document or deletes one, so a commit repeated after a lost
-    /// answer leaves the same state: that is what makes retrying it safe.
+    /// One atomic commit, counted only from Firestore's CommitResponse: a result for each write, and the commit time.
+    /// Every write replaces a whole document or deletes one, so a commit repeated after a lost answer leaves the
+    /// same state: that is what makes retrying it safe.
     func commit(_ writes: [JSONValue]) async throws(CatalogError) {
         let body = JSONFile.encoded(JSONValue.object(["writes": .array(writes)]), pretty: false)
-        _ = try await send(method: "POST", url: url("\(target.documentsRoot):commit"), body: Data(body))
+        let answer = try await send(method: "POST", url: url("\(target.documentsRoot):commit"), body: Data(body))
+        guard case let .array(results)? = answer["writeResults"], results.count == writes.count,
+              answer["commitTime"]?.stringValue != nil else {
+            throw CatalogError("commit of \(writes.count) write(s): an answer that is not Firestore's CommitResponse (writeResults, "
+                + "commitTime); not counted as written", .unavailable)
+        }
     }
 
     private func url(_ path: String) -> URL {
@@ -133,11 +139,14 @@ final class FirestoreClient: Sendable {
         }
         guard let response = raw.response else { return .failure(CatalogError("no answer", .temporary)) }
         let json = (try? JSONFile.decode(JSONValue.self, from: raw.body)) ?? .null
-        if (200..<300).contains(response.statusCode) { return .success(json) }
+        let excerpt = printable(String(decoding: raw.body.prefix(200), as: UTF8.self))
+        if (200..<300).contains(response.statusCode) {
+            guard case .object = json else { return .failure(CatalogError("HTTP \(response.statusCode) with an answer that is not JSON: \(excerpt)", .unavailable)) }
+            return .success(json)
+        }
         let status = json["error"]?["status"]?.stringValue
-        let message = json["error"]?["message"]?.stringValue
-            ?? String(decoding: raw.body.prefix(200), as: UTF8.self)
-        let described = "HTTP \(response.statusCode)\(status.map { " \($0)" } ?? ""): \(message)"
+        let message = json["error"]?["message"]?.stringValue.map(printable) ?? excerpt
+        let described = "HTTP \(response.statusCode)\(status.map { " \(printable($0))" } ?? ""): \(message)"
         if [408, 429, 500, 502, 503, 504].contains(response.statusCode) || ["ABORTED", "UNAVAILABLE", "RESOURCE_EXHAUSTED"].contains(status ?? "") {
             return .failure(CatalogError(described, .temporary))
         }
