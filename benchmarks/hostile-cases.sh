@@ -17,7 +17,7 @@ work=$(mktemp -d)
 trap 'stop_server "$work/server.txt" >/dev/null; rm -rf "$work"' EXIT
 
 printf '| case | exit | wall | peak memory | what the run said |\n| --- | --- | --- | --- | --- |\n'
-for case in drip header-drip slow-robots retry-after gzip-bomb endless redirect-port redirect-file; do
+for case in drip header-drip slow-robots retry-after gzip-bomb gzip-bomb-40g endless redirect-port redirect-file; do
   start_server "$work/server.txt" "$bin/gvingest-bench-server" --hostile "$case" --pages 20 --latency-ms 0 --seconds 300
   cat >"$work/pipeline.json" <<JSON
 {"schemaVersion": 1,

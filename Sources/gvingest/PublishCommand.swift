@@ -34,7 +34,8 @@ enum PublishCommand: Command {
       --courses-collection NAME  Default: courses.
       --news-collection NAME     Default: news.
       --token-command CMD        A shell command printing an OAuth access token.
-      --deadline SECONDS         Give up retrying after this long in all (default 300; 1 to 86400).
+      --deadline SECONDS         End the whole publish, every request and retry, after this long
+                                 (default 300; 1 to 86400).
       --parallel N               Commits in flight at once (default 8; each holds up to 500 writes).
       --accept-removals          Delete more course documents than the removal guard allows.
       --reconcile                Compare with what Firestore holds and repair drift: what every publish

@@ -110,7 +110,8 @@ extension ServerCore {
             return .close
         }
         let isHead = request.method == "HEAD"
-        guard request.method == "GET" || isHead || plan.upstream != nil else {
+        // A POST is answered only by a resource set for it (a stand-in for an API's reply) or by the upstream.
+        guard request.method == "GET" || isHead || plan.upstream != nil || (request.method == "POST" && plan.resource != nil) else {
             var response = PendingResponse.text(405, "405 Method Not Allowed\n")
             response.headers.append(("Allow", "GET, HEAD"))
             return write(response, to: fd, version: request.version, isHead: false,

@@ -16,7 +16,7 @@ import LoopbackServer
 //       the same site, with the first course page (or robots.txt) made hostile, for docs/BENCHMARKS.md's
 //       "Hostile cases": drip (its body a byte a second), header-drip (its headers a byte a second), slow-robots
 //       (robots.txt a byte a second), retry-after (429 with Retry-After: 3600), gzip-bomb (a body inflating to
-//       2 GiB), endless (a body without end), redirect-port (a redirect to the same address on another port),
+//       2 GiB; gzip-bomb-40g: to 40 GiB), endless (a body without end), redirect-port (a redirect to the same address on another port),
 //       redirect-file (a redirect to file:///etc/passwd).
 //   gvingest-bench-server --write-site DIR [--pages N]
 //       writes the site's pages under DIR at their URL paths, for servers written in other languages.
@@ -85,6 +85,7 @@ do {
     case "slow-robots": server.setFault(.slowDrip(bytesPerChunk: 1, interval: 1), for: "/robots.txt")
     case "retry-after": server.setFault(.tooManyRequests(retryAfter: "3600", times: .max), for: victim)
     case "gzip-bomb": server.setFault(.gzipBomb(inflatedBytes: 2 << 30), for: victim)
+    case "gzip-bomb-40g": server.setFault(.gzipBomb(inflatedBytes: 40 << 30), for: victim)
     case "endless": server.setFault(.endlessBody, for: victim)
     case "redirect-port": server.setFault(.redirect(to: "\(other.baseURLString)\(victim)"), for: victim)
     case "redirect-file": server.setFault(.redirect(to: "file:///etc/passwd"), for: victim)

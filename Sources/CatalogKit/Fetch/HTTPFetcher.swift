@@ -45,7 +45,13 @@ public final class HTTPFetcher: PageSource {
         await gate.setDelay(seconds, for: host.lowercased())
     }
 
+    /// RFC 9110 asks that URLs of 8,000 octets be supported; libcurl fails a much longer one as "out of memory",
+    /// which read as an outage on every run.
+    static let maximumURLBytes = 8 << 10
+
     public func refusal(for url: URL) -> String? {
+        let length = url.absoluteString.utf8.count
+        guard length <= Self.maximumURLBytes else { return "a URL of \(length) bytes, longer than \(Self.maximumURLBytes); not requested" }
         guard let origin = Origin(url) else { return "\(url.absoluteString) is not an http or https URL (\(Origin.rule))" }
         return allows(origin) ? nil : "origin \(origin) is not among the allowed origins"
     }
@@ -175,7 +181,11 @@ public final class HTTPFetcher: PageSource {
         }
         let status = response.statusCode
         let header = { (name: String) in response.value(forHTTPHeaderField: name) }
-        if status == 304, cached != nil {
+        if status == 304, cached == nil {
+            let reason = "HTTP 304 Not Modified to a request that was not conditional (nothing is cached for it)"
+            return .retry(FetchFailure(url: url, reason: reason, status: status))
+        }
+        if status == 304 {
             return .page(FetchedPage(url: url, finalURL: response.url ?? url, status: 304, contentType: header("Content-Type"),
                                      etag: header("ETag") ?? cached?.etag, lastModified: header("Last-Modified") ?? cached?.lastModified,
                                      body: [], notModified: true))

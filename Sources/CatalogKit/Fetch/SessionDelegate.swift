@@ -31,6 +31,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         var redirects = 0
         /// What the request has given so far; the error is added when it completes.
         var raw = RawResponse()
+        /// Past its cap or a deadline: the next chunk stops the transfer (`stopReceiving`).
+        var ended = false
     }
 
     /// The requests running, and those cancelled before they started.
@@ -71,7 +73,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                     return
                 }
                 DispatchQueue.global().asyncAfter(deadline: limits.deadline) { [weak self, weak task] in
-                    guard let task, self?.withState(of: task, { $0.raw.timedOut = true }) != nil else { return }
+                    guard let task, self?.withState(of: task, { state -> Void in (state.raw.timedOut, state.ended) = (true, true) }) != nil else { return }
                     task.cancel()
                 }
                 task.resume()
@@ -79,7 +81,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         } onCancel: {
             // URLSession may report a cancellation before the state is registered: such a request never starts.
             let started = tasks.withLock { tasks in
-                guard tasks.running[identifier] == nil else { return true }
+                guard tasks.running[identifier] == nil else {
+                    tasks.running[identifier]?.ended = true
+                    return true
+                }
                 tasks.cancelledBeforeStart.insert(identifier)
                 return false
             }
@@ -101,8 +106,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let cut = withState(of: dataTask) { state in
-            guard !state.raw.overLimit, !state.raw.timedOut else { return false }
+        let stop = withState(of: dataTask) { state in
+            guard !state.ended else { return true }
             // Runs for every chunk while URLSession goes on receiving, so: one copy of the bytes, the cap reserved.
             let room = state.limits.maximumBodyBytes - state.raw.body.count
             let taken = min(room, data.count)
@@ -110,12 +115,41 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 state.raw.body.reserveCapacity(min(state.limits.maximumBodyBytes, max(data.count, 64 * 1024)))
             }
             data.withUnsafeBytes { bytes in state.raw.body.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[0..<taken])) }
-            // Once over, always over: chunks that arrive before the cancel lands must not clear it.
-            guard data.count > room else { return false }
-            state.raw.overLimit = true
-            return true
+            // Once ended, always ended: chunks that arrive before the transfer stops are dropped above.
+            state.raw.overLimit = data.count > room
+            state.ended = state.raw.overLimit
+            return state.ended
         } ?? false
-        if cut { Self.cancel(dataTask) }
+        if stop {
+            Self.stopReceiving(dataTask)
+            Self.cancel(dataTask)
+        }
+    }
+
+    /// Pauses libcurl's receiving of a transfer, from its own thread (a data delegate call): the only way to stop one
+    /// that outruns it. While a socket stays readable, URLSession's queue serves it alone, so a cancellation waits
+    /// behind it for as long as a server sends: a gzip bomb inflating at the speed of the CPU kept a cancellation
+    /// waiting for 70 s and 584 MB (issue 31). Paused, the socket is left alone and the cancellation lands. libcurl's
+    /// handle is a private property of FoundationNetworking's, read by reflection; `HostileServerTests` would catch
+    /// a toolchain that moves it.
+    static func stopReceiving(_ task: URLSessionTask) {
+        func property(_ name: String, of value: Any?) -> Any? {
+            var mirror = value.map { Mirror(reflecting: $0) }
+            while let current = mirror {
+                if current.displayStyle == .optional || current.displayStyle == .enum { return property(name, of: current.children.first?.value) }
+                if let found = current.children.first(where: { $0.label == name }) { return found.value }
+                mirror = current.superclassMirror
+            }
+            return nil
+        }
+        let storage = property("_protocolStorage", of: task)
+        guard let handle = property("rawHandle", of: property("easyHandle", of: storage)) as? UnsafeMutableRawPointer,
+              let pause = curlEasyPause else { return }
+        _ = pause(handle, 1) // CURLPAUSE_RECV
+    }
+
+    private static let curlEasyPause = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "curl_easy_pause").map {
+        unsafeBitCast($0, to: (@convention(c) (UnsafeMutableRawPointer, Int32) -> Int32).self)
     }
 
     /// Runs `change` on a task's state under the lock (nil for an unknown task), taken out so its body is not copied.

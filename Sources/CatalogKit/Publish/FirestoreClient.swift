@@ -18,26 +18,29 @@ public struct FirestoreTarget: Sendable, Equatable {
     public func documentName(collection: String, id: String) -> String { "\(documentsRoot)/\(collection)/\(id)" }
 }
 
-/// Firestore's lists and commits, retrying what Firestore says is worth retrying within one deadline for the publish.
+/// Firestore's lists and commits, within one deadline for the whole publish: each request's own limit shrinks to what
+/// is left of it, and what Firestore says is worth retrying is retried until then.
 final class FirestoreClient: Sendable {
     let target: FirestoreTarget
     private let session: URLSession
     private let delegate: SessionDelegate
     private let deadline: Double
+    private let deadlineSeconds: Int
     /// Retries made so far (not counting first attempts).
     var retries: Int { retryCount.withLock { $0 } }
     private let retryCount = Mutex(0)
 
     /// A listing page of 1,000 documents is a few MiB; more than this is no Firestore answer.
-    static let maximumBodyBytes = 256 << 20
+    static let maximumBodyBytes = 64 << 20
     /// Each request's own wall-clock limit: URLSession's timeout only notices a silent connection.
     static let requestSeconds = 60
 
-    /// - Parameter deadlineSeconds: from now, the latest moment a request may still be retried.
+    /// - Parameter deadlineSeconds: from now, the moment every request and retry ends.
     init(target: FirestoreTarget, deadlineSeconds: Int, connections: Int) {
         self.target = target
-        (session, delegate) = SessionDelegate.session(maximumRedirects: 0, timeoutSeconds: 60, connectionsPerHost: connections)
-        deadline = ProcessInfo.processInfo.systemUptime + Double(max(1, deadlineSeconds))
+        (session, delegate) = SessionDelegate.session(maximumRedirects: 0, timeoutSeconds: Self.requestSeconds, connectionsPerHost: connections)
+        self.deadlineSeconds = max(1, deadlineSeconds)
+        deadline = ProcessInfo.processInfo.systemUptime + Double(self.deadlineSeconds)
     }
 
     deinit {
@@ -48,6 +51,7 @@ final class FirestoreClient: Sendable {
     func list(collection: String) async throws(CatalogError) -> [String: [String: FirestoreValue]?] {
         var documents: [String: [String: FirestoreValue]?] = [:]
         var pageToken: String?
+        var tokens: Set<String> = []
         let prefix = "\(target.documentsRoot)/\(collection)/"
         repeat {
             var components = URLComponents(url: url("\(target.documentsRoot)/\(collection)"), resolvingAgainstBaseURL: false)
@@ -61,15 +65,26 @@ final class FirestoreClient: Sendable {
                 }
             }
             if case let .string(token)? = page["nextPageToken"], !token.isEmpty { pageToken = token } else { pageToken = nil }
+            // Every page but the last brings documents: a token seen before, or more pages than documents, is a loop.
+            if let token = pageToken, !tokens.insert(token).inserted || tokens.count > documents.count {
+                throw CatalogError("listing \(collection): Firestore named a next page (\(Self.printable(String(token.prefix(64))))) "
+                    + "after \(tokens.count) page(s) with \(documents.count) document(s), \(tokens.count > documents.count ? "more pages than documents" : "a page seen before"); nothing written", .unavailable)
+            }
         } while pageToken != nil
         return documents
     }
 
-    /// One atomic commit. Every write replaces a whole document or deletes one, so a commit repeated after a lost
-    /// answer leaves the same state: that is what makes retrying it safe.
+    /// One atomic commit, counted only from Firestore's CommitResponse: a result for each write, and the commit time.
+    /// Every write replaces a whole document or deletes one, so a commit repeated after a lost answer leaves the
+    /// same state: that is what makes retrying it safe.
     func commit(_ writes: [JSONValue]) async throws(CatalogError) {
         let body = JSONFile.encoded(JSONValue.object(["writes": .array(writes)]), pretty: false)
-        _ = try await send(method: "POST", url: url("\(target.documentsRoot):commit"), body: Data(body))
+        let answer = try await send(method: "POST", url: url("\(target.documentsRoot):commit"), body: Data(body))
+        guard case let .array(results)? = answer["writeResults"], results.count == writes.count,
+              answer["commitTime"]?.stringValue != nil else {
+            throw CatalogError("commit of \(writes.count) write(s): an answer that is not Firestore's CommitResponse (writeResults, "
+                + "commitTime); not counted as written", .unavailable)
+        }
     }
 
     private func url(_ path: String) -> URL {
@@ -81,14 +96,19 @@ final class FirestoreClient: Sendable {
         var attempt = 0
         while true {
             attempt += 1
-            var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: 60)
+            let left = Int((deadline - ProcessInfo.processInfo.systemUptime).rounded(.up))
+            guard left > 0, !Task.isCancelled else {
+                throw CatalogError("\(method) \(url.path): the publish's deadline of \(deadlineSeconds) s was reached", .temporary)
+            }
+            let seconds = min(Self.requestSeconds, left)
+            var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: TimeInterval(seconds))
             request.httpMethod = method
             request.httpBody = body
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.setValue("Bearer \(target.token)", forHTTPHeaderField: "Authorization")
-            let limits: RequestLimits = (Self.maximumBodyBytes, .now() + .seconds(Self.requestSeconds), { _ in false })
+            let limits: RequestLimits = (Self.maximumBodyBytes, .now() + .seconds(seconds), { _ in false })
             let raw = await delegate.run(request, in: session, limits: limits)
-            switch Self.judge(raw, url: url) {
+            switch Self.judge(raw, url: url, seconds: seconds) {
             case let .success(json): return json
             case let .failure(failure) where failure.cause != .temporary: throw failure
             case let .failure(failure):
@@ -106,24 +126,27 @@ final class FirestoreClient: Sendable {
 
     /// What an answer means: its JSON, or a failure: worth retrying (75: 429, 503, ABORTED, UNAVAILABLE, no connection),
     /// refused credentials (77: 401, 403), or refused for good (69: 400, 404, …).
-    static func judge(_ raw: RawResponse, url: URL? = nil) -> Result<JSONValue, CatalogError> {
+    static func judge(_ raw: RawResponse, url: URL? = nil, seconds: Int = requestSeconds) -> Result<JSONValue, CatalogError> {
         if raw.timedOut {
-            return .failure(CatalogError("no whole answer within \(requestSeconds) s", .temporary))
+            return .failure(CatalogError("no whole answer within \(seconds) s", .temporary))
         }
         if raw.overLimit {
             return .failure(CatalogError("an answer larger than \(maximumBodyBytes >> 20) MiB, which no Firestore answer is", .unavailable))
         }
         if let error = raw.error {
-            let cause = url.map { ConnectionFailure.describe(error, url: $0, timeoutSeconds: requestSeconds) } ?? error.localizedDescription
+            let cause = url.map { ConnectionFailure.describe(error, url: $0, timeoutSeconds: seconds) } ?? error.localizedDescription
             return .failure(CatalogError("no answer: \(cause)", .temporary))
         }
         guard let response = raw.response else { return .failure(CatalogError("no answer", .temporary)) }
         let json = (try? JSONFile.decode(JSONValue.self, from: raw.body)) ?? .null
-        if (200..<300).contains(response.statusCode) { return .success(json) }
+        let excerpt = printable(String(decoding: raw.body.prefix(200), as: UTF8.self))
+        if (200..<300).contains(response.statusCode) {
+            guard case .object = json else { return .failure(CatalogError("HTTP \(response.statusCode) with an answer that is not JSON: \(excerpt)", .unavailable)) }
+            return .success(json)
+        }
         let status = json["error"]?["status"]?.stringValue
-        let message = json["error"]?["message"]?.stringValue
-            ?? String(decoding: raw.body.prefix(200), as: UTF8.self)
-        let described = "HTTP \(response.statusCode)\(status.map { " \($0)" } ?? ""): \(message)"
+        let message = json["error"]?["message"]?.stringValue.map(printable) ?? excerpt
+        let described = "HTTP \(response.statusCode)\(status.map { " \(printable($0))" } ?? ""): \(message)"
         if [408, 429, 500, 502, 503, 504].contains(response.statusCode) || ["ABORTED", "UNAVAILABLE", "RESOURCE_EXHAUSTED"].contains(status ?? "") {
             return .failure(CatalogError(described, .temporary))
         }
@@ -131,5 +154,13 @@ final class FirestoreClient: Sendable {
             return .failure(CatalogError("\(described) (the access token was refused)", .noCredentials))
         }
         return .failure(CatalogError(described, .unavailable))
+    }
+
+    /// Text from Firestore as it may reach a terminal: control and format characters (ESC, U+202E) escaped.
+    static func printable(_ text: String) -> String {
+        text.unicodeScalars.reduce(into: "") { output, scalar in
+            let category = scalar.properties.generalCategory
+            output += category == .control || category == .format ? "\\u{\(String(scalar.value, radix: 16, uppercase: true))}" : String(scalar)
+        }
     }
 }
