@@ -11,7 +11,7 @@ import Testing
         SnapshotTestSupport.course("CIS 162", title: "Computer Science I", prerequisite: "MTH 110 or (MTH 122 and a grade of C)",
                                    fields: [LabelledField(label: "Fee", value: "Y")])
     }
-    static let stamps: Set = ["createdAt", "updatedAt", "fingerprint"]
+    static let stamps: Set = ["createdAt", "updatedAt", "fingerprint", "firstEdition", "history"]
     static let diagnostics: Set = ["sources", "warnings"]
 
     static func keys(_ value: some Encodable) -> Set<String> {
@@ -67,7 +67,7 @@ import Testing
             Issue.record("no course properties in the schema")
             return
         }
-        let published = Self.keys(CourseRecord(Self.course)).union(["createdAt", "updatedAt"])
+        let published = Self.keys(CourseRecord(Self.course)).union(["createdAt", "updatedAt", "firstEdition", "history"])
         #expect(Set(properties.keys) == published)
         let requiredKeys = Set(required.compactMap(\.stringValue))
         for key in Self.appFields { #expect(requiredKeys.contains(key), "the app reads \(key): the schema must require it") }

@@ -41,6 +41,8 @@ struct FirestorePublishUnitTests {
         record.prerequisiteString = "MTH 110."
         record.prerequisiteCourses = ["MTH 110"]
         record.fields = ["Fee": "Y"]
+        record.firstEdition = "2025-2026"
+        record.history = [CourseEvent(edition: "2025-2026", date: "2025-08-01T00:00:00Z", kind: .added)]
         return record
     }
 

@@ -30,6 +30,8 @@ import Testing
             var expected = CourseRecord(course)
             expected.createdAt = "2024-09-01T06:00:00Z"
             expected.updatedAt = "2024-09-01T06:00:00Z"
+            expected.firstEdition = "2024-09-01"
+            expected.history = [CourseEvent(edition: "2024-09-01", date: "2024-09-01T06:00:00Z", kind: .added)]
             #expect(stored == expected, "\(course.id)")
             #expect(stored.sources == nil && stored.warnings == nil && stored.fingerprint == nil)
         }
@@ -49,7 +51,7 @@ import Testing
         let places = ["bio-120", "cis-162", "mth-201"].compactMap { text.range(of: "\"id\" : \"\($0)\"")?.lowerBound }
         #expect(places.count == 3 && places == places.sorted())
         #expect(text.contains("\"fingerprint\" : \""))
-        #expect(text.contains("\"schemaVersion\" : 1"))
+        #expect(text.contains("\"schemaVersion\" : 2"))
         #expect(!text.contains("\"sources\""))
     }
 
@@ -141,7 +143,7 @@ import Testing
 
     @Test func malformedSnapshotsSayWhatIsWrongAndWhere() throws {
         let cases: [(String, (inout [String: JSONValue], inout [String: JSONValue]) -> Void)] = [
-            ("schemaVersion 2: this gvingest reads snapshots of version 1", { root, _ in root["schemaVersion"] = .int(2); root["pages"] = nil }),
+            ("schemaVersion 3: this gvingest reads snapshots of versions 1 and 2", { root, _ in root["schemaVersion"] = .int(3); root["pages"] = nil }),
             ("capturedAt: expected a time like 2024-05-01T12:00:00Z, got \"yesterday\"", { root, _ in root["capturedAt"] = .string("yesterday") }),
             ("courses[0].title: missing", { _, course in course["title"] = nil }),
             ("courses[0].credits: expected an integer, got a string", { _, course in course["credits"] = .string("3") }),

@@ -6,13 +6,19 @@ import Testing
 @Suite struct CompatibilityTests {
     static let recorded = Binary.fixtures.appendingPathComponent("compat-3119637")
 
+    /// A file's JSON without what schemaVersion 2 added (README, "Snapshots and news"): the courses' `firstEdition`
+    /// and `history`, a snapshot's `edition` and `retired`; all else must be as 3119637 wrote it.
     static func json(_ file: URL) throws -> NSObject? {
-        try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? NSObject
+        let root = try JSONSerialization.jsonObject(with: Data(contentsOf: file))
+        guard var object = root as? [String: Any], let courses = object["courses"] as? [[String: Any]] else { return root as? NSObject }
+        object["courses"] = courses.map { $0.filter { $0.key != "firstEdition" && $0.key != "history" } }
+        object["schemaVersion"] = (object["schemaVersion"] as? Int).map { $0 == 2 ? 1 : $0 }
+        return object.filter { $0.key != "retired" && $0.key != "edition" } as NSDictionary
     }
 
     /// A snapshot's JSON without its source, which names the folder the run was in.
     static func snapshotJSON(_ file: URL) throws -> NSDictionary? {
-        guard var root = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any] else { return nil }
+        guard var root = try json(file) as? [String: Any] else { return nil }
         root["catalog"] = (root["catalog"] as? [String: Any])?["id"]
         return root as NSDictionary
     }

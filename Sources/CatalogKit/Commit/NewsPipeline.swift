@@ -55,6 +55,8 @@ public struct NewsPipeline: Sendable {
     public var news: NewsSettings
     public var guards: GuardSettings
     public var keepSnapshots: Int
+    /// A backfill's edition label: its snapshot is labelled so, and it announces nothing.
+    public var edition: String?
 
     public init(store: SnapshotStore, outputDirectory: URL, news: NewsSettings = .defaults, guards: GuardSettings = .defaults,
                 keepSnapshots: Int = OutputSettings.defaultKeepSnapshots) {
@@ -77,7 +79,7 @@ public struct NewsPipeline: Sendable {
         let latest = try Result { () throws(SnapshotError) in try store.latest() }.mapError(CommitError.snapshot).get()
         let previous = latest?.snapshot
         let (snapshot, diff) = Snapshot.capture(catalogID: catalog.id, source: catalog.source.json, pages: pages, courses: courses,
-                                                previous: previous, at: now)
+                                                previous: previous, at: now, edition: edition)
         let violations = RunGuards.check(pages: pages, courseCount: snapshot.courses.count, previousCourseCount: previous?.courses.count,
                                          removedCount: diff.removed.count, settings: guards, acceptRemovals: acceptRemovals)
         return (previous, snapshot, diff, violations, latest?.entry.sequence ?? 0)
@@ -93,7 +95,7 @@ public struct NewsPipeline: Sendable {
         guard violations.isEmpty else { throw .refused(violations) }
 
         let existing = try loadNews()
-        let fresh = previous.map { NewsBuilder.items(diff: diff, previous: $0, current: snapshot, settings: news) } ?? []
+        let fresh = edition != nil ? [] : previous.map { NewsBuilder.items(diff: diff, previous: $0, current: snapshot, settings: news) } ?? []
         let all = NewsFile.merge(existing: existing, new: fresh)
         let known = Set(existing.map(\.id))
         let added = fresh.filter { !known.contains($0.id) }

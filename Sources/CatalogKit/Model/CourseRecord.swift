@@ -60,6 +60,10 @@ public struct CourseRecord: Codable, Sendable, Equatable {
     public var createdAt: String?
     /// When one of its compared fields last changed.
     public var updatedAt: String?
+    /// The label of the first edition the course appears in (`backfill`'s, or the day a run first saw it).
+    public var firstEdition: String?
+    /// What happened to it, edition by edition (`CourseEvent`).
+    public var history: [CourseEvent]?
     /// FNV-1a over the compared fields (`ComparableCourse.fingerprint`), in snapshots.
     public var fingerprint: String?
     /// For each field, the rule that read it (`parse --json` only).

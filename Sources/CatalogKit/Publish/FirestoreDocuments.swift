@@ -33,7 +33,11 @@ public enum FirestoreDocuments {
             "url": .string(record.url), "prerequisiteCourses": codes(record.prerequisiteCourses),
             "corequisiteString": text(record.corequisiteString), "corequisiteCourses": codes(record.corequisiteCourses),
             "offered": text(record.offered), "catalog": text(record.catalog), "system": .string(record.system.rawValue),
-            "suffix": text(record.suffix),
+            "suffix": text(record.suffix), "firstEdition": text(record.firstEdition),
+            "history": .array((record.history ?? []).map { event in
+                .map(["edition": .string(event.edition), "date": .string(event.date), "kind": .string(event.kind.rawValue),
+                      "from": text(event.from), "fields": codes(event.fields ?? [])])
+            }),
         ]
         return FirestoreDocument(id: record.id, fields: fields)
     }

@@ -2,7 +2,8 @@ import Foundation
 
 /// The published catalog, `catalog.json`, what the app reads: from the run's snapshot, the same bytes each time.
 public struct PublishedCatalog: Codable, Sendable {
-    public static let schemaVersion = 1
+    /// 2 added each course's `firstEdition` and `history`.
+    public static let schemaVersion = 2
 
     /// Which catalog it is and where its pages came from.
     public struct Catalog: Codable, Sendable {

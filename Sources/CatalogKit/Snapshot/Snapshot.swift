@@ -59,7 +59,9 @@ public struct FormatError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// One run's catalog with its courses' stamps; the file is canonical JSON: keys sorted, courses by id.
 public struct Snapshot: Sendable, Equatable {
-    public static let schemaVersion = 1
+    /// 2 added each course's `firstEdition` and `history`, the snapshot's `edition` and `retired`; version 1 still reads.
+    public static let schemaVersion = 2
+    static let readableVersions = 1...2
 
     public var catalogID: String
     /// The catalog's source as the configuration gave it.
@@ -69,6 +71,10 @@ public struct Snapshot: Sendable, Equatable {
     public var pages: PageCounts
     /// Sorted by id; one course an id; stamped, without diagnostics.
     public internal(set) var courses: [CourseRecord]
+    /// The label of the edition it holds, when `backfill` gave one.
+    public var edition: String?
+    /// Courses that left the catalog, with their history, by id.
+    public var retired: [RetiredCourse] = []
 
     /// A snapshot of `courses`, sorted by id; of two courses with one id the first is kept.
     public init(catalogID: String, source: JSONValue, capturedAt: String, pages: PageCounts, courses: [CourseRecord]) {
@@ -89,9 +95,11 @@ public struct Snapshot: Sendable, Equatable {
         var schemaVersion: Int
         var catalog: Catalog
         var capturedAt: String
+        var edition: String?
         var pages: PageCounts
         var courseCount: Int
         var courses: [CourseRecord]
+        var retired: [RetiredCourse]?
     }
 
     /// The file's bytes, each course with its fingerprint, ending in a newline.
@@ -102,7 +110,8 @@ public struct Snapshot: Sendable, Equatable {
             return course
         }
         return JSONFile.fileBytes(File(schemaVersion: Self.schemaVersion, catalog: File.Catalog(id: catalogID, source: source),
-                                       capturedAt: capturedAt, pages: pages, courseCount: courses.count, courses: courses))
+                                       capturedAt: capturedAt, edition: edition, pages: pages, courseCount: courses.count,
+                                       courses: courses, retired: retired.isEmpty ? nil : retired))
     }
 
     /// Reads a snapshot file's bytes, strictly: every field a snapshot has must be there and well formed.
@@ -116,13 +125,13 @@ public struct Snapshot: Sendable, Equatable {
             file.courses = courses
         } catch {
             // A snapshot of another version fails on its shape: say which version it is instead.
-            if let version = (try? JSONFile.decode(SchemaVersion.self, from: bytes))?.schemaVersion, version != Self.schemaVersion {
-                throw fail("schemaVersion \(version): this gvingest reads snapshots of version \(Self.schemaVersion)")
+            if let version = (try? JSONFile.decode(SchemaVersion.self, from: bytes))?.schemaVersion, !Self.readableVersions.contains(version) {
+                throw fail("schemaVersion \(version): this gvingest reads snapshots of versions 1 and 2")
             }
             throw error
         }
-        guard file.schemaVersion == Self.schemaVersion else {
-            throw fail("schemaVersion \(file.schemaVersion): this gvingest reads snapshots of version \(Self.schemaVersion)")
+        guard Self.readableVersions.contains(file.schemaVersion) else {
+            throw fail("schemaVersion \(file.schemaVersion): this gvingest reads snapshots of versions 1 and 2")
         }
         guard Timestamp.date(file.capturedAt) != nil else {
             throw fail("capturedAt: expected a time like 2024-05-01T12:00:00Z, got \"\(file.capturedAt)\"")
@@ -142,6 +151,8 @@ public struct Snapshot: Sendable, Equatable {
             courses[index].fingerprint = nil
         }
         self.init(catalogID: file.catalog.id, source: file.catalog.source, capturedAt: file.capturedAt, pages: file.pages, courses: courses)
+        edition = file.edition
+        retired = file.retired ?? []
     }
 }
 
