@@ -6,24 +6,7 @@ enum SourceRun {
     /// The configuration for `source`. A missing directory is an unavailable source (69), as for a configured one.
     static func config(source: String, system: SystemChoice, out: String?, id chosenID: String?,
                        base: PipelineConfig?) throws -> PipelineConfig {
-        let catalogSource: CatalogSource
-        let derivedID: String
-        if let url = URL(string: source), Origin(url) != nil, let host = url.host {
-            catalogSource = .http(startURLs: [url])
-            derivedID = host
-        } else {
-            if let url = URL(string: source), Origin.defaultPorts[url.scheme?.lowercased() ?? ""] != nil {
-                throw UsageError(message: "--source \(source): not an http or https URL \(Origin.rule)")
-            }
-            let directory = URL(fileURLWithPath: source).standardizedFileURL
-            if let problem = FileBytes.directoryProblem(directory.path) {
-                throw CommandFailure("--source \(source): \(problem)\(schemeHint(source)); "
-                    + "a source is an http(s) URL or a directory", status: .unavailable)
-            }
-            let isMirror = FileManager.default.fileExists(atPath: directory.appendingPathComponent(MirrorIndex.fileName).path)
-            catalogSource = isMirror ? .replay(directory) : .directory(directory)
-            derivedID = directory.lastPathComponent
-        }
+        let (catalogSource, derivedID) = try catalogSource(source, named: "--source \(source)")
         let id = String((chosenID ?? derivedID).map { $0.isASCII && ($0.isLetter || $0.isNumber) || $0 == "-" || $0 == "_" ? $0 : "-" })
         let fixedSystem = if case let .fixed(chosen) = system { chosen } else { CatalogSystem.gvsu }
         let catalog = CatalogConfig(id: id, name: id, system: fixedSystem, source: catalogSource)
@@ -41,6 +24,21 @@ enum SourceRun {
     }
 
     /// " (did you mean https://www.gvsu.edu/catalog?)" for a URL typed without its scheme.
+    /// What a source word names: an http(s) URL, a mirror (a folder with an index) or a folder of pages; and an id.
+    static func catalogSource(_ source: String, named name: String) throws -> (CatalogSource, id: String) {
+        if let url = URL(string: source), Origin(url) != nil, let host = url.host { return (.http(startURLs: [url]), host) }
+        if let url = URL(string: source), Origin.defaultPorts[url.scheme?.lowercased() ?? ""] != nil {
+            throw UsageError(message: "\(name): not an http or https URL \(Origin.rule)")
+        }
+        let directory = URL(fileURLWithPath: source).standardizedFileURL
+        if let problem = FileBytes.directoryProblem(directory.path) {
+            throw CommandFailure("\(name): \(problem)\(schemeHint(source)); a source is an http(s) URL or a directory",
+                                 status: .unavailable)
+        }
+        let isMirror = FileManager.default.fileExists(atPath: directory.appendingPathComponent(MirrorIndex.fileName).path)
+        return (isMirror ? .replay(directory) : .directory(directory), directory.lastPathComponent)
+    }
+
     static func schemeHint(_ text: String) -> String {
         guard !text.hasPrefix("/"), !text.hasPrefix("."), !text.contains("://"),
               let host = text.split(separator: "/").first, host.contains("."), host.last?.isLetter == true,

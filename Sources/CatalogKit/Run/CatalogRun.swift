@@ -12,6 +12,8 @@ public struct CatalogRun: Sendable {
     /// Fetch, parse, normalize and diff, but write nothing.
     public var dryRun = false
     public var acceptRemovals = false
+    /// A backfill's edition (`Backfill`): the snapshot is labelled and dated by it; nothing is announced or published.
+    public var edition: String?
 
     public init(catalog: CatalogConfig, config: PipelineConfig, now: Date) {
         self.catalog = catalog
@@ -93,8 +95,9 @@ public struct CatalogRun: Sendable {
         }
         let pages = PageCounts(expected: loaded.pagesExpected, fetched: loaded.pagesFetched, failed: loaded.pagesFailed,
                                unparsed: loaded.parseGaps)
-        let pipeline = NewsPipeline(store: config.outputs.store(for: catalog.id), outputDirectory: config.outputs.directory,
+        var pipeline = NewsPipeline(store: config.outputs.store(for: catalog.id), outputDirectory: config.outputs.directory,
                                     news: config.news, guards: config.guards, keepSnapshots: config.outputs.keepSnapshots)
+        pipeline.edition = edition
         if dryRun {
             do throws(CommitError) {
                 let proposal = try pipeline.proposal(catalog: catalog, pages: pages, courses: courses,
@@ -149,7 +152,7 @@ public struct CatalogRun: Sendable {
 
     /// Publishes the written outputs where `publish.firestore` says; the failure, if any, after logging it.
     private func publishToFirestore(log: RunLog, report: inout RunReport) async -> CatalogError? {
-        guard let settings = config.firestore else { return nil }
+        guard let settings = config.firestore, edition == nil else { return nil }
         // Written now and again at the end: a run killed while publishing leaves a report `gvingest publish` accepts.
         var interim = report
         interim.warnings = log.warnings

@@ -7,13 +7,16 @@ public final class RunLog: Sendable {
     public enum Level: String, Sendable { case info, warning, error }
 
     public let format: Format
+    /// The command whose log it is: "gvingest run [fetch] …".
+    public let command: String
     /// The warnings so far; its lock also keeps lines from different threads whole.
     private let warningsSoFar = Mutex<[String]>([])
 
     public var warnings: [String] { warningsSoFar.withLock { $0 } }
 
-    public init(format: Format) {
+    public init(format: Format, command: String = "run") {
         self.format = format
+        self.command = command
     }
 
     public func info(_ stage: String, _ message: String, _ fields: [String: JSONValue] = [:]) { log(.info, stage, message, fields) }
@@ -30,7 +33,7 @@ public final class RunLog: Sendable {
         switch format {
         case .human:
             let prefix = level == .info ? "" : "\(level.rawValue): "
-            line = "gvingest run [\(stage)] \(prefix)\(message)"
+            line = "gvingest \(command) [\(stage)] \(prefix)\(message)"
         case .json:
             let fixed: [String: JSONValue] = ["time": .string(Timestamp.string(Date())), "level": .string(level.rawValue),
                                               "stage": .string(stage), "message": .string(message)]

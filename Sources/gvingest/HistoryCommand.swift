@@ -1,0 +1,70 @@
+import CatalogKit
+import Foundation
+
+/// `gvingest history COURSE`: one course's timeline from the newest snapshot.
+enum HistoryCommand: Command {
+    static let name = "history"
+    static let summary = "Print one course's timeline: its first edition, renumberings, changes, removals."
+    static let flags = ["--json"]
+    static let options = ["--config", "--catalog"]
+    static let help = """
+    Usage: gvingest history COURSE [--config FILE] [--catalog ID] [--json]
+
+    Prints the timeline of COURSE (a code such as "CIS 162", or an id such as cis-162) from the
+    catalog's newest snapshot: the edition it first appeared in, then each edition that renumbered,
+    changed, removed or brought it back. A course no longer in the catalog is found too. The history
+    is as deep as the snapshots go: `gvingest backfill` builds it from archived editions.
+
+    Options:
+      --config FILE  The pipeline configuration (default pipeline.json).
+      --catalog ID   The catalog, when the configuration has several.
+      --json         Print {"name", "title", "firstEdition", "createdAt", "inCatalog", "history"}.
+      --help         Show this help.
+
+    Exit status: 0 found, 64 bad usage, 65 no such course, 66 no snapshot or an unreadable one.
+    """
+
+    static func run(_ words: [String]) async throws -> ExitStatus {
+        let arguments = try parseArguments(words)
+        guard arguments.positional.count == 1 || arguments.positional.count == 2 else {
+            throw UsageError(message: "name one course: a code such as \"CIS 162\" or an id such as cis-162")
+        }
+        let path = arguments.value("--config") ?? "pipeline.json"
+        let config = try loadConfiguration(path)
+        let catalog = try oneCatalog(of: config, at: path, named: arguments.value("--catalog"))
+        let store = config.outputs.store(for: catalog.id)
+        guard let snapshot = try CommandFailure.catching(.noInput, "", { try store.latest()?.snapshot }) else {
+            throw CommandFailure("\(store.directory.path): no snapshot yet; run or backfill first", status: .noInput)
+        }
+        let asked = arguments.positional.joined(separator: " ")
+        let code = CourseCode(parsing: asked)?.description, id = asked.lowercased()
+        let found: (name: String, title: String, first: String?, created: String?, history: [CourseEvent], inCatalog: Bool)
+        if let course = snapshot.courses.first(where: { $0.id == id || $0.name == code }) {
+            found = (course.name, course.title, course.firstEdition, course.createdAt, course.history ?? [], true)
+        } else if let gone = snapshot.retired.first(where: { $0.id == id || $0.name == code }) {
+            found = (gone.name, gone.title, gone.firstEdition, gone.createdAt, gone.history, false)
+        } else {
+            throw CommandFailure("no course \(asked) in \(catalog.id)'s newest snapshot or among the courses it retired", status: .dataError)
+        }
+        if arguments.has("--json") {
+            let history = JSONValue(encoding: found.history)
+            let object: JSONValue = .object(["name": .string(found.name), "title": .string(found.title),
+                                             "firstEdition": found.first.map(JSONValue.string) ?? .null,
+                                             "createdAt": found.created.map(JSONValue.string) ?? .null,
+                                             "inCatalog": .bool(found.inCatalog), "history": history])
+            print(object.serialized())
+            return .ok
+        }
+        print("\(found.name) — \(found.title)\(found.inCatalog ? "" : " (no longer in the catalog)")")
+        print("first edition: \(found.first ?? "before the history began"), created \(found.created ?? "(unknown)")")
+        for event in found.history {
+            let what = switch event.kind {
+            case .renumbered: "renumbered from \(event.from ?? "?")"
+            case .changed: "changed: " + (event.fields ?? []).map(DiffReport.label).joined(separator: ", ")
+            default: event.kind.rawValue
+            }
+            print("  \(event.edition.padding(toLength: max(12, event.edition.count), withPad: " ", startingAt: 0))  \(what)")
+        }
+        return .ok
+    }
+}
