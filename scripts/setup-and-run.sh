@@ -3,7 +3,8 @@
 # release mode with the Swift runtime and Foundation linked into the binary (README),
 # and runs the whole pipeline offline on the recorded fixture catalog twice (Fixtures/pipeline.json: a replay of
 # the mirror in Fixtures/gvsu, then of its later edition in Fixtures/gvsu-next), so the second run announces the
-# new courses; then shows the diff and the news. The outputs are left in Fixtures/out/ to look at.
+# new courses; then shows the diff and the news, and renders the website. The outputs are left in Fixtures/out/ to
+# look at, the website in Fixtures/out/site/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,7 +37,10 @@ echo "== what changed between them (gvingest diff --config Fixtures/pipeline.jso
 "$bin" diff --config Fixtures/pipeline.json || [ $? -eq 1 ]
 echo "== the news, as the Atom feed Fixtures/out/news.atom carries it" >&2
 grep -o '<title>New course: [^<]*</title>' Fixtures/out/news.atom | sed 's/<[^>]*>//g; s/^/  /' >&2
+echo "== the catalog website (gvingest site --config Fixtures/pipeline.json --out Fixtures/out/site)" >&2
+"$bin" site --config Fixtures/pipeline.json --out Fixtures/out/site
 echo >&2
 echo "Outputs in Fixtures/out/: catalog.json, news.json, news.atom, digest-gvsu-fixture.md, run-report.json, snapshots/" >&2
 echo "Try: $bin search --config Fixtures/pipeline.json \"machine learning\"" >&2
 echo "     $bin parse Fixtures/gvsu-next/course/cis-380.html   (every field and the rule it came from)" >&2
+echo "The website is in Fixtures/out/site/: open $PWD/Fixtures/out/site/index.html in a browser (no server needed)." >&2

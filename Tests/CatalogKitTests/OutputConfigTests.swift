@@ -20,6 +20,7 @@ import Testing
         #expect(config.outputs.directory == URL(fileURLWithPath: "/project/out"))
         #expect(config.outputs.snapshots == URL(fileURLWithPath: "/project/out/snapshots"))
         #expect(config.outputs.keepSnapshots == 10)
+        #expect(config.outputs.site == nil)
         #expect(config.outputs.store(for: "gv").directory == URL(fileURLWithPath: "/project/out/snapshots/gv"))
         #expect(config.news == NewsSettings(feedTitle: "GV Catalog: new courses", feedID: "urn:gvingest:gv:news"))
         #expect(config.guards == GuardSettings(minimumCourses: 1, maximumRemovalFraction: 0.1, allowFailedPages: false))
@@ -27,13 +28,14 @@ import Testing
 
     @Test func everyKeyIsRead() throws {
         let config = try Self.config("""
-        "outputs": {"directory": "public", "snapshots": "state/snapshots", "keepSnapshots": 4},
+        "outputs": {"directory": "public", "snapshots": "state/snapshots", "keepSnapshots": 4, "site": "public/site"},
         "news": {"featured": {"subjects": ["cis", "MTH"], "levels": ["graduate"]}, "announceRemoved": true,
                  "announceChanged": true, "feedTitle": "New at GV", "feedId": "https://example.edu/news.atom"},
         "guards": {"minimumCourses": 500, "maximumRemovalFraction": 0.25, "allowFailedPages": true}
         """)
         #expect(config.outputs == OutputSettings(directory: URL(fileURLWithPath: "/project/public"),
-                                                 snapshots: URL(fileURLWithPath: "/project/state/snapshots"), keepSnapshots: 4))
+                                                 snapshots: URL(fileURLWithPath: "/project/state/snapshots"), keepSnapshots: 4,
+                                                 site: URL(fileURLWithPath: "/project/public/site")))
         #expect(config.news == NewsSettings(featuredSubjects: ["CIS", "MTH"], featuredLevels: [.graduate], announceRemoved: true,
                                             announceChanged: true, feedTitle: "New at GV", feedID: "https://example.edu/news.atom"))
         #expect(config.guards == GuardSettings(minimumCourses: 500, maximumRemovalFraction: 0.25, allowFailedPages: true))
@@ -43,7 +45,7 @@ import Testing
 
     @Test func wrongValuesNameTheirPathAndTheExpectedForm() {
         let found = Self.issues("""
-        "outputs": {"directory": "/var/www", "snapshots": "../state", "keepSnapshots": 1},
+        "outputs": {"directory": "/var/www", "snapshots": "../state", "keepSnapshots": 1, "site": "../www"},
         "news": {"featured": {"subjects": ["C1S"], "levels": ["masters"]}, "announceRemoved": "yes", "feedId": "not an iri"},
         "guards": {"minimumCourses": -1, "maximumRemovalFraction": 1.5, "allowFailedPages": 0}
         """)
@@ -51,6 +53,7 @@ import Testing
             "outputs.directory: expected a path inside /project (no \"..\", not absolute), got \"/var/www\"",
             "outputs.snapshots: expected a path inside /project (no \"..\", not absolute), got \"../state\"",
             "outputs.keepSnapshots: expected an integer from 2 to 1000, got 1",
+            "outputs.site: expected a path inside /project (no \"..\", not absolute), got \"../www\"",
             "news.featured.subjects[0]: expected a subject code of 1 to 6 letters, got \"C1S\"",
             "news.featured.levels[0]: expected one of developmental, undergraduate, graduate, doctoral, got \"masters\"",
             "news.announceRemoved: expected true or false, got \"yes\"",

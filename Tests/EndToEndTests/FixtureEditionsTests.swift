@@ -11,6 +11,9 @@ import Testing
         #expect(text.contains(#""$bin" run --config Fixtures/pipeline.json"#))
         #expect(text.contains(#""$bin" run --config Fixtures/pipeline.json --replay Fixtures/gvsu-next"#))
         #expect(text.contains(#""$bin" diff --config Fixtures/pipeline.json"#))
+        // It ends with the website and where to open it.
+        #expect(text.contains(#""$bin" site --config Fixtures/pipeline.json --out Fixtures/out/site"#))
+        #expect(text.contains("open $PWD/Fixtures/out/site/index.html in a browser"))
     }
 
     @Test func theSecondEditionBringsNewsADiffAndAFeed() async throws {

@@ -165,6 +165,9 @@ import TestSupport
         let count = try #require(catalog["courseCount"] as? Int)
         #expect((catalog["courses"] as? [Any])?.count == count)
         #expect(good.stderr.contains("published \(count) courses to site"), "\(good.stderr)")
+        // The website around it, and the feed at its URL.
+        #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent("index.html").path))
+        #expect(try Data(contentsOf: site.appendingPathComponent("news.atom")) == (try Data(contentsOf: project.appendingPathComponent("out/news.atom"))))
 
         // A run that fails publishes nothing: the site keeps the last good catalog.
         try FileManager.default.removeItem(at: project.appendingPathComponent("gvsu"))

@@ -1,4 +1,5 @@
 import Foundation
+import PublishedPages
 import Testing
 
 /// A tool only some tests need, which a machine may lack. Without it those tests are skipped, each with a one-line
@@ -51,6 +52,22 @@ public struct OptionalTool: Sendable {
     /// DiffCommandTests: colours on a terminal, through script(1)'s pseudo-terminal.
     public static let script = OptionalTool("script", hint: "apt-get install bsdutils") {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
+    }
+    /// The site tests' Python: a venv under .build with html5lib and selenium from PyPI (`.ci/run` makes it).
+    public static let browserVenv = PublishedPages.packageRoot.appendingPathComponent(".build/browser-venv")
+    static func inVenv(_ package: String) -> Bool {
+        let lib = browserVenv.appendingPathComponent("lib")
+        return ((try? FileManager.default.contentsOfDirectory(atPath: lib.path)) ?? []).contains {
+            FileManager.default.fileExists(atPath: lib.appendingPathComponent("\($0)/site-packages/\(package)/__init__.py").path)
+        }
+    }
+    static let venvHint = "python3 -m venv .build/browser-venv && .build/browser-venv/bin/pip install html5lib selenium"
+    /// SiteTests: every page through html5lib's HTML5 parser, every link resolved.
+    public static let html5lib = OptionalTool("html5lib", hint: venvHint) { inVenv("html5lib") }
+    /// SiteTests in a real browser: Debian's chromium and chromedriver, driven by selenium from the venv.
+    public static let chromium = OptionalTool("chromium", hint: "apt-get install chromium chromium-driver; " + venvHint) {
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium") && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
+            && inVenv("selenium")
     }
     /// The catalog.json schema checks: Tests/tools/validate-json-schema.py with Python's jsonschema. Looked for where
     /// /usr/bin/python3 imports packages from (Debian's, pip's, the user's), not by starting python: a Process leaves

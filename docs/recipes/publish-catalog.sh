@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the pipeline and publishes catalog.json (and the news) only when the run succeeded.
+# Runs the pipeline and, only when the run succeeded, renders the catalog website into the site folder: the pages for
+# people, with catalog.json, news.json and news.atom beside them at the same URLs as before.
 # Used by publish-catalog.yml; runs the same on a laptop:
 #   docs/recipes/publish-catalog.sh GVINGEST CONFIG OUTPUT_DIR SITE_DIR
 set -euo pipefail
@@ -9,13 +10,11 @@ out=${3:?the output directory of the configuration}
 site=${4:?directory to publish into}
 
 if "$gvingest" run --config "$config" --log-format json; then
-  mkdir -p "$site"
-  for file in catalog.json news.json news.atom; do
-    cp "$out/$file" "$site/$file.tmp" && mv "$site/$file.tmp" "$site/$file"
-  done
+  # The site folder is replaced whole, in one rename (gvingest refuses a folder it did not write).
+  "$gvingest" site --config "$config" --out "$site"
   # The catalog states its own count; counting "id" keys would count the catalog's id too.
   courses=$(sed -n 's/^  "courseCount" *: *\([0-9]*\).*/\1/p' "$site/catalog.json")
-  echo "published $courses courses to $site" >&2
+  echo "published $courses courses to $site (open $site/index.html)" >&2
 else
   status=$?
   echo "gvingest run failed (exit $status): nothing published; $site keeps the last good catalog" >&2

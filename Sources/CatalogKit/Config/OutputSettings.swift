@@ -8,13 +8,16 @@ public struct OutputSettings: Sendable, Equatable {
     public var snapshots: URL
     /// How many snapshots a catalog keeps; older ones are deleted after a run.
     public var keepSnapshots: Int
+    /// Where a successful run renders the catalog website (`gvingest site`); none when nil.
+    public var site: URL?
 
     public static let defaultKeepSnapshots = 10
 
-    public init(directory: URL, snapshots: URL? = nil, keepSnapshots: Int = defaultKeepSnapshots) {
+    public init(directory: URL, snapshots: URL? = nil, keepSnapshots: Int = defaultKeepSnapshots, site: URL? = nil) {
         self.directory = directory
         self.snapshots = snapshots ?? directory.appendingPathComponent("snapshots")
         self.keepSnapshots = keepSnapshots
+        self.site = site
     }
 
     /// One catalog's snapshot store: `<snapshots>/<catalog id>`.
@@ -68,10 +71,11 @@ extension OutputSettings: Decodable {
     static let keepSnapshotsRange = 2...1_000
 
     public init(from decoder: any Decoder) throws {
-        let object = try ConfigValue(object: decoder, allowed: ["directory", "snapshots", "keepSnapshots"])
+        let object = try ConfigValue(object: decoder, allowed: ["directory", "snapshots", "keepSnapshots", "site"])
         self.init(directory: object["directory"]?.confinedPath() ?? object.base.appendingPathComponent("out"),
                   snapshots: object["snapshots"]?.confinedPath(),
-                  keepSnapshots: object["keepSnapshots"]?.integer(in: Self.keepSnapshotsRange) ?? Self.defaultKeepSnapshots)
+                  keepSnapshots: object["keepSnapshots"]?.integer(in: Self.keepSnapshotsRange) ?? Self.defaultKeepSnapshots,
+                  site: object["site"]?.confinedPath())
     }
 }
 

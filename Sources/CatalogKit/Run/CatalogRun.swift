@@ -25,8 +25,8 @@ public struct CatalogRun: Sendable {
     public enum Outcome: Sendable {
         /// The outputs and the snapshot were written (and published, where the configuration asks).
         case committed(CommitReport)
-        /// The outputs and the snapshot were written, but publishing them into Firestore failed; they stand, and
-        /// `gvingest publish` can be run again.
+        /// The outputs and the snapshot were written, but rendering the website or publishing into Firestore failed;
+        /// they stand, and `gvingest site` or `gvingest publish` can be run again.
         case publishFailed(CommitReport, CatalogError)
         /// A dry run: the diff a real run would publish, against the snapshot of `comparedWith` (nil: none yet).
         case dryRun(diff: CatalogDiff, comparedWith: String?)
@@ -126,6 +126,7 @@ public struct CatalogRun: Sendable {
             log.info("publish", "\(change); \(committed.news.count) news item(s); wrote \(pipeline.catalogFile.path) and \(committed.snapshotFile.lastPathComponent)",
                      ["snapshot": .string(committed.snapshotFile.path), "news": .int(committed.news.count)])
             report.outcome = committed.diff.isEmpty && committed.previous != nil ? "no changes" : "ok"
+            if let failure = await renderSite(courses, log: log, report: &report) { return .publishFailed(committed, failure) }
             if let failure = await publishToFirestore(log: log, report: &report) { return .publishFailed(committed, failure) }
             return .committed(committed)
         } catch {
@@ -148,6 +149,31 @@ public struct CatalogRun: Sendable {
         return written.lazy.compactMap {
             AtomicFile.symbolicLink(from: outputs.directory, to: $0) ?? AtomicFile.symbolicLink(from: project, to: $0)
         }.first
+    }
+
+    /// Renders the website where `outputs.site` says, from the outputs just written and the rule each field was read by.
+    private func renderSite(_ courses: [Course], log: RunLog, report: inout RunReport) async -> CatalogError? {
+        guard let site = config.outputs.site else { return nil }
+        var interim = report
+        interim.warnings = log.warnings
+        let provenance = Dictionary(courses.map { ($0.id, $0.parsed.provenance) }) { first, _ in first }
+        let failure = await report.stage("site") { [config, catalog] () async -> (CatalogError?, [String: Int]) in
+            do throws(CatalogError) {
+                var input = try SitePublisher.input(outputs: config.outputs, catalog: catalog, provenance: provenance)
+                input.report = interim
+                let files = CatalogSite.render(input)
+                try Result { () throws(FileWriteError) in try SitePublisher.write(files, to: site) }
+                    .mapError { CatalogError("\($0); the outputs stand, `gvingest site` can render it again", .cannotWrite) }.get()
+                log.info("site", "wrote \(files.count) files into \(site.path)")
+                return (nil, ["files": files.count])
+            } catch {
+                return (error, [:])
+            }
+        }
+        guard let failure else { return nil }
+        log.error("site", "\(failure)")
+        report.outcome = "outputs written; the site was not: \(failure)"
+        return failure
     }
 
     /// Publishes the written outputs where `publish.firestore` says; the failure, if any, after logging it.

@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+@testable import CatalogKit
+
+/// The website renderer as a pure function, and the publisher that writes it.
+@Suite struct CatalogSiteTests {
+    typealias Support = SnapshotTestSupport
+
+    static let hostile = "<script>alert(\"x\")</script> & 'quotes' &amp; </b>"
+
+    /// CIS 162 → CIS 163 → CIS 263, and a course whose text is markup.
+    static func courses(hostileTitle: String = hostile) -> [Course] {
+        let parsed = [Support.course("CIS 162", title: "Computer Science I"),
+                      Support.course("CIS 163", title: "Computer Science II", prerequisite: "CIS 162."),
+                      Support.course("CIS 263", title: "Data Structures", description: "", prerequisite: "CIS 163 and MTH 999."),
+                      Support.course("WRT 150", title: hostileTitle, description: hostile)].map(\.parsed)
+        return Normalizer().normalize(catalog: parsed)
+    }
+
+    static func input(_ snapshots: [Snapshot], report: RunReport? = nil) -> SiteInput {
+        SiteInput(catalogName: "Test <catalog>", snapshots: snapshots, news: [], report: report,
+                  provenance: ["cis-163": ["title": "course heading <h1>"]], copies: ["catalog.json": Data("{}".utf8)])
+    }
+
+    static func text(_ files: [String: Data], _ path: String) throws -> String {
+        String(decoding: try #require(files[path], "no \(path) among \(files.keys.sorted())"), as: UTF8.self)
+    }
+
+    @Test func requisitesLinkBothWaysAndTheMapDrawsTheChain() throws {
+        let files = CatalogSite.render(Self.input([Support.capture(Self.courses(), at: 1_714_560_000).snapshot]))
+        let page = try Self.text(files, "course/cis-263.html")
+        #expect(page.contains("<a href=\"../course/cis-163.html\">CIS 163</a>"))
+        #expect(page.contains("<span class=\"missing\" title=\"not in this catalog\">MTH 999</span>"))
+        // The map: both prerequisites drawn above as links, an arrow each, and the same said in words.
+        #expect(page.contains("<a href=\"../course/cis-162.html\"><title>CIS 162: Computer Science I</title>"))
+        #expect(page.components(separatedBy: "<line ").count - 1 == 3)
+        #expect(page.contains("Needs 2 steps away: <a href=\"../course/cis-162.html\">CIS 162</a>"))
+        let first = try Self.text(files, "course/cis-162.html")
+        #expect(first.contains("<dt>Required by</dt><dd><a href=\"../course/cis-163.html\">CIS 163</a></dd>"))
+        #expect(first.contains("Needed by 2 steps away: <a href=\"../course/cis-263.html\">CIS 263</a>"))
+        // Every published field with a value, the empty ones named, and the rule a field came from where known.
+        let second = try Self.text(files, "course/cis-163.html")
+        #expect(second.contains("<dt>prerequisiteCourses</dt><dd>[&quot;CIS 162&quot;]</dd>"))
+        #expect(second.contains("<dt>title</dt><dd>Computer Science II <small>read by course heading &lt;h1&gt;</small></dd>"))
+        #expect(page.contains("<p>Empty: ") && page.contains("description,"))
+    }
+
+    @Test func catalogTextIsEscapedEverywhere() throws {
+        let files = CatalogSite.render(Self.input([Support.capture(Self.courses(), at: 1_714_560_000).snapshot]))
+        for (path, data) in files where path.hasSuffix(".html") {
+            let text = String(decoding: data, as: UTF8.self)
+            #expect(!text.contains("<script>alert"), "\(path)")
+            #expect(!text.contains("</b>"), "\(path)")
+        }
+        let page = try Self.text(files, "course/wrt-150.html")
+        #expect(page.contains("<h1>WRT 150: &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &apos;quotes&apos; &amp;amp; &lt;/b&gt;</h1>"))
+        #expect(try Self.text(files, "index.html").contains("<title>Catalog · Test &lt;catalog&gt;</title>"))
+        // The index is a script: "</" would end it, so it is written "<\/".
+        let index = try Self.text(files, "assets/search-index.js")
+        #expect(index.contains("<\\/script>") && !index.contains("</"))
+    }
+
+    @Test func pathsAreSafeAndDistinctForAnyID() {
+        let ids = ["cis-162", "cis-162_", "cis-162/..", "ÄB 1", "a b", "a_20b"]
+        let names = ids.map(CatalogSite.fileName)
+        #expect(Set(names).count == ids.count)
+        #expect(names.allSatisfy { $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") } })
+        #expect(CatalogSite.fileName("cis-162") == "cis-162")
+    }
+
+    @Test func whatChangedAndHealthCompareConsecutiveSnapshots() throws {
+        let first = Support.capture(Self.courses(), at: 1_714_560_000).snapshot
+        var later = Self.courses().filter { $0.code.description != "CIS 162" }
+        later[0].description = ""
+        later.append(Support.course("CIS 380", title: "Machine Learning"))
+        let second = Support.capture(later, previous: first, at: 1_715_560_000).snapshot
+        var report = RunReport(catalog: "test", startedAt: second.capturedAt)
+        report.warnings = ["normalize: CIS 163: listed again at file:///a/1.html", "normalize: CIS 263: listed again at file:///a/2.html",
+                           "parse: parse gap: https://x/3: no course"]
+        let files = CatalogSite.render(Self.input([first, second], report: report))
+        let changes = try Self.text(files, "changes/20240513T002640Z.html")
+        #expect(changes.contains("<h2>Added (1)</h2>") && changes.contains("<a href=\"../course/cis-380.html\">CIS 380</a>"))
+        #expect(changes.contains("<h2>Removed (1)</h2>\n<ul class=\"changes\"><li>CIS 162 Computer Science I</li>"))
+        #expect(changes.contains("<th scope=\"row\">Description</th><td><del>A course.</del></td><td><ins>(none)</ins></td>"))
+        #expect(try Self.text(files, "changes.html").contains("<a href=\"changes/20240513T002640Z.html\">"))
+        let health = try Self.text(files, "health.html")
+        #expect(health.contains("<summary>2 × normalize: listed again at …</summary>"))
+        #expect(health.contains("<summary>1 × parse: parse gap: … no course</summary>"))
+        // CIS: 2 of 3 courses with a description before (CIS 263 has none), 1 of 3 now: the fall is marked.
+        #expect(health.contains("<td>3</td><td class=\"drop\">1 (was 2)</td>"))
+    }
+
+    @Test func sameInputSameBytes() {
+        let snapshot = Support.capture(Self.courses(), at: 1_714_560_000).snapshot
+        #expect(CatalogSite.render(Self.input([snapshot])) == CatalogSite.render(Self.input([snapshot])))
+    }
+
+    @Test func theMapCutsWideLayersButTheTextListsEveryCourse() {
+        let map = PrerequisiteMap(code: "A 1", requires: { $0 == "A 1" ? (1...20).map { "B \($0)" } : [] }, requiredBy: { _ in [] })
+        let svg = map.svg(title: { _ in nil }, href: { "\($0).html" }, requires: { $0 == "A 1" ? (1...20).map { "B \($0)" } : [] })
+        #expect(svg.contains("+\(20 - PrerequisiteMap.drawnPerLayer) more"))
+        #expect(svg.components(separatedBy: "<a href=").count - 1 == PrerequisiteMap.drawnPerLayer)
+        #expect(map.text { $0 }.contains("B 20") && map.text { $0 }.contains("B 9"))
+    }
+
+    @Test func thePublisherReplacesItsOwnSiteWholeAndRefusesOtherFolders() throws {
+        let root = try Support.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let site = root.appendingPathComponent("site")
+        try SitePublisher.write(["index.html": Data("one".utf8), "old/page.html": Data("x".utf8), SitePublisher.marker: Data()], to: site)
+        try SitePublisher.write(["index.html": Data("two".utf8), SitePublisher.marker: Data()], to: site)
+        #expect(try String(contentsOf: site.appendingPathComponent("index.html"), encoding: .utf8) == "two")
+        #expect(!FileManager.default.fileExists(atPath: site.appendingPathComponent("old").path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["site"])
+        // A folder of other files, and a symbolic link, are never written into.
+        let other = root.appendingPathComponent("home")
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: other.appendingPathComponent("notes.txt"))
+        #expect(throws: FileWriteError.self) { try SitePublisher.write(["index.html": Data()], to: other) }
+        #expect(FileManager.default.fileExists(atPath: other.appendingPathComponent("notes.txt").path))
+        let link = root.appendingPathComponent("link")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: site)
+        #expect(throws: FileWriteError.self) { try SitePublisher.write(["index.html": Data()], to: link) }
+        #expect(try String(contentsOf: site.appendingPathComponent("index.html"), encoding: .utf8) == "two")
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `gvingest site` and `run` with `outputs.site`: the GVSU fixture's two editions and the UH 44 catalog rendered by the
+/// binary, checked by html5lib and driven in Chromium (Tests/tools/site-check.py).
+@Suite(.serialized) struct SiteTests {
+    /// A folder with a configuration rendering the site into `site/`; removed when the test ends, or, for the suite's
+    /// shared ones (`kept`), left in .build/site-tests for a look and replaced by the next test process.
+    final class Scratch: Sendable {
+        let root: URL
+        let kept: Bool
+        var config: URL { root.appendingPathComponent("pipeline.json") }
+        var site: URL { root.appendingPathComponent("site") }
+        var out: URL { root.appendingPathComponent("out") }
+
+        /// `pages` links to `source`, read as a mirror (`replay`) or a folder of pages (`directory`).
+        init(_ kind: String, _ sources: [String: URL], id: String, name: String, system: String, kept: Bool = false) throws {
+            self.kept = kept
+            root = kept ? Binary.packageRoot.appendingPathComponent(".build/site-tests/\(id)")
+                : FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-site-\(UUID().uuidString)")
+            if kept { try? FileManager.default.removeItem(at: root) }
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            for (name, source) in sources { try FileManager.default.createSymbolicLink(at: root.appendingPathComponent(name), withDestinationURL: source) }
+            let catalog: [String: Any] = ["id": id, "name": name, "system": system, "source": [kind: sources.keys.sorted()[0]]]
+            let json: [String: Any] = ["schemaVersion": 1, "catalogs": [catalog], "outputs": ["directory": "out", "site": "site"]]
+            try JSONSerialization.data(withJSONObject: json).write(to: config)
+        }
+
+        deinit { if !kept { try? FileManager.default.removeItem(at: root) } }
+
+        func run(_ extra: [String] = [], at epoch: Int) async throws {
+            let outcome = try await Binary.run(["run", "--config", config.path, "--quiet"] + extra, environment: ["SOURCE_DATE_EPOCH": "\(epoch)"])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+        }
+    }
+
+    /// The GVSU fixture's first edition, then its next: two snapshots, news, one "what changed" page.
+    static func gvsu(kept: Bool = false) async throws -> Scratch {
+        let scratch = try Scratch("replay", ["gvsu": Binary.fixtures.appendingPathComponent("gvsu"), "next": Binary.fixtures.appendingPathComponent("gvsu-next")],
+                                  id: "gvsu-fixture", name: "Recorded GVSU catalog", system: "gvsu", kept: kept)
+        try await scratch.run(at: 1_714_560_000)
+        try await scratch.run(["--replay", scratch.root.appendingPathComponent("next").path], at: 1_715_560_000)
+        return scratch
+    }
+
+    static let twoEditions = Task { try await gvsu(kept: true) }
+    static let uh44 = Task { () async throws -> Scratch in
+        let scratch = try Scratch("directory", ["uh44": Binary.realworld.appendingPathComponent("acalog-uh/44")],
+                                  id: "uh", name: "University of Houston 2023-2024", system: "acalog", kept: true)
+        try await scratch.run(at: 1_714_560_000)
+        return scratch
+    }
+
+    static func files(_ root: URL) -> [String: Data] {
+        let paths = FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String } ?? []
+        return Dictionary(uniqueKeysWithValues: paths.compactMap { path in
+            (try? Data(contentsOf: root.appendingPathComponent(path))).map { (path, $0) }
+        })
+    }
+
+    static func text(_ scratch: Scratch, _ path: String) throws -> String {
+        try String(contentsOf: scratch.site.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    @Test func runRendersTheSiteOfTwoEditions() async throws {
+        let scratch = try await Self.twoEditions.value
+        for name in ["catalog.json", "news.json", "news.atom"] {
+            #expect(FileManager.default.contents(atPath: scratch.site.appendingPathComponent(name).path)
+                    == FileManager.default.contents(atPath: scratch.out.appendingPathComponent(name).path), "\(name)")
+        }
+        let changes = try FileManager.default.contentsOfDirectory(atPath: scratch.site.appendingPathComponent("changes").path)
+        #expect(changes == ["20240513T002640Z.html"])
+        let diff = try Self.text(scratch, "changes/20240513T002640Z.html")
+        #expect(diff.contains("3 added, 2 removed, 1 renumbered, 3 changed"))
+        #expect(try Self.text(scratch, "news.html").contains("<link rel=\"alternate\" type=\"application/atom+xml\""))
+        let course = try Self.text(scratch, "course/cis-380.html")
+        #expect(course.contains("<dt>Prerequisite courses</dt><dd><a href=\"../course/cis-263.html\">CIS 263</a>"))
+        #expect(course.contains("<small>read by "), "the run knows each field's rule")
+        #expect(course.contains("<svg class=\"map\""))
+        #expect(try Self.text(scratch, "health.html").contains("<h2>Fields by subject</h2>"))
+    }
+
+    @Test func theSameRunsGiveTheSameBytes() async throws {
+        let first = try await Self.twoEditions.value, second = try await Self.gvsu()
+        let (a, b) = (Self.files(first.site), Self.files(second.site))
+        #expect(a.count > 80 && a.keys.sorted() == b.keys.sorted())
+        #expect(a.keys.filter { a[$0] != b[$0] }.sorted() == [])
+    }
+
+    @Test func siteCommandRendersFromTheOutputsAndRefusesWhatItShouldNot() async throws {
+        let scratch = try await Self.twoEditions.value
+        let other = scratch.root.appendingPathComponent("other")
+        let made = try await Binary.run(["site", "--config", scratch.config.path, "--out", other.path])
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stderr.contains("open \(other.path)/index.html in a browser"))
+        #expect(Self.files(other).keys.sorted() == Self.files(scratch.site).keys.sorted())
+        // A folder of someone else's files and a symbolic link are refused (73); the folder keeps its files.
+        try FileManager.default.createSymbolicLink(at: scratch.root.appendingPathComponent("link"), withDestinationURL: other)
+        let linked = try await Binary.run(["site", "--config", scratch.config.path, "--out", scratch.root.appendingPathComponent("link").path])
+        #expect(linked.status == 73 && linked.stderr.contains("symbolic link"), "\(linked.stderr)")
+        let foreign = try await Binary.run(["site", "--config", scratch.config.path, "--out", scratch.root.appendingPathComponent("gvsu/").path])
+        #expect(foreign.status == 73, "\(foreign.stderr)")
+        #expect(FileManager.default.fileExists(atPath: Binary.fixtures.appendingPathComponent("gvsu/index.json").path))
+        // No snapshot yet: 66, saying to run first.
+        let fresh = try Scratch("replay", ["gvsu": Binary.fixtures.appendingPathComponent("gvsu")], id: "x", name: "x", system: "gvsu")
+        let none = try await Binary.run(["site", "--config", fresh.config.path])
+        #expect(none.status == 66 && none.stderr.contains("run `gvingest run` first"), "\(none.stderr)")
+    }
+
+    @Test func aRunWhoseSiteCannotBeWrittenKeepsItsOutputsAndExits73() async throws {
+        let scratch = try Scratch("replay", ["gvsu": Binary.fixtures.appendingPathComponent("gvsu")], id: "g", name: "g", system: "gvsu")
+        try FileManager.default.createDirectory(at: scratch.site, withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: scratch.site.appendingPathComponent("notes.txt"))
+        let outcome = try await Binary.run(["run", "--config", scratch.config.path, "--quiet"])
+        #expect(outcome.status == 73 && outcome.stderr.contains("gvingest site` can render it again"), "\(outcome.stderr)")
+        #expect(FileManager.default.fileExists(atPath: scratch.out.appendingPathComponent("catalog.json").path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.site.path) == ["notes.txt"])
+    }
+
+    @Test func theUHCatalogRendersWithinBounds() async throws {
+        let scratch = try await Self.uh44.value
+        let files = Self.files(scratch.site)
+        let bytes = files.values.reduce(0) { $0 + $1.count }
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: scratch.out.appendingPathComponent("run-report.json"))) as? [String: Any]
+        let seconds = ((report?["stages"] as? [[String: Any]])?.first { $0["name"] as? String == "site" }?["seconds"] as? Double) ?? -1
+        print("SiteTests: UH 44: \(files.count) files, \(bytes / 1_000_000) MB, site stage \(seconds) s (this build)")
+        #expect(files.count > 4_000 && bytes < 60_000_000)
+        #expect((0..<120).contains(seconds))
+        // The largest chain drawn whole: COSC 4354's eight layers of prerequisites.
+        let page = try Self.text(scratch, "course/cosc-4354.html")
+        #expect(page.contains("Needs 8 steps away"))
+    }
+
+    /// site-check.py with the venv's Python; its JSON result.
+    static func siteCheck(_ arguments: [String]) async throws -> (status: Int32, result: [String: Any], stderr: String) {
+        let outcome = try await Binary.run([Binary.packageRoot.appendingPathComponent("Tests/tools/site-check.py").path] + arguments,
+                                           executable: OptionalTool.browserVenv.appendingPathComponent("bin/python"))
+        let result = (try? JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8))) as? [String: Any] ?? [:]
+        return (outcome.status, result, outcome.stderr)
+    }
+
+    @Test(.needs(.html5lib)) func everyPageIsValidHTML5AndEveryLinkResolves() async throws {
+        try OptionalTool.html5lib.require()
+        for scratch in [try await Self.twoEditions.value, try await Self.uh44.value] {
+            let check = try await Self.siteCheck(["check", scratch.site.path])
+            #expect(check.status == 0, "\(check.result["errors"] ?? check.stderr)")
+            #expect((check.result["pages"] as? Int ?? 0) > 80 && (check.result["links"] as? Int ?? 0) > 2_000)
+        }
+    }
+
+    @Test(.needs(.chromium)) func searchMapAndWhatChangedInChromium() async throws {
+        try OptionalTool.chromium.require()
+        let gvsu = try await Self.twoEditions.value
+        let small = try await Self.siteCheck(["browse", gvsu.site.path, "--query", "machine learning", "--expect", "CIS 380", "--changes"])
+        #expect(small.status == 0, "\(small.result["errors"] ?? small.stderr)")
+        #expect(small.result["visited"] as? [String] == ["CIS 380: Machine Learning", "CIS 162: Computer Science I"])
+        #expect(small.result["changes"] as? [String] == ["Added (3)", "Removed (2)", "Renumbered (1)", "Changed (3)"])
+        #expect(small.result["url"] as? String == "search.html?q=machine+learning")
+        // The 4,000-course catalog: the latency of each keystroke as the page measures it, and the README's screenshot.
+        let uh = try await Self.uh44.value
+        let screenshot = Binary.packageRoot.appendingPathComponent(".build/site-screenshot.png")
+        let large = try await Self.siteCheck(["browse", uh.site.path, "--query", "software development practices", "--expect", "COSC 4354",
+                                              "--screenshot", screenshot.path, "course/bioe-2100.html"])
+        #expect(large.status == 0, "\(large.result["errors"] ?? large.stderr)")
+        let latency = large.result["latencyMs"] as? [String: Any]
+        print("SiteTests: UH 44 search latency per keystroke (ms): median \(latency?["median"] ?? "?"), max \(latency?["max"] ?? "?")")
+        #expect((latency?["max"] as? Double ?? .infinity) < 1_000)
+        #expect(FileManager.default.fileExists(atPath: screenshot.path))
+    }
+}
