@@ -58,12 +58,7 @@ enum HistoryCommand: Command {
         print("\(found.name) — \(found.title)\(found.inCatalog ? "" : " (no longer in the catalog)")")
         print("first edition: \(found.first ?? "before the history began"), created \(found.created ?? "(unknown)")")
         for event in found.history {
-            let what = switch event.kind {
-            case .renumbered: "renumbered from \(event.from ?? "?")"
-            case .changed: "changed: " + (event.fields ?? []).map(DiffReport.label).joined(separator: ", ")
-            default: event.kind.rawValue
-            }
-            print("  \(event.edition.padding(toLength: max(12, event.edition.count), withPad: " ", startingAt: 0))  \(what)")
+            print("  \(event.edition.padding(toLength: max(12, event.edition.count), withPad: " ", startingAt: 0))  \(event.summary)")
         }
         return .ok
     }

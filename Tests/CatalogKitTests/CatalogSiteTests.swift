@@ -45,6 +45,23 @@ import Testing
         #expect(page.contains("<p>Empty: ") && page.contains("description,"))
     }
 
+    /// Issue 34: a course page shows its first edition and its history, edition by edition.
+    @Test func aCoursePageShowsItsFirstEditionAndHistory() throws {
+        let first = Snapshot.capture(catalogID: "test", source: .null, pages: Support.pages, courses: Self.courses(), previous: nil,
+                                     at: Date(timeIntervalSince1970: 1_627_776_000), edition: "2021-2022").snapshot
+        let renamed = Self.courses().map(\.parsed).map { parsed -> ParsedCourse in
+            var parsed = parsed
+            if parsed.code.description == "CIS 162" { parsed.code = CourseCode(subject: "CS", number: "162") }
+            return parsed
+        }
+        let second = Snapshot.capture(catalogID: "test", source: .null, pages: Support.pages,
+                                      courses: Normalizer().normalize(catalog: renamed), previous: first,
+                                      at: Date(timeIntervalSince1970: 1_659_312_000), edition: "2022-2023").snapshot
+        let page = try Self.text(CatalogSite.render(Self.input([first, second])), "course/cs-162.html")
+        #expect(page.contains("<dt>First edition</dt><dd>2021-2022</dd>"), "\(page)")
+        #expect(page.contains("<dt>History</dt><dd>2021-2022: added<br>2022-2023: renumbered from CIS 162</dd>"))
+    }
+
     @Test func catalogTextIsEscapedEverywhere() throws {
         let files = CatalogSite.render(Self.input([Support.capture(Self.courses(), at: 1_714_560_000).snapshot]))
         for (path, data) in files where path.hasSuffix(".html") {

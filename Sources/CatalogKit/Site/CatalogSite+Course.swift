@@ -29,6 +29,8 @@ extension CatalogSite {
             + row("Notes", course.notes.isEmpty ? nil : course.notes.map(prose).joined())
             + row("Source", Self.isWeb(course.url) ? "<a href=\"\(esc(course.url))\">\(esc(course.url))</a>" : esc(course.url))
             + row("First seen", course.createdAt.map(esc)) + row("Last changed", course.updatedAt.map(esc))
+            + row("First edition", course.firstEdition.map(esc))
+            + row("History", course.history.map { $0.map { "\(esc($0.edition)): \(esc($0.summary))" }.joined(separator: "<br>") })
             + "</dl>\n"
         let map = PrerequisiteMap(code: course.name, requires: requires, requiredBy: requiredBy)
         body += "<section aria-labelledby=\"map\"><h2 id=\"map\">Prerequisite map</h2>\n"

@@ -13,6 +13,15 @@ public struct CourseEvent: Codable, Sendable, Equatable {
     public var from: String?
     /// The compared fields that changed.
     public var fields: [String]?
+
+    /// For people: "added", "renumbered from HRMA 2197", "changed: Credits, Description".
+    public var summary: String {
+        switch kind {
+        case .renumbered: "renumbered from \(from ?? "another code")"
+        case .changed: "changed: " + (fields ?? []).map(DiffReport.label).joined(separator: ", ")
+        default: kind.rawValue
+        }
+    }
 }
 
 /// A course that left the catalog, kept so that one coming back is the same course with a gap (`Snapshot.retired`).
