@@ -11,7 +11,7 @@ struct GVIngest {
 
     /// Every command, once: dispatch, help, hints, completions and tests read this list.
     static let commands: [any Command.Type] = [RunCommand.self, ParseCommand.self, PrereqCommand.self, FetchCommand.self,
-                                               DiffCommand.self, PublishCommand.self, SearchCommand.self, ConfigCommand.self,
+                                               DiffCommand.self, PublishCommand.self, AnnounceCommand.self, SearchCommand.self, ConfigCommand.self,
                                                CompletionsCommand.self,
                                                VersionCommand.self, HelpCommand.self]
 
