@@ -100,6 +100,8 @@ import TestSupport
 
     @Test func aChannelDownForARunGetsItsNewsFromTheNextAnnounceAndRateLimitsAreObeyed() async throws {
         let project = try Project(deadline: 4)
+        let check = try await project.gvingest(["config", "check", "pipeline.json"])
+        #expect(check.status == 0 && check.stdout.contains("announces to discord (discord), slack (slack), hook (webhook)"), "\(check.stdout)")
         let first = try await project.gvingest(["run", "--config", "pipeline.json", "--quiet"])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(project.server.totalRequests == 0, "the baseline announces nothing")
