@@ -14,10 +14,12 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
+        // libcurl from the system (Debian: libcurl4-openssl-dev), for mail over SMTP; the module map and shim only.
+        .systemLibrary(name: "CLibCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // The only module that touches libxml2: copies everything out into Swift values.
         .target(name: "SafeLibXML", dependencies: ["CLibXML2"]),
         // Model and pipeline stages.
-        .target(name: "CatalogKit", dependencies: ["SafeLibXML"]),
+        .target(name: "CatalogKit", dependencies: ["SafeLibXML", "CLibCurl"]),
         // Thin command-line front end.
         .executableTarget(name: "gvingest", dependencies: ["CatalogKit", "SafeLibXML"]),
         // A real HTTP/1.1 server on 127.0.0.1 with injectable faults, for tests and benchmarks only.

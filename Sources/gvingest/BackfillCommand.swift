@@ -17,9 +17,9 @@ enum BackfillCommand: Command {
     folder, a folder of pages). Each edition's snapshot is dated by --date LABEL=YYYY-MM-DD, or else
     1 August of the label's first year (UTC). Every course gets firstEdition, the label of the first
     edition it appears in (renumberings followed back), createdAt from that edition's date, and a
-    history: added, renumbered from a code, fields changed, removed and returned. Nothing is announced
-    and nothing is published to Firestore; catalog.json is written as a run writes it. The next
-    `gvingest run` goes on from the newest edition as if it had run all along.
+    history: added, renumbered from a code, fields changed, removed and returned. Nothing is announced,
+    published to Firestore or rendered as the site; catalog.json is written as a run writes it. The
+    next `gvingest run` goes on from the newest edition as if it had run all along.
 
     A backfill cut short (killed, a source down) goes on after the last edition it finished when run
     again with the same editions. A history holding other snapshots is refused unless --rebuild, which

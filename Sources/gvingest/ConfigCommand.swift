@@ -28,7 +28,8 @@ enum ConfigCommand: Command {
         let config = try loadConfiguration(path)
         let catalogs = config.catalogs.map { "\($0.id) (\($0.system.rawValue))" }.joined(separator: ", ")
         let firestore = config.firestore.map { "; publishes into Firestore project \($0.project) (\($0.database): \($0.coursesCollection), \($0.newsCollection))" } ?? ""
-        print("\(path): valid; catalogs: \(catalogs)\(firestore)")
+        let announce = config.announce.map { "; announces to " + $0.channels.map { "\($0.name) (\($0.kind.rawValue))" }.joined(separator: ", ") } ?? ""
+        print("\(path): valid; catalogs: \(catalogs)\(firestore)\(announce)")
         return .ok
     }
 }

@@ -11,8 +11,8 @@ struct GVIngest {
 
     /// Every command, once: dispatch, help, hints, completions and tests read this list.
     static let commands: [any Command.Type] = [RunCommand.self, ParseCommand.self, PrereqCommand.self, FetchCommand.self,
-                                               DiffCommand.self, PublishCommand.self, SiteCommand.self, SearchCommand.self,
-                                               BackfillCommand.self, HistoryCommand.self, ConfigCommand.self,
+                                               DiffCommand.self, PublishCommand.self, SiteCommand.self, AnnounceCommand.self,
+                                               SearchCommand.self, BackfillCommand.self, HistoryCommand.self, ConfigCommand.self,
                                                CompletionsCommand.self,
                                                VersionCommand.self, HelpCommand.self]
 

@@ -71,6 +71,8 @@ public enum Fault: Sendable, Equatable {
     case renderLatency(seconds: Double)
     /// Answers with this status code (small text/plain body) for the next `times` requests.
     case status(Int, times: Int)
+    /// Answers with this status and JSON body (an API's error, such as Discord's 429 with `retry_after`), `times` times.
+    case reply(status: Int, json: String, times: Int)
     /// Answers 429 with this Retry-After value (delta-seconds or HTTP-date) for the next `times` requests.
     case tooManyRequests(retryAfter: String, times: Int)
     /// Closes the connection with a TCP RST and no response for the next `times` requests.
@@ -121,6 +123,8 @@ public struct RecordedRequest: Sendable, Equatable {
     public let time: Date
     /// Which accepted connection carried the request, numbered from 1 in accept order.
     public let connectionID: Int
+    /// The request's body (a webhook's payload).
+    public var body: [UInt8] = []
 }
 
 /// A socket call that failed while the server was being set up.

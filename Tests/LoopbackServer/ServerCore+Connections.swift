@@ -95,8 +95,9 @@ extension ServerCore {
     // MARK: Responses
 
     private func respond(to request: ParsedRequest, body: [UInt8], fd: Int32, connectionID: Int) -> ConnectionFate {
-        let record = RecordedRequest(method: request.method, path: request.target, version: request.version,
+        var record = RecordedRequest(method: request.method, path: request.target, version: request.version,
                                      headers: request.headers, time: Date(), connectionID: connectionID)
+        record.body = body
         let plan = locked { state -> ResponsePlan in
             state.log.append(record)
             state.inFlight += 1
@@ -129,6 +130,8 @@ extension ServerCore {
             return .reset
         case .status(let code, _):
             response = .text(code, "Injected \(code) \(reasonPhrase(code))\n")
+        case .reply(let status, let json, _):
+            response = PendingResponse(status: status, headers: [("Content-Type", "application/json")], body: .bytes(Data(json.utf8)))
         case .tooManyRequests(let retryAfter, _):
             var limited = PendingResponse.text(429, "Injected 429 Too Many Requests\n")
             limited.headers.append(("Retry-After", retryAfter))
@@ -196,7 +199,7 @@ extension ServerCore {
                     plan.latency = plan.latency ?? seconds
                 case .renderLatency(let seconds):
                     plan.renderLatency = plan.renderLatency ?? seconds
-                case .status, .tooManyRequests, .reset, .truncated, .statusLineThenClose:
+                case .status, .tooManyRequests, .reset, .truncated, .statusLineThenClose, .reply:
                     if plan.counted == nil && rules[index].remaining > 0 {
                         rules[index].remaining -= 1
                         plan.counted = rules[index].fault

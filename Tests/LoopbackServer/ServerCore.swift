@@ -12,7 +12,7 @@ struct FaultRule {
         self.fault = fault
         switch fault {
         case .status(_, let times), .tooManyRequests(_, let times), .reset(let times), .truncated(let times),
-             .statusLineThenClose(let times):
+             .statusLineThenClose(let times), .reply(_, _, let times):
             remaining = max(0, times)
         default:
             remaining = 0

@@ -69,6 +69,17 @@ public struct OptionalTool: Sendable {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium") && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
             && inVenv("selenium")
     }
+    /// AnnounceTests' mail: Python's aiosmtpd (PyPI) in a venv under .build, and openssl for the test's certificate.
+    public static let aiosmtpd = OptionalTool("aiosmtpd",
+        hint: "python3 -m venv .build/announce-venv && .build/announce-venv/bin/pip install aiosmtpd (as .ci/run does), and openssl") {
+        let lib = URL(fileURLWithPath: announcePython).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("lib").path
+        return onPath("openssl") && ((try? FileManager.default.contentsOfDirectory(atPath: lib)) ?? []).contains {
+            FileManager.default.fileExists(atPath: "\(lib)/\($0)/site-packages/aiosmtpd/__init__.py")
+        }
+    }
+    /// The venv's Python, which runs Tests/tools/smtp-peer.py.
+    public static let announcePython = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent(".build/announce-venv/bin/python").path
     /// The catalog.json schema checks: Tests/tools/validate-json-schema.py with Python's jsonschema. Looked for where
     /// /usr/bin/python3 imports packages from (Debian's, pip's, the user's), not by starting python: a Process leaves
     /// bytes LeakSanitizer reports, and traits are evaluated in the sanitizer step without suppressions too.

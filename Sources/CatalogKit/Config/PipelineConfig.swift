@@ -66,6 +66,8 @@ public struct PipelineConfig: Sendable, Equatable {
     public var guards = GuardSettings()
     /// `publish.firestore`: where a successful run publishes (nil: files only).
     public var firestore: FirestoreSettings?
+    /// `announce`: where a run's news is sent after its commit (nil: nowhere).
+    public var announce: AnnounceSettings?
     /// The file it was read from; relative paths in it are resolved against its directory.
     public var file: URL?
 
@@ -130,7 +132,7 @@ public struct PipelineConfig: Sendable, Equatable {
 extension PipelineConfig: Decodable {
     public init(from decoder: any Decoder) throws {
         let object = try ConfigValue(object: decoder, allowed: ["schemaVersion", "catalogs", "fetch", "normalize", "outputs", "news",
-                                                         "guards", "publish"])
+                                                         "guards", "publish", "announce"])
         self.init(catalogs: [], outputs: OutputSettings(directory: object.base.appendingPathComponent("out")))
         file = object.context.file
         if let version = object.required("schemaVersion").integer(minimum: 1), version != Self.schemaVersion {
@@ -155,6 +157,7 @@ extension PipelineConfig: Decodable {
         }
         guards = object["guards"]?.decode(GuardSettings.self) ?? guards
         firestore = object["publish"]?.object(allowed: ["firestore"])?["firestore"]?.decode(FirestoreSettings.self)
+        announce = object["announce"]?.decode(AnnounceSettings.self)
     }
 }
 

@@ -12,7 +12,8 @@ public struct CatalogRun: Sendable {
     /// Fetch, parse, normalize and diff, but write nothing.
     public var dryRun = false
     public var acceptRemovals = false
-    /// A backfill's edition (`Backfill`): the snapshot is labelled and dated by it; nothing is announced or published.
+    /// A backfill's edition (`Backfill`): the snapshot is labelled and dated by it; nothing is announced, published to
+    /// Firestore or rendered as the site.
     public var edition: String?
 
     public init(catalog: CatalogConfig, config: PipelineConfig, now: Date) {
@@ -113,6 +114,10 @@ public struct CatalogRun: Sendable {
                 return .notCommitted(error, temporary: false)
             }
         }
+        // The outbox is made before the commit: made after it, it would start past this run's news.
+        if config.announce != nil, let news = try? pipeline.loadNews(), let (outbox, isNew) = try? Outbox.load(pipeline.store, news: news), isNew {
+            do throws(CatalogError) { try outbox.save(pipeline.store) } catch { log.warning("announce", "\(error)") }
+        }
         do {
             let committed = try await report.stage(FirestoreDocuments.committedStage) { [now, acceptRemovals] () async throws(CommitError) -> (CommitReport, [String: Int]) in
                 let committed = try pipeline.commit(catalog: catalog, pages: pages, courses: courses, acceptRemovals: acceptRemovals, now: now)
@@ -126,9 +131,10 @@ public struct CatalogRun: Sendable {
             log.info("publish", "\(change); \(committed.news.count) news item(s); wrote \(pipeline.catalogFile.path) and \(committed.snapshotFile.lastPathComponent)",
                      ["snapshot": .string(committed.snapshotFile.path), "news": .int(committed.news.count)])
             report.outcome = committed.diff.isEmpty && committed.previous != nil ? "no changes" : "ok"
-            if let failure = await renderSite(courses, log: log, report: &report) { return .publishFailed(committed, failure) }
-            if let failure = await publishToFirestore(log: log, report: &report) { return .publishFailed(committed, failure) }
-            return .committed(committed)
+            var failure = await renderSite(courses, log: log, report: &report)
+            if failure == nil { failure = await publishToFirestore(log: log, report: &report) }
+            await announce(committed, pipeline: pipeline, log: log, report: &report)
+            return failure.map { .publishFailed(committed, $0) } ?? .committed(committed)
         } catch {
             log.error("publish", "\(error)")
             report.outcome = "\(error)"
@@ -153,7 +159,7 @@ public struct CatalogRun: Sendable {
 
     /// Renders the website where `outputs.site` says, from the outputs just written and the rule each field was read by.
     private func renderSite(_ courses: [Course], log: RunLog, report: inout RunReport) async -> CatalogError? {
-        guard let site = config.outputs.site else { return nil }
+        guard let site = config.outputs.site, edition == nil else { return nil }
         var interim = report
         interim.warnings = log.warnings
         let provenance = Dictionary(courses.map { ($0.id, $0.parsed.provenance) }) { first, _ in first }
@@ -202,6 +208,30 @@ public struct CatalogRun: Sendable {
         log.error("firestore", "\(failure); the outputs stand, `gvingest publish` can be run again")
         report.outcome = "outputs written; Firestore publish failed: \(failure)"
         return failure
+    }
+
+    /// Sends the run's news to the configured channels; what is not delivered stays in the outbox, is warned of and
+    /// listed in the report, and never changes the run's outcome.
+    private func announce(_ committed: CommitReport, pipeline: NewsPipeline, log: RunLog, report: inout RunReport) async {
+        guard let settings = config.announce, edition == nil else { return }
+        let announcer = Announcer(settings: settings, catalog: catalog, store: pipeline.store, now: now)
+        do throws(CatalogError) {
+            let news = try Result { () throws(CommitError) in try pipeline.loadNews() }.mapError { CatalogError("\($0)", .invalidData) }.get()
+            let outbox = try announcer.outbox(news: news, snapshot: committed.snapshot)
+            try outbox.save(pipeline.store)
+            let channels = await report.stage("announce") { () async -> ([ChannelReport], [String: Int]) in
+                let channels = await announcer.deliver(outbox)
+                return (channels, ["delivered": channels.map(\.delivered).reduce(0, +), "messages": channels.map(\.messages).reduce(0, +),
+                                   "pending": channels.map(\.pending.count).reduce(0, +)])
+            }
+            for channel in channels where !channel.pending.isEmpty {
+                log.warning("announce", "channel \(channel.channel): \(channel.problem ?? "not delivered"); \(channel.pending.count) news item(s) "
+                    + "stay pending for the next run or `gvingest announce`")
+            }
+            report.pendingDeliveries = channels.filter { !$0.pending.isEmpty }
+        } catch {
+            log.warning("announce", "\(error); nothing was announced, the news stays for the next run or `gvingest announce`")
+        }
     }
 
     /// The catalog's pages, crawled, replayed from a mirror or read from a directory, and parsed; throws (69) when the

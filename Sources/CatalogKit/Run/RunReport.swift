@@ -23,6 +23,8 @@ public struct RunReport: Sendable, Codable {
     public var unfetchedAtDeadline: [String] = []
     /// Pages that could not be fetched (the deadline's aside), each with its URL and why.
     public var failedPages: [FailedPage] = []
+    /// The channels that still lack news after the announce stage, and why (nil: no channel configured).
+    public var pendingDeliveries: [ChannelReport]?
 
     public struct FailedPage: Sendable, Codable, Equatable {
         public var url: String

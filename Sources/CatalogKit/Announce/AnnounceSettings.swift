@@ -1,0 +1,153 @@
+import Foundation
+
+/// `announce` in pipeline.json: the channels a run's news goes to after its commit. Secrets stay out of the file: a
+/// channel names the environment variables that hold them.
+public struct AnnounceSettings: Sendable, Equatable {
+    public var channels: [AnnounceChannel] = []
+    /// How long delivering may take in all, retries and rate-limit waits included.
+    public var deadlineSeconds = 120
+}
+
+/// One place news is announced.
+public struct AnnounceChannel: Sendable, Equatable {
+    public enum Kind: String, CaseIterable, Sendable { case discord, slack, webhook, email }
+
+    public var name: String
+    public var kind: Kind
+    /// The variable holding the webhook's URL (every kind but email).
+    public var urlEnv: String?
+    /// The variable holding a bearer token (webhook).
+    public var tokenEnv: String?
+    public var email: EmailSettings?
+}
+
+/// An SMTP server and a digest's addresses.
+public struct EmailSettings: Sendable, Equatable {
+    /// `smtps://` (TLS from the start) or `smtp://` (with `starttls`, or to a loopback address only).
+    public var smtpURL: URL
+    public var starttls = true
+    /// The certificates trusted for a private server, instead of the system's.
+    public var caFile: String?
+    public var userEnv: String?
+    public var passwordEnv: String?
+    public var from: String
+    public var to: [String]
+}
+
+extension AnnounceSettings: Decodable {
+    static let deadlineSecondsRange = 1...86_400
+
+    public init(from decoder: any Decoder) throws {
+        let object = try ConfigValue(object: decoder, allowed: ["channels", "deadlineSeconds"])
+        deadlineSeconds = object["deadlineSeconds"]?.integer(in: Self.deadlineSecondsRange) ?? deadlineSeconds
+        _ = object.required("channels").elements(ifEmpty: "expected at least one channel") { entry in
+            entry.decode(AnnounceChannel.self).map { channel in
+                if channels.contains(where: { $0.name == channel.name }) { entry.fail("duplicate channel name \"\(channel.name)\"", at: "name") }
+                channels.append(channel)
+            }
+        }
+    }
+}
+
+extension AnnounceChannel: Decodable {
+    public init(from decoder: any Decoder) throws {
+        let kinds = Kind.allCases.map(\.rawValue)
+        let object = try ConfigValue(object: decoder, allowed: ["name"] + kinds)
+        let name = object.required("name").string {
+            $0.range(of: "^[A-Za-z0-9_-]{1,64}$", options: .regularExpression) == nil ? "expected 1 to 64 letters, digits, - and _, got \"\($0)\"" : nil
+        }
+        let present = kinds.filter { object[$0] != nil }
+        guard present.count == 1, let kind = present.first.flatMap(Kind.init(rawValue:)), let name, let body = object[kind.rawValue] else {
+            if present.count != 1 { object.fail("expected exactly one of \(kinds.joined(separator: ", ")), got \(present.isEmpty ? "none" : present.joined(separator: " and "))") }
+            throw ConfigContext.Incomplete()
+        }
+        self.init(name: name, kind: kind)
+        switch kind {
+        case .discord, .slack:
+            guard let settings = body.object(allowed: ["webhookUrlEnv"]) else { throw ConfigContext.Incomplete() }
+            urlEnv = settings.required("webhookUrlEnv").environmentName()
+        case .webhook:
+            guard let settings = body.object(allowed: ["urlEnv", "tokenEnv"]) else { throw ConfigContext.Incomplete() }
+            urlEnv = settings.required("urlEnv").environmentName()
+            tokenEnv = settings["tokenEnv"]?.nullable { $0.environmentName() }
+        case .email:
+            email = body.decode(EmailSettings.self)
+        }
+        guard urlEnv != nil || email != nil else { throw ConfigContext.Incomplete() }
+    }
+}
+
+extension EmailSettings: Decodable {
+    public init(from decoder: any Decoder) throws {
+        let object = try ConfigValue(object: decoder, allowed: ["smtpUrl", "starttls", "caFile", "userEnv", "passwordEnv", "from", "to"])
+        let starttls = object["starttls"]?.bool() ?? true
+        let url = object.required("smtpUrl").string { text in
+            guard let url = URL(string: text), let host = url.host, !host.isEmpty, url.path.isEmpty || url.path == "/",
+                  ["smtp", "smtps"].contains(url.scheme ?? "") else {
+                return "expected smtps://HOST[:PORT] or smtp://HOST[:PORT], got \"\(text)\""
+            }
+            return url.scheme == "smtp" && !starttls && !AnnounceChannel.isLoopback(host)
+                ? "expected smtps:// or starttls: true (mail is sent without TLS only to a loopback address), got \"\(text)\"" : nil
+        }.flatMap(URL.init(string:))
+        let address = { (value: ConfigValue) in
+            value.string { $0.range(of: #"^[^\s<>@,;:"()\[\]\\]+@[A-Za-z0-9.-]+$"#, options: .regularExpression) == nil
+                ? "expected an address such as catalog@example.edu, got \"\($0)\"" : nil }
+        }
+        let from = address(object.required("from"))
+        let to = object.required("to").elements(ifEmpty: "expected at least one address", address)
+        let caFile = object["caFile"]?.nullable { $0.string() }
+        let userEnv = object["userEnv"]?.nullable { $0.environmentName() }
+        let passwordEnv = object["passwordEnv"]?.nullable { $0.environmentName() }
+        if (object["userEnv"] == nil) != (object["passwordEnv"] == nil) {
+            object.fail("expected userEnv and passwordEnv together, or neither", at: object["userEnv"] == nil ? "userEnv" : "passwordEnv")
+        }
+        guard let url, let from, let to, !to.isEmpty else { throw ConfigContext.Incomplete() }
+        self.init(smtpURL: url, starttls: starttls, caFile: caFile, userEnv: userEnv, passwordEnv: passwordEnv, from: from, to: to)
+    }
+}
+
+extension ConfigValue {
+    /// The name of an environment variable (never its value: a secret does not belong in the file).
+    func environmentName() -> String? {
+        string { $0.range(of: "^[A-Za-z_][A-Za-z0-9_]*$", options: .regularExpression) == nil
+            ? "expected the name of an environment variable (letters, digits and _), got \"\($0)\"" : nil }
+    }
+
+    /// `read` of the value, or nil for JSON null.
+    func nullable<T>(_ read: (ConfigValue) -> T?) -> T? {
+        (try? decoder?.singleValueContainer().decodeNil()) == true ? nil : read(self)
+    }
+}
+
+extension AnnounceChannel {
+    public init(name: String, kind: Kind) {
+        self.name = name
+        self.kind = kind
+    }
+
+    /// Plain HTTP or SMTP without TLS only here: a test's server on this machine.
+    static func isLoopback(_ host: String) -> Bool { ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host.lowercased()) }
+
+    /// The webhook's URL from its variable: https, or http to a loopback address. Errors name the variable and the
+    /// host, never the URL, whose path is the secret.
+    func webhookURL(_ environment: [String: String]) throws(CatalogError) -> URL {
+        let variable = urlEnv ?? ""
+        guard let text = environment[variable]?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else {
+            throw CatalogError("channel \(name): \(variable) is not set (it holds the webhook's URL)", .noCredentials)
+        }
+        guard let url = URL(string: text), let host = url.host, !host.isEmpty,
+              url.scheme == "https" || (url.scheme == "http" && Self.isLoopback(host)) else {
+            throw CatalogError("channel \(name): \(variable) is no https:// URL (http:// only to a loopback address)", .invalidData)
+        }
+        return url
+    }
+
+    /// A value from its variable; nil when the channel names none.
+    func secret(_ variable: String?, _ environment: [String: String], holding what: String) throws(CatalogError) -> String? {
+        guard let variable else { return nil }
+        guard let value = environment[variable], !value.isEmpty else {
+            throw CatalogError("channel \(name): \(variable) is not set (it holds the \(what))", .noCredentials)
+        }
+        return value
+    }
+}
