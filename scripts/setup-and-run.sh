@@ -3,7 +3,7 @@
 # release mode with the Swift runtime and Foundation linked into the binary (README),
 # and runs the whole pipeline offline on the recorded fixture catalog twice (Fixtures/pipeline.json: a replay of
 # the mirror in Fixtures/gvsu, then of its later edition in Fixtures/gvsu-next), so the second run announces the
-# new courses; then shows the diff and the news, and renders the website. The outputs are left in Fixtures/out/ to
+# new courses; then shows the diff, the news, the messages it would announce, and renders the website. The outputs are left in Fixtures/out/ to
 # look at, the website in Fixtures/out/site/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,6 +37,8 @@ echo "== what changed between them (gvingest diff --config Fixtures/pipeline.jso
 "$bin" diff --config Fixtures/pipeline.json || [ $? -eq 1 ]
 echo "== the news, as the Atom feed Fixtures/out/news.atom carries it" >&2
 grep -o '<title>New course: [^<]*</title>' Fixtures/out/news.atom | sed 's/<[^>]*>//g; s/^/  /' >&2
+echo "== the messages Discord and Slack would get (gvingest announce --dry-run; set the webhooks to send them)" >&2
+"$bin" announce --config Fixtures/pipeline.json --dry-run | grep -E '"(content|text)" : "' | sed 's/^ */  /' | head -12 >&2 || true
 echo "== the catalog website (gvingest site --config Fixtures/pipeline.json --out Fixtures/out/site)" >&2
 "$bin" site --config Fixtures/pipeline.json --out Fixtures/out/site
 echo >&2

@@ -14,6 +14,7 @@ import Testing
         // It ends with the website and where to open it.
         #expect(text.contains(#""$bin" site --config Fixtures/pipeline.json --out Fixtures/out/site"#))
         #expect(text.contains("open $PWD/Fixtures/out/site/index.html in a browser"))
+        #expect(text.contains(#""$bin" announce --config Fixtures/pipeline.json --dry-run"#))
     }
 
     @Test func theSecondEditionBringsNewsADiffAndAFeed() async throws {
@@ -40,6 +41,13 @@ import Testing
         #expect(Set((changes["removed"] ?? []).compactMap { $0["name"] as? String }) == ["CIS 499", "WRT 098"])
         #expect((changes["renumbered"] ?? []).map { "\($0["from"] ?? "") → \($0["to"] ?? "")" } == ["CIS 367 → CIS 467"])
         #expect(Set((changes["changed"] ?? []).compactMap { $0["name"] as? String }) == ["CIS 162", "MTH 201", "STA 318"])
+
+        // Its channels have no webhook set: the news waits for them, and a dry run shows what they would get.
+        #expect(second.stderr.contains("channel discord: GVINGEST_DISCORD_WEBHOOK is not set"), "\(second.stderr)")
+        let messages = try await Binary.run(["announce", "--config", "pipeline.json", "--dry-run"], in: project)
+        #expect(messages.status == 0, "\(messages.stderr)")
+        #expect(messages.stdout.contains(#""content" : "Recorded GVSU catalog (written for the tests): 3 new courses""#))
+        #expect(messages.stdout.contains("--- channel slack: 3 news item(s) ---"), "\(messages.stdout)")
 
         let atom = try String(contentsOf: project.appendingPathComponent("out/news.atom"), encoding: .utf8)
         #expect(atom.components(separatedBy: "<entry>").count - 1 == 3)

@@ -225,7 +225,8 @@ public struct CatalogRun: Sendable {
                                    "pending": channels.map(\.pending.count).reduce(0, +)])
             }
             for channel in channels where !channel.pending.isEmpty {
-                log.warning("announce", "channel \(channel.channel): \(channel.problem ?? "not delivered"); \(channel.pending.count) news item(s) "
+                let name = "channel \(channel.channel): ", problem = channel.problem ?? "not delivered"
+                log.warning("announce", (problem.hasPrefix(name) ? "" : name) + "\(problem); \(channel.pending.count) news item(s) "
                     + "stay pending for the next run or `gvingest announce`")
             }
             report.pendingDeliveries = channels.filter { !$0.pending.isEmpty }
