@@ -209,7 +209,7 @@ enum SMTP {
         }
         if code == CURLE_OK { return .delivered }
         let reply = gvingest_curl_response_code(curl)
-        let written = errors.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let written = String(decoding: errors.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let detail = written.isEmpty ? String(cString: curl_easy_strerror(code)) : written
         let described = "SMTP with \(settings.smtpURL.host ?? "?"):\(settings.smtpURL.port.map(String.init) ?? "default port"): \(detail)"
             + (reply > 0 ? " (reply \(reply))" : "")
