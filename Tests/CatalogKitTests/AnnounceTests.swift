@@ -29,6 +29,17 @@ struct AnnounceTests {
         #expect(Set(ids) == Set(announcements.map(\.item.id)))
     }
 
+    /// The same outbox is the same bytes, whatever order its set of ids hashes into, and it reads back the same.
+    @Test func anOutboxIsWrittenTheSameWay() throws {
+        var outbox = Outbox(queued: Set((0..<50).map { "uh:added:x-\($0)" }))
+        outbox.pending["discord"] = [Self.item(1)]
+        let bytes = JSONFile.fileBytes(outbox)
+        let text = String(decoding: bytes, as: UTF8.self)
+        let ids = (0..<50).map { "uh:added:x-\($0)" }.sorted()
+        #expect(text.contains(ids.map { "\"\($0)\"" }.joined(separator: ",\n    ")), "\(text)")
+        #expect(try JSONFile.decode(Outbox.self, from: bytes) == outbox)
+    }
+
     @Test func discordMessagesStayWithinItsLimitsAndSplit250NewCourses() throws {
         let announcements = (0..<250).map { Self.item($0, featured: $0 % 50 == 0) }
         let messages = ChannelMessages.discord(announcements, catalog: "UH")

@@ -150,6 +150,10 @@ import Testing
         #expect(failure.reason.hasPrefix("a URL of \(long.utf8.count + catalog.server.baseURLString.utf8.count) bytes, longer than 8192"),
                 "\(failure.reason)")
         #expect(catalog.server.totalRequests == 0)
+        // The log and the run report show it by its start and its length, not its two megabytes.
+        let shown = CatalogRun.shown(failure.url)
+        #expect(shown.hasPrefix(String(failure.url.prefix(100))) && shown.hasSuffix("… (\(failure.url.utf8.count) bytes)"))
+        #expect(shown.utf8.count < 2_100 && CatalogRun.shown("https://a.example/b") == "https://a.example/b")
     }
 
     /// A 304 to a request that was not conditional was read as a redirect ("too many redirects").

@@ -14,6 +14,16 @@ public struct Outbox: Codable, Sendable, Equatable {
         self.queued = queued
     }
 
+    private enum CodingKeys: String, CodingKey { case schemaVersion, queued, pending }
+
+    /// The ids sorted: a set's order changes from process to process, and the same outbox should be the same bytes.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(schemaVersion, forKey: .schemaVersion)
+        try container.encode(queued.sorted(), forKey: .queued)
+        try container.encode(pending, forKey: .pending)
+    }
+
     public static func file(of store: SnapshotStore) -> URL { store.directory.appendingPathComponent("outbox.json") }
 
     /// The store's outbox; when it has none, a new one that counts every item of `news` as queued, so news from before

@@ -282,9 +282,9 @@ public struct CatalogRun: Sendable {
         log.info("fetch", "\(loaded.pagesFetched)/\(loaded.pagesExpected) pages, \(loaded.pagesFailed) failed, "
                  + "\(loaded.parseGaps.count) not read (parse gaps), \(loaded.courseCount) courses parsed",
                  ["pagesExpected": .int(loaded.pagesExpected), "pagesFetched": .int(loaded.pagesFetched), "pagesFailed": .int(loaded.pagesFailed)])
-        report.failedPages = loaded.failures.filter { !$0.atDeadline }.map { RunReport.FailedPage(url: $0.url, reason: $0.reason) }
+        report.failedPages = loaded.failures.filter { !$0.atDeadline }.map { RunReport.FailedPage(url: Self.shown($0.url), reason: $0.reason) }
         if let outage = Outage.cause(of: loaded, allowFailedPages: config.guards.allowFailedPages), !loaded.deadlineReached {
-            log.error("fetch", outage, ["failures": .array(loaded.failures.map { .string("\($0.url): \($0.reason)") })])
+            log.error("fetch", outage, ["failures": .array(loaded.failures.map { .string("\(Self.shown($0.url)): \($0.reason)") })])
             report.outcome = outage
             return .temporaryFailure(outage)
         }
@@ -302,6 +302,11 @@ public struct CatalogRun: Sendable {
         log.error("fetch", summary, ["unfetched": .int(report.unfetchedAtDeadline.count)])
         report.outcome = "deadline reached: \(summary)"
         return .temporaryFailure(summary)
+    }
+
+    /// A URL as the log and the report show it: one of megabytes (refused before any request) by its start and length.
+    static func shown(_ url: String) -> String {
+        url.utf8.count <= 2_048 ? url : "\(url.prefix(2_048))… (\(url.utf8.count) bytes)"
     }
 
     /// The system most of the catalog's courses were recognized as.
