@@ -41,9 +41,7 @@ enum AnnounceCommand: Command {
     static func run(_ words: [String]) async throws -> ExitStatus {
         let arguments = try parseArguments(words)
         guard arguments.positional.isEmpty else { throw UsageError(message: "unexpected argument '\(arguments.positional[0])'") }
-        let path = arguments.value("--config") ?? "pipeline.json"
-        let config = try loadConfiguration(path)
-        let catalog = try oneCatalog(of: config, at: path, named: arguments.value("--catalog"))
+        let (path, config, catalog) = try configuredCatalog(arguments)
         guard let settings = config.announce else { throw CommandFailure("\(path) has no announce section: no channel to announce to", status: .dataError) }
         let names = settings.channels.map(\.name)
         func channel(_ option: String) throws(UsageError) -> [AnnounceChannel]? {

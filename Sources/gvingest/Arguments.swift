@@ -59,6 +59,13 @@ func loadConfiguration(_ path: String) throws(CommandFailure) -> PipelineConfig 
         .mapError { CommandFailure("\($0)\(rulesHint(path))", status: .dataError) }.get()
 }
 
+/// The configuration `--config` names (default pipeline.json), read and validated, and the catalog `--catalog` names.
+func configuredCatalog(_ arguments: Arguments) throws -> (path: String, config: PipelineConfig, catalog: CatalogConfig) {
+    let path = arguments.value("--config") ?? "pipeline.json"
+    let config = try loadConfiguration(path)
+    return (path, config, try oneCatalog(of: config, at: path, named: arguments.value("--catalog")))
+}
+
 /// The `eligible` catalog `--catalog` names, or the only one; `kind` names them in messages ("catalogs with rules").
 func oneCatalog(of config: PipelineConfig, at path: String, named id: String?, kind: String = "catalogs",
                 where eligible: (CatalogConfig) -> Bool = { _ in true }) throws(UsageError) -> CatalogConfig {

@@ -43,9 +43,7 @@ enum BackfillCommand: Command {
         guard !arguments.positional.isEmpty else { throw UsageError(message: "name the editions, oldest first, as LABEL=SOURCE") }
         let format = try arguments.value("--log-format", "must be human or json", RunLog.Format.init) ?? .human
         let log = RunLog(format: format, command: name)
-        let path = arguments.value("--config") ?? "pipeline.json"
-        let config = try loadConfiguration(path)
-        let catalog = try oneCatalog(of: config, at: path, named: arguments.value("--catalog"))
+        let (_, config, catalog) = try configuredCatalog(arguments)
         var dates: [String: Date] = [:]
         for word in arguments.values["--date", default: []] {
             let parts = word.split(separator: "=", maxSplits: 1).map(String.init)

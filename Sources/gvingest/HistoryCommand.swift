@@ -29,9 +29,7 @@ enum HistoryCommand: Command {
         guard arguments.positional.count == 1 || arguments.positional.count == 2 else {
             throw UsageError(message: "name one course: a code such as \"CIS 162\" or an id such as cis-162")
         }
-        let path = arguments.value("--config") ?? "pipeline.json"
-        let config = try loadConfiguration(path)
-        let catalog = try oneCatalog(of: config, at: path, named: arguments.value("--catalog"))
+        let (_, config, catalog) = try configuredCatalog(arguments)
         let store = config.outputs.store(for: catalog.id)
         guard let snapshot = try CommandFailure.catching(.noInput, "", { try store.latest()?.snapshot }) else {
             throw CommandFailure("\(store.directory.path): no snapshot yet; run or backfill first", status: .noInput)

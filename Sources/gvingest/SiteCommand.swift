@@ -33,9 +33,7 @@ enum SiteCommand: Command {
     static func run(_ words: [String]) async throws -> ExitStatus {
         let arguments = try parseArguments(words)
         guard arguments.positional.isEmpty else { throw UsageError(message: "unexpected argument '\(arguments.positional[0])'") }
-        let path = arguments.value("--config") ?? "pipeline.json"
-        let config = try loadConfiguration(path)
-        let catalog = try oneCatalog(of: config, at: path, named: arguments.value("--catalog"))
+        let (path, config, catalog) = try configuredCatalog(arguments)
         guard let out = arguments.value("--out").map({ URL(fileURLWithPath: $0) }) ?? config.outputs.site else {
             throw UsageError(message: "--out DIR is needed (\(path) sets no outputs.site)")
         }
