@@ -111,6 +111,18 @@ public struct CourseRecord: Codable, Sendable, Equatable {
         }
     }
 
+    /// The record's texts cleaned as `init(_:)` cleans them now: a snapshot written by an earlier gvingest reads as
+    /// this one would write it, so the first run after an upgrade reports only real changes.
+    mutating func cleanTexts() {
+        title = TextCleaner.cleanLine(title)
+        description = TextCleaner.clean(description)
+        for keyPath in [\CourseRecord.creditsText, \.prerequisiteString, \.corequisiteString, \.offered, \.contactHours, \.catalog] {
+            self[keyPath: keyPath] = self[keyPath: keyPath].map(TextCleaner.cleanLine)
+        }
+        fields = Dictionary(fields.map { (TextCleaner.cleanLine($0.key), TextCleaner.clean($0.value)) }, uniquingKeysWith: { "\($0)\n\($1)" })
+        notes = notes.map(TextCleaner.clean)
+    }
+
     /// The fields a diff compares, in the order it lists changes, each with its name for people and its canonical
     /// value; labelled fields (`fields.<label>`) follow by label. Codes, URLs, the edition's name, requisite renderings,
     /// cross-catalog links, stamps and diagnostics change without the course changing, and are not compared.

@@ -149,6 +149,7 @@ public struct Snapshot: Sendable, Equatable {
             }
             // Recomputed when written, so a stale or edited fingerprint cannot hide a change.
             courses[index].fingerprint = nil
+            courses[index].cleanTexts()
         }
         self.init(catalogID: file.catalog.id, source: file.catalog.source, capturedAt: file.capturedAt, pages: file.pages, courses: courses)
         edition = file.edition
