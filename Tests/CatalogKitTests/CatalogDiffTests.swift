@@ -175,7 +175,7 @@ import Testing
     @Test func jsonHasOneListPerKind() throws {
         let json = DiffReport.json(try Self.fixtureDiff())
         guard case let .object(members) = json else { Issue.record("not an object"); return }
-        #expect(Set(members.keys) == ["added", "removed", "changed", "renumbered"])
+        #expect(Set(members.keys) == ["added", "returned", "removed", "changed", "renumbered"])
         #expect(json["added"] == .array([
             .object(["id": .string("bio-610"), "name": .string("BIO 610"), "title": .string("Advanced Ecology")]),
             .object(["id": .string("cis-380"), "name": .string("CIS 380"), "title": .string("Machine Learning")]),

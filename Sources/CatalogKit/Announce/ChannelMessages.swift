@@ -128,12 +128,15 @@ public enum ChannelMessages {
         return ChannelMessage(body: Data(message.utf8), ids: ids)
     }
 
-    /// "UH: 3 new courses and 2 other changes (2 of 3)".
+    /// "UH: 3 new courses, 1 course back and 2 other catalog changes (2 of 3)".
     static func headline(_ announcements: [Announcement], _ catalog: String, _ index: Int, _ count: Int) -> String {
-        let added = announcements.filter { $0.item.kind == .added }.count, others = announcements.count - added
+        let added = announcements.filter { $0.item.kind == .added }.count, back = announcements.filter { $0.item.kind == .returned }.count
+        let others = announcements.count - added - back
         let parts = [added > 0 ? "\(added) new course\(added == 1 ? "" : "s")" : nil,
-                     others > 0 ? "\(others) \(added > 0 ? "other " : "")catalog change\(others == 1 ? "" : "s")" : nil].compactMap { $0 }
-        return "\(catalog): \(parts.joined(separator: " and "))" + (count > 1 ? " (\(index + 1) of \(count))" : "")
+                     back > 0 ? "\(back) course\(back == 1 ? "" : "s") back" : nil,
+                     others > 0 ? "\(others) \(added + back > 0 ? "other " : "")catalog change\(others == 1 ? "" : "s")" : nil].compactMap { $0 }
+        let listed = parts.count > 2 ? parts.dropLast().joined(separator: ", ") + " and " + parts[parts.count - 1] : parts.joined(separator: " and ")
+        return "\(catalog): \(listed)" + (count > 1 ? " (\(index + 1) of \(count))" : "")
     }
 
     /// Featured first, then by subject, then by heading.

@@ -121,7 +121,8 @@ public struct CatalogRun: Sendable {
         do {
             let committed = try await report.stage(FirestoreDocuments.committedStage) { [now, acceptRemovals] () async throws(CommitError) -> (CommitReport, [String: Int]) in
                 let committed = try pipeline.commit(catalog: catalog, pages: pages, courses: courses, acceptRemovals: acceptRemovals, now: now)
-                return (committed, ["added": committed.diff.added.count, "removed": committed.diff.removed.count,
+                return (committed, ["added": committed.diff.added.count, "returned": committed.diff.returned.count,
+                                    "removed": committed.diff.removed.count,
                                     "changed": committed.diff.changed.count, "renumbered": committed.diff.renumbered.count,
                                     "news": committed.news.count])
             }

@@ -28,9 +28,9 @@ extension CatalogSite {
             + course.fields.sorted { $0.key < $1.key }.map { row(esc($0.key), prose($0.value)) }.joined()
             + row("Notes", course.notes.isEmpty ? nil : course.notes.map(prose).joined())
             + row("Source", Self.isWeb(course.url) ? "<a href=\"\(esc(course.url))\">\(esc(course.url))</a>" : esc(course.url))
-            + row("First seen", course.createdAt.map(esc)) + row("Last changed", course.updatedAt.map(esc))
-            + row("First edition", course.firstEdition.map(esc))
-            + row("History", course.history.map { $0.map { "\(esc($0.edition)): \(esc($0.summary))" }.joined(separator: "<br>") })
+            + row("First seen", course.createdAt.map(Self.date)) + row("Last changed", course.updatedAt.map(Self.date))
+            + row("First edition", course.firstEdition.map { esc(EditionLabel.shown($0)) })
+            + row("History", course.history.map { $0.map { "\(esc(EditionLabel.shown($0.edition))): \(esc($0.summary))" }.joined(separator: "<br>") })
             + "</dl>\n"
         let map = PrerequisiteMap(code: course.name, requires: requires, requiredBy: requiredBy)
         body += "<section aria-labelledby=\"map\"><h2 id=\"map\">Prerequisite map</h2>\n"
@@ -61,6 +61,11 @@ extension CatalogSite {
         let none = fields.filter { empty.contains($0.value) }.keys.sorted().joined(separator: ", ")
         return "<section aria-labelledby=\"record\"><h2 id=\"record\">Every published field</h2>\n<dl class=\"record\">"
             + (rows + unmatched).joined(separator: "\n") + "</dl>\n" + (none.isEmpty ? "" : "<p>Empty: \(esc(none)).</p>\n") + "</section>\n"
+    }
+
+    /// A time as people read it, "1 Aug 2024", marked up with the instant for programs.
+    static func date(_ stamp: String) -> String {
+        "<time datetime=\"\(MarkupEscaping.xml(stamp))\">\(MarkupEscaping.xml(Timestamp.day(stamp) ?? stamp))</time>"
     }
 
     static func isWeb(_ url: String) -> Bool { url.hasPrefix("https://") || url.hasPrefix("http://") }

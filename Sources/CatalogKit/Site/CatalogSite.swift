@@ -114,7 +114,7 @@ public struct CatalogSite {
         <main id="main">
         \(body)
         </main>
-        <footer><p>Made by gvingest from the snapshot of \(esc(input.snapshots.last?.capturedAt ?? "(none)")). <a href="\(root)catalog.json">catalog.json</a></p></footer>
+        <footer><p>Made by gvingest from the snapshot of \(esc(input.snapshots.last?.shownName ?? "(none)")). <a href="\(root)catalog.json">catalog.json</a></p></footer>
         </body>
         </html>
 
@@ -125,11 +125,11 @@ public struct CatalogSite {
 
     func home() -> Data {
         let latest = input.snapshots.last
-        let editions = Dictionary(grouping: courses.compactMap(\.catalog), by: { $0 }).max { ($0.value.count, $1.key) < ($1.value.count, $0.key) }?.key
         let subjectList = subjects.map { "<li><a href=\"\(Self.subjectPath($0.subject))\">\(esc($0.subject))</a> (\($0.courses.count))</li>" }
         var body = "<h1>\(esc(input.catalogName))</h1>\n"
-        body += "<p>\(editions.map { "Edition: \(esc($0)). " } ?? "")\(courses.count) courses in \(subjects.count) subjects, "
-            + "captured \(esc(latest?.capturedAt ?? "never")).</p>\n"
+        let edition = latest?.edition.map(EditionLabel.shown) ?? Snapshot.pagesEdition(courses)
+        body += "<p>\(edition.map { "Edition: \(esc($0)). " } ?? "")\(courses.count) courses in \(subjects.count) subjects, "
+            + "captured \(latest.map { Self.date($0.capturedAt) } ?? "never").</p>\n"
         body += "<h2>Latest news</h2>\n" + newsList(Array(input.news.prefix(5)), up: false)
             + "<p><a href=\"news.html\">All news</a></p>\n"
         body += "<h2>Subjects</h2>\n<ul class=\"columns\">\(subjectList.joined())</ul>\n"
@@ -152,7 +152,7 @@ public struct CatalogSite {
         return "<ul class=\"news\">" + items.map { item in
             let title = ids.contains(item.courseId)
                 ? "<a href=\"\(Self.href(Self.coursePath(item.courseId), up: up))\">\(esc(item.title))</a>" : esc(item.title)
-            return "<li><strong>\(title)</strong> <time datetime=\"\(esc(item.createdAt))\">\(esc(String(item.createdAt.prefix(10))))</time>"
+            return "<li><strong>\(title)</strong> \(Self.date(item.createdAt))"
                 + "<br>\(esc(item.description))</li>"
         }.joined(separator: "\n") + "</ul>\n"
     }

@@ -32,30 +32,50 @@ public struct RenumberedCourse: Sendable, Equatable {
     public var changes: [FieldChange]
 }
 
-/// The kinds of difference, as `--only`, the JSON and news items name them.
-public enum DiffKind: String, Sendable, Codable, CaseIterable {
-    case added, removed, changed, renumbered
+/// A course back in the catalog after editions without it: not new, the same course with a gap (`Snapshot.retired`).
+public struct ReturnedCourse: NamedCourse, Sendable, Equatable {
+    public var course: ComparableCourse
+    /// The label of the last edition that listed it before the gap; nil when the history does not say.
+    public var lastEdition: String?
+    public var id: String { course.id }
+    public var name: String { course.name }
+    public var title: String { course.title }
 }
 
-/// What changed between two catalogs: courses added, removed, changed (field by field) and renumbered.
+/// The kinds of difference, as `--only`, the JSON and news items name them.
+public enum DiffKind: String, Sendable, Codable, CaseIterable {
+    case added, returned, removed, changed, renumbered
+}
+
+/// What changed between two catalogs: courses added, back, removed, changed (field by field) and renumbered.
 public struct CatalogDiff: Sendable, Equatable {
     public var added: [ComparableCourse] = []
+    public var returned: [ReturnedCourse] = []
     public var removed: [ComparableCourse] = []
     public var changed: [ChangedCourse] = []
     public var renumbered: [RenumberedCourse] = []
 
     public init() {}
 
-    public var isEmpty: Bool { added.isEmpty && removed.isEmpty && changed.isEmpty && renumbered.isEmpty }
+    public var isEmpty: Bool { added.isEmpty && returned.isEmpty && removed.isEmpty && changed.isEmpty && renumbered.isEmpty }
 
     /// The same diff with only the kinds asked for.
     public func only(_ kinds: Set<DiffKind>) -> CatalogDiff {
         var kept = CatalogDiff()
         if kinds.contains(.added) { kept.added = added }
+        if kinds.contains(.returned) { kept.returned = returned }
         if kinds.contains(.removed) { kept.removed = removed }
         if kinds.contains(.changed) { kept.changed = changed }
         if kinds.contains(.renumbered) { kept.renumbered = renumbered }
         return kept
+    }
+
+    /// Moves the added courses that the old catalog had retired (its snapshot's `retired`) to `returned`.
+    public mutating func markReturns(_ retired: [RetiredCourse]) {
+        guard !retired.isEmpty, !added.isEmpty else { return }
+        let gone = Dictionary(retired.map { ($0.id, $0) }) { first, _ in first }
+        returned += added.compactMap { course in gone[course.id].map { ReturnedCourse(course: course, lastEdition: $0.lastEdition) } }
+        added.removeAll { gone[$0.id] != nil }
     }
 
     /// Compares two catalogs by course id (see `Builder`); of two courses with one id the first counts.
