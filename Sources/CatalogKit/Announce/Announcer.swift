@@ -27,6 +27,8 @@ public struct Announcer: Sendable {
     public var environment = ProcessInfo.processInfo.environment
     /// The email's Date.
     public var now: Date
+    /// Sent with every webhook request: `fetch.userAgent` with gvingest's version (`FetchSettings.requestUserAgent`).
+    public var userAgent = FetchSettings().requestUserAgent
 
     public init(settings: AnnounceSettings, catalog: CatalogConfig, store: SnapshotStore, now: Date) {
         self.settings = settings
@@ -57,7 +59,7 @@ public struct Announcer: Sendable {
         }
         let kept = Kept(outbox)
         let deadline = ProcessInfo.processInfo.systemUptime + Double(settings.deadlineSeconds)
-        let (session, delegate) = SessionDelegate.session(maximumRedirects: 0, timeoutSeconds: 30, connectionsPerHost: 2)
+        let (session, delegate) = SessionDelegate.session(maximumRedirects: 0, timeoutSeconds: 30, connectionsPerHost: 2, userAgent: userAgent)
         defer { session.finishTasksAndInvalidate() }
         return await withTaskGroup(of: ChannelReport.self) { group in
             for channel in channels ?? settings.channels {
