@@ -37,10 +37,14 @@ extension CatalogSite {
         if map.isEmpty {
             body += "<p>No course in this catalog is needed for this one or needs it.</p>"
         } else {
-            body += "<figure>" + map.svg(title: { byCode[$0]?.title }, href: { code in byCode[code].map { "../" + Self.coursePath($0.id) } },
-                                         requires: requires)
+            // Wide maps keep their size and scroll sideways (a phone would shrink them past reading); focusable so a
+            // keyboard scrolls them too.
+            body += "<figure tabindex=\"0\">" + map.svg(title: { byCode[$0]?.title }, href: { code in byCode[code].map { "../" + Self.coursePath($0.id) } },
+                                                         requires: requires, rule: { byCode[$0]?.prerequisite })
                 + "<figcaption>Above: the courses it needs, directly and through them. Below: the courses that need it. "
-                + "Each box opens its course.</figcaption></figure>\n" + map.text { courseLink(code: $0, up: true) }
+                + "Arrows meeting at “one of” are alternatives: any one of those courses will do. A dashed arrow: it may be "
+                + "taken at the same time. Each box opens its course.</figcaption></figure>\n"
+                + map.text(link: { courseLink(code: $0, up: true) }, rule: { byCode[$0]?.prerequisite })
         }
         body += "</section>\n" + record(course)
         return page("\(course.name): \(course.title)", up: true, body)

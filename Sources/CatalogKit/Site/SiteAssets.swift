@@ -24,13 +24,15 @@ enum SiteAssets {
     td.drop { color: var(--bad); font-weight: bold; }
     del { color: var(--bad); } ins { color: #0a6b2a; }
     figure { margin: 1rem 0; overflow-x: auto; }
-    svg.map { max-width: 100%; height: auto; font: 13px system-ui, sans-serif; }
+    svg.map { display: block; max-width: none; font: 13px system-ui, sans-serif; }
     svg.map rect { fill: #eef4fb; stroke: var(--accent); }
     svg.map a:hover rect, svg.map a:focus rect { fill: #cfe1f5; }
     svg.map .self rect { fill: var(--accent); } svg.map .self text { fill: #fff; font-weight: bold; }
     svg.map .missing rect, svg.map .more rect { fill: #f4f4f4; stroke: var(--line); stroke-dasharray: 4 3; }
     svg.map text { text-anchor: middle; fill: var(--ink); }
     svg.map line { stroke: #7a8fa6; marker-end: url(#arrow); } svg.map marker path { fill: #7a8fa6; }
+    svg.map line.joins { marker-end: none; } svg.map line.concurrent { stroke-dasharray: 5 4; }
+    svg.map .alt rect { fill: #fff6df; stroke: #8a5a00; } svg.map .alt text { font-size: 11px; font-style: italic; }
     #results li { margin: .4rem 0; } #results small { color: var(--muted); }
     .filters label { margin-right: .25rem; } .filters select { margin-right: 1rem; }
     @media (max-width: 40rem) { header form { margin-left: 0; width: 100%; } dl.facts { grid-template-columns: 1fr; } dl.facts dt { font-weight: bold; } }
