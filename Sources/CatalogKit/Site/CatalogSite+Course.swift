@@ -16,7 +16,7 @@ extension CatalogSite {
         body += course.description.isEmpty ? "<p>No description.</p>\n" : prose(course.description) + "\n"
         body += "<dl class=\"facts\">\n"
             + row("Subject", "<a href=\"../\(Self.subjectPath(course.subject))\">\(esc(course.subject))</a>")
-            + row("Credits", [course.creditsLabel, course.creditsText.flatMap { $0 == course.creditsLabel ? nil : "(“\($0)”)" }]
+            + row("Credits", [course.creditsPhrase, course.creditsText.flatMap { Double($0) != nil || $0 == course.creditsLabel ? nil : "(“\($0)”)" }]
                 .compactMap { $0.map(esc) }.joined(separator: " "))
             + row("Level", course.level.map { esc($0) + (course.levelSource.map { " <small>(from \(esc($0)))</small>" } ?? "") })
             + row("Prerequisites", course.prerequisiteString.map(esc))
