@@ -133,6 +133,30 @@ import TestSupport
         #expect(page.components(separatedBy: "</a> needs ").count - 1 >= 8)
     }
 
+    /// Issue 38: feed readers read the Atom entries as HTML (feedparser, as many readers use), rendered, not Markdown
+    /// shown as typed.
+    @Test(.needs(.feedparser)) func feedReadersReadTheAtomEntriesAsHTML() async throws {
+        try OptionalTool.feedparser.require()
+        let scratch = try await Self.twoEditions.value
+        let outcome = try await Binary.run([Binary.packageRoot.appendingPathComponent("Tests/tools/feed-check.py").path,
+                                            scratch.site.appendingPathComponent("news.atom").path],
+                                           executable: OptionalTool.feedVenv.appendingPathComponent("bin/python"))
+        #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
+        let feed = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        let entries = feed["entries"] as? [[String: Any]] ?? []
+        #expect(feed["version"] as? String == "atom10" && entries.count >= 3)
+        let cis380 = try #require(entries.first { ($0["title"] as? String)?.hasPrefix("New course: CIS 380") == true })
+        let content = try #require((cis380["content"] as? [[String: Any]])?.first)
+        #expect(content["type"] as? String == "text/html")
+        let html = content["value"] as? String ?? ""
+        #expect(html.contains("<strong>Credits:</strong> 3 credits"), "\(html)")
+        #expect(html.contains("<a href=\"https://www.gvsu.edu/catalog/course/cis-263.htm\">CIS 263</a>"), "\(html)")
+        for entry in entries {
+            let value = (entry["content"] as? [[String: Any]])?.first?["value"] as? String ?? ""
+            #expect(!value.contains("**") && !value.contains("]("), "\(entry["title"] ?? ""): \(value)")
+        }
+    }
+
     /// The catalog's codes as `gvingest search` ranks them for `query`.
     static func searched(_ scratch: Scratch, _ query: String) async throws -> [String] {
         let outcome = try await Binary.run(["search", query, "--catalog", scratch.out.appendingPathComponent("catalog.json").path, "--format", "jsonl"])

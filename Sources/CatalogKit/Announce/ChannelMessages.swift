@@ -27,7 +27,7 @@ public struct Announcement: Codable, Sendable, Equatable {
 
     /// "3 credits · Undergraduate".
     var facts: String {
-        [credits.map { "\($0) credit\($0 == "1" ? "" : "s")" }, level].compactMap { $0 }.joined(separator: " · ")
+        [credits.map(CourseRecord.creditsPhrase), level].compactMap { $0 }.joined(separator: " · ")
     }
 }
 
