@@ -77,6 +77,23 @@ import Testing
         #expect(index.contains("<\\/script>") && !index.contains("</"))
     }
 
+    /// Issue 38: where the pages were read (a `file:` URL in `sourceUrl`, in `url` when a page named no address of its
+    /// own, in a warning) never reaches a public page; the file's name does.
+    @Test func noPageShowsAFileURL() throws {
+        var courses = Self.courses()
+        courses[0].parsed.pageURL = nil
+        courses[0].parsed.sourceURL = "file:///home/someone/pages/cis-162.html"
+        var report = RunReport(catalog: "test", startedAt: "2024-05-01T10:40:00Z")
+        report.warnings = ["normalize: CIS 163: listed again at file:///home/someone/pages/cis-163-copy.html with the same title"]
+        let files = CatalogSite.render(Self.input([Support.capture(courses, at: 1_714_560_000).snapshot], report: report))
+        for (path, data) in files where path.hasSuffix(".html") {
+            #expect(!String(decoding: data, as: UTF8.self).contains("file:"), "\(path)")
+        }
+        #expect(try Self.text(files, "course/cis-162.html").contains("<dt>Source</dt><dd>cis-162.html</dd>"))
+        #expect(try Self.text(files, "health.html").contains("listed again at cis-163-copy.html with the same title"))
+        #expect(CatalogSite.withoutFileURLs("at file:///a/b.html, and \"file:/c\"") == "at b.html, and \"c\"")
+    }
+
     @Test func pathsAreSafeAndDistinctForAnyID() {
         let ids = ["cis-162", "cis-162_", "cis-162/..", "ÄB 1", "a b", "a_20b"]
         let names = ids.map(CatalogSite.fileName)

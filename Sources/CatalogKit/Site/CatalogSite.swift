@@ -110,13 +110,28 @@ public struct CatalogSite {
         <form role="search" action="\(root)search.html"><label for="site-q">Search courses</label> <input id="site-q" name="q" type="search"> <button>Search</button></form>
         </header>
         <main id="main">
-        \(body)
+        \(Self.withoutFileURLs(body))
         </main>
         <footer><p>Made by gvingest from the snapshot of \(esc(input.snapshots.last?.capturedAt ?? "(none)")). <a href="\(root)catalog.json">catalog.json</a></p></footer>
         </body>
         </html>
 
         """.utf8)
+    }
+
+    /// The page's text with every `file:` URL (a record's `sourceUrl`, a warning naming a saved page) cut to the file's
+    /// name: where the pages were read on the machine that ran gvingest is nobody's business on a public site.
+    static func withoutFileURLs(_ html: String) -> String {
+        guard html.contains("file:/") else { return html }
+        var output = "", rest = html[...]
+        while let found = rest.range(of: "file:/") {
+            output += rest[..<found.lowerBound]
+            let end = rest[found.lowerBound...].firstIndex { $0.isWhitespace || "\"'<>".contains($0) } ?? rest.endIndex
+            let name = rest[found.lowerBound..<end].split(separator: "/").last.map(String.init) ?? ""
+            output += name.isEmpty || name == "file:" ? "(a local file)" : name
+            rest = rest[end...]
+        }
+        return output + rest
     }
 
     // MARK: pages
