@@ -29,6 +29,8 @@ public struct Announcer: Sendable {
     public var now: Date
     /// Sent with every webhook request: `fetch.userAgent` with gvingest's version (`FetchSettings.requestUserAgent`).
     public var userAgent = FetchSettings().requestUserAgent
+    /// The site's "what changed" page, which the email digest links to (`site.baseUrl`); none when nil.
+    public var changesPage: URL?
 
     public init(settings: AnnounceSettings, catalog: CatalogConfig, store: SnapshotStore, now: Date) {
         self.settings = settings
@@ -46,7 +48,7 @@ public struct Announcer: Sendable {
         case .webhook: return ChannelMessages.webhook(announcements, catalogID: catalog.id, catalog: catalog.name)
         case .email:
             guard let email = channel.email else { return [] }
-            return [ChannelMessages.email(announcements, catalog: catalog.name, from: email.from, to: email.to, date: now)]
+            return [ChannelMessages.email(announcements, catalog: catalog.name, from: email.from, to: email.to, date: now, changesPage: changesPage)]
         }
     }
 

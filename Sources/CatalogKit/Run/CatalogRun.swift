@@ -217,6 +217,7 @@ public struct CatalogRun: Sendable {
         guard let settings = config.announce, edition == nil else { return }
         var announcer = Announcer(settings: settings, catalog: catalog, store: pipeline.store, now: now)
         announcer.userAgent = config.fetch.requestUserAgent
+        announcer.changesPage = config.changesPage
         do throws(CatalogError) {
             let news = try Result { () throws(CommitError) in try pipeline.loadNews() }.mapError { CatalogError("\($0)", .invalidData) }.get()
             let outbox = try announcer.outbox(news: news, snapshot: committed.snapshot)
