@@ -42,7 +42,8 @@ extension CatalogSite {
             body += "<figure tabindex=\"0\">" + map.svg(title: { byCode[$0]?.title }, href: { code in byCode[code].map { "../" + Self.coursePath($0.id) } },
                                                          requires: requires, rule: { byCode[$0]?.prerequisite })
                 + "<figcaption>Above: the courses it needs, directly and through them. Below: the courses that need it. "
-                + "Arrows meeting at “one of” are alternatives: any one of those courses will do. A dashed arrow: it may be "
+                + "Arrows meeting at “one of” are alternatives: any one of those courses will do (“or …”: or something "
+                + "not drawn, such as placement; the words below say what). A dashed arrow: it may be "
                 + "taken at the same time. Each box opens its course.</figcaption></figure>\n"
                 + map.text(link: { courseLink(code: $0, up: true) }, rule: { byCode[$0]?.prerequisite })
         }

@@ -72,14 +72,14 @@ struct PrerequisiteMap {
     }
 
     /// The course leaves of a requisite, each with the innermost group of alternatives it is in ("one of", "2 of"),
-    /// nil when it is required; `groups` gets each group's label and its rule in words.
-    static func edges(_ requisite: Requisite, group: Int? = nil, groups: inout [(label: String, rule: String)])
+    /// nil when it is required; `groups` gets each group's label, its rule in words and its number of alternatives.
+    static func edges(_ requisite: Requisite, group: Int? = nil, groups: inout [(label: String, rule: String, alternatives: Int)])
         -> [(code: String, group: Int?, concurrent: Bool)] {
         switch requisite {
         case .course(let course): return [(course.code.description, group, course.concurrent)]
         case .any(let children, _) where children.count > 1, .atLeast(_, let children, _) where children.count > 1:
             let label = if case .atLeast(let count, _, _) = requisite { "\(count) of" } else { "one of" }
-            groups.append((label, sentence(requisite, link: { $0 })))
+            groups.append((label, sentence(requisite, link: { $0 }), children.count))
             let id = groups.count - 1
             return children.flatMap { edges($0, group: id, groups: &groups) }
         default:
@@ -126,7 +126,7 @@ struct PrerequisiteMap {
             let upper = Set(rows[index - 1])
             for lower in row {
                 guard let b = at[lower] else { continue }
-                var groups: [(label: String, rule: String)] = []
+                var groups: [(label: String, rule: String, alternatives: Int)] = []
                 // A course the rule does not name (a page's list and its sentence disagree) still gets its arrow.
                 let named = rule(lower).map { Self.edges($0, groups: &groups) } ?? []
                 let plain = requires(lower).filter { code in !named.contains { $0.code == code } }.map { (code: $0, group: Int?.none, concurrent: false) }
@@ -147,13 +147,16 @@ struct PrerequisiteMap {
                     let xs = members.compactMap { at[$0.code].map { $0.x + width / 2 } }
                     guard !xs.isEmpty else { continue }
                     let mark = (x: (xs.reduce(0, +) / xs.count + top.x) / 2, y: b.y - (rowHeight - height) / 2 - 8)
+                    // "one of" over a single box would read as no choice: when some alternatives are not boxes
+                    // (placement, another course's layer), the mark says there is more.
+                    let label = group.label == "one of" && xs.count < group.alternatives ? "or …" : group.label
                     for member in members {
                         guard let a = at[member.code] else { continue }
                         lines += line(from: (a.x + width / 2, a.y + height), to: (mark.x, mark.y), concurrent: member.concurrent, arrow: false, member.code)
                     }
                     lines += line(from: (mark.x, mark.y + 16), to: top, concurrent: false, arrow: true, lower)
                     marks += "<g class=\"alt\"><title>\(esc(lower)) needs \(esc(group.rule))</title><rect x=\"\(mark.x - 26)\" y=\"\(mark.y)\" "
-                        + "width=\"52\" height=\"16\" rx=\"8\"/><text x=\"\(mark.x)\" y=\"\(mark.y + 12)\">\(esc(group.label))</text></g>\n"
+                        + "width=\"52\" height=\"16\" rx=\"8\"/><text x=\"\(mark.x)\" y=\"\(mark.y + 12)\">\(esc(label))</text></g>\n"
                 }
             }
         }
