@@ -53,7 +53,9 @@ enum AnnounceCommand: Command {
             return [channel]
         }
         let store = config.outputs.store(for: catalog.id)
-        let announcer = Announcer(settings: settings, catalog: catalog, store: store, now: RunClock.now() ?? Date())
+        var announcer = Announcer(settings: settings, catalog: catalog, store: store, now: RunClock.now() ?? Date())
+        announcer.userAgent = config.fetch.requestUserAgent
+        announcer.changesPage = config.changesPage
         if let test = try channel("--test") {
             var outbox = Outbox(queued: [])
             outbox.pending[test[0].name] = [announcer.test]

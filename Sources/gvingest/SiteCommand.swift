@@ -11,8 +11,9 @@ enum SiteCommand: Command {
 
     Renders a static website for people from the outputs of `gvingest run` (the configuration's
     outputs.directory): a home page, a page per subject and per course (every published field,
-    requisites as links both ways, a prerequisite map with its text equivalent), search as you
-    type, the news with its Atom feed, a "what changed" page for each pair of consecutive
+    requisites as links both ways, a prerequisite map with each rule in words, alternatives
+    marked "one of"), search as you type (ranked as `gvingest search` ranks, every result
+    reachable with "Show more"), the news with its Atom feed, a "what changed" page for each pair of consecutive
     snapshots, and a health page (pages fetched, failed and not read, warnings by kind, fields
     per subject against the previous snapshot). catalog.json, news.json and news.atom are copied
     beside the pages. Every link is relative: open DIR/index.html in a browser, or publish DIR on

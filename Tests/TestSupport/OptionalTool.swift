@@ -69,6 +69,15 @@ public struct OptionalTool: Sendable {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium") && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
             && inVenv("selenium")
     }
+    /// The Atom feed as feed readers read it: feedparser (PyPI) in a venv under .build, running Tests/tools/feed-check.py.
+    public static let feedVenv = PublishedPages.packageRoot.appendingPathComponent(".build/feed-venv")
+    public static let feedparser = OptionalTool("feedparser",
+        hint: "python3 -m venv .build/feed-venv && .build/feed-venv/bin/pip install feedparser (as .ci/run does)") {
+        let lib = feedVenv.appendingPathComponent("lib")
+        return ((try? FileManager.default.contentsOfDirectory(atPath: lib.path)) ?? []).contains {
+            FileManager.default.fileExists(atPath: lib.appendingPathComponent("\($0)/site-packages/feedparser/__init__.py").path)
+        }
+    }
     /// AnnounceTests' mail: Python's aiosmtpd (PyPI) in a venv under .build, and openssl for the test's certificate.
     public static let aiosmtpd = OptionalTool("aiosmtpd",
         hint: "python3 -m venv .build/announce-venv && .build/announce-venv/bin/pip install aiosmtpd (as .ci/run does), and openssl") {

@@ -27,6 +27,10 @@ public struct Announcer: Sendable {
     public var environment = ProcessInfo.processInfo.environment
     /// The email's Date.
     public var now: Date
+    /// Sent with every webhook request: `fetch.userAgent` with gvingest's version (`FetchSettings.requestUserAgent`).
+    public var userAgent = FetchSettings().requestUserAgent
+    /// The site's "what changed" page, which the email digest links to (`site.baseUrl`); none when nil.
+    public var changesPage: URL?
 
     public init(settings: AnnounceSettings, catalog: CatalogConfig, store: SnapshotStore, now: Date) {
         self.settings = settings
@@ -44,7 +48,7 @@ public struct Announcer: Sendable {
         case .webhook: return ChannelMessages.webhook(announcements, catalogID: catalog.id, catalog: catalog.name)
         case .email:
             guard let email = channel.email else { return [] }
-            return [ChannelMessages.email(announcements, catalog: catalog.name, from: email.from, to: email.to, date: now)]
+            return [ChannelMessages.email(announcements, catalog: catalog.name, from: email.from, to: email.to, date: now, changesPage: changesPage)]
         }
     }
 
@@ -57,7 +61,7 @@ public struct Announcer: Sendable {
         }
         let kept = Kept(outbox)
         let deadline = ProcessInfo.processInfo.systemUptime + Double(settings.deadlineSeconds)
-        let (session, delegate) = SessionDelegate.session(maximumRedirects: 0, timeoutSeconds: 30, connectionsPerHost: 2)
+        let (session, delegate) = SessionDelegate.session(maximumRedirects: 0, timeoutSeconds: 30, connectionsPerHost: 2, userAgent: userAgent)
         defer { session.finishTasksAndInvalidate() }
         return await withTaskGroup(of: ChannelReport.self) { group in
             for channel in channels ?? settings.channels {

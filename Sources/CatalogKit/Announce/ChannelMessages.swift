@@ -27,7 +27,7 @@ public struct Announcement: Codable, Sendable, Equatable {
 
     /// "3 credits · Undergraduate".
     var facts: String {
-        [credits.map { "\($0) credit\($0 == "1" ? "" : "s")" }, level].compactMap { $0 }.joined(separator: " · ")
+        [credits.map(CourseRecord.creditsPhrase), level].compactMap { $0 }.joined(separator: " · ")
     }
 }
 
@@ -95,8 +95,9 @@ public enum ChannelMessages {
 
     /// One digest: `multipart/alternative` (plain text and HTML), the Subject RFC 2047-encoded where not ASCII, and a
     /// Message-ID made from the news it carries, so a repeat is recognizably the same message. Catalog text reaches
-    /// only the base64 bodies, never a header.
-    public static func email(_ announcements: [Announcement], catalog: String, from: String, to: [String], date: Date) -> ChannelMessage {
+    /// only the base64 bodies, never a header. The bodies are `EmailDigest`'s, within its size at any volume.
+    public static func email(_ announcements: [Announcement], catalog: String, from: String, to: [String], date: Date,
+                             changesPage: URL? = nil) -> ChannelMessage {
         let items = sorted(announcements)
         let ids = items.map(\.item.id)
         let hash = FNV1a.hex(FNV1a.hash(ids.joined(separator: "\n").utf8))
@@ -104,15 +105,8 @@ public enum ChannelMessages {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss Z"
-        let text = items.map { item in
-            [item.heading, item.facts, item.item.description, item.item.link ?? ""].filter { !$0.isEmpty }.joined(separator: "\n")
-        }
-        let html = items.map { item in
-            let heading = MarkupEscaping.xml(item.heading)
-            let linked = item.item.link.map { "<a href=\"\(MarkupEscaping.xml($0))\">\(heading)</a>" } ?? heading
-            return "<li><strong>\(linked)</strong><br>\(MarkupEscaping.xml(item.facts))<br>\(MarkupEscaping.xml(item.item.description))</li>"
-        }
         let subject = plain(headline(announcements, catalog, 0, 1))
+        let digest = EmailDigest(items, subject: subject, changesPage: changesPage)
         let boundary = "gvingest-\(hash)"
         func part(_ type: String, _ body: String) -> String {
             "--\(boundary)\r\nContent-Type: \(type); charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n"
@@ -122,8 +116,8 @@ public enum ChannelMessages {
                        "Date: \(formatter.string(from: date))", "Message-ID: <\(hash).\(ids.count)@\(from.split(separator: "@").last ?? "gvingest")>",
                        "MIME-Version: 1.0", "Content-Type: multipart/alternative; boundary=\"\(boundary)\""]
         let message = headers.joined(separator: "\r\n") + "\r\n\r\n"
-            + part("text/plain", subject + "\n\n" + text.joined(separator: "\n\n") + "\n")
-            + part("text/html", "<!DOCTYPE html><html><body><h1>\(MarkupEscaping.xml(subject))</h1><ul>\(html.joined())</ul></body></html>\n")
+            + part("text/plain", digest.text)
+            + part("text/html", digest.html)
             + "--\(boundary)--\r\n"
         return ChannelMessage(body: Data(message.utf8), ids: ids)
     }
@@ -224,5 +218,72 @@ public enum ChannelMessages {
         }
         words.append(chunk)
         return words.map { "=?UTF-8?B?\(Data($0.utf8).base64EncodedString())?=" }.joined(separator: "\r\n ")
+    }
+}
+
+/// An email digest's bodies, grouped by subject: each course in full (heading, facts, first sentence, link) while the
+/// HTML stays within `fullBytes`, then by code and title only up to `listBytes`, then counted by subject, with a link
+/// to the site's "what changed" page when there is one. Gmail clips a message's HTML at about 102 KB; a digest of any
+/// size stays under 90 KB of it.
+struct EmailDigest {
+    static let fullBytes = 40_000, listBytes = 80_000, maximumBytes = 89_000
+
+    var text: String
+    var html: String
+    /// Entries shown in full, by code and title, and left out.
+    var full = 0, brief = 0, omitted = 0
+
+    init(_ items: [Announcement], subject: String, changesPage: URL?) {
+        let x = MarkupEscaping.xml
+        let counts = Dictionary(grouping: items, by: ChannelMessages.group).mapValues(\.count)
+        var html = "<!DOCTYPE html><html><body><h1>\(x(subject))</h1>\n", text = subject + "\n"
+        var group: String?
+        var left: [(name: String, count: Int)] = []
+        for item in items {
+            let heading = x(item.heading)
+            let linked = item.item.link.map { "<a href=\"\(x($0))\">\(heading)</a>" } ?? heading
+            let fullEntry = "<li><strong>\(linked)</strong><br>\(x(item.facts))<br>\(x(item.item.description))</li>\n"
+            let name = ChannelMessages.group(item)
+            let opening = name == group ? "" : (group == nil ? "" : "</ul>\n") + "<h2>\(x(name)) (\(counts[name] ?? 0))</h2>\n<ul>\n"
+            if brief == 0, html.utf8.count + opening.utf8.count + fullEntry.utf8.count <= Self.fullBytes {
+                full += 1
+                html += opening + fullEntry
+                if !opening.isEmpty { text += "\n\(name)\n" }
+                text += "\n" + [item.heading, item.facts, item.item.description, item.item.link ?? ""].filter { !$0.isEmpty }.joined(separator: "\n") + "\n"
+            } else if omitted == 0, html.utf8.count + opening.utf8.count + heading.utf8.count + 10 <= Self.listBytes {
+                brief += 1
+                html += opening + "<li>\(heading)</li>\n"
+                if !opening.isEmpty { text += "\n\(name)\n" }
+                text += "- \(item.heading)\n"
+            } else {
+                omitted += 1
+                if left.last?.name == name { left[left.count - 1].count += 1 } else { left.append((name, 1)) }
+                continue
+            }
+            group = name
+        }
+        if group != nil { html += "</ul>\n" }
+        let page = changesPage.map { $0.absoluteString }
+        if omitted > 0 {
+            // By subject, as many as fit: a catalog has a few hundred subjects at most, but a digest has a size.
+            var named: [String] = []
+            for (name, count) in left where html.utf8.count + named.joined(separator: ", ").utf8.count + name.utf8.count + 600 < Self.maximumBytes {
+                named.append("\(name) \(count)")
+            }
+            let rest = left.count - named.count
+            let line = "Not listed here: " + named.joined(separator: ", ") + (rest > 0 ? " and \(rest) more subjects" : "") + "."
+            html += "<p>\(x(line))</p>\n"
+            text += "\n\(line)\n"
+        }
+        if omitted > 0 || brief > 0 {
+            let more = omitted > 0 ? "\(omitted) more not listed here. " : ""
+            html += "<p>\(more)" + (page.map { "Every change, in full: <a href=\"\(x($0))\">what changed</a>.</p>\n" } ?? "The news feed has every one in full.</p>\n")
+            text += "\n\(more)" + (page.map { "Every change, in full: \($0)\n" } ?? "The news feed has every one in full.\n")
+        } else if let page {
+            html += "<p>On the catalog's site: <a href=\"\(x(page))\">what changed</a>.</p>\n"
+            text += "\nOn the catalog's site: \(page)\n"
+        }
+        self.html = html + "</body></html>\n"
+        self.text = text
     }
 }

@@ -72,6 +72,8 @@ public struct PipelineConfig: Sendable, Equatable {
     public var firestore: FirestoreSettings?
     /// `announce`: where a run's news is sent after its commit (nil: nowhere).
     public var announce: AnnounceSettings?
+    /// `site.baseUrl`: where the website is served; messages link to its pages (nil: they do not).
+    public var siteBaseURL: URL?
     /// The file it was read from; relative paths in it are resolved against its directory.
     public var file: URL?
 
@@ -136,7 +138,7 @@ public struct PipelineConfig: Sendable, Equatable {
 extension PipelineConfig: Decodable {
     public init(from decoder: any Decoder) throws {
         let object = try ConfigValue(object: decoder, allowed: ["schemaVersion", "catalogs", "fetch", "normalize", "outputs", "news",
-                                                         "guards", "publish", "announce"])
+                                                         "guards", "publish", "announce", "site"])
         self.init(catalogs: [], outputs: OutputSettings(directory: object.base.appendingPathComponent("out")))
         file = object.context.file
         if let version = object.required("schemaVersion").integer(minimum: 1), version != Self.schemaVersion {
@@ -162,7 +164,15 @@ extension PipelineConfig: Decodable {
         guards = object["guards"]?.decode(GuardSettings.self) ?? guards
         firestore = object["publish"]?.object(allowed: ["firestore"])?["firestore"]?.decode(FirestoreSettings.self)
         announce = object["announce"]?.decode(AnnounceSettings.self)
+        siteBaseURL = object["site"]?.object(allowed: ["baseUrl"])?["baseUrl"]?.string { text in
+            let url = URL(string: text)
+            return (url?.scheme == "https" || url?.scheme == "http") && url?.host?.isEmpty == false
+                ? nil : "expected an http(s) URL such as https://courses.example.edu/, got \"\(text)\""
+        }.flatMap { URL(string: $0) }
     }
+
+    /// The site's "what changed" page, when `site.baseUrl` says where the site is.
+    public var changesPage: URL? { siteBaseURL.map { $0.appendingPathComponent("changes.html") } }
 }
 
 extension CatalogConfig: Decodable {

@@ -8,8 +8,8 @@ public struct FetchSettings: Sendable, Equatable {
     public var perHostConcurrency = 4
     /// The least time between the starts of two requests to one host (milliseconds).
     public var minimumDelayMilliseconds = 250
-    /// How gvingest names itself to servers.
-    public var userAgent = "gvingest/0.1 (+https://github.com/gvcourse/gvingest; catalog-bot@gvcourse.app)"
+    /// How gvingest names itself to servers, as configured; `requestUserAgent` is what is sent.
+    public var userAgent = "\(GVIngestVersion.product) (+https://github.com/gvcourse/gvingest; catalog-bot@gvcourse.app)"
     /// One request's timeout, whole seconds (URLSession takes no finer value).
     public var requestTimeoutSeconds = 30
     /// The whole crawl's deadline; what is not fetched by then is recorded as failed.
@@ -32,6 +32,9 @@ public struct FetchSettings: Sendable, Equatable {
     public var ignoreRobots = false
 
     public init() {}
+
+    /// The User-Agent of every request (fetch, Firestore, announce): the configured one with gvingest's version.
+    public var requestUserAgent: String { GVIngestVersion.userAgent(userAgent) }
 
     /// Each integer setting's key in `pipeline.json` and its bounds: beyond any sensible crawl, clear of overflow.
     public static var ranges: [(key: String, keyPath: WritableKeyPath<FetchSettings, Int>, range: ClosedRange<Int>)] { [

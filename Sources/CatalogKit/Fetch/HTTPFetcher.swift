@@ -21,7 +21,8 @@ public final class HTTPFetcher: PageSource {
         self.settings = settings
         (session, delegate) = SessionDelegate.session(maximumRedirects: settings.maximumRedirects,
                                                       timeoutSeconds: settings.requestTimeoutSeconds,
-                                                      connectionsPerHost: settings.perHostConcurrency)
+                                                      connectionsPerHost: settings.perHostConcurrency,
+                                                      userAgent: settings.requestUserAgent)
         allowedOrigins = Set(startURLs.compactMap(Origin.init) + settings.allowedHosts.flatMap { Origin.allowed(by: $0) ?? [] })
         gate = ConcurrencyGate(total: max(1, settings.concurrency), perHost: max(1, settings.perHostConcurrency),
                                minimumDelay: Double(settings.minimumDelayMilliseconds) / 1000)
@@ -152,7 +153,7 @@ public final class HTTPFetcher: PageSource {
     private func perform(_ url: URL, cached: FetchedPage?) async -> Outcome {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData,
                                  timeoutInterval: TimeInterval(max(1, settings.requestTimeoutSeconds)))
-        request.setValue(settings.userAgent, forHTTPHeaderField: "User-Agent")
+        request.setValue(settings.requestUserAgent, forHTTPHeaderField: "User-Agent")
         request.setValue(cached?.etag, forHTTPHeaderField: "If-None-Match")
         request.setValue(cached?.lastModified, forHTTPHeaderField: "If-Modified-Since")
         // robots.txt has a limit of its own (RFC 9309 asks to read at least 500 KiB).

@@ -153,6 +153,17 @@ public struct CourseRecord: Codable, Sendable, Equatable {
         if case let .string(text)? = JSONValue.text(creditsText) { return text }
         return credits > 0 ? String(credits) : nil
     }
+
+    /// The credits as people read them: "1 credit", "3 credits", "1–3 credits"; a label that is no number as it is.
+    public var creditsPhrase: String? { creditsLabel.map(Self.creditsPhrase) }
+
+    /// A `creditsLabel` ("1", "1-3", "Variable") as people read it.
+    public static func creditsPhrase(_ label: String) -> String {
+        let bounds = label.split(separator: "-", omittingEmptySubsequences: false)
+        guard bounds.allSatisfy({ Double($0) != nil }) else { return label }
+        if bounds.count == 1 { return label + (Double(label) == 1 ? " credit" : " credits") }
+        return bounds.count == 2 ? "\(bounds[0])–\(bounds[1]) credits" : label
+    }
 }
 
 /// A field a diff compares: its JSON name, its name for people, and its canonical value (nil when empty).

@@ -26,8 +26,8 @@ public enum AtomFeed {
             lines.append("    <category term=\"\(x(item.kind.rawValue))\"/>")
             if item.featured { lines.append(#"    <category term="featured"/>"#) }
             lines.append("    <summary>\(x(item.description))</summary>")
-            // The content is the item's Markdown, as text: readers show it verbatim, none runs it.
-            lines.append("    <content type=\"text\">\(x(item.content))</content>")
+            // The item's Markdown as HTML, escaped once more for XML (type="html", RFC 4287 3.1.1.2): readers render it.
+            lines.append("    <content type=\"html\">\(x(NewsHTML.render(item.content)))</content>")
             lines.append("  </entry>")
         }
         lines.append("</feed>")

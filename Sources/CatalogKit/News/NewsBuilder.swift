@@ -70,7 +70,7 @@ public enum NewsBuilder {
                 facts.append("- **\(label):** \(markdown)")
             }
         }
-        fact("Credits", nil, else: course.creditsLabel)
+        fact("Credits", nil, else: course.creditsPhrase)
         fact("Level", nil, else: course.level)
         fact("Prerequisites", course.prerequisiteMarkdown, else: course.prerequisiteString)
         fact("Corequisites", course.corequisiteMarkdown, else: course.corequisiteString)

@@ -194,6 +194,7 @@ public struct CatalogRun: Sendable {
         var options = FirestorePublishOptions()
         options.maximumRemovalFraction = config.guards.maximumRemovalFraction
         options.acceptRemovals = acceptRemovals
+        options.userAgent = config.fetch.requestUserAgent
         // A failed publish is a stage too, one with no counts.
         let failure = await report.stage("publish.firestore") { [config] () async -> (CatalogError?, [String: Int]) in
             do throws(CatalogError) {
@@ -215,7 +216,9 @@ public struct CatalogRun: Sendable {
     /// listed in the report, and never changes the run's outcome.
     private func announce(_ committed: CommitReport, pipeline: NewsPipeline, log: RunLog, report: inout RunReport) async {
         guard let settings = config.announce, edition == nil else { return }
-        let announcer = Announcer(settings: settings, catalog: catalog, store: pipeline.store, now: now)
+        var announcer = Announcer(settings: settings, catalog: catalog, store: pipeline.store, now: now)
+        announcer.userAgent = config.fetch.requestUserAgent
+        announcer.changesPage = config.changesPage
         do throws(CatalogError) {
             let news = try Result { () throws(CommitError) in try pipeline.loadNews() }.mapError { CatalogError("\($0)", .invalidData) }.get()
             let outbox = try announcer.outbox(news: news, snapshot: committed.snapshot)

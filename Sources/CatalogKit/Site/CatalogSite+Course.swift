@@ -16,7 +16,7 @@ extension CatalogSite {
         body += course.description.isEmpty ? "<p>No description.</p>\n" : prose(course.description) + "\n"
         body += "<dl class=\"facts\">\n"
             + row("Subject", "<a href=\"../\(Self.subjectPath(course.subject))\">\(esc(course.subject))</a>")
-            + row("Credits", [course.creditsLabel, course.creditsText.flatMap { $0 == course.creditsLabel ? nil : "(“\($0)”)" }]
+            + row("Credits", [course.creditsPhrase, course.creditsText.flatMap { Double($0) != nil || $0 == course.creditsLabel ? nil : "(“\($0)”)" }]
                 .compactMap { $0.map(esc) }.joined(separator: " "))
             + row("Level", course.level.map { esc($0) + (course.levelSource.map { " <small>(from \(esc($0)))</small>" } ?? "") })
             + row("Prerequisites", course.prerequisiteString.map(esc))
@@ -37,10 +37,15 @@ extension CatalogSite {
         if map.isEmpty {
             body += "<p>No course in this catalog is needed for this one or needs it.</p>"
         } else {
-            body += "<figure>" + map.svg(title: { byCode[$0]?.title }, href: { code in byCode[code].map { "../" + Self.coursePath($0.id) } },
-                                         requires: requires)
+            // Wide maps keep their size and scroll sideways (a phone would shrink them past reading); focusable so a
+            // keyboard scrolls them too.
+            body += "<figure tabindex=\"0\">" + map.svg(title: { byCode[$0]?.title }, href: { code in byCode[code].map { "../" + Self.coursePath($0.id) } },
+                                                         requires: requires, rule: { byCode[$0]?.prerequisite })
                 + "<figcaption>Above: the courses it needs, directly and through them. Below: the courses that need it. "
-                + "Each box opens its course.</figcaption></figure>\n" + map.text { courseLink(code: $0, up: true) }
+                + "Arrows meeting at “one of” are alternatives: any one of those courses will do (“or …”: or something "
+                + "not drawn, such as placement; the words below say what). A dashed arrow: it may be "
+                + "taken at the same time. Each box opens its course.</figcaption></figure>\n"
+                + map.text(link: { courseLink(code: $0, up: true) }, rule: { byCode[$0]?.prerequisite })
         }
         body += "</section>\n" + record(course)
         return page("\(course.name): \(course.title)", up: true, body)
