@@ -18,13 +18,17 @@ public struct CatalogConfig: Sendable, Equatable {
     public var source: CatalogSource
     /// Declarative parse rules: when present, they read the catalog's pages instead of the system's parser.
     public var rules: ParseRules?
+    /// Catalogs that name one group are crawled as if they shared a host: never at once (`ShardPlan`).
+    public var politenessGroup: String?
 
-    public init(id: String, name: String, system: CatalogSystem, source: CatalogSource, rules: ParseRules? = nil) {
+    public init(id: String, name: String, system: CatalogSystem, source: CatalogSource, rules: ParseRules? = nil,
+                politenessGroup: String? = nil) {
         self.id = id
         self.name = name
         self.system = system
         self.source = source
         self.rules = rules
+        self.politenessGroup = politenessGroup
     }
 
     /// How the catalog's pages are read: its rules, or its system's parser.
@@ -163,7 +167,7 @@ extension PipelineConfig: Decodable {
 
 extension CatalogConfig: Decodable {
     public init(from decoder: any Decoder) throws {
-        let object = try ConfigValue(object: decoder, allowed: ["id", "name", "system", "source", "rules"])
+        let object = try ConfigValue(object: decoder, allowed: ["id", "name", "system", "source", "rules", "politenessGroup"])
         let id = object.required("id").string { id in
             id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
                 ? nil : "expected letters, digits, - and _ only, got \"\(id)\""
@@ -172,8 +176,9 @@ extension CatalogConfig: Decodable {
         let system = object.required("system").choice(CatalogSystem.self)
         let source = object.required("source").decode(CatalogSource.self)
         let rules = object["rules"]?.decode(ParseRules.self)
+        let group = object["politenessGroup"]?.string { $0.isEmpty ? "expected a non-empty name" : nil }
         guard let id, let name, let system, let source else { throw ConfigContext.Incomplete() }
-        self.init(id: id, name: name, system: system, source: source, rules: rules)
+        self.init(id: id, name: name, system: system, source: source, rules: rules, politenessGroup: group)
     }
 }
 
