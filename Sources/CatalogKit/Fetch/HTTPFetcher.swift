@@ -17,14 +17,19 @@ public final class HTTPFetcher: PageSource {
     private let redirectVetter = Mutex<(@Sendable (URL) async -> String?)?>(nil)
 
     /// - Parameter startURLs: their origins are allowed besides those `settings.allowedHosts` names.
-    public init(settings: FetchSettings, startURLs: [URL] = []) {
+    /// - Parameter gate: one shared with the fetchers of other catalogs on the same hosts, so the delay holds between
+    ///   their requests too (`ShardRun`); by default the fetcher's own.
+    public convenience init(settings: FetchSettings, startURLs: [URL] = []) {
+        self.init(settings: settings, startURLs: startURLs, gate: ConcurrencyGate(settings: settings))
+    }
+
+    init(settings: FetchSettings, startURLs: [URL], gate: ConcurrencyGate) {
         self.settings = settings
         (session, delegate) = SessionDelegate.session(maximumRedirects: settings.maximumRedirects,
                                                       timeoutSeconds: settings.requestTimeoutSeconds,
                                                       connectionsPerHost: settings.perHostConcurrency)
         allowedOrigins = Set(startURLs.compactMap(Origin.init) + settings.allowedHosts.flatMap { Origin.allowed(by: $0) ?? [] })
-        gate = ConcurrencyGate(total: max(1, settings.concurrency), perHost: max(1, settings.perHostConcurrency),
-                               minimumDelay: Double(settings.minimumDelayMilliseconds) / 1000)
+        self.gate = gate
         cache = settings.cacheDirectory.map(ResponseCache.init(directory:))
     }
 
@@ -260,6 +265,12 @@ actor ConcurrencyGate {
     private let minimumDelay: Double
     private var delays: [String: Double] = [:]
     private var nextStart: [String: Double] = [:]
+
+    /// The bounds and the delay `settings` give.
+    init(settings: FetchSettings) {
+        self.init(total: max(1, settings.concurrency), perHost: max(1, settings.perHostConcurrency),
+                  minimumDelay: Double(settings.minimumDelayMilliseconds) / 1000)
+    }
 
     init(total: Int, perHost: Int, minimumDelay: Double = 0) {
         self.total = total
