@@ -266,16 +266,21 @@ actor ConcurrencyGate {
     private var delays: [String: Double] = [:]
     private var nextStart: [String: Double] = [:]
 
-    /// The bounds and the delay `settings` give.
-    init(settings: FetchSettings) {
-        self.init(total: max(1, settings.concurrency), perHost: max(1, settings.perHostConcurrency),
-                  minimumDelay: Double(settings.minimumDelayMilliseconds) / 1000)
+    /// The delay runs from the end of a host's previous response rather than from its start. With one request per host
+    /// at a time, the server then sees the spacing however long a request was held up on its way (`ShardRun`).
+    private let spacedFromResponses: Bool
+
+    /// The bounds and the delay `settings` give; `spacedFromResponses`: one request per host, spaced from responses.
+    init(settings: FetchSettings, spacedFromResponses: Bool = false) {
+        self.init(total: max(1, settings.concurrency), perHost: spacedFromResponses ? 1 : max(1, settings.perHostConcurrency),
+                  minimumDelay: Double(settings.minimumDelayMilliseconds) / 1000, spacedFromResponses: spacedFromResponses)
     }
 
-    init(total: Int, perHost: Int, minimumDelay: Double = 0) {
+    init(total: Int, perHost: Int, minimumDelay: Double = 0, spacedFromResponses: Bool = false) {
         self.total = total
         self.perHost = perHost
         self.minimumDelay = minimumDelay
+        self.spacedFromResponses = spacedFromResponses
     }
 
     /// `alone`: waits until nothing is in flight, and holds every place while it runs.
@@ -285,6 +290,10 @@ actor ConcurrencyGate {
     }
 
     func release(host: String, alone: Bool = false) {
+        if spacedFromResponses {
+            let delay = delays[host] ?? minimumDelay
+            nextStart[host] = max(nextStart[host] ?? 0, ProcessInfo.processInfo.systemUptime + delay)
+        }
         inFlight -= alone ? total : 1
         perHostInFlight[host, default: 1] -= 1
         let waiting = waiters

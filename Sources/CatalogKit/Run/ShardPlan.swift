@@ -15,7 +15,7 @@ public struct ShardPlan: Sendable, Equatable {
     }
 
     /// Catalogs crawled one after another because they share a key.
-    public struct Group: Sendable, Equatable {
+    public struct Group: Sendable, Equatable, Codable {
         /// The smallest of the keys its catalogs share (a catalog on several hosts joins each host's group).
         public var key: String
         public var catalogs: [String]

@@ -22,10 +22,14 @@ public struct ShardReport: Sendable, Codable, Equatable {
     public var catalogs: [Entry] = []
     /// When this attempt went on from an interrupted one, that one's start.
     public var resumedFrom: String?
+    /// The keys and catalogs the shard was given. An attempt that goes on keeps the interrupted one's: the other shards'
+    /// snapshots written since would weigh the catalogs otherwise, and move some from shard to shard.
+    public var plan: [ShardPlan.Group] = []
 }
 
 /// Runs one shard's catalogs: one at a time within a politeness key, sharing one gate so the delay holds between
-/// them; keys side by side up to `fetch.maxConcurrentHosts`. Each catalog runs as `gvingest run --catalog` would, with
+/// them, one request at a time and the delay counted from each response, so that the server sees it; keys side by
+/// side up to `fetch.maxConcurrentHosts`. Each catalog runs as `gvingest run --catalog` would, with
 /// the outputs, lock, guards and report of its own (`PipelineConfig.scoped(to:)`).
 public struct ShardRun: Sendable {
     public var config: PipelineConfig
@@ -59,20 +63,26 @@ public struct ShardRun: Sendable {
     public func execute(finish: @Sendable ([Int32]) -> Int32) async -> ShardReport {
         let log = RunLog(format: logFormat)
         let file = Self.reportFile(outputs: config.outputs, index: shard.index, count: count)
-        var report = ShardReport(shard: "\(shard.index)/\(count)", startedAt: Timestamp.string(Date()))
+        var report = ShardReport(shard: "\(shard.index)/\(count)", startedAt: Timestamp.string(Date()), plan: shard.groups)
         if let earlier = try? JSONFile.decode(ShardReport.self, from: Data(contentsOf: file)), earlier.finishedAt == nil,
            let began = Timestamp.date(earlier.startedAt), Date().timeIntervalSince(began) < Self.resumeWindow {
             // Only outcomes a new attempt would not change are kept: one worth retrying (75) runs again.
-            report.catalogs = earlier.catalogs.filter { $0.exitStatus != status(.temporary) && shard.catalogs.contains($0.id) }
+            report.plan = earlier.plan
+            let planned = Set(earlier.plan.flatMap(\.catalogs))
+            report.catalogs = earlier.catalogs.filter { $0.exitStatus != status(.temporary) && planned.contains($0.id) }
             report.resumedFrom = earlier.resumedFrom ?? earlier.startedAt
             log.info("shard", "going on from the attempt of \(report.resumedFrom ?? "") that stopped: "
                      + "\(report.catalogs.count) catalog(s) already ran and are not run again")
+        }
+        if report.resumedFrom != nil {
+            // The interrupted attempt may have made a request a moment ago; a gate of this process does not know it.
+            try? await Task.sleep(nanoseconds: UInt64(config.fetch.minimumDelayMilliseconds) * 1_000_000)
         }
         let progress = ShardProgress(report: report, file: file, log: log)
         await progress.save()
         let done = Set(report.catalogs.map(\.id))
         let catalogs = Dictionary(config.catalogs.map { ($0.id, $0) }) { first, _ in first }
-        let groups = shard.groups.map { group in (group.key, group.catalogs.filter { !done.contains($0) }.compactMap { catalogs[$0] }) }
+        let groups = report.plan.map { group in (group.key, group.catalogs.filter { !done.contains($0) }.compactMap { catalogs[$0] }) }
             .filter { !$0.1.isEmpty }
         log.info("shard", "shard \(shard.index)/\(count): \(groups.map(\.1.count).reduce(0, +)) catalog(s) under \(groups.count) "
                  + "politeness key(s), \(min(groups.count, config.fetch.maximumConcurrentHosts)) at a time")
@@ -81,7 +91,7 @@ public struct ShardRun: Sendable {
             func startNext() {
                 guard let (key, members) = pending.popFirst() else { return }
                 tasks.addTask {
-                    let gate = ConcurrencyGate(settings: config.fetch)
+                    let gate = ConcurrencyGate(settings: config.fetch, spacedFromResponses: true)
                     for catalog in members {
                         await progress.record(runOne(catalog, key: key, gate: gate))
                     }
