@@ -10,12 +10,11 @@ enum RunCommand: Command {
     static let options = ["--config", "--catalog", "--replay", "--source", "--system", "--out", "--log-format", "--report", "--color",
                           "--shard"]
     static let help = """
-    Usage: gvingest run [--config FILE] [--catalog ID] [--replay DIR] [--dry-run] [--accept-removals]
-                        [--log-format human|json] [--report FILE] [--quiet] [--color WHEN]
+    Usage: gvingest run [--config FILE] [--catalog ID|--shard I/N|--all] [--replay DIR] [--dry-run]
+                        [--accept-removals] [--log-format human|json] [--report FILE] [--quiet] [--color WHEN]
            gvingest run --source PATH|URL [--system \(SystemChoice.synopsis)] [--out DIR]
                         [--config FILE] [--catalog ID] [--dry-run] [--accept-removals] [--log-format F]
                         [--report FILE] [--quiet] [--color WHEN]
-           gvingest run --shard I/N|--all [--config FILE] [--log-format F] [--report FILE] [--quiet]
 
     Runs the pipeline for a catalog of a configuration (default pipeline.json; --catalog picks one
     when it has several), or, with --source, for one source: a URL is crawled, a directory with an
@@ -34,17 +33,18 @@ enum RunCommand: Command {
     stops at once. SOURCE_DATE_EPOCH (seconds since 1970), when set, is the run's clock, so the same
     pages give byte-identical outputs.
 
-    With --shard I/N, runs shard I (from 0) of N as 'gvingest shards' assigns them: one
-    catalog at a time within a politeness key, the next one waiting out fetch.minimumDelayMs after
-    the last request to its host, and keys side by side up to fetch.maxConcurrentHosts [4; 1-256].
-    I may be the word "index": then it is JOB_COMPLETION_INDEX, as a Kubernetes Indexed Job sets
-    it. --all is --shard 0/1. Each catalog writes into outputs.directory/<id>/ (its own lock,
-    outputs, guards and run-report.json; the site into outputs.site/<id>/, the cache into
-    fetch.cacheDirectory/<id>/; snapshots stay in outputs.snapshots/<id>/), and
-    outputs.directory/shards/I-of-N/shard-report.json lists each catalog's outcome, rewritten as
-    each ends. A shard stopped before its end (killed, restarted) goes on where it was within 12
-    hours: catalogs that ended other than with 75 are not run again. The shard's exit status is
-    its catalogs' most urgent: 75 when any is worth retrying, then 65 (a guard refused), 73, 69,
+    With --shard I/N (not with --catalog, --replay, --dry-run, --accept-removals or --color), runs
+    shard I (from 0) of N as 'gvingest shards' assigns them: one catalog at a time within a
+    politeness key, one request at a time with fetch.minimumDelayMs counted from each response,
+    and keys side by side up to fetch.maxConcurrentHosts [4; 1-256]. I may be the word "index":
+    then it is JOB_COMPLETION_INDEX, as a Kubernetes Indexed Job sets it. --all is --shard 0/1.
+    Each catalog writes into outputs.directory/<id>/ (its own lock, outputs, guards and
+    run-report.json; the site into outputs.site/<id>/, the cache into fetch.cacheDirectory/<id>/;
+    snapshots stay in outputs.snapshots/<id>/), and outputs.directory/shards/I-of-N/
+    shard-report.json lists each catalog's outcome, rewritten as each ends. A shard stopped
+    before its end (killed, restarted) goes on where it was within 12 hours: catalogs that ended
+    other than with 75 are not run again. The shard's exit status is its catalogs' most urgent:
+    75 when any is worth retrying, then 65 (a guard refused), 73, 69,
     66, 77, 64; 0 when all ran. 'gvingest index' then writes index.json over them.
 
     Options:

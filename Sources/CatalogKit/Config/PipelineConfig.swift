@@ -176,7 +176,7 @@ extension CatalogConfig: Decodable {
         let system = object.required("system").choice(CatalogSystem.self)
         let source = object.required("source").decode(CatalogSource.self)
         let rules = object["rules"]?.decode(ParseRules.self)
-        let group = object["politenessGroup"]?.string { $0.isEmpty ? "expected a non-empty name" : nil }
+        let group = object["politenessGroup"]?.string()
         guard let id, let name, let system, let source else { throw ConfigContext.Incomplete() }
         self.init(id: id, name: name, system: system, source: source, rules: rules, politenessGroup: group)
     }
