@@ -13,6 +13,7 @@ struct GVIngest {
     static let commands: [any Command.Type] = [RunCommand.self, ParseCommand.self, PrereqCommand.self, FetchCommand.self,
                                                DiffCommand.self, PublishCommand.self, SiteCommand.self, AnnounceCommand.self,
                                                SearchCommand.self, BackfillCommand.self, HistoryCommand.self, ConfigCommand.self,
+                                               ShardsCommand.self, IndexCommand.self,
                                                CompletionsCommand.self,
                                                VersionCommand.self, HelpCommand.self]
 

@@ -5,9 +5,10 @@ import Foundation
 enum SiteCommand: Command {
     static let name = "site"
     static let summary = "Render the catalog website (courses, prerequisite maps, search, what changed, health)."
-    static let options = ["--config", "--catalog", "--out"]
+    static let options = ["--config", "--catalog", "--out", "--index"]
     static let help = """
     Usage: gvingest site [--config FILE] [--catalog ID] [--out DIR]
+           gvingest site --index FILE --out DIR
 
     Renders a static website for people from the outputs of `gvingest run` (the configuration's
     outputs.directory): a home page, a page per subject and per course (every published field,
@@ -20,7 +21,12 @@ enum SiteCommand: Command {
     any static host. The same outputs give the same bytes. `gvingest run` renders it by itself
     when outputs.site is set, and then also shows which rule of the page each field came from.
 
+    With --index, renders only DIR/index.html: the landing page of a directory of catalogs from the
+    index.json of 'gvingest index', each catalog linked to its site in DIR/<id>/ (where a shard's
+    run renders it); nothing else in DIR is touched.
+
     Options:
+      --index FILE   The index.json to render a landing page from.
       --config FILE  The pipeline configuration (default: pipeline.json).
       --catalog ID   The catalog (needed when the configuration has several).
       --out DIR      Where the site goes (default: outputs.site). DIR is replaced whole; a
@@ -34,6 +40,7 @@ enum SiteCommand: Command {
     static func run(_ words: [String]) async throws -> ExitStatus {
         let arguments = try parseArguments(words)
         guard arguments.positional.isEmpty else { throw UsageError(message: "unexpected argument '\(arguments.positional[0])'") }
+        if let index = arguments.value("--index") { return try landingPage(index, arguments) }
         let (path, config, catalog) = try configuredCatalog(arguments)
         guard let out = arguments.value("--out").map({ URL(fileURLWithPath: $0) }) ?? config.outputs.site else {
             throw UsageError(message: "--out DIR is needed (\(path) sets no outputs.site)")
@@ -44,6 +51,19 @@ enum SiteCommand: Command {
         let files = CatalogSite.render(try SitePublisher.input(outputs: config.outputs, catalog: catalog))
         try CommandFailure.catching(.cannotCreate, "") { try SitePublisher.write(files, to: out) }
         printError("gvingest site: wrote \(files.count) files; open \(out.standardizedFileURL.appendingPathComponent("index.html").path) in a browser")
+        return .ok
+    }
+
+    /// `--index FILE --out DIR`: DIR/index.html alone, beside the catalogs' sites.
+    static func landingPage(_ path: String, _ arguments: Arguments) throws -> ExitStatus {
+        guard let out = arguments.value("--out"), arguments.value("--config") == nil, arguments.value("--catalog") == nil else {
+            throw UsageError(message: "--index FILE goes with --out DIR alone")
+        }
+        let bytes = try CommandFailure.catching(.noInput, "\(path): ") { try FileBytes.read(path: path, limit: FileBytes.Limit.document) }
+        let index = try CommandFailure.catching(.dataError, "\(path): ") { try JSONFile.decode(CatalogIndex.self, from: bytes) }
+        let file = URL(fileURLWithPath: out).appendingPathComponent("index.html")
+        try CommandFailure.catching(.cannotCreate) { try AtomicFile.write(CatalogIndexPage.render(index), to: file) }
+        printError("gvingest site: wrote \(file.path) (\(index.catalogs.count) catalogs)")
         return .ok
     }
 }

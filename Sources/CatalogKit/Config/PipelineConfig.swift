@@ -20,15 +20,18 @@ public struct CatalogConfig: Sendable, Equatable {
     public var rules: ParseRules?
     /// The edition's label where the pages name none ("2024-2025"); without either, a run's day labels it.
     public var edition: String?
+    /// Catalogs that name one group are crawled as if they shared a host: never at once (`ShardPlan`).
+    public var politenessGroup: String?
 
     public init(id: String, name: String, system: CatalogSystem, source: CatalogSource, rules: ParseRules? = nil,
-                edition: String? = nil) {
+                edition: String? = nil, politenessGroup: String? = nil) {
         self.id = id
         self.name = name
         self.system = system
         self.source = source
         self.rules = rules
         self.edition = edition
+        self.politenessGroup = politenessGroup
     }
 
     /// How the catalog's pages are read: its rules, or its system's parser.
@@ -177,7 +180,7 @@ extension PipelineConfig: Decodable {
 
 extension CatalogConfig: Decodable {
     public init(from decoder: any Decoder) throws {
-        let object = try ConfigValue(object: decoder, allowed: ["id", "name", "system", "source", "rules", "edition"])
+        let object = try ConfigValue(object: decoder, allowed: ["id", "name", "system", "source", "rules", "edition", "politenessGroup"])
         let id = object.required("id").string { id in
             id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
                 ? nil : "expected letters, digits, - and _ only, got \"\(id)\""
@@ -187,8 +190,9 @@ extension CatalogConfig: Decodable {
         let source = object.required("source").decode(CatalogSource.self)
         let rules = object["rules"]?.decode(ParseRules.self)
         let edition = object["edition"]?.string()
+        let group = object["politenessGroup"]?.string()
         guard let id, let name, let system, let source else { throw ConfigContext.Incomplete() }
-        self.init(id: id, name: name, system: system, source: source, rules: rules, edition: edition)
+        self.init(id: id, name: name, system: system, source: source, rules: rules, edition: edition, politenessGroup: group)
     }
 }
 

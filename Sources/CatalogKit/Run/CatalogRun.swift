@@ -15,6 +15,8 @@ public struct CatalogRun: Sendable {
     /// A backfill's edition (`Backfill`): the snapshot is labelled and dated by it; nothing is announced, published to
     /// Firestore or rendered as the site.
     public var edition: String?
+    /// Paces this run's requests together with other runs' on the same hosts (`ShardRun`); nil: a gate of its own.
+    var gate: ConcurrencyGate?
 
     public init(catalog: CatalogConfig, config: PipelineConfig, now: Date) {
         self.catalog = catalog
@@ -247,7 +249,7 @@ public struct CatalogRun: Sendable {
         func unavailable(_ message: String) -> CatalogError { CatalogError(message, .unavailable) }
         switch catalog.source {
         case let .http(urls):
-            let fetcher = HTTPFetcher(settings: settings, startURLs: urls)
+            let fetcher = HTTPFetcher(settings: settings, startURLs: urls, gate: gate ?? ConcurrencyGate(settings: settings))
             let crawler = Crawler(source: fetcher, parser: parser, settings: settings, honourRobots: !settings.ignoreRobots,
                                   progress: progress)
             return await crawler.crawl(start: urls)
