@@ -12,7 +12,7 @@ import Testing
     /// Catalogs per host: some hosts hold several, as Acalog and CourseLeaf tenants share a provider's.
     static let catalogsPerHost = [8, 6, 4, 3, 2, 1]
     static let workers = 3
-    static let delay = 0.15
+    static let delay = 0.25
     static let coursesPerCatalog = 4
 
     /// A catalog: its host (index into the servers) and its path prefix there.
