@@ -131,11 +131,15 @@ import Testing
                            ("BIOL 4310", "Field Ecology", "Marsh and prairie.")])
         let new = courses([("CHIN 3298", "Independent Study", study), ("DANC 4298", "Independent Study", study),
                            ("ARTS 1300", "Drawing I", "Line and form."), ("ARTS 3298", "Independent Study", study),
-                           ("ENVS 4410", "Field Ecology", "Marsh and prairie.")])
-        let diff = CatalogDiff.between(old: old, new: new)
-        // ART → ARTS is a rename (Drawing I kept its number), so its Independent Study pairs; nothing shows CHNS → CHIN
-        // or DANC 3298 → 4298 to be one course. A distinct title and description pair across subjects and numbers.
-        #expect(diff.renumbered.map { "\($0.from.name)>\($0.to.name)" } == ["ART 1300>ARTS 1300", "BIOL 4310>ENVS 4410", "ART 3298>ARTS 3298"])
+                           ("ENVS 4410", "Field Ecology", "Marsh and prairie."), ("ARTS 2310", "Painting", "Oil, edited.")])
+        let edited = CourseRecord(Support.course("ART 2310", title: "Painting", description: "Oil."))
+        let diff = CatalogDiff.between(old: old + [edited], new: new)
+        // ART → ARTS is a rename (Drawing I kept its number), so its Independent Study pairs, and Painting with its
+        // description edited; nothing shows CHNS → CHIN or DANC 3298 → 4298 to be one course. A distinct title and
+        // description pair across subjects and numbers.
+        #expect(diff.renumbered.map { "\($0.from.name)>\($0.to.name)" }
+                    == ["ART 1300>ARTS 1300", "BIOL 4310>ENVS 4410", "ART 3298>ARTS 3298", "ART 2310>ARTS 2310"])
+        #expect(diff.renumbered.last?.changes.map(\.field) == ["description"])
         #expect(diff.added.map(\.name) == ["CHIN 3298", "DANC 4298"])
         #expect(diff.removed.map(\.name) == ["CHNS 3298", "DANC 3298"])
     }

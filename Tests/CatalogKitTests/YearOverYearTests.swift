@@ -121,6 +121,10 @@ import Testing
         // The rename still pairs, boilerplate of its own included ("Selected Topics" is a title of many subjects).
         #expect(diff.renumbered.filter { subject($0.from.name) == "HRMA" && subject($0.to.name) == "GHL" }.count >= 50)
         #expect(pairs.isSuperset(of: ["HRMA 1301>GHL 1301", "HRMA 2197>GHL 2197", "HRMA 2397>GHL 2397", "PSYC 3337>PSYC 2306"]))
+        // Kept number and title under the rename, the description edited: one course, its description changed.
+        let law = try #require(diff.renumbered.first { $0.from.name == "HRMA 3358" })
+        #expect(law.to.name == "GHL 3358" && law.changes.map(\.field).contains("description"))
+        #expect(!pairs.contains("HRMA 4198>POLC 4198") && !pairs.contains("MSCI 4398>GHL 4398") && !pairs.contains("ANTH 4399>BIOE 4399"))
         #expect((subjectsByTitle["Selected Topics"]?.count ?? 0) > 5)
         // What a shared title alone paired before: courses of unrelated subjects, now an addition and a removal each.
         for title in ["Independent Study", "Special Problems", "Selected Topics"] {

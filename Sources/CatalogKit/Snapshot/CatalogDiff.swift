@@ -140,8 +140,8 @@ public struct CatalogDiff: Sendable, Equatable {
         }
 
         /// Removed and added courses that are one course renumbered, on evidence: the same title and description
-        /// that no other subject carries; or, for boilerplate, the number kept under a subject that other evidence
-        /// shows renamed (ART 1300 → ARTS 1300). Boilerplate alone pairs nothing: `CHNS 3298 Independent Study` and
+        /// that no other subject carries; or the number and title kept under a subject that other evidence shows
+        /// renamed (ART 1300 → ARTS 1300), boilerplate or an edited description included. Boilerplate alone pairs nothing: `CHNS 3298 Independent Study` and
         /// `DANC 4298 Independent Study` are two courses.
         private func renumberings(_ removed: inout [ComparableCourse], _ added: inout [ComparableCourse])
             -> [(from: ComparableCourse, to: ComparableCourse)] {
@@ -151,10 +151,13 @@ public struct CatalogDiff: Sendable, Equatable {
             }
             let renamed = Set(distinct.filter { $0.from.subject != $0.to.subject && $0.from.number == $0.to.number }
                 .map { "\($0.from.subject) \($0.to.subject)" })
-            let boilerplate = Self.pair(&removed, &added, by: \.renumberingKey) { from, to in
+            let underRename = { (from: ComparableCourse, to: ComparableCourse) in
                 from.number == to.number && renamed.contains("\(from.subject) \(to.subject)") ? 0 : nil
             }
-            return distinct + boilerplate
+            let boilerplate = Self.pair(&removed, &added, by: \.renumberingKey, rank: underRename)
+            // Under a renamed subject, the number and title kept are evidence enough: the description may have been edited.
+            let edited = Self.pair(&removed, &added, by: { JSONValue.text($0.title)?.stringValue ?? "" }, rank: underRename)
+            return distinct + boilerplate + edited
         }
 
         /// Pairs each added course with the waiting removed one of its key that `rank` ranks first (lowest; nil: not
