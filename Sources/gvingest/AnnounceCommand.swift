@@ -4,7 +4,6 @@ import Foundation
 /// `gvingest announce`: delivers the news still pending for the channels of pipeline.json's `announce` section.
 enum AnnounceCommand: Command {
     static let name = "announce"
-    static let usesNetwork = true
     static let summary = "Deliver pending news to Discord, Slack, email and webhooks (or test a channel)."
     static let flags = ["--dry-run", "--json"]
     static let options = ["--config", "--catalog", "--channel", "--test"]

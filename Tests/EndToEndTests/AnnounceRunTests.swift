@@ -290,16 +290,22 @@ import TestSupport
                                                   "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
                                                  in: directory, executable: URL(fileURLWithPath: "/usr/bin/openssl"))
             guard openssl.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: ["openssl": openssl.stderr]) }
+            port = try Self.start(process, [Self.script, "serve", "cert.pem", "key.pem", "gvingest", "MAILSECRET", "mail"], in: directory, input: input)
+        }
+
+        /// Starts a Python peer (the venv's Python) that prints its port, then serves until `input` closes.
+        static func start(_ process: Process, _ arguments: [String], in directory: URL, input: Pipe) throws -> Int {
             process.executableURL = URL(fileURLWithPath: OptionalTool.announcePython)
-            process.arguments = [Self.script, "serve", "cert.pem", "key.pem", "gvingest", "MAILSECRET", "mail"]
+            process.arguments = arguments
             process.currentDirectoryURL = directory
             let output = Pipe()
             (process.standardInput, process.standardOutput, process.standardError) = (input, output, FileHandle.nullDevice)
             try process.run()
             var line = Data()
             while !line.contains(0x0A), let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty { line += byte }
-            port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-            guard port > 0 else { throw CocoaError(.executableLoad, userInfo: ["smtp-peer.py": "did not print its port"]) }
+            let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            guard port > 0 else { throw CocoaError(.executableLoad, userInfo: [arguments[0]: "did not print its port"]) }
+            return port
         }
 
         deinit {
