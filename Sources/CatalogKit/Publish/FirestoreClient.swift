@@ -114,9 +114,15 @@ final class FirestoreClient: Sendable {
             case let .failure(failure):
                 let retryAfter = raw.response?.value(forHTTPHeaderField: "Retry-After").flatMap { RetryAfter.seconds(from: $0) }
                 let wait = RetryAfter.backoff(attempt: attempt, base: 0.1, maximum: 5, retryAfter: retryAfter, retryAfterMaximum: 30)
-                guard !Task.isCancelled, ProcessInfo.processInfo.systemUptime + wait < deadline else {
-                    throw CatalogError("\(method) \(url.path): \(failure.message) (gave up after \(attempt) attempt\(attempt == 1 ? "" : "s"), at the deadline)",
-                                         .temporary)
+                let left = deadline - ProcessInfo.processInfo.systemUptime
+                guard !Task.isCancelled, wait < left else {
+                    let attempts = "\(attempt) attempt\(attempt == 1 ? "" : "s")"
+                    // Said as it happened: stopping early because the next try would come too late is not reaching the deadline.
+                    let why = Task.isCancelled ? "stopped after \(attempts): the publish was cancelled"
+                        : left < 1 ? "gave up after \(attempts), at the deadline of \(deadlineSeconds) s"
+                        : "gave up after \(attempts), \(Int(left.rounded())) s before the deadline of \(deadlineSeconds) s: "
+                            + "the next try was due in \(Int(wait.rounded())) s, past it"
+                    throw CatalogError("\(method) \(url.path): \(failure.message) (\(why))", .temporary)
                 }
                 retryCount.withLock { $0 += 1 }
                 try? await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
