@@ -63,6 +63,9 @@ enum AnnounceCommand: Command {
         }
         let only = try channel("--channel")
         let dryRun = arguments.has("--dry-run")
+        if !dryRun, let link = CatalogRun.plantedLink(config: config, catalogID: catalog.id) {
+            throw CommandFailure("\(CatalogRun.linkRefused(link))", status: .cannotCreate)
+        }
         // A run must not commit (or deliver) while the outbox is read and written.
         let lock = dryRun ? nil : try RunLock(directory: config.outputs.directory)
         defer { withExtendedLifetime(lock) {} }

@@ -69,6 +69,10 @@ enum BackfillCommand: Command {
             throw UsageError(message: "--date \(unused): no edition has that label")
         }
 
+        if let link = CatalogRun.plantedLink(config: config, catalogID: catalog.id) {
+            log.error("outputs", "\(CatalogRun.linkRefused(link))")
+            return .cannotCreate
+        }
         let lock: RunLock
         do throws(CatalogError) {
             lock = try RunLock(directory: config.outputs.directory)

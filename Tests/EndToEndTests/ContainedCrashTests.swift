@@ -72,7 +72,7 @@ import Testing
     }
 
     /// A run whose Firestore stage crashes leaves its outputs and a run report `publish` accepts: written before
-    /// that stage began.
+    /// that stage began, and finished by the supervisor to say the stage crashed, with 75: the publish is still to do.
     @Test func aRunCrashingInItsFirestoreStageLeavesItsReport() async throws {
         let site = try Site()
         try FileManager.default.createSymbolicLink(at: site.root.appendingPathComponent("pages"),
@@ -88,7 +88,8 @@ import Testing
         #expect(outcome.status == 75, "\(outcome.stderr)")
         let report = try site.report()
         #expect((report["stages"] as? [[String: Any]])?.contains { $0["name"] as? String == FirestoreDocuments.committedStage } == true)
-        #expect((report["outcome"] as? String)?.hasSuffix("publishing into Firestore") == true, "\(report)")
+        #expect((report["outcome"] as? String)?.contains("publishing into Firestore; the publish.firestore stage crashed") == true, "\(report)")
+        #expect(report["exitStatus"] as? Int == 75 && report["stageUnderWay"] == nil, "\(report)")
         #expect(FileManager.default.fileExists(atPath: site.out.appendingPathComponent("catalog.json").path))
     }
 
