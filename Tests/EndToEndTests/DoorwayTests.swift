@@ -140,4 +140,218 @@ import TestSupport
         #expect(headers["To"]?.components(separatedBy: ", ") == recipients)
         #expect(headers["Subject"]?.hasPrefix(name.trimmingCharacters(in: .whitespaces)) == true, "\(headers["Subject"] ?? "")")
     }
+
+    /// A crash while announcing (SIGABRT to the child as a webhook holds its message) costs that stage only: the outputs
+    /// stand, the run report is this run's and says the announce stage crashed, the run exits as its other stages
+    /// ended (0: what was not delivered is pending, as for a channel that is down), and the next announce delivers once.
+    @Test func aCrashWhileAnnouncingCostsOnlyThatStage() async throws {
+        let project = try Project(channels: ["slack"], deadline: 60)
+        let first = try await project.gvingest(["run", "--config", "pipeline.json", "--quiet"])
+        #expect(first.status == 0, "\(first.stderr)")
+        project.server.setFault(.latency(seconds: 30), for: AnnounceRunTests.slack)
+        let process = try project.launch(["run", "--config", "pipeline.json", "--replay", "gvsu-next", "--quiet"])
+        let server = project.server
+        let crashed = try await Binary.offThePool { () -> Bool in
+            let start = Date()
+            while server.inFlightRequests == 0, Date().timeIntervalSince(start) < 120 { usleep(20_000) }
+            let pids = Project.children(of: process)
+            for pid in pids { kill(pid, SIGABRT) }
+            process.waitUntilExit()
+            return !pids.isEmpty
+        }
+        #expect(crashed && process.terminationReason == .exit && process.terminationStatus == 0, "\(process.terminationStatus)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: project.root.appendingPathComponent("out/run-report.json"))) as? [String: Any])
+        let outcome = report["outcome"] as? String ?? ""
+        #expect(outcome.contains("the announce stage crashed (signal 6)") && report["exitStatus"] as? Int == 0, "\(report)")
+        #expect((report["stages"] as? [[String: Any]])?.contains { $0["name"] as? String == "diff+announce+publish" } == true)
+        let links = project.addedLinks
+        #expect(links.count == 3, "the outputs stand")
+        server.clearAllFaults()
+        let announce = try await project.gvingest(["announce", "--config", "pipeline.json"])
+        #expect(announce.status == 0, "\(announce.stderr)")
+        #expect(project.payloads(AnnounceRunTests.slack).flatMap(AnnounceRunTests.slackLinks).sorted() == links)
+    }
+
+    /// `out` a symbolic link: run, announce and backfill refuse (73) and write nothing through it, not even the lock or
+    /// the run report; a snapshot folder that is a link is refused by announce as by run, its outbox untouched.
+    @Test func nothingIsWrittenThroughALinkedOutOrSnapshotFolder() async throws {
+        let project = try Project(channels: ["hook"])
+        let root = project.root, manager = FileManager.default
+        let elsewhere = root.appendingPathComponent("elsewhere")
+        try manager.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        try manager.createSymbolicLink(at: root.appendingPathComponent("out"), withDestinationURL: elsewhere)
+        for words in [["run", "--config", "pipeline.json", "--quiet"], ["announce", "--config", "pipeline.json"],
+                      ["backfill", "--config", "pipeline.json", "2023-2024=gvsu"]] {
+            let refused = try await project.gvingest(words)
+            #expect(refused.status == 73 && refused.stderr.contains("symbolic link"), "\(words[0]): \(refused.stderr)")
+            #expect(try manager.contentsOfDirectory(atPath: elsewhere.path).isEmpty, "\(words[0]) wrote through the link")
+        }
+        try manager.removeItem(at: root.appendingPathComponent("out"))
+        let first = try await project.gvingest(["run", "--config", "pipeline.json", "--quiet"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let store = root.appendingPathComponent("out/snapshots/gvsu"), history = root.appendingPathComponent("history")
+        try manager.moveItem(at: store, to: history)
+        try manager.createSymbolicLink(at: store, withDestinationURL: history)
+        let outbox = history.appendingPathComponent("outbox.json")
+        let before = try manager.attributesOfItem(atPath: outbox.path)[.modificationDate] as? Date
+        let announce = try await project.gvingest(["announce", "--config", "pipeline.json"])
+        #expect(announce.status == 73 && announce.stderr.contains(store.path), "\(announce.stderr)")
+        #expect(try manager.attributesOfItem(atPath: outbox.path)[.modificationDate] as? Date == before)
+    }
+
+    /// A pid no process has: one that just ended.
+    static func endedPid() throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/true")
+        try process.run()
+        process.waitUntilExit()
+        return process.processIdentifier
+    }
+
+    /// The site never removes what it did not write: a file, a FIFO or the configuration itself in its place is refused
+    /// with 73, named, and left as it was; a previous site keeps the files others put in it (a CNAME); its files are
+    /// 0644 under umask 000; a killed render's staging folder and a killed command's flight log are cleaned up.
+    @Test func theSiteNeverRemovesWhatItDidNotWrite() async throws {
+        let project = try Project(channels: ["hook"])
+        let root = project.root, manager = FileManager.default
+        let first = try await project.gvingest(["run", "--config", "pipeline.json", "--quiet"])
+        #expect(first.status == 0, "\(first.stderr)")
+        try Data("my notes\n".utf8).write(to: root.appendingPathComponent("notes.txt"))
+        #expect(mkfifo(root.appendingPathComponent("fifo").path, 0o644) == 0)
+        let configuration = try Data(contentsOf: root.appendingPathComponent("pipeline.json"))
+        for name in ["notes.txt", "fifo", "pipeline.json"] {
+            let site = try await project.gvingest(["site", "--config", "pipeline.json", "--out", name])
+            #expect(site.status == 73 && site.stderr.contains(root.appendingPathComponent(name).path), "\(name): \(site.stderr)")
+        }
+        #expect(try String(contentsOf: root.appendingPathComponent("notes.txt"), encoding: .utf8) == "my notes\n")
+        var info = stat()
+        #expect(lstat(root.appendingPathComponent("fifo").path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+        #expect(try Data(contentsOf: root.appendingPathComponent("pipeline.json")) == configuration)
+        // outputs.site naming the configuration: the run's site stage refuses, the configuration stays.
+        try Data(String(decoding: configuration, as: UTF8.self).replacingOccurrences(
+            of: #""outputs": {"directory": "out"}"#, with: #""outputs": {"directory": "out", "site": "site.json"}"#).utf8)
+            .write(to: root.appendingPathComponent("site.json"))
+        let siteConfig = try Data(contentsOf: root.appendingPathComponent("site.json"))
+        let run = try await project.gvingest(["run", "--config", "site.json", "--quiet"])
+        #expect(run.status == 73 && run.stderr.contains("site.json"), "\(run.stderr)")
+        #expect(try Data(contentsOf: root.appendingPathComponent("site.json")) == siteConfig)
+
+        let made = try await project.gvingest(["site", "--config", "pipeline.json", "--out", "web"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let web = root.appendingPathComponent("web")
+        try Data("catalog.example.edu\n".utf8).write(to: web.appendingPathComponent("CNAME"))
+        try manager.createDirectory(at: web.appendingPathComponent(".well-known"), withIntermediateDirectories: true)
+        try Data("proof".utf8).write(to: web.appendingPathComponent(".well-known/verify.txt"))
+        let staging = root.appendingPathComponent(".web.\(try Self.endedPid()).site.tmp")
+        try manager.createDirectory(at: staging, withIntermediateDirectories: true)
+        let flightLog = manager.temporaryDirectory.appendingPathComponent("gvingest-flight-\(try Self.endedPid()).log")
+        try Data("start\thttp://127.0.0.1/\n".utf8).write(to: flightLog)
+        let again = try await Binary.run(["-c", "umask 000 && exec \"$0\" site --config pipeline.json --out web", Binary.url.path],
+                                         in: root, executable: URL(fileURLWithPath: "/bin/sh"))
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try String(contentsOf: web.appendingPathComponent("CNAME"), encoding: .utf8) == "catalog.example.edu\n")
+        #expect(try String(contentsOf: web.appendingPathComponent(".well-known/verify.txt"), encoding: .utf8) == "proof")
+        #expect(!manager.fileExists(atPath: staging.path), "a killed render's staging folder is removed")
+        let modes = try manager.subpathsOfDirectory(atPath: web.path).filter { !["CNAME", ".well-known", ".well-known/verify.txt"].contains($0) }.map { path in
+            (path, (try manager.attributesOfItem(atPath: web.appendingPathComponent(path).path)[.posixPermissions] as? Int) ?? 0)
+        }
+        #expect(modes.count > 10 && modes.allSatisfy { $0.1 == 0o644 || $0.1 == 0o755 }, "\(modes.filter { $0.1 != 0o644 && $0.1 != 0o755 }.prefix(3))")
+        let supervised = try await project.gvingest(["run", "--config", "pipeline.json", "--quiet"])
+        #expect(supervised.status == 0, "\(supervised.stderr)")
+        #expect(!manager.fileExists(atPath: flightLog.path), "a killed command's flight log is removed")
+    }
+
+    /// A webhook URL pasted where the variable's name goes was refused with the URL, token and all, in the message;
+    /// `smtpUrl` with `user:password@` passed the check and was used to log in. Both are refused, the secret unshown.
+    @Test func configCheckShowsNoSecretAndRefusesCredentialsInTheMailURL() async throws {
+        let project = try Project(channels: ["hook"])
+        let file = project.root.appendingPathComponent("secrets.json")
+        for (channel, secret, shown) in [
+            (#"{"name": "d", "discord": {"webhookUrlEnv": "https://discord.com/api/webhooks/42/TOKENSECRET?wait=true"}}"#, "TOKENSECRET", "discord.com"),
+            (#"{"name": "m", "email": {"smtpUrl": "smtps://catalog:PASSWORDSECRET@mail.example.edu:465", "from": "a@example.edu", "to": ["b@example.edu"]}}"#,
+             "PASSWORDSECRET", "userEnv and passwordEnv"),
+        ] {
+            try Data("""
+            {"schemaVersion": 1, "catalogs": [{"id": "gvsu", "name": "GVSU", "system": "gvsu", "source": {"replay": "gvsu"}}],
+             "outputs": {"directory": "out"}, "announce": {"channels": [\(channel)]}}
+            """.utf8).write(to: file)
+            let check = try await project.gvingest(["config", "check", "secrets.json"])
+            #expect(check.status == 65 && check.stderr.contains(shown), "\(check.stderr)")
+            #expect(!(check.stdout + check.stderr).contains(secret), "\(check.stderr)")
+        }
+    }
+
+    /// A `caFile` that is a FIFO with no writer held announce past its deadline; it is refused at once, named. A
+    /// webhook URL libcurl cannot use (port 99999) was tried again until the deadline; it is refused at once too.
+    @Test func aCAFileThatIsNoRegularFileAndAMalformedURLAreRefusedAtOnce() async throws {
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-ca-\(UUID().uuidString)")
+        #expect(mkfifo(fifo.path, 0o644) == 0)
+        defer { unlink(fifo.path) }
+        let mail = #"{"name": "mail", "email": {"smtpUrl": "smtp://127.0.0.1:9", "starttls": true, "caFile": "\#(fifo.path)", "#
+            + #""from": "catalog@example.edu", "to": ["advisors@example.edu"]}}"#
+        let project = try Project(channels: ["hook"], deadline: 8, mail: mail)
+        project.environment["GVINGEST_HOOK_URL"] = project.server.baseURLString.replacingOccurrences(of: ":\(project.server.port)", with: ":99999")
+            + AnnounceRunTests.hook
+        let test = try await project.gvingest(["announce", "--config", "pipeline.json", "--test", "mail"])
+        #expect(test.status == 69 && test.stderr.contains("\(fifo.path): not a regular file"), "\(test.stderr)")
+        #expect(test.seconds < 5, "\(test.seconds) s")
+        let hook = try await project.gvingest(["announce", "--config", "pipeline.json", "--test", "hook"])
+        #expect(hook.status == 69 && hook.stderr.contains("127.0.0.1") && !hook.stderr.contains("HOOKSECRET"), "\(hook.stderr)")
+        #expect(hook.seconds < 5, "\(hook.seconds) s: refused at once, not retried to the deadline")
+    }
+
+    /// `backfill --rebuild` set the outbox aside with the history, so what channels still lacked was never announced;
+    /// it is carried over, and the backfill's own news is not announced. A rerun naming an edition that never ran
+    /// before the last one it did was reported as done and skipped; it is refused, naming that edition.
+    @Test func backfillKeepsPendingAnnouncementsAndRefusesAnotherEditionList() async throws {
+        let project = try Project(channels: ["hook"], deadline: 3)
+        let first = try await project.gvingest(["run", "--config", "pipeline.json", "--quiet"])
+        #expect(first.status == 0, "\(first.stderr)")
+        project.server.setFault(.status(500, times: .max), for: AnnounceRunTests.hook)
+        let second = try await project.gvingest(["run", "--config", "pipeline.json", "--replay", "gvsu-next", "--quiet"])
+        #expect(second.status == 0 && second.stderr.contains("3 news item(s) stay pending"), "\(second.stderr)")
+        let links = project.addedLinks
+        let rebuild = try await project.gvingest(["backfill", "--config", "pipeline.json", "--rebuild", "2023-2024=gvsu", "2024-2025=gvsu-next"])
+        #expect(rebuild.status == 0, "\(rebuild.stderr)")
+        project.server.clearAllFaults()
+        let announce = try await project.gvingest(["announce", "--config", "pipeline.json"])
+        #expect(announce.status == 0 && announce.stdout.contains("3 news item(s) delivered"), "\(announce.stdout)\(announce.stderr)")
+        #expect(project.payloads(AnnounceRunTests.hook).flatMap(AnnounceRunTests.hookLinks).sorted() == links)
+
+        let other = try await project.gvingest(["backfill", "--config", "pipeline.json", "2022-2023=gvsu", "2023-2024=gvsu", "2024-2025=gvsu-next"])
+        #expect(other.status == 65 && other.stderr.contains("2022-2023") && other.stderr.contains("never ran"), "\(other.stderr)")
+        let same = try await project.gvingest(["backfill", "--config", "pipeline.json", "2023-2024=gvsu", "2024-2025=gvsu-next"])
+        #expect(same.status == 0 && same.stderr.contains("0 edition(s) run (2 done before"), "\(same.stderr)")
+    }
+
+    /// Crashing pages past the old budget of 8 restarts: a catalog with eight pages whose connections end after the status
+    /// line never published. Each page is now struck twice and then failed, so the run publishes the rest (failed
+    /// pages allowed) and lists them.
+    @Test func crashingPagesPastTheOldRestartBudgetBecomeFailedPages() async throws {
+        let site = try ContainedCrashTests.Site()
+        let pages = try RunCommandTests.version1(site.server).keys.filter { $0.hasPrefix("/catalog/course/cis-") }.sorted().prefix(8)
+        #expect(pages.count == 8)
+        let config = try String(contentsOf: site.config, encoding: .utf8)
+        try Data(config.replacingOccurrences(of: #""minimumCourses": 10"#, with: #""minimumCourses": 5"#).utf8).write(to: site.config)
+        for page in pages { site.server.setFault(.statusLineThenClose(times: .max), for: page) }
+        let outcome = try await Binary.run(["run", "--config", site.config.path, "--quiet"])
+        #expect(outcome.status == 0, "\(outcome.stderr.suffix(2_000))")
+        let failed = try #require(try site.report()["failedPages"] as? [[String: Any]])
+        #expect(Set(failed.compactMap { ($0["url"] as? String).flatMap(URL.init(string:))?.path }) == Set(pages), "\(failed)")
+    }
+
+    /// `config check` looked each channel's name up in the list before it: 200,000 channels took minutes. With a set it
+    /// is linear (figures in BENCHMARKS.md); here, a generous bound for a debug build on a loaded machine.
+    @Test func configCheckIsLinearInTheChannels() async throws {
+        let project = try Project(channels: ["hook"])
+        let channels = (0..<200_000).map { #"{"name": "hook-\#($0)", "webhook": {"urlEnv": "GVINGEST_HOOK_URL"}}"# }
+        try Data("""
+        {"schemaVersion": 1, "catalogs": [{"id": "gvsu", "name": "GVSU", "system": "gvsu", "source": {"replay": "gvsu"}}],
+         "outputs": {"directory": "out"}, "announce": {"channels": [\(channels.joined(separator: ",\n"))]}}
+        """.utf8).write(to: project.root.appendingPathComponent("many.json"))
+        let check = try await project.gvingest(["config", "check", "many.json"])
+        #expect(check.status == 0, "\(check.stderr.prefix(500))")
+        #expect(check.seconds < 30, "\(check.seconds) s")
+    }
 }
+
