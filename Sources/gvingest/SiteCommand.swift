@@ -38,6 +38,9 @@ enum SiteCommand: Command {
         guard let out = arguments.value("--out").map({ URL(fileURLWithPath: $0) }) ?? config.outputs.site else {
             throw UsageError(message: "--out DIR is needed (\(path) sets no outputs.site)")
         }
+        if let link = CatalogRun.plantedLink(config: config, catalogID: catalog.id) {
+            throw CommandFailure("\(CatalogRun.linkRefused(link))", status: .cannotCreate)
+        }
         // A run must not rewrite the outputs while they are read.
         let lock = try RunLock(directory: config.outputs.directory)
         defer { withExtendedLifetime(lock) {} }
