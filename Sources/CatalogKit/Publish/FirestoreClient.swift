@@ -19,11 +19,11 @@ public struct FirestoreTarget: Sendable, Equatable {
 }
 
 /// Firestore's lists and commits, within one deadline for the whole publish: each request's own limit shrinks to what
-/// is left of it, and what Firestore says is worth retrying is retried until then.
+/// is left of it, and what Firestore says is worth retrying is retried until then. Requests go through libcurl
+/// (`Curl.http`), as everything outside the fetch stage: a connection that ends after its status line is an error
+/// to retry, not FoundationNetworking stopping the process.
 final class FirestoreClient: Sendable {
     let target: FirestoreTarget
-    private let session: URLSession
-    private let delegate: SessionDelegate
     private let deadline: Double
     private let deadlineSeconds: Int
     /// Retries made so far (not counting first attempts).
@@ -32,19 +32,14 @@ final class FirestoreClient: Sendable {
 
     /// A listing page of 1,000 documents is a few MiB; more than this is no Firestore answer.
     static let maximumBodyBytes = 64 << 20
-    /// Each request's own wall-clock limit: URLSession's timeout only notices a silent connection.
+    /// Each request's own wall-clock limit.
     static let requestSeconds = 60
 
     /// - Parameter deadlineSeconds: from now, the moment every request and retry ends.
-    init(target: FirestoreTarget, deadlineSeconds: Int, connections: Int) {
+    init(target: FirestoreTarget, deadlineSeconds: Int) {
         self.target = target
-        (session, delegate) = SessionDelegate.session(maximumRedirects: 0, timeoutSeconds: Self.requestSeconds, connectionsPerHost: connections)
         self.deadlineSeconds = max(1, deadlineSeconds)
         deadline = ProcessInfo.processInfo.systemUptime + Double(self.deadlineSeconds)
-    }
-
-    deinit {
-        session.finishTasksAndInvalidate()
     }
 
     /// Every document of a collection: id → fields, nil for one gvingest cannot read (so it compares unequal).
@@ -101,13 +96,10 @@ final class FirestoreClient: Sendable {
                 throw CatalogError("\(method) \(url.path): the publish's deadline of \(deadlineSeconds) s was reached", .temporary)
             }
             let seconds = min(Self.requestSeconds, left)
-            var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: TimeInterval(seconds))
-            request.httpMethod = method
-            request.httpBody = body
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.setValue("Bearer \(target.token)", forHTTPHeaderField: "Authorization")
-            let limits: RequestLimits = (Self.maximumBodyBytes, .now() + .seconds(seconds), { _ in false })
-            let raw = await delegate.run(request, in: session, limits: limits)
+            let answer = await Curl.http(method, url, headers: ["Content-Type: application/json", "Authorization: Bearer \(target.token)"],
+                                         body: body, deadline: min(deadline, ProcessInfo.processInfo.systemUptime + Double(seconds)),
+                                         maximumBodyBytes: Self.maximumBodyBytes)
+            let raw = RawResponse(answer, url: url)
             switch Self.judge(raw, url: url, seconds: seconds) {
             case let .success(json): return json
             case let .failure(failure) where failure.cause != .temporary: throw failure
@@ -140,7 +132,9 @@ final class FirestoreClient: Sendable {
             return .failure(CatalogError("an answer larger than \(maximumBodyBytes >> 20) MiB, which no Firestore answer is", .unavailable))
         }
         if let error = raw.error {
-            let cause = url.map { ConnectionFailure.describe(error, url: $0, timeoutSeconds: seconds) } ?? error.localizedDescription
+            let endpoint = url.map { "\($0.host ?? "?")\($0.port.map { ":\($0)" } ?? "")" } ?? "Firestore"
+            let cause = (error as? Curl.Failure).map { "connection error with \(endpoint): \($0.message)" }
+                ?? url.map { ConnectionFailure.describe(error, url: $0, timeoutSeconds: seconds) } ?? error.localizedDescription
             return .failure(CatalogError("no answer: \(cause)", .temporary))
         }
         guard let response = raw.response else { return .failure(CatalogError("no answer", .temporary)) }
@@ -167,6 +161,21 @@ final class FirestoreClient: Sendable {
         text.unicodeScalars.reduce(into: "") { output, scalar in
             let category = scalar.properties.generalCategory
             output += category == .control || category == .format ? "\\u{\(String(scalar.value, radix: 16, uppercase: true))}" : String(scalar)
+        }
+    }
+}
+
+extension RawResponse {
+    /// What libcurl gave, as the judge of an answer reads it: a transfer cut short is an error even after a 2xx
+    /// status line, since Firestore's answer is its body (and every request is safe to repeat).
+    init(_ answer: Curl.Response, url: URL) {
+        self.init()
+        body = answer.body
+        switch answer.failure {
+        case .deadline?: timedOut = true
+        case .overLimit?: overLimit = true
+        case let failure?: error = failure
+        case nil: response = HTTPURLResponse(url: url, statusCode: answer.status, httpVersion: "HTTP/1.1", headerFields: answer.headers)
         }
     }
 }

@@ -86,6 +86,8 @@ enum Curl {
         let maximumBodyBytes: Int
         var body: [UInt8] = []
         var headers: [String: String] = [:]
+        /// The blank line after the last response's headers arrived.
+        var headersEnded = false
         var overLimit = false
         var pastDeadline = false
         private var strings: [UnsafeMutablePointer<CChar>] = []
@@ -172,6 +174,9 @@ enum Curl {
                 }
                 if line.hasPrefix("HTTP/") {
                     transfer.headers = [:]
+                    transfer.headersEnded = false
+                } else if line == "\r\n" || line == "\n" {
+                    transfer.headersEnded = true
                 } else if let colon = line.firstIndex(of: ":") {
                     transfer.headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
                 }
@@ -182,6 +187,10 @@ enum Curl {
             return curl_easy_perform(curl)
         }
         var response = Response(status: gvingest_curl_response_code(curl), headers: transfer.headers, body: transfer.body)
+        // libcurl takes a status line followed by the connection's end as a whole answer with no body.
+        if code == CURLE_OK, ["http", "https"].contains(url.scheme?.lowercased() ?? ""), !transfer.headersEnded {
+            response.failure = .connection("the connection ended inside the answer's headers")
+        }
         guard code != CURLE_OK else { return response }
         let written = String(decoding: errors.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var detail = written.isEmpty ? String(cString: curl_easy_strerror(code)) : written
