@@ -108,18 +108,24 @@ final class FirestoreClient: Sendable {
                 let wait = RetryAfter.backoff(attempt: attempt, base: 0.1, maximum: 5, retryAfter: retryAfter, retryAfterMaximum: 30)
                 let left = deadline - ProcessInfo.processInfo.systemUptime
                 guard !Task.isCancelled, wait < left else {
-                    let attempts = "\(attempt) attempt\(attempt == 1 ? "" : "s")"
-                    // Said as it happened: stopping early because the next try would come too late is not reaching the deadline.
-                    let why = Task.isCancelled ? "stopped after \(attempts): the publish was cancelled"
-                        : left < 1 ? "gave up after \(attempts), at the deadline of \(deadlineSeconds) s"
-                        : "gave up after \(attempts), \(Int(left.rounded())) s before the deadline of \(deadlineSeconds) s: "
-                            + "the next try was due in \(Int(wait.rounded())) s, past it"
+                    let why = Self.whyStopped(attempts: attempt, left: left, wait: wait, deadlineSeconds: deadlineSeconds,
+                                              cancelled: Task.isCancelled)
                     throw CatalogError("\(method) \(url.path): \(failure.message) (\(why))", .temporary)
                 }
                 retryCount.withLock { $0 += 1 }
                 try? await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
             }
         }
+    }
+
+    /// Why retrying stopped, as it happened: stopping early because the next try would come too late is not
+    /// reaching the deadline.
+    static func whyStopped(attempts: Int, left: Double, wait: Double, deadlineSeconds: Int, cancelled: Bool) -> String {
+        let attempts = "\(attempts) attempt\(attempts == 1 ? "" : "s")"
+        if cancelled { return "stopped after \(attempts): the publish was cancelled" }
+        if left < 1 { return "gave up after \(attempts), at the deadline of \(deadlineSeconds) s" }
+        return "gave up after \(attempts), \(Int(left.rounded())) s before the deadline of \(deadlineSeconds) s: "
+            + "the next try was due in \(Int(wait.rounded())) s, past it"
     }
 
     /// What an answer means: its JSON, or a failure: worth retrying (75: 429, 503, ABORTED, UNAVAILABLE, no connection),
