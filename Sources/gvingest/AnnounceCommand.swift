@@ -4,7 +4,6 @@ import Foundation
 /// `gvingest announce`: delivers the news still pending for the channels of pipeline.json's `announce` section.
 enum AnnounceCommand: Command {
     static let name = "announce"
-    static let usesNetwork = true
     static let summary = "Deliver pending news to Discord, Slack, email and webhooks (or test a channel)."
     static let flags = ["--dry-run", "--json"]
     static let options = ["--config", "--catalog", "--channel", "--test"]
@@ -66,6 +65,9 @@ enum AnnounceCommand: Command {
         }
         let only = try channel("--channel")
         let dryRun = arguments.has("--dry-run")
+        if !dryRun, let link = CatalogRun.plantedLink(config: config, catalogID: catalog.id) {
+            throw CommandFailure("\(CatalogRun.linkRefused(link))", status: .cannotCreate)
+        }
         // A run must not commit (or deliver) while the outbox is read and written.
         let lock = dryRun ? nil : try RunLock(directory: config.outputs.directory)
         defer { withExtendedLifetime(lock) {} }

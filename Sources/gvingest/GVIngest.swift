@@ -104,6 +104,11 @@ extension GVIngest {
             say(String(format: crash, signal) + (restarts > 0 ? " after \(restarts) restart(s)" : "") + "; try again later",
                 error: true)
             return .temporaryFailure
+        case let .crashedInStage(stage, signal, report):
+            let status = RunReport.recordCrash(in: report, stage: stage, signal: signal) { ($0.map(ExitStatus.init) ?? .ok).rawValue }
+            // Not necessarily FoundationNetworking's crash: nothing after the commit uses it any more.
+            say("the \(stage) stage stopped with signal \(signal), after the outputs were written; \(report.path) says so", error: true)
+            return ExitStatus(rawValue: status) ?? .temporaryFailure
         case let .stopped(signal):
             // Ended the way the child was, so whoever started gvingest sees the signal itself.
             Glibc.signal(signal, SIG_DFL)

@@ -4,7 +4,6 @@ import Foundation
 /// `gvingest publish --firestore PROJECT --out DIR`: syncs a run's outputs into the GVCourse app's Firestore.
 enum PublishCommand: Command {
     static let name = "publish"
-    static let usesNetwork = true
     static let summary = "Sync a run's outputs into the GVCourse app's Firestore (incremental)."
     static let flags = ["--dry-run", "--json", "--accept-removals", "--reconcile"]
     static let options = ["--firestore", "--out", "--database", "--courses-collection", "--news-collection", "--token-command",

@@ -117,6 +117,11 @@ enum RunCommand: Command {
                 + "'\(ProcessInfo.processInfo.environment[RunClock.variable] ?? "")'")
         }
         let dryRun = arguments.has("--dry-run")
+        // Before the lock and the report, which would be written through it.
+        if !dryRun, let link = CatalogRun.plantedLink(config: config, catalogID: catalog.id) {
+            log.error("outputs", "\(CatalogRun.linkRefused(link))")
+            return .cannotCreate
+        }
         let lock: RunLock?
         do throws(CatalogError) {
             lock = dryRun ? nil : try RunLock(directory: config.outputs.directory)

@@ -29,8 +29,9 @@ enum SiteCommand: Command {
       --index FILE   The index.json to render a landing page from.
       --config FILE  The pipeline configuration (default: pipeline.json).
       --catalog ID   The catalog (needed when the configuration has several).
-      --out DIR      Where the site goes (default: outputs.site). DIR is replaced whole; a
-                     symbolic link, or a folder holding files gvingest did not write, is refused.
+      --out DIR      Where the site goes (default: outputs.site). DIR is replaced whole, keeping
+                     files others added to a previous site (a CNAME); a file, a FIFO, a symbolic
+                     link, or a folder that is not a site gvingest wrote is refused (73).
 
     Exit status: 0 ok, 64 bad usage, 65 a snapshot, news.json or run-report.json is not valid,
     or the configuration, 66 the configuration can't be read or the catalog has no snapshot yet,
@@ -44,6 +45,9 @@ enum SiteCommand: Command {
         let (path, config, catalog) = try configuredCatalog(arguments)
         guard let out = arguments.value("--out").map({ URL(fileURLWithPath: $0) }) ?? config.outputs.site else {
             throw UsageError(message: "--out DIR is needed (\(path) sets no outputs.site)")
+        }
+        if let link = CatalogRun.plantedLink(config: config, catalogID: catalog.id) {
+            throw CommandFailure("\(CatalogRun.linkRefused(link))", status: .cannotCreate)
         }
         // A run must not rewrite the outputs while they are read.
         let lock = try RunLock(directory: config.outputs.directory)

@@ -112,7 +112,7 @@ public enum ChannelMessages {
             "--\(boundary)\r\nContent-Type: \(type); charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n"
                 + Data(body.utf8).base64EncodedString(options: [.lineLength76Characters, .endLineWithCarriageReturn, .endLineWithLineFeed]) + "\r\n"
         }
-        let headers = ["From: \(from)", "To: \(to.joined(separator: ", "))", "Subject: \(encodedWords(subject))",
+        let headers = ["From: \(from)", folded("To:", to.indices.map { to[$0] + ($0 == to.count - 1 ? "" : ",") }), subjectHeader(subject),
                        "Date: \(formatter.string(from: date))", "Message-ID: <\(hash).\(ids.count)@\(from.split(separator: "@").last ?? "gvingest")>",
                        "MIME-Version: 1.0", "Content-Type: multipart/alternative; boundary=\"\(boundary)\""]
         let message = headers.joined(separator: "\r\n") + "\r\n\r\n"
@@ -203,10 +203,29 @@ public enum ChannelMessages {
         }))
     }
 
+    /// `name` and its words on lines of at most 78 characters where a word allows (RFC 5322 2.1.1), folded before
+    /// the space between two words: a list of 40 addresses on one line passed the 998 characters servers accept.
+    static func folded(_ name: String, _ words: [String]) -> String {
+        var lines = [name]
+        for word in words {
+            if lines[lines.count - 1].utf8.count + 1 + word.utf8.count > 78, lines[lines.count - 1] != name { lines.append("") }
+            lines[lines.count - 1] += " " + word
+        }
+        return lines.joined(separator: "\r\n")
+    }
+
+    /// The Subject folded at its spaces; as encoded-words when it is not printable ASCII or a word alone would pass
+    /// a line's 998 characters.
+    static func subjectHeader(_ subject: String) -> String {
+        let long = subject.split(separator: " ").contains { $0.utf8.count > 900 }
+        let value = encodedWords(subject, always: long)
+        return value == subject ? folded("Subject:", subject.split(separator: " ").map(String.init)) : "Subject: \(value)"
+    }
+
     /// A header value as it is, when printable ASCII; otherwise RFC 2047 encoded-words (UTF-8, base64), each within
     /// 75 characters, on folded lines, never splitting a character.
-    static func encodedWords(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value > 0x7E }) else { return text }
+    static func encodedWords(_ text: String, always: Bool = false) -> String {
+        guard always || text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value > 0x7E }) else { return text }
         var words: [String] = []
         var chunk = ""
         for character in text {

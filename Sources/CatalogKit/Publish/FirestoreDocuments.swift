@@ -73,6 +73,8 @@ public enum FirestoreDocuments {
 
     /// The name of the stage that writes the outputs; a run report without it belongs to a run that wrote nothing.
     public static let committedStage = "diff+announce+publish"
+    /// The run's stage that publishes into Firestore.
+    static let publishStage = "publish.firestore"
 
     /// A complete successful run's outputs as documents, read from `catalog.json` and `news.json`; `checkReport`:
     /// refuse unless `run-report.json` shows their run wrote them (no guard refused).

@@ -83,8 +83,7 @@ public enum FirestorePublisher {
             let target = try FirestoreCredentials.target(project: settings.project, database: settings.database,
                                                          environment: ProcessInfo.processInfo.environment,
                                                          tokenCommand: settings.tokenCommand)
-            let client = FirestoreClient(target: target, deadlineSeconds: settings.deadlineSeconds,
-                                         connections: options.parallelCommits, userAgent: options.userAgent)
+            let client = FirestoreClient(target: target, deadlineSeconds: settings.deadlineSeconds, userAgent: options.userAgent)
             async let heldCourses = client.list(collection: settings.coursesCollection)
             let heldNews = try await client.list(collection: settings.newsCollection)
             let held = try await heldCourses
