@@ -32,7 +32,7 @@ import Testing
         #expect((try? fetched.get()) != nil, "\(fetched)")
 
         let target = FirestoreTarget(project: "agent-test", database: "(default)", apiBase: try #require(server.url("/v1")), token: "t")
-        _ = try await FirestoreClient(target: target, deadlineSeconds: 30, connections: 1, userAgent: expected).list(collection: "courses")
+        _ = try await FirestoreClient(target: target, deadlineSeconds: 30, userAgent: expected).list(collection: "courses")
 
         let store = SnapshotStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-ua-\(UUID().uuidString)"))
         var channel = AnnounceChannel(name: "hook", kind: .webhook)
