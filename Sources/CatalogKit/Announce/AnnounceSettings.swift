@@ -56,7 +56,8 @@ extension AnnounceChannel: Decodable {
         let kinds = Kind.allCases.map(\.rawValue)
         let object = try ConfigValue(object: decoder, allowed: ["name"] + kinds)
         let name = object.required("name").string {
-            $0.range(of: "^[A-Za-z0-9_-]{1,64}$", options: .regularExpression) == nil ? "expected 1 to 64 letters, digits, - and _, got \"\($0)\"" : nil
+            (1...64).contains($0.utf8.count) && $0.utf8.allSatisfy { $0 == UInt8(ascii: "-") || Self.isWordByte($0) }
+                ? nil : "expected 1 to 64 letters, digits, - and _, got \"\($0)\""
         }
         let present = kinds.filter { object[$0] != nil }
         guard present.count == 1, let kind = present.first.flatMap(Kind.init(rawValue:)), let name, let body = object[kind.rawValue] else {
@@ -117,7 +118,8 @@ extension ConfigValue {
     /// here is not shown either: a URL by its scheme and host, anything else by its length).
     func environmentName() -> String? {
         string { text in
-            guard text.range(of: "^[A-Za-z_][A-Za-z0-9_]*$", options: .regularExpression) == nil else { return nil }
+            let startsWithDigit = text.utf8.first.map { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } ?? true
+            guard startsWithDigit || !text.utf8.allSatisfy(AnnounceChannel.isWordByte) else { return nil }
             let shown = text.contains("://") ? "a URL, \(AnnounceChannel.shownURL(text))" : text.utf8.count <= 64 && !text.contains("/")
                 ? "\"\(text)\"" : "\(text.utf8.count) characters"
             return "expected the name of an environment variable (letters, digits and _) that holds the value, got \(shown)"
@@ -145,6 +147,16 @@ extension AnnounceChannel {
         let credentials = parts.user != nil || parts.password != nil ? "…@" : ""
         let rest = ["", "/"].contains(parts.path) && parts.query == nil && parts.fragment == nil ? "" : "/…"
         return "\(scheme)://\(credentials)\(host)\(parts.port.map { ":\($0)" } ?? "")\(rest)"
+    }
+
+    /// An ASCII letter, digit or `_`: names and variables are checked byte by byte, since a regular expression
+    /// compiled for each of 200,000 channels was a third of `config check`'s time.
+    static func isWordByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "_"): true
+        default: false
+        }
     }
 
     /// Plain HTTP or SMTP without TLS only here: a test's server on this machine.

@@ -50,8 +50,13 @@ struct ConfigValue {
     let path: [any CodingKey]
     let context: ConfigContext
 
+    /// The value's members when it is an object, made once: Foundation builds a container anew on each request,
+    /// and a configuration of 200,000 announce channels asks for one several times a channel.
+    private let members: KeyedDecodingContainer<ConfigKey>?
+
     init(_ decoder: (any Decoder)?, path: [any CodingKey], context: ConfigContext) {
         (self.decoder, self.path, self.context) = (decoder, path, context)
+        members = try? decoder?.container(keyedBy: ConfigKey.self)
     }
 
     /// An object, as a type's `init(from:)` reads it: keys it does not allow are problems, with a did-you-mean.
@@ -70,7 +75,6 @@ struct ConfigValue {
         }
     }
 
-    private var members: KeyedDecodingContainer<ConfigKey>? { try? decoder?.container(keyedBy: ConfigKey.self) }
     var keys: [String] { (members?.allKeys ?? []).map(\.stringValue).sorted() }
     var base: URL { context.file.deletingLastPathComponent() }
 
