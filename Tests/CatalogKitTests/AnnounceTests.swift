@@ -58,6 +58,17 @@ struct AnnounceTests {
         #expect(first[0]["title"]?.hasPrefix("★ ") == true)
     }
 
+    /// Issue 40: an item's poster (`thumbnail`) is the image of its subject's Discord embed and Slack section.
+    @Test func postersAreTheImagesOfEmbedsAndSections() throws {
+        var announcements = (0..<2).map { Self.item($0) }
+        announcements[1].item.thumbnail = "https://img.example.edu/bio.png?a=1&b=2"
+        let embeds = try #require(try Self.json(ChannelMessages.discord(announcements, catalog: "UH")[0])["embeds"] as? [[String: Any]])
+        #expect(embeds.map { ($0["thumbnail"] as? [String: String])?["url"] } == [nil, "https://img.example.edu/bio.png?a=1&b=2"])
+        let blocks = try #require(try Self.json(ChannelMessages.slack(announcements, catalog: "UH")[0])["blocks"] as? [[String: Any]])
+        let images = blocks.compactMap { $0["accessory"] as? [String: String] }
+        #expect(images == [["type": "image", "image_url": "https://img.example.edu/bio.png?a=1&b=2", "alt_text": "BIO"]])
+    }
+
     @Test func slackMessagesStayWithinItsLimitsAndSplit250NewCourses() throws {
         let announcements = (0..<250).map { Self.item($0) }
         let messages = ChannelMessages.slack(announcements, catalog: "UH")

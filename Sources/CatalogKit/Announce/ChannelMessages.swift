@@ -50,9 +50,12 @@ public enum ChannelMessages {
             return (group(announcement), lines.filter { !$0.isEmpty }.joined(separator: "\n"), announcement.item.id)
         }
         let messages = pack(entries, blockLimit: 4_096, blocksPerMessage: 10, messageLimit: 6_000)
+        let posters = posters(announcements)
         return messages.enumerated().map { index, blocks in
             let embeds = blocks.map { block in
-                JSONValue.object(["title": .string(clip(block.title, 256)), "description": .string(block.text)])
+                var embed: [String: JSONValue] = ["title": .string(clip(block.title, 256)), "description": .string(block.text)]
+                if let poster = block.ids.lazy.compactMap({ posters[$0] }).first { embed["thumbnail"] = .object(["url": .string(poster)]) }
+                return JSONValue.object(embed)
             }
             let payload = JSONValue.object(["content": .string(clip(plain(headline(announcements, catalog, index, messages.count)), 2_000)),
                                             "embeds": .array(embeds), "allowed_mentions": .object(["parse": .array([])])])
@@ -72,10 +75,16 @@ public enum ChannelMessages {
         }
         // A block's text is its title in bold (escaped), a line, then its entries: a few characters more than its size.
         let messages = pack(entries, blockLimit: 2_980, blocksPerMessage: 49, messageLimit: 11_800)
+        let posters = posters(announcements)
         return messages.enumerated().map { index, blocks in
             let title = clip(plain(headline(announcements, catalog, index, messages.count)), 150)
             let sections = blocks.map { block in
-                JSONValue.object(["type": .string("section"), "text": .object(["type": .string("mrkdwn"), "text": .string("*\(slackEscaped(block.title))*\n" + block.text)])])
+                var section: [String: JSONValue] = ["type": .string("section"),
+                                                    "text": .object(["type": .string("mrkdwn"), "text": .string("*\(slackEscaped(block.title))*\n" + block.text)])]
+                if let poster = block.ids.lazy.compactMap({ posters[$0] }).first {
+                    section["accessory"] = .object(["type": .string("image"), "image_url": .string(poster), "alt_text": .string(clip(plain(block.title), 200))])
+                }
+                return JSONValue.object(section)
             }
             let header = JSONValue.object(["type": .string("header"), "text": .object(["type": .string("plain_text"), "text": .string(title)])])
             let payload = JSONValue.object(["text": .string(title), "blocks": .array([header] + sections)])
@@ -126,6 +135,11 @@ public enum ChannelMessages {
             + part("text/html", "<!DOCTYPE html><html><body><h1>\(MarkupEscaping.xml(subject))</h1><ul>\(html.joined())</ul></body></html>\n")
             + "--\(boundary)--\r\n"
         return ChannelMessage(body: Data(message.utf8), ids: ids)
+    }
+
+    /// Each item's poster (`thumbnail`) by news id: the image a group's embed shows.
+    static func posters(_ announcements: [Announcement]) -> [String: String] {
+        Dictionary(announcements.compactMap { announcement in announcement.item.thumbnail.map { (announcement.item.id, $0) } }) { first, _ in first }
     }
 
     /// "UH: 3 new courses and 2 other changes (2 of 3)".

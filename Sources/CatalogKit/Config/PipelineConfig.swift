@@ -41,6 +41,8 @@ public struct NormalizationRules: Sendable, Equatable {
     public var levels: [LevelRange]?
     /// Subject codes the catalog is known to use; a course under another gets a warning (empty: no check).
     public var knownSubjects: Set<String>
+    /// Each code's name for people, from the entries of `subjects` that map a name to a code ("Computer Science": "COSC").
+    public var subjectNames: [String: String] = [:]
 
     public init(subjects: SubjectAliases = SubjectAliases(), levels: [LevelRange]? = nil,
                 knownSubjects: Set<String> = []) {
@@ -68,6 +70,8 @@ public struct PipelineConfig: Sendable, Equatable {
     public var firestore: FirestoreSettings?
     /// `announce`: where a run's news is sent after its commit (nil: nowhere).
     public var announce: AnnounceSettings?
+    /// `site`: where the website is served (none: links stay relative).
+    public var site = SiteSettings()
     /// The file it was read from; relative paths in it are resolved against its directory.
     public var file: URL?
 
@@ -132,7 +136,7 @@ public struct PipelineConfig: Sendable, Equatable {
 extension PipelineConfig: Decodable {
     public init(from decoder: any Decoder) throws {
         let object = try ConfigValue(object: decoder, allowed: ["schemaVersion", "catalogs", "fetch", "normalize", "outputs", "news",
-                                                         "guards", "publish", "announce"])
+                                                         "guards", "publish", "announce", "site"])
         self.init(catalogs: [], outputs: OutputSettings(directory: object.base.appendingPathComponent("out")))
         file = object.context.file
         if let version = object.required("schemaVersion").integer(minimum: 1), version != Self.schemaVersion {
@@ -158,6 +162,7 @@ extension PipelineConfig: Decodable {
         guards = object["guards"]?.decode(GuardSettings.self) ?? guards
         firestore = object["publish"]?.object(allowed: ["firestore"])?["firestore"]?.decode(FirestoreSettings.self)
         announce = object["announce"]?.decode(AnnounceSettings.self)
+        site = object["site"]?.decode(SiteSettings.self) ?? site
     }
 }
 
@@ -208,9 +213,20 @@ extension NormalizationRules: Decodable {
             subjects = SubjectAliases(Dictionary(uniqueKeysWithValues: names.keys.compactMap { name in
                 names[name]?.subjectCode().map { (name, $0) }
             }))
+            subjectNames = Self.names(from: names.keys.compactMap { name in names[name]?.subjectCode().map { (name, $0.uppercased()) } })
         }
         levels = object["levels"]?.elements { $0.decode(LevelRange.self) }
         knownSubjects = Set((object["knownSubjects"]?.elements { $0.string() } ?? []).map { $0.uppercased() })
+    }
+}
+
+extension NormalizationRules {
+    /// Code to name from alias entries: a key that is not a code itself (it has a lower-case letter) names its code;
+    /// of several names for one code, the longest, then the first in order, so the choice does not depend on the file's order.
+    static func names(from aliases: [(String, String)]) -> [String: String] {
+        let named = aliases.filter { name, code in name != code && name.contains(where: \.isLowercase) }
+            .map { (code: $0.1, name: TextCleaner.cleanLine($0.0)) }
+        return Dictionary(named.map { ($0.code, $0.name) }) { a, b in (a.count, b) > (b.count, a) ? a : b }
     }
 }
 
