@@ -40,7 +40,9 @@ enum SiteCommand: Command {
         // A run must not rewrite the outputs while they are read.
         let lock = try RunLock(directory: config.outputs.directory)
         defer { withExtendedLifetime(lock) {} }
-        let files = CatalogSite.render(try SitePublisher.input(outputs: config.outputs, catalog: catalog))
+        var input = try SitePublisher.input(outputs: config.outputs, catalog: catalog)
+        input.apply(config)
+        let files = CatalogSite.render(input)
         try CommandFailure.catching(.cannotCreate, "") { try SitePublisher.write(files, to: out) }
         printError("gvingest site: wrote \(files.count) files; open \(out.standardizedFileURL.appendingPathComponent("index.html").path) in a browser")
         return .ok

@@ -95,7 +95,7 @@ public struct CatalogRun: Sendable {
             for warning in course.warnings { log.warning("normalize", "\(course.code): \(warning)", ["course": .string(course.id)]) }
         }
         let pages = PageCounts(expected: loaded.pagesExpected, fetched: loaded.pagesFetched, failed: loaded.pagesFailed,
-                               unparsed: loaded.parseGaps)
+                               unparsed: loaded.parseGaps, subjectNames: loaded.subjectNames)
         var pipeline = NewsPipeline(store: config.outputs.store(for: catalog.id), outputDirectory: config.outputs.directory,
                                     news: config.news, guards: config.guards, keepSnapshots: config.outputs.keepSnapshots)
         pipeline.edition = edition
@@ -167,6 +167,7 @@ public struct CatalogRun: Sendable {
             do throws(CatalogError) {
                 var input = try SitePublisher.input(outputs: config.outputs, catalog: catalog, provenance: provenance)
                 input.report = interim
+                input.apply(config)
                 let files = CatalogSite.render(input)
                 try Result { () throws(FileWriteError) in try SitePublisher.write(files, to: site) }
                     .mapError { CatalogError("\($0); the outputs stand, `gvingest site` can render it again", .cannotWrite) }.get()
@@ -273,6 +274,7 @@ public struct CatalogRun: Sendable {
             report.pagesExpected = inputs.count
             report.pagesFetched = inputs.count - report.failures.count
             report.coursePages = results.filter(\.yieldedRecord)
+            for result in results { report.noteSubject(of: result.listing) }
             return report
         }
     }

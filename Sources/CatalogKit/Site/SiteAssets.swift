@@ -1,15 +1,21 @@
 /// The site's style sheet and search script, written as they are: no framework, nothing fetched from elsewhere.
 enum SiteAssets {
     static let css = """
-    :root { --ink: #1b1b1b; --muted: #555; --line: #c8c8c8; --accent: #0b57a4; --bad: #a40b0b; }
+    :root { color-scheme: light dark; --ink: #1b1b1b; --muted: #555; --line: #c8c8c8; --accent: #0b57a4; --bad: #a40b0b; --good: #0a6b2a;
+      --page: #fff; --box: #eef4fb; --box-hover: #cfe1f5; --quiet: #f4f4f4; --edge: #7a8fa6; }
+    @media (prefers-color-scheme: dark) {
+      :root { --ink: #e8e8e8; --muted: #b4b4b4; --line: #4a4a4a; --accent: #8cc4ff; --bad: #ff9b94; --good: #7fdc9c;
+        --page: #141517; --box: #1d2a3a; --box-hover: #2a4160; --quiet: #222; --edge: #8fa6c0; }
+    }
     * { box-sizing: border-box; }
-    body { margin: 0 auto; max-width: 72rem; padding: 0 1rem 2rem; font: 16px/1.5 system-ui, sans-serif; color: var(--ink); }
+    body { margin: 0 auto; max-width: 72rem; padding: 0 1rem 2rem; font: 16px/1.5 system-ui, sans-serif; color: var(--ink); background: var(--page); }
     a { color: var(--accent); }
     .skip { position: absolute; left: -999px; }
-    .skip:focus { left: 1rem; top: 1rem; background: #fff; padding: .5rem; }
+    .skip:focus { left: 1rem; top: 1rem; background: var(--page); padding: .5rem; }
     header { display: flex; flex-wrap: wrap; gap: .5rem 1.5rem; align-items: center; border-bottom: 1px solid var(--line); padding: .5rem 0; }
-    header .site { font-weight: bold; margin: 0; }
-    nav ul { list-style: none; display: flex; flex-wrap: wrap; gap: .25rem 1rem; margin: 0; padding: 0; }
+    header .site { font-weight: bold; margin: 0; } header .site a { display: inline-block; padding: .15rem 0; min-height: 28px; }
+    nav ul { list-style: none; display: flex; flex-wrap: wrap; gap: .25rem .5rem; margin: 0; padding: 0; }
+    nav a { display: inline-block; min-height: 28px; padding: .15rem .4rem; line-height: 1.5; }
     header form { margin-left: auto; }
     input, select, button { font: inherit; padding: .25rem .4rem; max-width: 100%; }
     :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
@@ -19,21 +25,50 @@ enum SiteAssets {
     .columns { columns: 12rem; }
     dl.facts { display: grid; grid-template-columns: minmax(8rem, max-content) 1fr; gap: .25rem 1rem; }
     dl.facts dd { margin: 0; } dl.facts dd p, dl.facts dd p:first-child { margin: 0 0 .5rem; }
+    .crumbs { margin: .75rem 0 0; color: var(--muted); } .lead { font-size: 1.1rem; color: var(--muted); margin-top: 0; }
+    .beside { display: grid; grid-template-columns: 1fr minmax(14rem, 22rem); gap: 0 2rem; align-items: start; }
+    ul.named, ul.required-by { list-style: none; padding: 0; margin: 0; } ul.named li, ul.required-by li { margin: .2rem 0; }
+    ul.named { border-left: 3px solid var(--line); padding-left: .75rem; }
+    ul.required-by { columns: 18rem; }
+    details.maintainer { margin-top: 2rem; border-top: 1px solid var(--line); padding-top: .5rem; color: var(--muted); }
+    details.maintainer summary { cursor: pointer; padding: .25rem 0; }
     dl.record dt { font-family: monospace; } dl.record dd { margin: 0 0 .3rem 1.5rem; overflow-wrap: anywhere; }
     .missing { color: var(--muted); }
     td.drop { color: var(--bad); font-weight: bold; }
-    del { color: var(--bad); } ins { color: #0a6b2a; }
+    del { color: var(--bad); } ins { color: var(--good); }
     figure { margin: 1rem 0; overflow-x: auto; }
     svg.map { max-width: 100%; height: auto; font: 13px system-ui, sans-serif; }
-    svg.map rect { fill: #eef4fb; stroke: var(--accent); }
-    svg.map a:hover rect, svg.map a:focus rect { fill: #cfe1f5; }
-    svg.map .self rect { fill: var(--accent); } svg.map .self text { fill: #fff; font-weight: bold; }
-    svg.map .missing rect, svg.map .more rect { fill: #f4f4f4; stroke: var(--line); stroke-dasharray: 4 3; }
+    svg.map rect { fill: var(--box); stroke: var(--accent); }
+    svg.map a:hover rect, svg.map a:focus rect { fill: var(--box-hover); }
+    svg.map .self rect { fill: var(--accent); } svg.map .self text { fill: var(--page); font-weight: bold; }
+    svg.map .missing rect, svg.map .more rect { fill: var(--quiet); stroke: var(--line); stroke-dasharray: 4 3; }
     svg.map text { text-anchor: middle; fill: var(--ink); }
-    svg.map line { stroke: #7a8fa6; marker-end: url(#arrow); } svg.map marker path { fill: #7a8fa6; }
+    svg.map line { stroke: var(--edge); marker-end: url(#arrow); } svg.map marker path { fill: var(--edge); }
+    ul.news { list-style: none; padding: 0; } ul.news li { margin: .75rem 0; min-height: 50px; }
+    ul.news img { float: left; margin: .2rem .75rem 0 0; border-radius: 4px; }
+    ul.news li::after { content: ""; display: block; clear: both; }
     #results li { margin: .4rem 0; } #results small { color: var(--muted); }
     .filters label { margin-right: .25rem; } .filters select { margin-right: 1rem; }
-    @media (max-width: 40rem) { header form { margin-left: 0; width: 100%; } dl.facts { grid-template-columns: 1fr; } dl.facts dt { font-weight: bold; } }
+    @media (max-width: 40rem) {
+      body { padding: 0 .75rem 1.5rem; }
+      header { gap: 0 .5rem; padding: .25rem 0; }
+      header .site { width: 100%; font-size: .95rem; }
+      nav a { padding: .15rem .3rem; }
+      header form { margin-left: 0; width: 100%; display: flex; gap: .4rem; }
+      header form label { position: absolute; left: -999px; }
+      header form input { flex: 1; min-width: 0; min-height: 32px; } header form button { min-height: 32px; }
+      dl.facts { grid-template-columns: 1fr; } dl.facts dt { font-weight: bold; }
+      .beside { grid-template-columns: 1fr; }
+    }
+    @media print {
+      :root { color-scheme: light; --ink: #000; --muted: #333; --line: #999; --accent: #0b57a4; --page: #fff; --box: #fff; --quiet: #fff; --edge: #555; }
+      header nav, header form, .skip, footer, details.maintainer, .crumbs { display: none; }
+      body { max-width: none; padding: 0; font-size: 11pt; color: #000; background: #fff; }
+      a { color: inherit; text-decoration: none; }
+      .beside { grid-template-columns: 1fr 16rem; }
+      section, figure { break-inside: avoid; }
+      .source a::after { content: " (" attr(href) ")"; }
+    }
 
     """
 
