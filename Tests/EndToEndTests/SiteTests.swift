@@ -174,6 +174,21 @@ import TestSupport
         }
     }
 
+    /// Issue 40: axe-core 4.x finds no serious or critical violation on every kind of page, light and dark, 1280 and 390 px.
+    @Test(.needs(.axe)) func axeFindsNoSeriousViolationInLightOrDark() async throws {
+        try OptionalTool.axe.require()
+        let gvsu = try await Self.twoEditions.value, uh = try await Self.uh44.value
+        let script = try #require(OptionalTool.axeScript).path
+        let pages = ["index.html", "subject/CIS.html", "course/cis-380.html", "search.html?q=computer", "news.html", "changes.html",
+                     "changes/20240513T002640Z.html", "health.html"]
+        for (site, paths) in [(gvsu.site, pages), (uh.site, ["index.html", "course/cosc-4354.html", "course/math-2413.html", "subject/COSC.html"])] {
+            let check = try await Self.siteCheck(["axe", site.path, script] + paths)
+            print("SiteTests: axe \(check.result["axe"] ?? "?") on \(paths.count) pages × light, dark × 1280, 390 px: \(check.result["runs"] ?? 0) runs, "
+                  + "violations by impact \(check.result["impacts"] ?? [:]), \(check.result["minor"] ?? [])")
+            #expect(check.status == 0 && (check.result["runs"] as? Int) == paths.count * 4, "\(check.result["errors"] ?? check.stderr)")
+        }
+    }
+
     @Test(.needs(.chromium)) func searchMapAndWhatChangedInChromium() async throws {
         try OptionalTool.chromium.require()
         let gvsu = try await Self.twoEditions.value

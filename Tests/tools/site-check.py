@@ -8,6 +8,9 @@
       Drives Debian's chromium through chromedriver (selenium): types Q into the search page a key at a time (the
       latency of each keystroke, as the page measures it), opens the result for CODE with the keyboard, follows a
       link of its prerequisite map, opens the newest "what changed" page (--changes), and fails on any console error.
+  site-check.py axe SITE AXE_JS PAGE...
+      Runs axe-core (AXE_JS, its axe.min.js) in chromium on each PAGE (a path under SITE, with a query if any), light
+      and dark (prefers-color-scheme), 1280 and 390 px wide; fails on any serious or critical violation.
 """
 import json, os, re, sys
 from urllib.parse import urlsplit, unquote
@@ -168,9 +171,66 @@ def browse(site, query, expect, changes, screenshot):
     return result
 
 
+def chromium(width, height):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", f"--window-size={width},{height}"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver.set_page_load_timeout(60)
+    driver.set_script_timeout(120)
+    # A window is at least 500 px wide: a phone's width is emulated instead.
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1,
+                                                                  "mobile": width < 600})
+    return driver
+
+
+def axe(site, script, paths):
+    with open(script, encoding="utf-8") as f:
+        source = f.read()
+    version = re.search(r"axe v([0-9.]+)", source[:200])
+    root = "file://" + os.path.abspath(site) + "/"
+    errors, runs, counts = [], [], {}
+    for width in (1280, 390):
+        driver = chromium(width, 900)
+        try:
+            for scheme in ("light", "dark"):
+                driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+                for path in paths:
+                    driver.get(root + path)
+                    if driver.execute_script(f"return matchMedia('(prefers-color-scheme: {scheme})').matches") is not True:
+                        errors.append(f"{path}: the page is not {scheme}")
+                    if driver.execute_script("return window.innerWidth") != width:
+                        errors.append(f"{path}: the page is {driver.execute_script('return window.innerWidth')} px wide, not {width}")
+                    driver.execute_script(source)
+                    found = driver.execute_async_script(
+                        "var done = arguments[arguments.length - 1];"
+                        "axe.run(document, {resultTypes: ['violations']}).then(function (r) {"
+                        "  done(r.violations.map(function (v) { return {id: v.id, impact: v.impact, nodes: v.nodes.length,"
+                        "    target: v.nodes[0] && v.nodes[0].target.join(' '), summary: v.nodes[0] && v.nodes[0].failureSummary}; }));"
+                        "}, function (e) { done([{id: 'axe-error', impact: 'critical', nodes: 0, target: String(e)}]); });")
+                    runs.append({"page": path, "scheme": scheme, "width": width, "violations": found})
+                    for v in found:
+                        counts[v["impact"]] = counts.get(v["impact"], 0) + 1
+                        if v["impact"] in ("serious", "critical"):
+                            errors.append(f"{path} ({scheme}, {width} px): {v['impact']} {v['id']} on {v['nodes']} element(s), "
+                                          f"first {v['target']}: {v['summary']}")
+        finally:
+            driver.quit()
+    return {"axe": version.group(1) if version else "?", "runs": len(runs), "impacts": counts,
+            "minor": sorted({f"{v['impact']} {v['id']}" for r in runs for v in r["violations"]}), "errors": errors[:50],
+            "errorCount": len(errors)}
+
+
 def main(argv):
     if argv[:1] == ["check"]:
         result = check(argv[1])
+    elif argv[:1] == ["axe"]:
+        result = axe(argv[1], argv[2], argv[3:])
     else:
         site, query, expect = argv[1], argv[argv.index("--query") + 1], argv[argv.index("--expect") + 1]
         shot = argv[argv.index("--screenshot") + 1: argv.index("--screenshot") + 3] if "--screenshot" in argv else None
