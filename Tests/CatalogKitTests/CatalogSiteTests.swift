@@ -148,6 +148,16 @@ import Testing
         #expect(index.contains("<\\/script>") && !index.contains("</"))
     }
 
+    /// Issue 40: what the compact search index keeps of a course's terms and words.
+    @Test func theSearchIndexKeepsTermsAndDistinctWords() throws {
+        #expect(CatalogSite.termLetters("Fall, Spring and Summer") == "FSU" && CatalogSite.termLetters("winter semester") == "W")
+        #expect(CatalogSite.termLetters(nil) == "")
+        #expect(CatalogSite.searchWords("Data-driven design (and data); C++ “design”.") == ["data-driven", "design", "and", "data", "c"])
+        let index = try Self.text(CatalogSite.render(Self.input([Support.capture(Self.courses(), at: 1_714_560_000).snapshot])),
+                                  "assets/search-index.js")
+        #expect(index.contains("[\"CIS 162\",\"Computer Science I\",0,\"3\",\"\","))
+    }
+
     @Test func pathsAreSafeAndDistinctForAnyID() {
         let ids = ["cis-162", "cis-162_", "cis-162/..", "ÄB 1", "a b", "a_20b"]
         let names = ids.map(CatalogSite.fileName)

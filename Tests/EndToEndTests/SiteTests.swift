@@ -155,6 +155,22 @@ import TestSupport
         // The largest chain drawn whole: COSC 4354's eight layers of prerequisites.
         let page = try Self.text(scratch, "course/cosc-4354.html")
         #expect(page.contains("Needs 8 steps away"))
+        // Issue 40: the search index stays under 600 KB uncompressed.
+        let index = try #require(files["assets/search-index.js"])
+        print("SiteTests: UH 44 page weights: home \(files["index.html"]?.count ?? 0) B, course COSC 4354 \(files["course/cosc-4354.html"]?.count ?? 0) B, "
+              + "search index \(index.count) B")
+        #expect(index.count < 600_000)
+    }
+
+    /// Issue 40: filters by subject, level, credits, term and number range, counts beside their values, four orders,
+    /// all in the URL; and the index the browser unpacks is catalog.json's, course by course.
+    @Test(.needs(.chromium)) func filtersSortingAndCountsInChromium() async throws {
+        try OptionalTool.chromium.require()
+        for scratch in [try await Self.twoEditions.value, try await Self.uh44.value] {
+            let check = try await Self.siteCheck(["filters", scratch.site.path])
+            #expect(check.status == 0, "\(check.result["errors"] ?? check.stderr)")
+            #expect((check.result["indexed"] as? Int ?? 0) > 30 && (check.result["orders"] as? [String: Any])?.count == 4)
+        }
     }
 
     /// site-check.py with the venv's Python; its JSON result.
@@ -201,7 +217,7 @@ import TestSupport
         let uh = try await Self.uh44.value
         let screenshot = Binary.packageRoot.appendingPathComponent(".build/site-screenshot.png")
         let large = try await Self.siteCheck(["browse", uh.site.path, "--query", "software development practices", "--expect", "COSC 4354",
-                                              "--screenshot", screenshot.path, "course/bioe-2100.html"])
+                                              "--screenshot", screenshot.path, "course/cosc-4354.html"])
         #expect(large.status == 0, "\(large.result["errors"] ?? large.stderr)")
         let latency = large.result["latencyMs"] as? [String: Any]
         print("SiteTests: UH 44 search latency per keystroke (ms): median \(latency?["median"] ?? "?"), max \(latency?["max"] ?? "?")")

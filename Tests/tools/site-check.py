@@ -8,6 +8,10 @@
       Drives Debian's chromium through chromedriver (selenium): types Q into the search page a key at a time (the
       latency of each keystroke, as the page measures it), opens the result for CODE with the keyboard, follows a
       link of its prerequisite map, opens the newest "what changed" page (--changes), and fails on any console error.
+  site-check.py filters SITE
+      In chromium: the unpacked search index against catalog.json, course by course; then search.html with every
+      filter and each order set from the URL: every result passes the filters, in the order asked, counts beside the
+      values, and a change of a filter kept in the URL.
   site-check.py axe SITE AXE_JS PAGE...
       Runs axe-core (AXE_JS, its axe.min.js) in chromium on each PAGE (a path under SITE, with a query if any), light
       and dark (prefers-color-scheme), 1280 and 390 px wide; fails on any serious or critical violation.
@@ -226,9 +230,79 @@ def axe(site, script, paths):
             "errorCount": len(errors)}
 
 
+def filters(site):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    site = os.path.abspath(site)
+    with open(os.path.join(site, "catalog.json"), encoding="utf-8") as f:
+        catalog = json.load(f)
+    courses = catalog["courses"] if isinstance(catalog, dict) else catalog
+    errors, result = [], {}
+    driver = chromium(1280, 900)
+    try:
+        driver.get("file://" + site + "/search.html")
+        index = {row[1] + "\t" + row[0]: row for row in driver.execute_script("return window.GV_INDEX")}
+        result["indexed"] = len(index)
+        if len(index) != len(courses):
+            errors.append(f"{len(index)} courses in the index, {len(courses)} in catalog.json")
+        for course in courses:
+            words = []
+            for word in course["description"].lower().split():
+                word = re.sub(r"^[\W_]+|[\W_]+$", "", word)
+                if word and word not in words:
+                    words.append(word)
+            row = index.get(course["name"] + "\t" + re.sub(r"[^A-Za-z0-9-]", lambda m: "".join(f"_{b:02x}" for b in m.group().encode()), course["id"]))
+            if row is None:
+                errors.append(f"{course['name']} ({course['id']}) is not in the index")
+                continue
+            terms = "".join(letter for letter, word in (("F", "fall"), ("W", "winter"), ("S", "spring"), ("U", "summer"))
+                            if word in (course.get("offered") or "").lower())
+            expected = [course["name"], course["title"], course["subject"], course.get("level") or "", words, terms]
+            got = [row[1], row[2], row[3], row[4], row[6].split(" ") if row[6] else [], row[7]]
+            if got != expected:
+                errors.append(f"{course['name']}: index {got!r:.300}, catalog.json {expected!r:.300}")
+        subject = max({c["subject"] for c in courses}, key=lambda s: sum(c["subject"] == s for c in courses))
+        numbers = sorted(c["number"] for c in courses if c["subject"] == subject)
+        low, high = numbers[len(numbers) // 4], numbers[3 * len(numbers) // 4]
+        for order in ("code", "title", "credits", ""):
+            driver.get(f"file://{site}/search.html?subject={subject}&from={low}&to={high}&sort={order}")
+            rows = [a.text for a in driver.find_elements(By.CSS_SELECTOR, "#results li a")]
+            codes = [text.split(":")[0] for text in rows]
+            by_code = {c["name"]: c for c in courses}
+            picked = [by_code[code] for code in codes if code in by_code]
+            wanted = [c for c in courses if c["subject"] == subject and low <= c["number"] <= high]
+            if not picked or any(c["subject"] != subject or not low <= c["number"] <= high for c in picked):
+                errors.append(f"sort={order}: results outside {subject} {low}–{high}: {codes[:10]}")
+            if len(picked) != min(len(wanted), 50):
+                errors.append(f"sort={order}: {len(picked)} results, {len(wanted)} courses match")
+            keys = {"code": lambda c: (c["number"], c["name"]), "title": lambda c: c["title"].lower(),
+                    "credits": lambda c: c.get("credits") or 0}
+            if order and [keys[order](c) for c in picked] != sorted(keys[order](c) for c in picked):
+                errors.append(f"sort={order}: not in {order} order: {codes[:10]}")
+            result.setdefault("orders", {})[order or "relevance"] = codes[:5]
+        label = Select(driver.find_element(By.ID, "subject")).first_selected_option.text
+        result["subjectOption"] = label
+        if not re.search(r"\(\d+\)$", label):
+            errors.append(f"no count beside the subject: {label!r}")
+        Select(driver.find_element(By.ID, "sort")).select_by_value("title")
+        result["url"] = driver.current_url.split("/")[-1]
+        if "sort=title" not in result["url"] or f"subject={subject}" not in result["url"]:
+            errors.append(f"the URL does not keep the filters: {result['url']}")
+        for entry in driver.get_log("browser"):
+            if entry["level"] == "SEVERE":
+                errors.append(f"console: {entry['message']}")
+    finally:
+        driver.quit()
+    result.update({"errors": errors[:30], "errorCount": len(errors)})
+    return result
+
+
 def main(argv):
     if argv[:1] == ["check"]:
         result = check(argv[1])
+    elif argv[:1] == ["filters"]:
+        result = filters(argv[1])
     elif argv[:1] == ["axe"]:
         result = axe(argv[1], argv[2], argv[3:])
     else:

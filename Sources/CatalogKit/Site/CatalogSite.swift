@@ -63,7 +63,8 @@ public struct CatalogSite {
         files[".gvingest-site"] = Data("written by gvingest site; replaced whole by the next one\n".utf8)
         files["assets/site.css"] = Data(SiteAssets.css.utf8)
         files["assets/search.js"] = Data(SiteAssets.searchScript.utf8)
-        files["assets/search-index.js"] = Data(searchIndex().utf8)
+        files["assets/search-index.js"] = Data(compactSearchIndex().utf8)
+        files["assets/browse.js"] = Data(SiteAssets.browseScript.utf8)
         files["index.html"] = home()
         files["search.html"] = search()
         files["news.html"] = newsPage()
@@ -243,27 +244,16 @@ public struct CatalogSite {
         <p><label for="q">Code, title or words of the description</label> <input id="q" name="q" type="search" autocomplete="off"></p>
         <p><label for="subject">Subject</label> <select id="subject" name="subject"><option value="">any</option>\(subjects.map { "<option value=\"\(esc($0.subject))\">\(esc(subjectLabel($0.subject)))</option>" }.joined())</select>
         <label for="level">Level</label> <select id="level" name="level"><option value="">any</option>\(options(levels))</select>
-        <label for="credits">Credits</label> <select id="credits" name="credits"><option value="">any</option>\(options(credits))</select></p>
+        <label for="credits">Credits</label> <select id="credits" name="credits"><option value="">any</option>\(options(credits))</select>
+        \(browseControls())</p>
         </form>
         <p id="status" role="status" aria-live="polite"><noscript>Search needs JavaScript; every subject is listed on <a href="index.html">the catalog page</a>.</noscript></p>
         <ol id="results"></ol>
         <script src="assets/search-index.js"></script>
+        <script src="assets/browse.js"></script>
         <script src="assets/search.js"></script>
         """
         return page("Search", up: false, body)
-    }
-
-    /// `GV_INDEX`: one array a course (path, code, title, subject, level, credits, description), a script and not JSON
-    /// read by `fetch`, which browsers refuse on `file://`.
-    func searchIndex() -> String {
-        let rows: [JSONValue] = courses.sorted(by: Self.byCodeOrder).map { course in
-            .array([course.id, course.name, course.title, course.subject, course.level ?? "", course.creditsLabel ?? "", course.description]
-                .enumerated().map { $0.offset == 0 ? .string(Self.fileName($0.element)) : .string($0.element) })
-        }
-        // "</" would end a script element in an HTML parser; JSON allows "<\/" for it.
-        let json = String(decoding: JSONFile.encoded(JSONValue.array(rows), pretty: false), as: UTF8.self)
-            .replacingOccurrences(of: "</", with: "<\\/")
-        return "window.GV_INDEX = \(json);\n"
     }
 }
 

@@ -27,6 +27,7 @@ enum SiteAssets {
     dl.facts dd { margin: 0; } dl.facts dd p, dl.facts dd p:first-child { margin: 0 0 .5rem; }
     .crumbs { margin: .75rem 0 0; color: var(--muted); } .lead { font-size: 1.1rem; color: var(--muted); margin-top: 0; }
     .beside { display: grid; grid-template-columns: 1fr minmax(14rem, 22rem); gap: 0 2rem; align-items: start; }
+    .beside dl.facts { margin: 0; } .requisites { margin-bottom: 1rem; }
     ul.named, ul.required-by { list-style: none; padding: 0; margin: 0; } ul.named li, ul.required-by li { margin: .2rem 0; }
     ul.named { border-left: 3px solid var(--line); padding-left: .75rem; }
     ul.required-by { columns: 18rem; }
@@ -48,7 +49,9 @@ enum SiteAssets {
     ul.news img { float: left; margin: .2rem .75rem 0 0; border-radius: 4px; }
     ul.news li::after { content: ""; display: block; clear: both; }
     #results li { margin: .4rem 0; } #results small { color: var(--muted); }
-    .filters label { margin-right: .25rem; } .filters select { margin-right: 1rem; }
+    .filters label { margin-right: .25rem; } .filters select { margin-right: 1rem; max-width: calc(100% - 1rem); }
+    .filters select, .filters input { min-height: 32px; margin-bottom: .4rem; } .filters input[type=number] { width: 5.5rem; }
+    .filters .range { margin-right: 1rem; }
     @media (max-width: 40rem) {
       body { padding: 0 .75rem 1.5rem; }
       header { gap: 0 .5rem; padding: .25rem 0; }
@@ -73,12 +76,14 @@ enum SiteAssets {
     """
 
     static let searchScript = """
-    // Search as you type over window.GV_INDEX: [file, code, title, subject, level, credits, description] per course.
+    // Search as you type over window.GV_INDEX: [file, code, title, subject, level, credits, description words, terms, number]
+    // per course; the filters, their counts and the order are window.GV_BROWSE's (browse.js).
     (function () {
       "use strict";
       var index = window.GV_INDEX || [];
       var form = document.getElementById("search"), status = document.getElementById("status"), results = document.getElementById("results");
-      var fields = ["q", "subject", "level", "credits"].map(function (id) { return document.getElementById(id); });
+      var browse = window.GV_BROWSE, names = browse.names;
+      var fields = names.map(function (id) { return document.getElementById(id); });
       var lowered = index.map(function (c) { return [c[1].replace(/\\s+/g, "").toLowerCase(), c[2].toLowerCase(), c[6].toLowerCase()]; });
       var shown = 50;
 
@@ -95,16 +100,19 @@ enum SiteAssets {
 
       function run(event) {
         var started = event && event.timeStamp ? event.timeStamp : performance.now();
-        var query = fields[0].value.trim(), subject = fields[1].value, level = fields[2].value, credits = fields[3].value;
-        var words = query.toLowerCase().replace(/([a-z])\\s+(\\d)/g, "$1$2").split(/\\s+/).filter(Boolean), hits = [];
-        if (words.length || subject || level || credits) {
-          for (var i = 0; i < index.length; i++) {
-            var c = index[i];
-            if ((subject && c[3] !== subject) || (level && c[4] !== level) || (credits && c[5] !== credits)) continue;
-            var s = words.length ? score(i, words) : 1;
-            if (s) hits.push([s, i]);
-          }
+        var query = fields[0].value.trim();
+        var words = query.toLowerCase().replace(/([a-z])\\s+(\\d)/g, "$1$2").split(/\\s+/).filter(Boolean), hits = [], matched = [];
+        browse.read();
+        var asked = words.length || browse.active();
+        for (var i = 0; i < index.length; i++) {
+          var s = words.length ? score(i, words) : 1;
+          if (s) matched.push([s, i]);
+        }
+        browse.count(matched);
+        if (asked) {
+          hits = matched.filter(function (hit) { return browse.keep(index[hit[1]]); });
           hits.sort(function (a, b) { return b[0] - a[0] || a[1] - b[1]; });
+          browse.order(hits);
         }
         results.textContent = "";
         hits.slice(0, shown).forEach(function (hit) {
@@ -116,17 +124,17 @@ enum SiteAssets {
           li.appendChild(small);
           results.appendChild(li);
         });
-        status.textContent = words.length || subject || level || credits
+        status.textContent = asked
           ? hits.length + (hits.length === 1 ? " course" : " courses") + (hits.length > shown ? ", the first " + shown + " shown" : "")
           : "Type a code, a title or words of a description.";
         var params = new URLSearchParams();
-        ["q", "subject", "level", "credits"].forEach(function (name, n) { if (fields[n].value) params.set(name, fields[n].value); });
+        names.forEach(function (name, n) { if (fields[n].value) params.set(name, fields[n].value); });
         try { history.replaceState(null, "", location.pathname + (params.toString() ? "?" + params : "")); } catch (e) { /* some file:// pages */ }
         results.setAttribute("data-ms", (performance.now() - started).toFixed(2));
       }
 
       var params = new URLSearchParams(location.search);
-      ["q", "subject", "level", "credits"].forEach(function (name, n) { if (params.has(name)) fields[n].value = params.get(name); });
+      names.forEach(function (name, n) { if (params.has(name)) fields[n].value = params.get(name); });
       form.addEventListener("input", run);
       form.addEventListener("change", run);
       // Enter opens the first result; the arrow down key moves to the results.
