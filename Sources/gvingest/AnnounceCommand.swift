@@ -53,7 +53,8 @@ enum AnnounceCommand: Command {
             return [channel]
         }
         let store = config.outputs.store(for: catalog.id)
-        let announcer = Announcer(settings: settings, catalog: catalog, store: store, now: RunClock.now() ?? Date())
+        var announcer = Announcer(settings: settings, catalog: catalog, store: store, now: RunClock.now() ?? Date())
+        (announcer.subjectNames, announcer.site) = (config.subjectNames(readIn: (try? store.latest())??.snapshot), config.site)
         if let test = try channel("--test") {
             var outbox = Outbox(queued: [])
             outbox.pending[test[0].name] = [announcer.test]

@@ -55,7 +55,7 @@ struct AnnounceTests {
         }
         // Featured courses come first.
         let first = try #require(try Self.json(messages[0])["embeds"] as? [[String: String]])
-        #expect(first[0]["title"]?.hasPrefix("★ ") == true)
+        #expect(first[0]["title"]?.hasPrefix("Featured: ") == true)
     }
 
     /// Issue 40: an item's poster (`thumbnail`) is the image of its subject's Discord embed and Slack section.
@@ -121,6 +121,32 @@ struct AnnounceTests {
         let decoded = String(decoding: try #require(Data(base64Encoded: html, options: .ignoreUnknownCharacters)), as: UTF8.self)
         #expect(decoded.contains("&lt;script&gt;") && !decoded.contains("<script>"))
         #expect(text.split(separator: "\r\n", omittingEmptySubsequences: false).allSatisfy { $0.utf8.count <= 998 })
+    }
+
+    /// Issue 40: each item names its subject, sums up its prerequisites in a line and links the site's page (with
+    /// site.baseUrl); the email is styled inline, without tables, a heading per subject; featured says so in words.
+    @Test func messagesCarrySubjectNamesPrerequisitesAndTheSitesPage() throws {
+        let course = CourseRecord(SnapshotTestSupport.course("BIO 101", title: "Cells", prerequisite: "CHM 115\n and   BIO 100."))
+        let item = NewsItem(id: "uh:added:bio-101:20250101T000000Z", title: "New course: BIO 101", description: "Cells and more.", content: "",
+                            featured: true, createdAt: "2025-02-01T00:00:00Z", kind: .added, courseId: "bio-101", link: "https://catalog.example.edu/bio-101")
+        let announcements = Announcer.forPeople([Announcement(item, course: course), Self.item(2), Self.item(3, kind: .removed)],
+                                                subjectNames: ["BIO": "Biology"], site: SiteSettings(baseURL: "https://courses.example.edu"))
+        #expect(announcements[0].prerequisites == "CHM 115 and BIO 100.")
+        #expect(announcements[0].siteURL == "https://courses.example.edu/course/bio-101.html" && announcements[2].siteURL == nil)
+        let embeds = try #require(try Self.json(ChannelMessages.discord(announcements, catalog: "UH")[0])["embeds"] as? [[String: Any]])
+        #expect(embeds[0]["title"] as? String == "Featured: BIO — Biology")
+        let text = try #require(embeds[0]["description"] as? String)
+        #expect(text.contains("Prerequisites: CHM 115 and BIO 100.") && text.contains("[Course page](https://courses.example.edu/course/bio-101.html)"))
+        let slack = String(decoding: ChannelMessages.slack(announcements, catalog: "UH")[0].body, as: UTF8.self)
+        #expect(slack.contains("<https://courses.example.edu/course/bio-101.html|Course page>") && slack.contains("Featured: BIO — Biology"))
+        let hook = try #require(try Self.json(ChannelMessages.webhook(announcements, catalogID: "uh", catalog: "UH")[0])["news"] as? [[String: Any]])
+        #expect(hook[0]["subjectName"] as? String == "Biology" && hook[0]["courseUrl"] as? String == "https://courses.example.edu/course/bio-101.html")
+        #expect(hook[0]["prerequisites"] as? String == "CHM 115 and BIO 100." && hook[1]["subjectName"] is NSNull)
+        let html = EmailDigest.html(ChannelMessages.sorted(announcements), title: "UH: 2 new courses")
+        #expect(!html.contains("<table") && !html.contains("<style") && !html.contains("★") && html.contains("style=\""))
+        #expect(html.components(separatedBy: "<h2 ").count - 1 == 3)
+        #expect(html.contains(">Featured: BIO — Biology <span") && html.contains("Prerequisites: CHM 115 and BIO 100."))
+        #expect(html.contains("<a href=\"https://courses.example.edu/course/bio-101.html\""))
     }
 
     @Test func aLongNonASCIISubjectIsFoldedIntoEncodedWordsOfAtMost75Characters() {

@@ -9,6 +9,11 @@ public struct Announcement: Codable, Sendable, Equatable {
     public var title: String?
     public var credits: String?
     public var level: String?
+    /// The prerequisites in one line, as the catalog states them.
+    public var prerequisites: String?
+    /// Set when the messages are made (`Announcer.forPeople`): the subject's name and the course's page on the site.
+    public var subjectName: String?
+    public var siteURL: String?
 
     public init(_ item: NewsItem, course: CourseRecord?) {
         self.item = item
@@ -17,6 +22,7 @@ public struct Announcement: Codable, Sendable, Equatable {
         title = course?.title
         credits = course?.creditsLabel
         level = course?.level
+        prerequisites = course?.prerequisiteString.map(Self.oneLine)
     }
 
     /// "CIS 380 — Machine Learning" for a new course, the item's title for any other news.
@@ -47,6 +53,8 @@ public enum ChannelMessages {
             let heading = MarkupEscaping.markdown(clip(announcement.heading, 300))
             let linked = announcement.item.link.map { "[\(heading)](\(MarkupEscaping.markdownLinkTarget($0)))" } ?? heading
             let lines = ["**\(linked)**", MarkupEscaping.markdown(announcement.facts), MarkupEscaping.markdown(clip(announcement.item.description, 500))]
+                + [announcement.requisiteLine.map { MarkupEscaping.markdown($0) } ?? "",
+                   announcement.siteURL.map { "[Course page](\(MarkupEscaping.markdownLinkTarget($0)))" } ?? ""]
             return (group(announcement), lines.filter { !$0.isEmpty }.joined(separator: "\n"), announcement.item.id)
         }
         let messages = pack(entries, blockLimit: 4_096, blocksPerMessage: 10, messageLimit: 6_000)
@@ -71,6 +79,7 @@ public enum ChannelMessages {
             let heading = slackEscaped(clip(announcement.heading, 300))
             let linked = announcement.item.link.map { "<\(slackURL($0))|\(heading)>" } ?? heading
             let lines = ["*\(linked)*", slackEscaped(announcement.facts), slackEscaped(clip(announcement.item.description, 500))]
+                + [announcement.requisiteLine.map(slackEscaped) ?? "", announcement.siteURL.map { "<\(slackURL($0))|Course page>" } ?? ""]
             return (group(announcement), lines.filter { !$0.isEmpty }.joined(separator: "\n"), announcement.item.id)
         }
         // A block's text is its title in bold (escaped), a line, then its entries: a few characters more than its size.
@@ -95,10 +104,10 @@ public enum ChannelMessages {
     /// A generic webhook: `{"catalog": {"id", "name"}, "news": [news items as in news.json]}`, 100 items a request.
     public static func webhook(_ announcements: [Announcement], catalogID: String, catalog: String) -> [ChannelMessage] {
         stride(from: 0, to: announcements.count, by: 100).map { start in
-            let batch = announcements[start..<min(start + 100, announcements.count)].map(\.item)
+            let batch = announcements[start..<min(start + 100, announcements.count)]
             let payload = JSONValue.object(["catalog": .object(["id": .string(catalogID), "name": .string(catalog)]),
-                                            "news": JSONValue(encoding: batch)])
-            return ChannelMessage(body: JSONFile.encoded(payload, pretty: false), ids: batch.map(\.id))
+                                            "news": .array(batch.map(\.webhookItem))])
+            return ChannelMessage(body: JSONFile.encoded(payload, pretty: false), ids: batch.map(\.item.id))
         }
     }
 
@@ -114,12 +123,8 @@ public enum ChannelMessages {
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss Z"
         let text = items.map { item in
-            [item.heading, item.facts, item.item.description, item.item.link ?? ""].filter { !$0.isEmpty }.joined(separator: "\n")
-        }
-        let html = items.map { item in
-            let heading = MarkupEscaping.xml(item.heading)
-            let linked = item.item.link.map { "<a href=\"\(MarkupEscaping.xml($0))\">\(heading)</a>" } ?? heading
-            return "<li><strong>\(linked)</strong><br>\(MarkupEscaping.xml(item.facts))<br>\(MarkupEscaping.xml(item.item.description))</li>"
+            [item.heading, item.facts, item.item.description, item.requisiteLine ?? "", item.item.link ?? "", item.siteURL ?? ""]
+                .filter { !$0.isEmpty }.joined(separator: "\n")
         }
         let subject = plain(headline(announcements, catalog, 0, 1))
         let boundary = "gvingest-\(hash)"
@@ -132,7 +137,7 @@ public enum ChannelMessages {
                        "MIME-Version: 1.0", "Content-Type: multipart/alternative; boundary=\"\(boundary)\""]
         let message = headers.joined(separator: "\r\n") + "\r\n\r\n"
             + part("text/plain", subject + "\n\n" + text.joined(separator: "\n\n") + "\n")
-            + part("text/html", "<!DOCTYPE html><html><body><h1>\(MarkupEscaping.xml(subject))</h1><ul>\(html.joined())</ul></body></html>\n")
+            + part("text/html", EmailDigest.html(items, title: subject))
             + "--\(boundary)--\r\n"
         return ChannelMessage(body: Data(message.utf8), ids: ids)
     }
@@ -155,7 +160,10 @@ public enum ChannelMessages {
         announcements.sorted { ($0.item.featured ? 0 : 1, $0.subject, $0.heading, $0.item.id) < ($1.item.featured ? 0 : 1, $1.subject, $1.heading, $1.item.id) }
     }
 
-    static func group(_ announcement: Announcement) -> String { (announcement.item.featured ? "★ " : "") + announcement.subject }
+    /// "COSC — Computer Science", and "Featured: " before it for the featured courses (news.featured), which come first.
+    static func group(_ announcement: Announcement) -> String {
+        (announcement.item.featured ? "Featured: " : "") + announcement.subject + (announcement.subjectName.map { " — \($0)" } ?? "")
+    }
 
     /// A block of one group's entries, as many as fit.
     struct Block {

@@ -61,6 +61,11 @@ extension PosterSettings: Decodable {
 }
 
 extension PipelineConfig {
+    /// Each subject's name for people: the one the catalog's pages gave in `snapshot`, else `normalize.subjects`'.
+    public func subjectNames(readIn snapshot: Snapshot?) -> [String: String] {
+        normalize.subjectNames.merging(snapshot?.pages.subjectNames ?? [:]) { _, catalogs in catalogs }
+    }
+
     /// The subject codes the configuration or the catalogs' latest snapshots use that have no name to show (neither
     /// from the catalog, `named`, nor from `normalize.subjects`), sorted.
     public func unnamedSubjects(seen: Set<String>, named: [String: String] = [:]) -> [String] {

@@ -215,7 +215,8 @@ public struct CatalogRun: Sendable {
     /// listed in the report, and never changes the run's outcome.
     private func announce(_ committed: CommitReport, pipeline: NewsPipeline, log: RunLog, report: inout RunReport) async {
         guard let settings = config.announce, edition == nil else { return }
-        let announcer = Announcer(settings: settings, catalog: catalog, store: pipeline.store, now: now)
+        var announcer = Announcer(settings: settings, catalog: catalog, store: pipeline.store, now: now)
+        (announcer.subjectNames, announcer.site) = (config.subjectNames(readIn: committed.snapshot), config.site)
         do throws(CatalogError) {
             let news = try Result { () throws(CommitError) in try pipeline.loadNews() }.mapError { CatalogError("\($0)", .invalidData) }.get()
             let outbox = try announcer.outbox(news: news, snapshot: committed.snapshot)

@@ -24,7 +24,7 @@ extension SiteInput {
     /// The configuration's part in the site: subject names (where the catalog's pages name none), where it is served,
     /// and posters.
     public mutating func apply(_ config: PipelineConfig) {
-        subjectNames = config.normalize.subjectNames.merging(snapshots.last?.pages.subjectNames ?? [:]) { _, catalogs in catalogs }
+        subjectNames = config.subjectNames(readIn: snapshots.last)
         settings = config.site
         posters = config.news.posters
     }
