@@ -10,14 +10,18 @@ enum SiteCommand: Command {
     Usage: gvingest site [--config FILE] [--catalog ID] [--out DIR]
 
     Renders a static website for people from the outputs of `gvingest run` (the configuration's
-    outputs.directory): a home page, a page per subject and per course (every published field,
-    requisites as links both ways, a prerequisite map with its text equivalent), search as you
-    type, the news with its Atom feed, a "what changed" page for each pair of consecutive
+    outputs.directory): a home page, a page per subject (by name: "COSC — Computer Science") and
+    per course (credits, level, description, requisites linked with titles, each field once, a
+    prerequisite map with its text equivalent, "Required by", the history in words; every
+    published field closed below, for maintainers), search as you type with filters, counts and
+    sorting, the news with its Atom feed, a "what changed" page for each pair of consecutive
     snapshots, and a health page (pages fetched, failed and not read, warnings by kind, fields
     per subject against the previous snapshot). catalog.json, news.json and news.atom are copied
     beside the pages. Every link is relative: open DIR/index.html in a browser, or publish DIR on
     any static host. The same outputs give the same bytes. `gvingest run` renders it by itself
     when outputs.site is set, and then also shows which rule of the page each field came from.
+    Colours follow the reader's light or dark setting; pages carry og: tags and schema.org data,
+    absolute under site.baseUrl, and og:image from news.posters.
 
     Options:
       --config FILE  The pipeline configuration (default: pipeline.json).
