@@ -11,10 +11,11 @@ enum DiffCommand: Command {
     Usage: gvingest diff [OLD NEW] [--config FILE] [--catalog ID] [--snapshots DIR]
                          [--json | --markdown | --stat | --quiet] [--only KIND[,KIND]] [--color auto|always|never]
 
-    Compares two catalogs course by course: added, removed, renumbered (a new code with the same title
-    and description) and changed, with each changed field's old and new value. White space, ordering
-    and computed fields (timestamps, fingerprints, sources, file and page URLs, the edition's name) are
-    not changes.
+    Compares two catalogs course by course: added, returned (back after editions without it, as OLD's
+    snapshot retired it), removed, renumbered (a new code with the same title and description that no
+    other subject shares, or the number kept under a renamed subject) and changed, with each changed
+    field's old and new value. White space (around punctuation too), ordering and computed fields
+    (timestamps, fingerprints, sources, file and page URLs, the edition's name) are not changes.
 
     Without OLD and NEW, compares the last two snapshots of a catalog: those in --snapshots DIR, or in
     the snapshot directory of --config FILE (default pipeline.json) for --catalog ID (needed when it
@@ -26,13 +27,15 @@ enum DiffCommand: Command {
       --config FILE    Find the snapshots through this configuration (default pipeline.json).
       --catalog ID     With --config: the catalog whose snapshots to compare.
       --snapshots DIR  Compare the last two snapshots in DIR, one catalog's snapshot directory.
-      --json           Print one object {"added", "removed", "changed", "renumbered"}, each a list of
-                       entries with id, name and title; changed and renumbered entries carry "changes"
-                       ({field: {"old": …, "new": …}}), renumbered ones "from" and "to" (the codes).
+      --json           Print one object {"added", "returned", "removed", "changed", "renumbered"}, each a
+                       list of entries with id, name and title; changed and renumbered entries carry
+                       "changes" ({field: {"old": …, "new": …}}), renumbered ones "from" and "to" (the
+                       codes), returned ones "lastEdition" (the last edition that listed them).
       --markdown       Print a Markdown changelog.
       --stat           Print only the counts: "3 added, 2 removed, 1 renumbered, 3 changed".
       --quiet          Print nothing; the exit status says whether they differ.
-      --only KIND      Show only these kinds: added, removed, changed, renumbered (repeatable).
+      --only KIND      Show only these kinds: added, returned, removed, changed, renumbered
+                       (repeatable).
       --color WHEN     auto (default: colour on a terminal, unless NO_COLOR is set or TERM=dumb),
                        always or never.
       --help           Show this help.
@@ -51,7 +54,7 @@ enum DiffCommand: Command {
         let onlyWords = arguments.values["--only"]?.flatMap { $0.split(separator: ",") }
         let kinds = try Set(onlyWords?.map { word throws(UsageError) in
             guard let kind = DiffKind(rawValue: String(word)) else {
-                throw UsageError(message: "--only takes added, removed, changed or renumbered, not '\(word)'")
+                throw UsageError(message: "--only takes added, returned, removed, changed or renumbered, not '\(word)'")
             }
             return kind
         } ?? DiffKind.allCases)
@@ -70,18 +73,31 @@ enum DiffCommand: Command {
         // One file read at a time, and of each course only what comparing needs is kept: large catalogs fit in little memory.
         var labels: [String] = []
         var builder: CatalogDiff.Builder?
+        var retired: [RetiredCourse] = []
         for input in inputs {
             do {
-                let document = try CourseDocument.read(try FileBytes.read(input.file, limit: FileBytes.Limit.document), ComparableCourse.init)
+                let document = try CourseDocument.read(try FileBytes.read(input.file, limit: FileBytes.Limit.document),
+                                                       header: Header.self, ComparableCourse.init)
                 let courses = document.courses
-                if builder == nil { builder = CatalogDiff.Builder(old: courses) } else { for course in courses { builder?.add(course) } }
-                labels.append(input.label + (document.capturedAt.map { " (\($0))" } ?? ""))
+                if builder == nil {
+                    builder = CatalogDiff.Builder(old: courses)
+                    retired = document.header.retired ?? []
+                } else {
+                    for course in courses { builder?.add(course) }
+                }
+                // "(2022-2023 Undergraduate Catalog, 1 Aug 2022)": the edition by its name, the day as a date.
+                let day = document.header.capturedAt.map { Timestamp.day($0) ?? $0 }
+                let edition = document.header.edition.map(EditionLabel.shown).flatMap { $0 == day ? nil : $0 }
+                let shown = [edition, day].compactMap { $0 }
+                labels.append(input.label + (shown.isEmpty ? "" : " (\(shown.joined(separator: ", ")))"))
             } catch {
                 let why = (error as? FormatError).map { "not a snapshot or catalog: \($0.message)" } ?? "cannot read: \(error)"
                 throw CommandFailure("\(input.label): \(why)", status: .trouble)
             }
         }
-        let diff = (builder?.finish() ?? CatalogDiff()).only(kinds)
+        var whole = builder?.finish() ?? CatalogDiff()
+        whole.markReturns(retired)
+        let diff = whole.only(kinds)
         for (label, ids) in zip(inputs.map(\.label), [builder?.repeatedIDs.old ?? [], builder?.repeatedIDs.new ?? []]) where !ids.isEmpty {
             printError("gvingest diff: warning: \(label): \(ids.count) course(s) with an id met before (\(ids.prefix(3).joined(separator: ", ")))"
                 + "; only the first course with an id is compared")
@@ -119,5 +135,13 @@ enum DiffCommand: Command {
                 + "a diff needs two (run the pipeline again, or name two files)", status: .trouble)
         }
         return entries.suffix(2).map { ($0.file, $0.name) }
+    }
+
+    /// What a snapshot says beside its courses: its time, its edition, and the courses it had retired (a course among
+    /// them in NEW is back, not new). A published catalog has none of them.
+    private struct Header: Decodable {
+        var capturedAt: String?
+        var edition: String?
+        var retired: [RetiredCourse]?
     }
 }

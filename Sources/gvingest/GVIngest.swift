@@ -7,12 +7,13 @@ import Glibc
 /// Entry point: picks the command and maps its outcome to an exit status.
 @main
 struct GVIngest {
-    static let version = "0.1.0"
+    static let version = GVIngestVersion.current
 
     /// Every command, once: dispatch, help, hints, completions and tests read this list.
     static let commands: [any Command.Type] = [RunCommand.self, ParseCommand.self, PrereqCommand.self, FetchCommand.self,
                                                DiffCommand.self, PublishCommand.self, SiteCommand.self, AnnounceCommand.self,
                                                SearchCommand.self, BackfillCommand.self, HistoryCommand.self, ConfigCommand.self,
+                                               ShardsCommand.self, IndexCommand.self,
                                                CompletionsCommand.self,
                                                VersionCommand.self, HelpCommand.self]
 

@@ -6,11 +6,12 @@ enum RunCommand: Command {
     static let name = "run"
     static let usesNetwork = true
     static let summary = "Run every stage: fetch, parse, normalize, diff, announce, publish (the scheduled job)."
-    static let flags = ["--dry-run", "--accept-removals", "--quiet"]
-    static let options = ["--config", "--catalog", "--replay", "--source", "--system", "--out", "--log-format", "--report", "--color"]
+    static let flags = ["--dry-run", "--accept-removals", "--quiet", "--all"]
+    static let options = ["--config", "--catalog", "--replay", "--source", "--system", "--out", "--log-format", "--report", "--color",
+                          "--shard"]
     static let help = """
-    Usage: gvingest run [--config FILE] [--catalog ID] [--replay DIR] [--dry-run] [--accept-removals]
-                        [--log-format human|json] [--report FILE] [--quiet] [--color WHEN]
+    Usage: gvingest run [--config FILE] [--catalog ID|--shard I/N|--all] [--replay DIR] [--dry-run]
+                        [--accept-removals] [--log-format human|json] [--report FILE] [--quiet] [--color WHEN]
            gvingest run --source PATH|URL [--system \(SystemChoice.synopsis)] [--out DIR]
                         [--config FILE] [--catalog ID] [--dry-run] [--accept-removals] [--log-format F]
                         [--report FILE] [--quiet] [--color WHEN]
@@ -32,6 +33,20 @@ enum RunCommand: Command {
     stops at once. SOURCE_DATE_EPOCH (seconds since 1970), when set, is the run's clock, so the same
     pages give byte-identical outputs.
 
+    With --shard I/N (not with --catalog, --replay, --dry-run, --accept-removals or --color), runs
+    shard I (from 0) of N as 'gvingest shards' assigns them: one catalog at a time within a
+    politeness key, one request at a time with fetch.minimumDelayMs counted from each response,
+    and keys side by side up to fetch.maxConcurrentHosts [4; 1-256]. I may be the word "index":
+    then it is JOB_COMPLETION_INDEX, as a Kubernetes Indexed Job sets it. --all is --shard 0/1.
+    Each catalog writes into outputs.directory/<id>/ (its own lock, outputs, guards and
+    run-report.json; the site into outputs.site/<id>/, the cache into fetch.cacheDirectory/<id>/;
+    snapshots stay in outputs.snapshots/<id>/), and outputs.directory/shards/I-of-N/
+    shard-report.json lists each catalog's outcome, rewritten as each ends. A shard stopped
+    before its end (killed, restarted) goes on where it was within 12 hours: catalogs that ended
+    other than with 75 are not run again. The shard's exit status is its catalogs' most urgent:
+    75 when any is worth retrying, then 65 (a guard refused), 73, 69,
+    66, 77, 64; 0 when all ran. 'gvingest index' then writes index.json over them.
+
     Options:
       --config FILE      The pipeline configuration (default: pipeline.json). With --source, only its
                          normalization, fetch, news and guard settings (and outputs, without --out).
@@ -52,6 +67,8 @@ enum RunCommand: Command {
       --report FILE      Also write the run report to FILE (- is standard output, after a dry run's diff);
                          73 if a good run can't write either.
       --quiet            No progress line.
+      --shard I/N        Run shard I of N of the configuration's catalogs (I "index": JOB_COMPLETION_INDEX).
+      --all              Run every catalog of the configuration, as one shard.
       --color WHEN       The --dry-run diff's colours: auto (default: on a terminal, unless NO_COLOR is
                          set or TERM=dumb), always or never.
 
@@ -71,6 +88,7 @@ enum RunCommand: Command {
         guard arguments.positional.isEmpty else { throw UsageError(message: "unexpected argument '\(arguments.positional[0])'") }
         let format = try arguments.value("--log-format", "must be human or json", RunLog.Format.init) ?? .human
         let log = RunLog(format: format)
+        if arguments.value("--shard") != nil || arguments.has("--all") { return try await runShard(arguments, format: format) }
 
         let config: PipelineConfig
         var detectSystem = false
@@ -135,5 +153,50 @@ enum RunCommand: Command {
             }
         }
         return status
+    }
+
+    /// `--shard I/N` or `--all`: the shard's catalogs, each into its own folder, and the shard's report.
+    static func runShard(_ arguments: Arguments, format: RunLog.Format) async throws -> ExitStatus {
+        let alone = ["--catalog", "--replay", "--source", "--system", "--out", "--color"].filter { arguments.value($0) != nil }
+            + ["--dry-run", "--accept-removals"].filter(arguments.has)
+        guard alone.isEmpty else { throw UsageError(message: "\(alone[0]) is for one catalog; a shard runs each of its catalogs as configured") }
+        let (index, count) = try shardArgument(arguments)
+        let config = try loadConfiguration(arguments.value("--config") ?? "pipeline.json")
+        guard let now = RunClock.now() else {
+            throw UsageError(message: "\(RunClock.variable) must be a whole number of seconds since 1970 before the year 10000")
+        }
+        let plan = ShardPlan(catalogs: config.catalogs, settings: config.fetch, pages: ShardPlan.lastPageCounts(config), count: count)
+        let run = ShardRun(config: config, shard: plan.shards[index], count: count, now: now, logFormat: format) {
+            ($0.map(ExitStatus.init) ?? .ok).rawValue
+        }
+        let report = await run.execute { ExitStatus.mostUrgent($0.map { ExitStatus(rawValue: $0) ?? .temporaryFailure }).rawValue }
+        var status = ExitStatus(rawValue: report.exitStatus ?? 0) ?? .temporaryFailure
+        if let path = arguments.value("--report") {
+            do {
+                let bytes = JSONFile.fileBytes(report)
+                if path == "-" { try FileHandle.standardOutput.write(contentsOf: bytes) } else { try AtomicFile.write(bytes, to: URL(fileURLWithPath: path)) }
+            } catch {
+                RunLog(format: format).error("report", "cannot write the shard report: \(error.systemReason)")
+                if status == .ok { status = .cannotCreate }
+            }
+        }
+        return status
+    }
+
+    /// `--shard I/N` (I "index": JOB_COMPLETION_INDEX), or `--all` as 0/1.
+    static func shardArgument(_ arguments: Arguments) throws(UsageError) -> (index: Int, count: Int) {
+        guard let text = arguments.value("--shard") else { return (0, 1) }
+        guard !arguments.has("--all") else { throw UsageError(message: "--all is --shard 0/1; give one of them") }
+        var word = text
+        if word.hasPrefix("index/") {
+            guard let index = ProcessInfo.processInfo.environment["JOB_COMPLETION_INDEX"], !index.isEmpty else {
+                throw UsageError(message: "--shard \(text) reads JOB_COMPLETION_INDEX, which is not set")
+            }
+            word = index + word.dropFirst("index".count)
+        }
+        guard let shard = ShardPlan.parseShard(word) else {
+            throw UsageError(message: "--shard must be I/N with 0 ≤ I < N ≤ 10000, not '\(word)'")
+        }
+        return shard
     }
 }

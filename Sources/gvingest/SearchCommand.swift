@@ -11,9 +11,12 @@ enum SearchCommand: Command {
     Usage: gvingest search [QUERY...] [--catalog FILE | --config FILE] [--subject S] [--level L] [--credits N]
                            [--requires CODE] [--json | --format json|jsonl|csv]
 
-    Finds courses in a published catalog whose code, title or description contains QUERY (any case;
-    "cis162" finds CIS 162). Code matches come first, then title matches, then description
-    matches; ties in code order. With no QUERY, every course passing the filters is listed.
+    Finds courses in a published catalog by code, title or description (any case, accents
+    ignored; "cis162" finds CIS 162). The site's search ranks the same way: the exact code, then
+    codes starting with QUERY (a subject), the exact title, titles starting with QUERY, titles
+    with every word of QUERY, then courses with every word in the code, title or description.
+    A word matches the start of a word ("calc" finds Calculus). Ties go to the shorter title,
+    then to code order. With no QUERY, every course passing the filters is listed in code order.
 
     Options:
       --catalog FILE   The published catalog to search (default: the catalog.json in the outputs of
@@ -24,7 +27,8 @@ enum SearchCommand: Command {
       --credits N      Only courses that can be taken for N credits (N within the credit range).
       --requires CODE  Only courses whose prerequisite or corequisite names CODE ("CIS 162", cis162).
       --json           Print one JSON array of the matching course records, each with "match":
-                       code, title, description, or filters when no QUERY was given.
+                       code, title, description (any word elsewhere), or filters when no
+                       QUERY was given.
       --format F       json (the same as --json), jsonl (one record a line) or csv (a header, then id,
                        name, subject, number, title, credits, level, prerequisiteString,
                        corequisiteString, description, url, match).
@@ -81,8 +85,7 @@ enum SearchCommand: Command {
     /// "CIS 162  Computer Science I  (4 credits, Undergraduate; title)".
     static func line(_ hit: SearchHit) -> String {
         let course = hit.course
-        let credits = course.record.creditsText.flatMap { $0.isEmpty ? nil : "\($0) credits" }
-        let facts = [credits, course.level].compactMap { $0 }
+        let facts = [course.record.creditsPhrase, course.level].compactMap { $0 }
         let matched = hit.match == .filters ? "" : "; matched \(hit.match.rawValue)"
         return "\(course.name)  \(course.title)  (\(facts.joined(separator: ", "))\(matched))"
     }

@@ -5,16 +5,19 @@ import Foundation
 enum SiteCommand: Command {
     static let name = "site"
     static let summary = "Render the catalog website (courses, prerequisite maps, search, what changed, health)."
-    static let options = ["--config", "--catalog", "--out"]
+    static let options = ["--config", "--catalog", "--out", "--index"]
     static let help = """
     Usage: gvingest site [--config FILE] [--catalog ID] [--out DIR]
+           gvingest site --index FILE --out DIR
 
     Renders a static website for people from the outputs of `gvingest run` (the configuration's
     outputs.directory): a home page, a page per subject (by name: "COSC — Computer Science") and
     per course (credits, level, description, requisites linked with titles, each field once, a
-    prerequisite map with its text equivalent, "Required by", the history in words; every
-    published field closed below, for maintainers), search as you type with filters, counts and
-    sorting, the news with its Atom feed, a "what changed" page for each pair of consecutive
+    prerequisite map with each rule in words, alternatives marked "one of", "Required by", the
+    history in words; every published field closed below, for maintainers), search as you type
+    with filters, counts and sorting (by relevance: ranked as `gvingest search` ranks; every
+    result reachable with "Show more"), the news with its Atom feed, a "what changed" page for
+    each pair of consecutive
     snapshots, and a health page (pages fetched, failed and not read, warnings by kind, fields
     per subject against the previous snapshot). catalog.json, news.json and news.atom are copied
     beside the pages. Every link is relative: open DIR/index.html in a browser, or publish DIR on
@@ -23,7 +26,12 @@ enum SiteCommand: Command {
     Colours follow the reader's light or dark setting; pages carry og: tags and schema.org data,
     absolute under site.baseUrl, and og:image from news.posters.
 
+    With --index, renders only DIR/index.html: the landing page of a directory of catalogs from the
+    index.json of 'gvingest index', each catalog linked to its site in DIR/<id>/ (where a shard's
+    run renders it); nothing else in DIR is touched.
+
     Options:
+      --index FILE   The index.json to render a landing page from.
       --config FILE  The pipeline configuration (default: pipeline.json).
       --catalog ID   The catalog (needed when the configuration has several).
       --out DIR      Where the site goes (default: outputs.site). DIR is replaced whole; a
@@ -37,6 +45,7 @@ enum SiteCommand: Command {
     static func run(_ words: [String]) async throws -> ExitStatus {
         let arguments = try parseArguments(words)
         guard arguments.positional.isEmpty else { throw UsageError(message: "unexpected argument '\(arguments.positional[0])'") }
+        if let index = arguments.value("--index") { return try landingPage(index, arguments) }
         let (path, config, catalog) = try configuredCatalog(arguments)
         guard let out = arguments.value("--out").map({ URL(fileURLWithPath: $0) }) ?? config.outputs.site else {
             throw UsageError(message: "--out DIR is needed (\(path) sets no outputs.site)")
@@ -49,6 +58,19 @@ enum SiteCommand: Command {
         let files = CatalogSite.render(input)
         try CommandFailure.catching(.cannotCreate, "") { try SitePublisher.write(files, to: out) }
         printError("gvingest site: wrote \(files.count) files; open \(out.standardizedFileURL.appendingPathComponent("index.html").path) in a browser")
+        return .ok
+    }
+
+    /// `--index FILE --out DIR`: DIR/index.html alone, beside the catalogs' sites.
+    static func landingPage(_ path: String, _ arguments: Arguments) throws -> ExitStatus {
+        guard let out = arguments.value("--out"), arguments.value("--config") == nil, arguments.value("--catalog") == nil else {
+            throw UsageError(message: "--index FILE goes with --out DIR alone")
+        }
+        let bytes = try CommandFailure.catching(.noInput, "\(path): ") { try FileBytes.read(path: path, limit: FileBytes.Limit.document) }
+        let index = try CommandFailure.catching(.dataError, "\(path): ") { try JSONFile.decode(CatalogIndex.self, from: bytes) }
+        let file = URL(fileURLWithPath: out).appendingPathComponent("index.html")
+        try CommandFailure.catching(.cannotCreate) { try AtomicFile.write(CatalogIndexPage.render(index), to: file) }
+        printError("gvingest site: wrote \(file.path) (\(index.catalogs.count) catalogs)")
         return .ok
     }
 }

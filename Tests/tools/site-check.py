@@ -15,8 +15,14 @@
   site-check.py axe SITE AXE_JS PAGE...
       Runs axe-core (AXE_JS, its axe.min.js) in chromium on each PAGE (a path under SITE, with a query if any), light
       and dark (prefers-color-scheme), 1280 and 390 px wide; fails on any serious or critical violation.
+  site-check.py rank SITE --query Q
+      Opens search.html?q=Q, presses "Show more" until every result is shown, and prints the codes in the order
+      shown, the status line, the presses, and the course Enter opens.
+  site-check.py phone SITE COURSE_FILE
+      Opens a course page at a phone's width (390 CSS pixels) and measures its prerequisite map: drawn at its own size
+      and scrolling sideways in its figure, the page itself no wider than the screen.
 """
-import json, os, re, sys
+import json, os, re, sys, unicodedata
 from urllib.parse import urlsplit, unquote
 
 import html5lib
@@ -97,20 +103,67 @@ def check(site):
     return {"pages": len(trees), "links": links, "errors": errors[:50], "errorCount": len(errors)}
 
 
-def browse(site, query, expect, changes, screenshot):
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
+def severe(driver, errors):
+    for entry in driver.get_log("browser"):
+        if entry["level"] == "SEVERE":
+            errors.append(f"console: {entry['message']}")
+
+
+def rank(site, query):
+    from urllib.parse import quote
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import WebDriverWait
 
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1000,1000"):
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-    driver.set_page_load_timeout(60)
+    driver, errors, result = chromium(), [], {}
+    try:
+        driver.get("file://" + os.path.abspath(site) + "/search.html?q=" + quote(query))
+        presses = 0
+        more = driver.find_element(By.ID, "more")
+        while more.is_displayed() and presses < 1000:
+            more.click()
+            presses += 1
+        codes = [a.text.split(":")[0] for a in driver.find_elements(By.CSS_SELECTOR, "#results li a")]
+        result.update({"codes": codes, "status": driver.find_element(By.ID, "status").text, "presses": presses,
+                       "more": more.is_displayed(), "focused": driver.switch_to.active_element.text})
+        severe(driver, errors)
+        driver.find_element(By.ID, "q").send_keys(Keys.ENTER)
+        WebDriverWait(driver, 10).until(lambda d: "/course/" in d.current_url)
+        result["opened"] = driver.find_element(By.TAG_NAME, "h1").text
+        severe(driver, errors)
+    finally:
+        driver.quit()
+    result.update({"errors": errors, "errorCount": len(errors)})
+    return result
+
+
+def phone(site, course):
+    from selenium.webdriver.common.by import By
+
+    driver, errors = chromium(), []
+    try:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True})
+        driver.get("file://" + os.path.abspath(site) + "/" + course)
+        result = driver.execute_script("""
+            var svg = document.querySelector("svg.map"), figure = svg.closest("figure");
+            figure.scrollLeft = 60;
+            return {svgWidth: svg.getBoundingClientRect().width, drawnWidth: svg.width.baseVal.value,
+                    figureWidth: figure.clientWidth, figureScrollWidth: figure.scrollWidth, scrolled: figure.scrollLeft,
+                    pageWidth: document.documentElement.scrollWidth, screenWidth: window.innerWidth};
+        """)
+        severe(driver, errors)
+    finally:
+        driver.quit()
+    result.update({"errors": errors, "errorCount": len(errors)})
+    return result
+
+
+def browse(site, query, expect, changes, screenshot):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver = chromium()
     errors, visited, result = [], [], {}
     root = "file://" + os.path.abspath(site) + "/"
 
@@ -175,7 +228,7 @@ def browse(site, query, expect, changes, screenshot):
     return result
 
 
-def chromium(width, height):
+def chromium(width=1000, height=1000):
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -247,10 +300,13 @@ def filters(site):
         if len(index) != len(courses):
             errors.append(f"{len(index)} courses in the index, {len(courses)} in catalog.json")
         for course in courses:
+            # SearchKeys.fold: accents dropped, lower case, runs of other characters than letters and digits as one space.
+            def fold(text):
+                text = "".join(ch for ch in unicodedata.normalize("NFD", text) if not unicodedata.category(ch).startswith("M"))
+                return " ".join(re.findall(r"[^\W_]+", text.lower()))
             words = []
-            for word in course["description"].lower().split():
-                word = re.sub(r"^[\W_]+|[\W_]+$", "", word)
-                if word and word not in words:
+            for word in fold(course["description"]).split():
+                if word not in words:
                     words.append(word)
             row = index.get(course["name"] + "\t" + re.sub(r"[^A-Za-z0-9-]", lambda m: "".join(f"_{b:02x}" for b in m.group().encode()), course["id"]))
             if row is None:
@@ -258,8 +314,9 @@ def filters(site):
                 continue
             terms = "".join(letter for letter, word in (("F", "fall"), ("W", "winter"), ("S", "spring"), ("U", "summer"))
                             if word in (course.get("offered") or "").lower())
-            expected = [course["name"], course["title"], course["subject"], course.get("level") or "", words, terms]
-            got = [row[1], row[2], row[3], row[4], row[6].split(" ") if row[6] else [], row[7]]
+            expected = [course["name"], course["title"], course["subject"], course.get("level") or "", words, terms,
+                        fold(course["name"]), fold(course["title"])]
+            got = [row[1], row[2], row[3], row[4], row[6].split(" ") if row[6] else [], row[7], row[9], row[10]]
             if got != expected:
                 errors.append(f"{course['name']}: index {got!r:.300}, catalog.json {expected!r:.300}")
         subject = max({c["subject"] for c in courses}, key=lambda s: sum(c["subject"] == s for c in courses))
@@ -305,6 +362,10 @@ def main(argv):
         result = filters(argv[1])
     elif argv[:1] == ["axe"]:
         result = axe(argv[1], argv[2], argv[3:])
+    elif argv[:1] == ["rank"]:
+        result = rank(argv[1], argv[argv.index("--query") + 1])
+    elif argv[:1] == ["phone"]:
+        result = phone(argv[1], argv[2])
     else:
         site, query, expect = argv[1], argv[argv.index("--query") + 1], argv[argv.index("--expect") + 1]
         shot = argv[argv.index("--screenshot") + 1: argv.index("--screenshot") + 3] if "--screenshot" in argv else None

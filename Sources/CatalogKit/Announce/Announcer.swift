@@ -30,6 +30,10 @@ public struct Announcer: Sendable {
     /// The subjects' names and the site's address, for messages (`forPeople`).
     public var subjectNames: [String: String] = [:]
     public var site = SiteSettings()
+    /// Sent with every webhook request: `fetch.userAgent` with gvingest's version (`FetchSettings.requestUserAgent`).
+    public var userAgent = FetchSettings().requestUserAgent
+    /// The site's "what changed" page, which the email digest links to; none without `site.baseUrl`.
+    var changesPage: URL? { site.url("changes.html").flatMap { URL(string: $0) } }
 
     public init(settings: AnnounceSettings, catalog: CatalogConfig, store: SnapshotStore, now: Date) {
         self.settings = settings
@@ -48,7 +52,7 @@ public struct Announcer: Sendable {
         case .webhook: return ChannelMessages.webhook(announcements, catalogID: catalog.id, catalog: catalog.name)
         case .email:
             guard let email = channel.email else { return [] }
-            return [ChannelMessages.email(announcements, catalog: catalog.name, from: email.from, to: email.to, date: now)]
+            return [ChannelMessages.email(announcements, catalog: catalog.name, from: email.from, to: email.to, date: now, changesPage: changesPage)]
         }
     }
 
@@ -61,7 +65,7 @@ public struct Announcer: Sendable {
         }
         let kept = Kept(outbox)
         let deadline = ProcessInfo.processInfo.systemUptime + Double(settings.deadlineSeconds)
-        let (session, delegate) = SessionDelegate.session(maximumRedirects: 0, timeoutSeconds: 30, connectionsPerHost: 2)
+        let (session, delegate) = SessionDelegate.session(maximumRedirects: 0, timeoutSeconds: 30, connectionsPerHost: 2, userAgent: userAgent)
         defer { session.finishTasksAndInvalidate() }
         return await withTaskGroup(of: ChannelReport.self) { group in
             for channel in channels ?? settings.channels {

@@ -33,7 +33,7 @@ public struct Announcement: Codable, Sendable, Equatable {
 
     /// "3 credits · Undergraduate".
     var facts: String {
-        [credits.map { "\($0) credit\($0 == "1" ? "" : "s")" }, level].compactMap { $0 }.joined(separator: " · ")
+        [credits.map(CourseRecord.creditsPhrase), level].compactMap { $0 }.joined(separator: " · ")
     }
 }
 
@@ -113,8 +113,9 @@ public enum ChannelMessages {
 
     /// One digest: `multipart/alternative` (plain text and HTML), the Subject RFC 2047-encoded where not ASCII, and a
     /// Message-ID made from the news it carries, so a repeat is recognizably the same message. Catalog text reaches
-    /// only the base64 bodies, never a header.
-    public static func email(_ announcements: [Announcement], catalog: String, from: String, to: [String], date: Date) -> ChannelMessage {
+    /// only the base64 bodies, never a header. The bodies are `EmailDigest`'s, within its size at any volume.
+    public static func email(_ announcements: [Announcement], catalog: String, from: String, to: [String], date: Date,
+                             changesPage: URL? = nil) -> ChannelMessage {
         let items = sorted(announcements)
         let ids = items.map(\.item.id)
         let hash = FNV1a.hex(FNV1a.hash(ids.joined(separator: "\n").utf8))
@@ -122,11 +123,8 @@ public enum ChannelMessages {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss Z"
-        let text = items.map { item in
-            [item.heading, item.facts, item.item.description, item.requisiteLine ?? "", item.item.link ?? "", item.siteURL ?? ""]
-                .filter { !$0.isEmpty }.joined(separator: "\n")
-        }
         let subject = plain(headline(announcements, catalog, 0, 1))
+        let digest = EmailDigest(items, subject: subject, changesPage: changesPage)
         let boundary = "gvingest-\(hash)"
         func part(_ type: String, _ body: String) -> String {
             "--\(boundary)\r\nContent-Type: \(type); charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n"
@@ -136,8 +134,8 @@ public enum ChannelMessages {
                        "Date: \(formatter.string(from: date))", "Message-ID: <\(hash).\(ids.count)@\(from.split(separator: "@").last ?? "gvingest")>",
                        "MIME-Version: 1.0", "Content-Type: multipart/alternative; boundary=\"\(boundary)\""]
         let message = headers.joined(separator: "\r\n") + "\r\n\r\n"
-            + part("text/plain", subject + "\n\n" + text.joined(separator: "\n\n") + "\n")
-            + part("text/html", EmailDigest.html(items, title: subject))
+            + part("text/plain", digest.text)
+            + part("text/html", digest.html)
             + "--\(boundary)--\r\n"
         return ChannelMessage(body: Data(message.utf8), ids: ids)
     }
@@ -147,12 +145,15 @@ public enum ChannelMessages {
         Dictionary(announcements.compactMap { announcement in announcement.item.thumbnail.map { (announcement.item.id, $0) } }) { first, _ in first }
     }
 
-    /// "UH: 3 new courses and 2 other changes (2 of 3)".
+    /// "UH: 3 new courses, 1 course back and 2 other catalog changes (2 of 3)".
     static func headline(_ announcements: [Announcement], _ catalog: String, _ index: Int, _ count: Int) -> String {
-        let added = announcements.filter { $0.item.kind == .added }.count, others = announcements.count - added
+        let added = announcements.filter { $0.item.kind == .added }.count, back = announcements.filter { $0.item.kind == .returned }.count
+        let others = announcements.count - added - back
         let parts = [added > 0 ? "\(added) new course\(added == 1 ? "" : "s")" : nil,
-                     others > 0 ? "\(others) \(added > 0 ? "other " : "")catalog change\(others == 1 ? "" : "s")" : nil].compactMap { $0 }
-        return "\(catalog): \(parts.joined(separator: " and "))" + (count > 1 ? " (\(index + 1) of \(count))" : "")
+                     back > 0 ? "\(back) course\(back == 1 ? "" : "s") back" : nil,
+                     others > 0 ? "\(others) \(added + back > 0 ? "other " : "")catalog change\(others == 1 ? "" : "s")" : nil].compactMap { $0 }
+        let listed = parts.count > 2 ? parts.dropLast().joined(separator: ", ") + " and " + parts[parts.count - 1] : parts.joined(separator: " and ")
+        return "\(catalog): \(listed)" + (count > 1 ? " (\(index + 1) of \(count))" : "")
     }
 
     /// Featured first, then by subject, then by heading.

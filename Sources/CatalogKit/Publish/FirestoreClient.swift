@@ -36,9 +36,10 @@ final class FirestoreClient: Sendable {
     static let requestSeconds = 60
 
     /// - Parameter deadlineSeconds: from now, the moment every request and retry ends.
-    init(target: FirestoreTarget, deadlineSeconds: Int, connections: Int) {
+    init(target: FirestoreTarget, deadlineSeconds: Int, connections: Int, userAgent: String = FetchSettings().requestUserAgent) {
         self.target = target
-        (session, delegate) = SessionDelegate.session(maximumRedirects: 0, timeoutSeconds: Self.requestSeconds, connectionsPerHost: connections)
+        (session, delegate) = SessionDelegate.session(maximumRedirects: 0, timeoutSeconds: Self.requestSeconds, connectionsPerHost: connections,
+                                                      userAgent: userAgent)
         self.deadlineSeconds = max(1, deadlineSeconds)
         deadline = ProcessInfo.processInfo.systemUptime + Double(self.deadlineSeconds)
     }

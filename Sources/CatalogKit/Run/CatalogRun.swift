@@ -15,6 +15,8 @@ public struct CatalogRun: Sendable {
     /// A backfill's edition (`Backfill`): the snapshot is labelled and dated by it; nothing is announced, published to
     /// Firestore or rendered as the site.
     public var edition: String?
+    /// Paces this run's requests together with other runs' on the same hosts (`ShardRun`); nil: a gate of its own.
+    var gate: ConcurrencyGate?
 
     public init(catalog: CatalogConfig, config: PipelineConfig, now: Date) {
         self.catalog = catalog
@@ -121,7 +123,8 @@ public struct CatalogRun: Sendable {
         do {
             let committed = try await report.stage(FirestoreDocuments.committedStage) { [now, acceptRemovals] () async throws(CommitError) -> (CommitReport, [String: Int]) in
                 let committed = try pipeline.commit(catalog: catalog, pages: pages, courses: courses, acceptRemovals: acceptRemovals, now: now)
-                return (committed, ["added": committed.diff.added.count, "removed": committed.diff.removed.count,
+                return (committed, ["added": committed.diff.added.count, "returned": committed.diff.returned.count,
+                                    "removed": committed.diff.removed.count,
                                     "changed": committed.diff.changed.count, "renumbered": committed.diff.renumbered.count,
                                     "news": committed.news.count])
             }
@@ -194,6 +197,7 @@ public struct CatalogRun: Sendable {
         var options = FirestorePublishOptions()
         options.maximumRemovalFraction = config.guards.maximumRemovalFraction
         options.acceptRemovals = acceptRemovals
+        options.userAgent = config.fetch.requestUserAgent
         // A failed publish is a stage too, one with no counts.
         let failure = await report.stage("publish.firestore") { [config] () async -> (CatalogError?, [String: Int]) in
             do throws(CatalogError) {
@@ -217,6 +221,7 @@ public struct CatalogRun: Sendable {
         guard let settings = config.announce, edition == nil else { return }
         var announcer = Announcer(settings: settings, catalog: catalog, store: pipeline.store, now: now)
         (announcer.subjectNames, announcer.site) = (config.subjectNames(readIn: committed.snapshot), config.site)
+        announcer.userAgent = config.fetch.requestUserAgent
         do throws(CatalogError) {
             let news = try Result { () throws(CommitError) in try pipeline.loadNews() }.mapError { CatalogError("\($0)", .invalidData) }.get()
             let outbox = try announcer.outbox(news: news, snapshot: committed.snapshot)
@@ -245,7 +250,7 @@ public struct CatalogRun: Sendable {
         func unavailable(_ message: String) -> CatalogError { CatalogError(message, .unavailable) }
         switch catalog.source {
         case let .http(urls):
-            let fetcher = HTTPFetcher(settings: settings, startURLs: urls)
+            let fetcher = HTTPFetcher(settings: settings, startURLs: urls, gate: gate ?? ConcurrencyGate(settings: settings))
             let crawler = Crawler(source: fetcher, parser: parser, settings: settings, honourRobots: !settings.ignoreRobots,
                                   progress: progress)
             return await crawler.crawl(start: urls)

@@ -27,16 +27,22 @@ extension CatalogSite {
                     + named.map { "<li>\(titledLink($0))</li>" }.joined() + "</ul>") + "</div></section>\n"
         }
         body += "<dl class=\"facts\">\n" + row("Offered", course.offered.map(esc)) + studentFields(course)
-            + row("Notes", course.notes.isEmpty ? nil : course.notes.map(prose).joined()) + "</dl>\n"
+            + row("Notes", course.notes.isEmpty ? nil : course.notes.map(prose).joined())
+            + row("First seen", course.createdAt.map(Self.date)) + row("Last changed", course.updatedAt.map(Self.date)) + "</dl>\n"
         let map = PrerequisiteMap(code: course.name, requires: requires, requiredBy: requiredBy)
         body += "<section aria-labelledby=\"map\"><h2 id=\"map\">Prerequisite map</h2>\n"
         if map.isEmpty {
             body += "<p>No course in this catalog is needed for this one or needs it.</p>"
         } else {
-            body += "<figure>" + map.svg(title: { byCode[$0]?.title }, href: { code in byCode[code].map { "../" + Self.coursePath($0.id) } },
-                                         requires: requires)
+            // Wide maps keep their size and scroll sideways (a phone would shrink them past reading); focusable so a
+            // keyboard scrolls them too.
+            body += "<figure tabindex=\"0\">" + map.svg(title: { byCode[$0]?.title }, href: { code in byCode[code].map { "../" + Self.coursePath($0.id) } },
+                                                         requires: requires, rule: { byCode[$0]?.prerequisite })
                 + "<figcaption>Above: the courses it needs, directly and through them. Below: the courses that need it. "
-                + "Each box opens its course.</figcaption></figure>\n" + map.text { courseLink(code: $0, up: true) }
+                + "Arrows meeting at “one of” are alternatives: any one of those courses will do (“or …”: or something "
+                + "not drawn, such as placement; the words below say what). A dashed arrow: it may be "
+                + "taken at the same time. Each box opens its course.</figcaption></figure>\n"
+                + map.text(link: { courseLink(code: $0, up: true) }, rule: { byCode[$0]?.prerequisite })
         }
         body += "</section>\n"
         if !course.prerequisiteFor.isEmpty {
@@ -73,12 +79,11 @@ extension CatalogSite {
         return .object(fields)
     }
 
-    /// "3 credits", "1 credit", "1-4 credits"; the catalog's own words after it where they say more.
+    /// "3 credits", "1 credit", "1–4 credits"; the catalog's own words after it where they say more.
     static func creditsPhrase(_ course: CourseRecord) -> String? {
-        guard let label = course.creditsLabel else { return nil }
-        let unit = Double(label) == 1 ? "credit" : "credits"
+        guard let label = course.creditsLabel, let phrase = course.creditsPhrase else { return nil }
         let words = course.creditsText.flatMap { $0 == label || Double($0) != nil ? nil : " (“\($0)”)" } ?? ""
-        return esc("\(label) \(unit)\(words)")
+        return esc(phrase + words)
     }
 
     /// The catalog's other labelled fields, each once: the contact hours of each kind in one line, "Y" and "N" in words.
@@ -127,15 +132,16 @@ extension CatalogSite {
     /// The course's history as sentences: "New in 2021-2022", "Prerequisites and credits changed in 2024-2025".
     static func historyInWords(_ course: CourseRecord) -> [String] {
         let events = course.history ?? []
-        if events.isEmpty { return course.firstEdition.map { ["In the catalog since \($0)"] } ?? [] }
+        if events.isEmpty { return course.firstEdition.map { ["In the catalog since \(EditionLabel.shown($0))"] } ?? [] }
         return events.map { event in
-            switch event.kind {
-            case .added: "New in \(event.edition)"
-            case .renumbered: "Renumbered from \(event.from ?? "another code") in \(event.edition)"
-            case .removed: "Left the catalog in \(event.edition)"
-            case .returned: "Back in the catalog in \(event.edition)"
+            let edition = EditionLabel.shown(event.edition)
+            return switch event.kind {
+            case .added: "New in \(edition)"
+            case .renumbered: "Renumbered from \(event.from ?? "another code") in \(edition)"
+            case .removed: "Left the catalog in \(edition)"
+            case .returned: "Back in the catalog in \(edition)"
             case .changed:
-                "\(Self.sentenceList((event.fields ?? []).map(DiffReport.label)).capitalizedFirst) changed in \(event.edition)"
+                "\(Self.sentenceList((event.fields ?? []).map(DiffReport.label)).capitalizedFirst) changed in \(edition)"
             }
         }
     }
@@ -163,6 +169,11 @@ extension CatalogSite {
         return "<details class=\"maintainer\"><summary>For maintainers: every published field and the rule that read it</summary>\n"
             + "<dl class=\"record\">" + (rows + unmatched).joined(separator: "\n") + "</dl>\n"
             + (none.isEmpty ? "" : "<p>Empty: \(esc(none)).</p>\n") + "</details>\n"
+    }
+
+    /// A time as people read it, "1 Aug 2024", marked up with the instant for programs.
+    static func date(_ stamp: String) -> String {
+        "<time datetime=\"\(MarkupEscaping.xml(stamp))\">\(MarkupEscaping.xml(Timestamp.day(stamp) ?? stamp))</time>"
     }
 
     static func isWeb(_ url: String) -> Bool { url.hasPrefix("https://") || url.hasPrefix("http://") }

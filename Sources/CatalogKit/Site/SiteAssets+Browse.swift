@@ -43,7 +43,7 @@ extension SiteAssets {
           facets.forEach(function (facet) {
             var counts = {}, select = field(facet.id);
             for (var m = 0; m < matched.length; m++) {
-              var c = index[matched[m][1]];
+              var c = index[matched[m][2]];
               if (!passes(c, facet)) continue;
               facet.values(c).forEach(function (v) { counts[v] = (counts[v] || 0) + 1; });
             }
@@ -64,7 +64,7 @@ extension SiteAssets {
             title: function (a, b) { return a[2].localeCompare(b[2]) || code(a, b); },
             credits: function (a, b) { return (credits(a) - credits(b)) || code(a, b); }
           }[how];
-          if (by) hits.sort(function (x, y) { return by(index[x[1]], index[y[1]]); });
+          if (by) hits.sort(function (x, y) { return by(index[x[2]], index[y[2]]); });
         }
       };
     })();

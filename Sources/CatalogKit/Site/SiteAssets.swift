@@ -38,13 +38,15 @@ enum SiteAssets {
     td.drop { color: var(--bad); font-weight: bold; }
     del { color: var(--bad); } ins { color: var(--good); }
     figure { margin: 1rem 0; overflow-x: auto; }
-    svg.map { max-width: 100%; height: auto; font: 13px system-ui, sans-serif; }
+    svg.map { display: block; max-width: none; font: 13px system-ui, sans-serif; }
     svg.map rect { fill: var(--box); stroke: var(--accent); }
     svg.map a:hover rect, svg.map a:focus rect { fill: var(--box-hover); }
     svg.map .self rect { fill: var(--accent); } svg.map .self text { fill: var(--page); font-weight: bold; }
     svg.map .missing rect, svg.map .more rect { fill: var(--quiet); stroke: var(--line); stroke-dasharray: 4 3; }
     svg.map text { text-anchor: middle; fill: var(--ink); }
     svg.map line { stroke: var(--edge); marker-end: url(#arrow); } svg.map marker path { fill: var(--edge); }
+    svg.map line.joins { marker-end: none; } svg.map line.concurrent { stroke-dasharray: 5 4; }
+    svg.map .alt rect { fill: var(--alt); stroke: var(--alt-edge); } svg.map .alt text { font-size: 11px; font-style: italic; }
     ul.news { list-style: none; padding: 0; } ul.news li { margin: .75rem 0; min-height: 50px; }
     ul.news img { float: left; margin: .2rem .75rem 0 0; border-radius: 4px; }
     ul.news li::after { content: ""; display: block; clear: both; }
@@ -76,54 +78,84 @@ enum SiteAssets {
     """
 
     static let searchScript = """
-    // Search as you type over window.GV_INDEX: [file, code, title, subject, level, credits, description words, terms, number]
-    // per course; the filters, their counts and the order are window.GV_BROWSE's (browse.js).
+    // Search as you type over window.GV_INDEX (CatalogSite.compactSearchIndex): [file, code, title, subject, level, credits,
+    // description key words, terms, number, code key, title key] per course, ranked as `gvingest search` ranks
+    // (CatalogSearch, SearchTier): exact code, start of a code, exact title, start of the title, every word in the
+    // title, every word anywhere; ties to the shorter title, then code order (the index's order). The filters, their
+    // counts and the other orders are window.GV_BROWSE's (browse.js).
     (function () {
       "use strict";
       var index = window.GV_INDEX || [];
       var form = document.getElementById("search"), status = document.getElementById("status"), results = document.getElementById("results");
       var browse = window.GV_BROWSE, names = browse.names;
+      var more = document.getElementById("more");
       var fields = names.map(function (id) { return document.getElementById(id); });
-      var lowered = index.map(function (c) { return [c[1].replace(/\\s+/g, "").toLowerCase(), c[2].toLowerCase(), c[6].toLowerCase()]; });
-      var shown = 50;
+      var keys = index.map(function (c) {
+        var compact = c[9].replace(/ /g, "");
+        return { compact: compact, title: c[10], titleWords: " " + c[10], anywhere: " " + c[9] + " " + compact + " " + c[10] + " " + c[6] };
+      });
+      var page = 50, shown = page, hits = [];
 
-      // Every word must match: in the code (best), the title, or the description.
-      function score(i, words) {
-        var total = 0, l = lowered[i];
-        for (var w = 0; w < words.length; w++) {
-          var word = words[w], s = l[0].indexOf(word) === 0 ? 6 : l[0].indexOf(word) >= 0 ? 4 : l[1].indexOf(word) >= 0 ? 2 : l[2].indexOf(word) >= 0 ? 1 : 0;
-          if (!s) return 0;
-          total += s;
+      // SearchKeys.fold: lower case, accents dropped, every run of other characters than letters and digits a space.
+      function fold(text) {
+        return text.normalize("NFD").replace(/\\p{M}/gu, "").toLowerCase().replace(/[^\\p{L}\\p{N}]+/gu, " ").trim();
+      }
+
+      // SearchKeys.tier: 0 (best) to 5, or -1 for no match.
+      function tier(k, query, compact, words) {
+        if (k.compact === compact) return 0;
+        if (k.compact.indexOf(compact) === 0) return 1;
+        if (k.title === query) return 2;
+        if (k.title.indexOf(query) === 0) return 3;
+        if (words.every(function (w) { return k.titleWords.indexOf(w) >= 0; })) return 4;
+        if (words.every(function (w) { return k.anywhere.indexOf(w) >= 0; })) return 5;
+        return -1;
+      }
+
+      // CourseRecord.creditsPhrase: "1 credit", "3 credits", "1–3 credits"; a label that is no number as it is.
+      function creditsPhrase(label) {
+        var bounds = label.split("-"), numbers = bounds.every(function (b) { return b !== "" && !isNaN(Number(b)); });
+        if (!label || !numbers || bounds.length > 2) return label;
+        return bounds.length === 1 ? label + (Number(label) === 1 ? " credit" : " credits") : bounds[0] + "–" + bounds[1] + " credits";
+      }
+
+      function show(focusFrom) {
+        for (var n = results.children.length; n < Math.min(shown, hits.length); n++) {
+          var c = index[hits[n][2]], li = document.createElement("li"), a = document.createElement("a"), small = document.createElement("small");
+          a.href = "course/" + c[0] + ".html";
+          a.textContent = c[1] + ": " + c[2];
+          small.textContent = " " + [c[3], c[4], creditsPhrase(c[5])].filter(Boolean).join(" · ");
+          li.appendChild(a);
+          li.appendChild(small);
+          results.appendChild(li);
+          if (n === focusFrom) a.focus();
         }
-        return total;
+        var left = hits.length - results.children.length;
+        more.hidden = left <= 0;
+        more.textContent = "Show " + Math.min(page, left) + " more (" + left + " not shown)";
       }
 
       function run(event) {
         var started = event && event.timeStamp ? event.timeStamp : performance.now();
-        var query = fields[0].value.trim();
-        var words = query.toLowerCase().replace(/([a-z])\\s+(\\d)/g, "$1$2").split(/\\s+/).filter(Boolean), hits = [], matched = [];
+        var query = fold(fields[0].value);
+        var compact = query.replace(/ /g, ""), words = query ? query.split(" ").map(function (w) { return " " + w; }) : [];
+        var matched = [];
+        hits = [];
         browse.read();
-        var asked = words.length || browse.active();
+        var asked = query || browse.active();
         for (var i = 0; i < index.length; i++) {
-          var s = words.length ? score(i, words) : 1;
-          if (s) matched.push([s, i]);
+          var t = query ? tier(keys[i], query, compact, words) : 6;
+          if (t >= 0) matched.push([t, t < 6 ? index[i][2].length : 0, i]);
         }
         browse.count(matched);
         if (asked) {
-          hits = matched.filter(function (hit) { return browse.keep(index[hit[1]]); });
-          hits.sort(function (a, b) { return b[0] - a[0] || a[1] - b[1]; });
+          hits = matched.filter(function (hit) { return browse.keep(index[hit[2]]); });
+          hits.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1] || a[2] - b[2]; });
           browse.order(hits);
         }
+        shown = page;
         results.textContent = "";
-        hits.slice(0, shown).forEach(function (hit) {
-          var c = index[hit[1]], li = document.createElement("li"), a = document.createElement("a"), small = document.createElement("small");
-          a.href = "course/" + c[0] + ".html";
-          a.textContent = c[1] + ": " + c[2];
-          small.textContent = " " + [c[3], c[4], c[5] && c[5] + " credits"].filter(Boolean).join(" · ");
-          li.appendChild(a);
-          li.appendChild(small);
-          results.appendChild(li);
-        });
+        show(-1);
         status.textContent = asked
           ? hits.length + (hits.length === 1 ? " course" : " courses") + (hits.length > shown ? ", the first " + shown + " shown" : "")
           : "Type a code, a title or words of a description.";
@@ -137,7 +169,15 @@ enum SiteAssets {
       names.forEach(function (name, n) { if (params.has(name)) fields[n].value = params.get(name); });
       form.addEventListener("input", run);
       form.addEventListener("change", run);
-      // Enter opens the first result; the arrow down key moves to the results.
+      // The next page of results; the focus moves to the first of them, so a keyboard user reads on from there.
+      more.addEventListener("click", function () {
+        var from = results.children.length;
+        shown += page;
+        show(from);
+        status.textContent = hits.length + " courses" + (hits.length > results.children.length ? ", " + results.children.length + " shown" : "");
+      });
+      // Enter opens the first result; the arrow down key moves to the results. The form has more than one field, so
+      // Enter in the box submits nothing by itself: the box listens for it.
       form.addEventListener("submit", function (event) {
         event.preventDefault();
         var first = results.querySelector("a");
@@ -145,6 +185,7 @@ enum SiteAssets {
       });
       fields[0].addEventListener("keydown", function (event) {
         var first = results.querySelector("a");
+        if (event.key === "Enter" && first) { event.preventDefault(); location.href = first.href; }
         if (event.key === "ArrowDown" && first) { event.preventDefault(); first.focus(); }
       });
       run();
