@@ -53,8 +53,8 @@ enum AnnounceCommand: Command {
         }
         let store = config.outputs.store(for: catalog.id)
         var announcer = Announcer(settings: settings, catalog: catalog, store: store, now: RunClock.now() ?? Date())
+        (announcer.subjectNames, announcer.site) = (config.subjectNames(readIn: (try? store.latest())??.snapshot), config.site)
         announcer.userAgent = config.fetch.requestUserAgent
-        announcer.changesPage = config.changesPage
         if let test = try channel("--test") {
             var outbox = Outbox(queued: [])
             outbox.pending[test[0].name] = [announcer.test]

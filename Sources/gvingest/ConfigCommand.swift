@@ -15,6 +15,9 @@ enum ConfigCommand: Command {
     configuration's directory; every integer setting must be within its range, e.g.
       fetch.concurrency: expected an integer from 1 to 256, got 9223372036854775807
 
+    Warns (exit status 0) where a subject the configuration or the latest snapshot uses has no
+    name: normalize.subjects names one by mapping the name to the code.
+
     Exit status: 0 valid, 65 invalid, 66 the file can't be read, 64 bad usage.
     """
 
@@ -30,6 +33,12 @@ enum ConfigCommand: Command {
         let firestore = config.firestore.map { "; publishes into Firestore project \($0.project) (\($0.database): \($0.coursesCollection), \($0.newsCollection))" } ?? ""
         let announce = config.announce.map { "; announces to " + $0.channels.map { "\($0.name) (\($0.kind.rawValue))" }.joined(separator: ", ") } ?? ""
         print("\(path): valid; catalogs: \(catalogs)\(firestore)\(announce)")
+        let (used, named) = config.subjectsInSnapshots()
+        let unnamed = config.unnamedSubjects(seen: used, named: named)
+        if !unnamed.isEmpty {
+            printError("gvingest config: warning: \(unnamed.count) subject(s) have no name for the site and messages, e.g. "
+                + "\"Computer Science\": \"COSC\" in normalize.subjects: \(unnamed.prefix(30).joined(separator: ", "))\(unnamed.count > 30 ? ", …" : "")")
+        }
         return .ok
     }
 }

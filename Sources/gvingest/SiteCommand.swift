@@ -11,15 +11,20 @@ enum SiteCommand: Command {
            gvingest site --index FILE --out DIR
 
     Renders a static website for people from the outputs of `gvingest run` (the configuration's
-    outputs.directory): a home page, a page per subject and per course (every published field,
-    requisites as links both ways, a prerequisite map with each rule in words, alternatives
-    marked "one of"), search as you type (ranked as `gvingest search` ranks, every result
-    reachable with "Show more"), the news with its Atom feed, a "what changed" page for each pair of consecutive
+    outputs.directory): a home page, a page per subject (by name: "COSC — Computer Science") and
+    per course (credits, level, description, requisites linked with titles, each field once, a
+    prerequisite map with each rule in words, alternatives marked "one of", "Required by", the
+    history in words; every published field closed below, for maintainers), search as you type
+    with filters, counts and sorting (by relevance: ranked as `gvingest search` ranks; every
+    result reachable with "Show more"), the news with its Atom feed, a "what changed" page for
+    each pair of consecutive
     snapshots, and a health page (pages fetched, failed and not read, warnings by kind, fields
     per subject against the previous snapshot). catalog.json, news.json and news.atom are copied
     beside the pages. Every link is relative: open DIR/index.html in a browser, or publish DIR on
     any static host. The same outputs give the same bytes. `gvingest run` renders it by itself
     when outputs.site is set, and then also shows which rule of the page each field came from.
+    Colours follow the reader's light or dark setting; pages carry og: tags and schema.org data,
+    absolute under site.baseUrl, and og:image from news.posters.
 
     With --index, renders only DIR/index.html: the landing page of a directory of catalogs from the
     index.json of 'gvingest index', each catalog linked to its site in DIR/<id>/ (where a shard's
@@ -52,7 +57,9 @@ enum SiteCommand: Command {
         // A run must not rewrite the outputs while they are read.
         let lock = try RunLock(directory: config.outputs.directory)
         defer { withExtendedLifetime(lock) {} }
-        let files = CatalogSite.render(try SitePublisher.input(outputs: config.outputs, catalog: catalog))
+        var input = try SitePublisher.input(outputs: config.outputs, catalog: catalog)
+        input.apply(config)
+        let files = CatalogSite.render(input)
         try CommandFailure.catching(.cannotCreate, "") { try SitePublisher.write(files, to: out) }
         printError("gvingest site: wrote \(files.count) files; open \(out.standardizedFileURL.appendingPathComponent("index.html").path) in a browser")
         return .ok

@@ -55,7 +55,18 @@ struct AnnounceTests {
         }
         // Featured courses come first.
         let first = try #require(try Self.json(messages[0])["embeds"] as? [[String: String]])
-        #expect(first[0]["title"]?.hasPrefix("★ ") == true)
+        #expect(first[0]["title"]?.hasPrefix("Featured: ") == true)
+    }
+
+    /// Issue 40: an item's poster (`thumbnail`) is the image of its subject's Discord embed and Slack section.
+    @Test func postersAreTheImagesOfEmbedsAndSections() throws {
+        var announcements = (0..<2).map { Self.item($0) }
+        announcements[1].item.thumbnail = "https://img.example.edu/bio.png?a=1&b=2"
+        let embeds = try #require(try Self.json(ChannelMessages.discord(announcements, catalog: "UH")[0])["embeds"] as? [[String: Any]])
+        #expect(embeds.map { ($0["thumbnail"] as? [String: String])?["url"] } == [nil, "https://img.example.edu/bio.png?a=1&b=2"])
+        let blocks = try #require(try Self.json(ChannelMessages.slack(announcements, catalog: "UH")[0])["blocks"] as? [[String: Any]])
+        let images = blocks.compactMap { $0["accessory"] as? [String: String] }
+        #expect(images == [["type": "image", "image_url": "https://img.example.edu/bio.png?a=1&b=2", "alt_text": "BIO"]])
     }
 
     @Test func slackMessagesStayWithinItsLimitsAndSplit250NewCourses() throws {
@@ -112,6 +123,32 @@ struct AnnounceTests {
         #expect(text.split(separator: "\r\n", omittingEmptySubsequences: false).allSatisfy { $0.utf8.count <= 998 })
     }
 
+    /// Issue 40: each item names its subject, sums up its prerequisites in a line and links the site's page (with
+    /// site.baseUrl); the email is styled inline, without tables, a heading per subject; featured says so in words.
+    @Test func messagesCarrySubjectNamesPrerequisitesAndTheSitesPage() throws {
+        let course = CourseRecord(SnapshotTestSupport.course("BIO 101", title: "Cells", prerequisite: "CHM 115\n and   BIO 100."))
+        let item = NewsItem(id: "uh:added:bio-101:20250101T000000Z", title: "New course: BIO 101", description: "Cells and more.", content: "",
+                            featured: true, createdAt: "2025-02-01T00:00:00Z", kind: .added, courseId: "bio-101", link: "https://catalog.example.edu/bio-101")
+        let announcements = Announcer.forPeople([Announcement(item, course: course), Self.item(2), Self.item(3, kind: .removed)],
+                                                subjectNames: ["BIO": "Biology"], site: SiteSettings(baseURL: "https://courses.example.edu"))
+        #expect(announcements[0].prerequisites == "CHM 115 and BIO 100.")
+        #expect(announcements[0].siteURL == "https://courses.example.edu/course/bio-101.html" && announcements[2].siteURL == nil)
+        let embeds = try #require(try Self.json(ChannelMessages.discord(announcements, catalog: "UH")[0])["embeds"] as? [[String: Any]])
+        #expect(embeds[0]["title"] as? String == "Featured: BIO — Biology")
+        let text = try #require(embeds[0]["description"] as? String)
+        #expect(text.contains("Prerequisites: CHM 115 and BIO 100.") && text.contains("[Course page](https://courses.example.edu/course/bio-101.html)"))
+        let slack = String(decoding: ChannelMessages.slack(announcements, catalog: "UH")[0].body, as: UTF8.self)
+        #expect(slack.contains("<https://courses.example.edu/course/bio-101.html|Course page>") && slack.contains("Featured: BIO — Biology"))
+        let hook = try #require(try Self.json(ChannelMessages.webhook(announcements, catalogID: "uh", catalog: "UH")[0])["news"] as? [[String: Any]])
+        #expect(hook[0]["subjectName"] as? String == "Biology" && hook[0]["courseUrl"] as? String == "https://courses.example.edu/course/bio-101.html")
+        #expect(hook[0]["prerequisites"] as? String == "CHM 115 and BIO 100." && hook[1]["subjectName"] is NSNull)
+        let html = EmailDigest(ChannelMessages.sorted(announcements), subject: "UH: 2 new courses", changesPage: nil).html
+        #expect(!html.contains("<table") && !html.contains("<style") && !html.contains("★") && html.contains("style=\""))
+        #expect(html.components(separatedBy: "<h2 ").count - 1 == 3)
+        #expect(html.contains(">Featured: BIO — Biology <span") && html.contains("Prerequisites: CHM 115 and BIO 100."))
+        #expect(html.contains("<a href=\"https://courses.example.edu/course/bio-101.html\""))
+    }
+
     /// A part of a digest, decoded: "text/plain" or "text/html".
     static func part(_ message: ChannelMessage, _ type: String) throws -> String {
         let text = String(decoding: message.body, as: UTF8.self)
@@ -133,9 +170,9 @@ struct AnnounceTests {
         #expect(Set(message.ids) == Set(announcements.map(\.item.id)), "every item travels in the digest")
         // Grouped by subject, each with its count; the first in full, later ones by code and title only.
         for subject in ["ART", "BIO", "CIS", "MTH"] {
-            #expect(html.contains("<h2>\(subject) (\(count / 4))</h2>") || html.contains("\(subject) \(count / 4)"), "\(subject)")
+            #expect(html.contains(">\(subject) <span style=\"color: #555; font-weight: normal; font-size: 14px\">(\(count / 4))</span></h2>") || html.contains("\(subject) \(count / 4)"), "\(subject)")
         }
-        #expect(html.contains("<li><strong><a href=\"https://catalog.example.edu/preview?catoid=44&amp;coid=4\">ART 104 — Topics 4</a></strong>"))
+        #expect(html.contains("<a href=\"https://catalog.example.edu/preview?catoid=44&amp;coid=4\" style=\"\(EmailDigest.linkStyle)\">ART 104 — Topics 4</a>"))
         #expect(html.contains("<li>MTH 171 — Topics 71</li>") || count > 1_000)
         #expect(html.contains("<a href=\"https://courses.example.edu/uh/changes.html\">what changed</a>"))
         #expect(text.contains("Every change, in full: https://courses.example.edu/uh/changes.html"))
@@ -143,7 +180,8 @@ struct AnnounceTests {
         #expect(digest.full > 10 && digest.full + digest.brief + digest.omitted == count)
         #expect(digest.html.contains("The news feed has every one in full.") && !digest.html.contains("changes.html"))
         if count > 1_000 {
-            #expect(html.contains("\(digest.omitted) more not listed here.") && digest.omitted > 0)
+            let sent = EmailDigest(ChannelMessages.sorted(announcements), subject: "UH: \(count) new courses", changesPage: page)
+            #expect(html == sent.html && html.contains("\(sent.omitted) more not listed here.") && sent.omitted > 0)
             #expect(html.contains("<p>Not listed here: ") && html.contains("MTH \(count / 4)"))
         }
     }
@@ -153,7 +191,7 @@ struct AnnounceTests {
                                  changesPage: URL(string: "https://courses.example.edu/changes.html"))
         #expect(digest.full == 3 && digest.brief == 0 && digest.omitted == 0)
         #expect(digest.html.contains("On the catalog's site: <a href=\"https://courses.example.edu/changes.html\">what changed</a>"))
-        #expect(digest.html.contains("<li>") && digest.html.contains("3 credits · Undergraduate"))
+        #expect(!digest.html.contains("<li>") && digest.html.contains("3 credits · Undergraduate"))
     }
 
     @Test func aLongNonASCIISubjectIsFoldedIntoEncodedWordsOfAtMost75Characters() {

@@ -29,37 +29,108 @@ import Testing
     @Test func requisitesLinkBothWaysAndTheMapDrawsTheChain() throws {
         let files = CatalogSite.render(Self.input([Support.capture(Self.courses(), at: 1_714_560_000).snapshot]))
         let page = try Self.text(files, "course/cis-263.html")
-        #expect(page.contains("<a href=\"../course/cis-163.html\">CIS 163</a>"))
-        #expect(page.contains("<span class=\"missing\" title=\"not in this catalog\">MTH 999</span>"))
+        // Each code linked where the requisite text names it, its title on hover, and listed beside with its title.
+        #expect(page.contains("<dt>Prerequisites</dt><dd><a href=\"../course/cis-163.html\" title=\"Computer Science II\">CIS 163</a> and "
+            + "<span class=\"missing\" title=\"not in this catalog\">MTH 999</span>"), "\(page)")
+        #expect(page.contains("<li><a href=\"../course/cis-163.html\" title=\"Computer Science II\">CIS 163</a> Computer Science II</li>"))
+        #expect(page.contains("<li><span class=\"missing\" title=\"not in this catalog\">MTH 999</span> <span class=\"missing\">(not in this catalog)</span></li>"))
         // The map: both prerequisites drawn above as links, an arrow each, and the same said in words.
         #expect(page.contains("<a href=\"../course/cis-162.html\"><title>CIS 162: Computer Science I</title>"))
         #expect(page.components(separatedBy: "<line ").count - 1 == 3)
         #expect(page.contains("<li><a href=\"../course/cis-163.html\">CIS 163</a> needs <a href=\"../course/cis-162.html\">CIS 162</a></li>"))
         let first = try Self.text(files, "course/cis-162.html")
-        #expect(first.contains("<dt>Required by</dt><dd><a href=\"../course/cis-163.html\">CIS 163</a></dd>"))
+        #expect(first.contains("<h2 id=\"required-by\">Required by (1)</h2>\n<ul class=\"required-by\"><li><a href=\"../course/cis-163.html\" "
+            + "title=\"Computer Science II\">CIS 163</a> Computer Science II</li></ul>"))
         #expect(first.contains("Needed by 2 steps away: <a href=\"../course/cis-263.html\">CIS 263</a>"))
-        // Every published field with a value, the empty ones named, and the rule a field came from where known.
+        // Every published field with a value, the empty ones named, and the rule a field came from, closed for maintainers.
         let second = try Self.text(files, "course/cis-163.html")
+        #expect(second.contains("<details class=\"maintainer\"><summary>"))
         #expect(second.contains("<dt>prerequisiteCourses</dt><dd>[&quot;CIS 162&quot;]</dd>"))
         #expect(second.contains("<dt>title</dt><dd>Computer Science II <small>read by course heading &lt;h1&gt;</small></dd>"))
         #expect(page.contains("<p>Empty: ") && page.contains("description,"))
     }
 
-    /// Issue 34: a course page shows its first edition and its history, edition by edition.
+    /// Issue 40: what a student reads has each fact once, in words, with no derivation or rule in it.
+    @Test func aStudentReadsEachFactOnceInWords() throws {
+        let fields = [("Lecture Contact Hours", "3"), ("Lab Contact Hours", "0"), ("Additional Fee", "Y"), ("Repeatability", "No")]
+            .map { LabelledField(label: $0.0, value: $0.1) }
+        let parsed = Support.course("COSC 4354", title: "Software Development Practices", prerequisite: "CIS 162.", fields: fields).parsed
+        let courses = Normalizer().normalize(catalog: [parsed, Support.course("CIS 162", title: "Computer Science I").parsed])
+        var input = Self.input([Support.capture(courses, at: 1_714_560_000).snapshot])
+        input.provenance = ["cosc-4354": ["fields.Lab Contact Hours": "label \"Lab Contact Hours:\" in <em>"]]
+        let page = try Self.text(CatalogSite.render(input), "course/cosc-4354.html")
+        let student = try #require(page.components(separatedBy: "<details class=\"maintainer\">").first)
+        #expect(student.contains("<p class=\"lead\">3 credits · Undergraduate</p>"), "\(student)")
+        #expect(student.contains("<dt>Contact hours</dt><dd>lab 0, lecture 3</dd>"))
+        #expect(student.contains("<dt>Additional Fee</dt><dd>Yes</dd>") && student.contains("<dt>Repeatability</dt><dd>No</dd>"))
+        #expect(student.components(separatedBy: "Lab Contact Hours").count == 1 && page.contains("Lab Contact Hours"))
+        for debug in ["(from ", "numbering", "read by", "levelSource", "T00:", "Z<"] { #expect(!student.contains(debug), "\(debug)") }
+        #expect(!page.contains("<details class=\"maintainer\" open"))
+    }
+
+    /// Issue 34: a course page shows its first edition and its history, edition by edition, in words.
     @Test func aCoursePageShowsItsFirstEditionAndHistory() throws {
         let first = Snapshot.capture(catalogID: "test", source: .null, pages: Support.pages, courses: Self.courses(), previous: nil,
                                      at: Date(timeIntervalSince1970: 1_627_776_000), edition: "2021-2022").snapshot
         let renamed = Self.courses().map(\.parsed).map { parsed -> ParsedCourse in
             var parsed = parsed
             if parsed.code.description == "CIS 162" { parsed.code = CourseCode(subject: "CS", number: "162") }
+            if parsed.code.description == "CIS 163" { parsed.prerequisiteText = "CIS 263." }
             return parsed
         }
         let second = Snapshot.capture(catalogID: "test", source: .null, pages: Support.pages,
                                       courses: Normalizer().normalize(catalog: renamed), previous: first,
                                       at: Date(timeIntervalSince1970: 1_659_312_000), edition: "2022-2023").snapshot
-        let page = try Self.text(CatalogSite.render(Self.input([first, second])), "course/cs-162.html")
-        #expect(page.contains("<dt>First edition</dt><dd>2021-2022</dd>"), "\(page)")
-        #expect(page.contains("<dt>History</dt><dd>2021-2022: added<br>2022-2023: renumbered from CIS 162</dd>"))
+        let files = CatalogSite.render(Self.input([first, second]))
+        let page = try Self.text(files, "course/cs-162.html")
+        #expect(page.contains("<ul class=\"history\"><li>New in 2021-2022</li><li>Renumbered from CIS 162 in 2022-2023</li></ul>"), "\(page)")
+        #expect(try Self.text(files, "course/cis-163.html").contains("<li>Prerequisites changed in 2022-2023</li>"))
+        #expect(CatalogSite.sentenceList(["Credits", "Prerequisites", "Title"]) == "Credits, prerequisites and title")
+    }
+
+    /// Issue 40: subject names from the configuration on the home, subject, search and news pages.
+    @Test func subjectsAreShownByName() throws {
+        #expect(NormalizationRules.names(from: [("Computer Science", "COSC"), ("Comp Sci", "COSC"), ("CS", "COSC"), ("Mathematics", "MATH")])
+                == ["COSC": "Computer Science", "MATH": "Mathematics"])
+        var input = Self.input([Support.capture(Self.courses(), at: 1_714_560_000).snapshot])
+        input.subjectNames = ["CIS": "Computer Information <Systems>"]
+        let files = CatalogSite.render(input)
+        #expect(try Self.text(files, "index.html").contains(">CIS — Computer Information &lt;Systems&gt;</a> (3)</li>"))
+        #expect(try Self.text(files, "index.html").contains(">WRT</a> (1)</li>"))
+        #expect(try Self.text(files, "subject/CIS.html").contains("<h1>CIS — Computer Information &lt;Systems&gt;</h1>"))
+        #expect(try Self.text(files, "search.html").contains("<option value=\"CIS\">CIS — Computer Information &lt;Systems&gt;</option>"))
+        #expect(try Self.text(files, "course/cis-162.html").contains("› <a href=\"../subject/CIS.html\">CIS — Computer Information &lt;Systems&gt;</a>"))
+    }
+
+    /// Issue 40: link previews (`og:`) with absolute URLs under `site.baseUrl`, schema.org's Course and ItemList as JSON-LD.
+    @Test func pagesSayWhatTheyAreToOtherPrograms() throws {
+        var input = Self.input([Support.capture(Self.courses(), at: 1_714_560_000).snapshot])
+        input.settings = SiteSettings(baseURL: "https://catalog.example.edu/test")
+        input.posters = PosterSettings(bySubject: ["CIS": "https://img.example.edu/cis.png"])
+        let files = CatalogSite.render(input)
+        let page = try Self.text(files, "course/cis-263.html")
+        #expect(page.contains("<meta property=\"og:url\" content=\"https://catalog.example.edu/test/course/cis-263.html\">"))
+        #expect(page.contains("<meta property=\"og:image\" content=\"https://img.example.edu/cis.png\">"))
+        #expect(page.contains("<meta property=\"og:title\" content=\"CIS 263: Data Structures\">"))
+        func linkedData(_ html: String) throws -> [String: Any] {
+            let start = try #require(html.range(of: "<script type=\"application/ld+json\">")), end = try #require(html.range(of: "</script>"))
+            return try #require(try JSONSerialization.jsonObject(with: Data(html[start.upperBound..<end.lowerBound].utf8)) as? [String: Any])
+        }
+        let course = try linkedData(page)
+        #expect(course["@type"] as? String == "Course" && course["courseCode"] as? String == "CIS 263" && course["name"] as? String == "Data Structures")
+        let prerequisites = try #require(course["coursePrerequisites"] as? [Any])
+        #expect(prerequisites.count == 2 && (prerequisites[0] as? [String: String]) == ["@id": "https://catalog.example.edu/test/course/cis-163.html"])
+        #expect(prerequisites.last as? String == "MTH 999")
+        #expect((course["provider"] as? [String: String])?["name"] == "Test <catalog>")
+        let list = try linkedData(try Self.text(files, "subject/CIS.html"))
+        #expect(list["@type"] as? String == "ItemList" && list["numberOfItems"] as? Int == 3)
+        #expect(((list["itemListElement"] as? [[String: Any]])?.first?["url"] as? String) == "https://catalog.example.edu/test/course/cis-162.html")
+        // Opened from disk: no og:url, and ids relative to the page.
+        let local = try Self.text(CatalogSite.render(Self.input([Support.capture(Self.courses(), at: 1_714_560_000).snapshot])), "course/cis-263.html")
+        let localData = try linkedData(local)
+        #expect(!local.contains("og:url") && localData["@id"] as? String == "../course/cis-263.html")
+        // The default poster of each subject, drawn for the site.
+        #expect(try Self.text(files, "poster/CIS.svg").contains(">CIS</text>"))
     }
 
     @Test func catalogTextIsEscapedEverywhere() throws {
@@ -77,6 +148,15 @@ import Testing
         #expect(index.contains("<\\/script>") && !index.contains("</"))
     }
 
+    /// Issue 40: what the compact search index keeps of a course's terms and words.
+    @Test func theSearchIndexKeepsTermsAndDistinctWords() throws {
+        #expect(CatalogSite.termLetters("Fall, Spring and Summer") == "FSU" && CatalogSite.termLetters("winter semester") == "W")
+        #expect(CatalogSite.termLetters(nil) == "")
+        let index = try Self.text(CatalogSite.render(Self.input([Support.capture(Self.courses(), at: 1_714_560_000).snapshot])),
+                                  "assets/search-index.js")
+        #expect(index.contains("[\"CIS 162\",\"Computer Science I\",0,\"3\",\"\","))
+    }
+
     /// Issue 38: where the pages were read (a `file:` URL in `sourceUrl`, in `url` when a page named no address of its
     /// own, in a warning) never reaches a public page; the file's name does.
     @Test func noPageShowsAFileURL() throws {
@@ -89,7 +169,8 @@ import Testing
         for (path, data) in files where path.hasSuffix(".html") {
             #expect(!String(decoding: data, as: UTF8.self).contains("file:"), "\(path)")
         }
-        #expect(try Self.text(files, "course/cis-162.html").contains("<dt>Source</dt><dd>cis-162.html</dd>"))
+        let page = try Self.text(files, "course/cis-162.html")
+        #expect(page.contains("<dt>url</dt><dd>cis-162.html") && !page.contains("in the catalog itself"), "\(page)")
         #expect(try Self.text(files, "health.html").contains("listed again at cis-163-copy.html with the same title"))
         #expect(CatalogSite.withoutFileURLs("at file:///a/b.html, and \"file:/c\"") == "at b.html, and \"c\"")
     }

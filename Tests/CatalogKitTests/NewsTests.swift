@@ -41,6 +41,17 @@ import Testing
         #expect(try NewsFile.decode(NewsFile.encoded([item])) == [item])
     }
 
+    /// Issue 40: `news.posters` fills each item's `thumbnail` (the app's poster), in news.json and in Firestore.
+    @Test func postersFillTheThumbnailBySubject() throws {
+        var settings = NewsSettings()
+        settings.posters = PosterSettings(bySubject: ["cis": "https://img.example.edu/cis.png"], fallback: "https://img.example.edu/all.png")
+        let items = try Self.fixtureNews(settings)
+        #expect(items.map(\.thumbnail) == ["https://img.example.edu/all.png", "https://img.example.edu/cis.png"])
+        let document = try FirestoreDocuments.news(try #require(items.last), path: "news[1]")
+        #expect(document.fields["thumbnail"] == .string("https://img.example.edu/cis.png"))
+        #expect(try NewsFile.decode(NewsFile.encoded(items)).map(\.thumbnail) == items.map(\.thumbnail))
+    }
+
     @Test func removedChangedAndRenumberedCoursesAreAnnouncedOnlyWhenAsked() throws {
         #expect(try Self.fixtureNews(NewsSettings()).allSatisfy { $0.kind == .added })
         let items = try Self.fixtureNews(NewsSettings(announceRemoved: true, announceChanged: true))
@@ -155,7 +166,7 @@ import Testing
         let html = NewsHTML.render(item.content)
         #expect(feed.texts["feed/entry/content"] == [html])
         // In the HTML the catalog's markup is text again, and its would-be link no link.
-        #expect(html.hasPrefix("<p>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; ]]&gt; &quot;double&quot; &apos;single&apos; *bold* [link](javascript:x)"), "\(html)")
+        #expect(html.hasPrefix("<p>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp;]]&gt; &quot;double&quot; &apos;single&apos; *bold* [link](javascript:x)"), "\(html)")
         #expect(!html.contains("<script") && !html.contains("<b>") && !html.contains("href=\"javascript"))
 
         let escaped = #"\<script\>alert("x")\</script\> \&\]\]\> "double" 'single' \*bold\* \[link\](javascript:x)"#

@@ -274,10 +274,11 @@ import TestSupport
         #expect(message["contentType"] as? String == "multipart/alternative" && (message["defects"] as? [Any])?.isEmpty == true)
         let parts = try #require(message["parts"] as? [[String: String]])
         #expect(parts.map { $0["type"] } == ["text/plain", "text/html"])
-        // Every new course listed, under 90 KB of HTML: in full with its link while the digest is small, then by code and
-        // title (issue 38).
+        // Every new course listed, under 90 KB of HTML: in full with its link (a block) while the digest is small, then by
+        // code and title (issue 38).
         let html = parts[1]["text"] ?? ""
-        #expect(html.utf8.count < 90_000 && html.components(separatedBy: "<li>").count - 1 == links.count, "\(html.utf8.count) bytes")
+        #expect(html.utf8.count < 90_000 && html.components(separatedBy: "<li>").count - 1
+                + html.components(separatedBy: "border-left: 4px solid").count - 1 == links.count, "\(html.utf8.count) bytes")
         let linked = links.filter { parts[0]["text"]?.contains($0) == true }.count
         #expect(linked > 10 && (linked == links.count || html.contains("The news feed has every one in full.")))
         let note = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: received[0].deletingPathExtension().appendingPathExtension("json"))) as? [String: Any])

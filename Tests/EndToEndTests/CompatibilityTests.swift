@@ -8,12 +8,13 @@ import Testing
     static let recorded = Binary.fixtures.appendingPathComponent("compat-3119637")
 
     /// A file's JSON without what schemaVersion 2 added (README, "Snapshots and news"): the courses' `firstEdition`
-    /// and `history`, a snapshot's `edition` and `retired`; all else must be as 3119637 wrote it.
+    /// and `history`, a snapshot's `edition`, `retired` and `pages.subjectNames`; all else must be as 3119637 wrote it.
     static func json(_ file: URL) throws -> NSObject? {
         let root = try JSONSerialization.jsonObject(with: Data(contentsOf: file))
         guard var object = root as? [String: Any], let courses = object["courses"] as? [[String: Any]] else { return root as? NSObject }
         object["courses"] = courses.map { $0.filter { $0.key != "firstEdition" && $0.key != "history" } }
         object["schemaVersion"] = (object["schemaVersion"] as? Int).map { $0 == 2 ? 1 : $0 }
+        if let pages = object["pages"] as? [String: Any] { object["pages"] = pages.filter { $0.key != "subjectNames" } }
         return object.filter { $0.key != "retired" && $0.key != "edition" } as NSDictionary
     }
 

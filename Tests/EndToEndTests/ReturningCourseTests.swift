@@ -86,7 +86,8 @@ import Testing
         let course = try String(contentsOf: site.appendingPathComponent("course/cis-452.html"), encoding: .utf8)
         #expect(course.contains("<dt>First seen</dt><dd><time datetime=\"2019-08-01T06:00:00Z\">1 Aug 2019</time></dd>"), "\(course)")
         #expect(course.contains("<dt>Last changed</dt><dd><time datetime=\"2021-08-01T06:00:00Z\">1 Aug 2021</time></dd>"), "\(course)")
-        #expect(course.contains("<dt>History</dt><dd>2019-2020 \(Self.label): added<br>2020-2021 \(Self.label): removed<br>2021-2022 \(Self.label): returned</dd>"))
+        #expect(course.contains("<ul class=\"history\"><li>New in 2019-2020 \(Self.label)</li><li>Left the catalog in 2020-2021 \(Self.label)</li>"
+                                + "<li>Back in the catalog in 2021-2022 \(Self.label)</li></ul>"), "\(course)")
         let home = try String(contentsOf: site.appendingPathComponent("index.html"), encoding: .utf8)
         #expect(home.contains("Edition: 2021-2022 \(Self.label)."), "\(home)")
     }

@@ -15,7 +15,9 @@ import TestSupport
         var out: URL { root.appendingPathComponent("out") }
 
         /// `pages` links to `source`, read as a mirror (`replay`) or a folder of pages (`directory`).
-        init(_ kind: String, _ sources: [String: URL], id: String, name: String, system: String, kept: Bool = false) throws {
+        /// `settings`: more sections of the configuration (`normalize`, `site`, `news`).
+        init(_ kind: String, _ sources: [String: URL], id: String, name: String, system: String, kept: Bool = false,
+             settings: [String: Any] = [:]) throws {
             self.kept = kept
             root = kept ? Binary.packageRoot.appendingPathComponent(".build/site-tests/\(id)")
                 : FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-site-\(UUID().uuidString)")
@@ -24,6 +26,7 @@ import TestSupport
             for (name, source) in sources { try FileManager.default.createSymbolicLink(at: root.appendingPathComponent(name), withDestinationURL: source) }
             let catalog: [String: Any] = ["id": id, "name": name, "system": system, "source": [kind: sources.keys.sorted()[0]]]
             let json: [String: Any] = ["schemaVersion": 1, "catalogs": [catalog], "outputs": ["directory": "out", "site": "site"]]
+                .merging(settings) { _, given in given }
             try JSONSerialization.data(withJSONObject: json).write(to: config)
         }
 
@@ -38,7 +41,10 @@ import TestSupport
     /// The GVSU fixture's first edition, then its next: two snapshots, news, one "what changed" page.
     static func gvsu(kept: Bool = false) async throws -> Scratch {
         let scratch = try Scratch("replay", ["gvsu": Binary.fixtures.appendingPathComponent("gvsu"), "next": Binary.fixtures.appendingPathComponent("gvsu-next")],
-                                  id: "gvsu-fixture", name: "Recorded GVSU catalog", system: "gvsu", kept: kept)
+                                  id: "gvsu-fixture", name: "Recorded GVSU catalog", system: "gvsu", kept: kept, settings: [
+                                      "site": ["baseUrl": "https://catalog.example.edu/gvsu/"],
+                                      "news": ["posters": ["default": "https://img.example.edu/catalog.png", "subjects": ["CIS": "https://img.example.edu/cis.png"]]],
+                                  ])
         try await scratch.run(at: 1_714_560_000)
         try await scratch.run(["--replay", scratch.root.appendingPathComponent("next").path], at: 1_715_560_000)
         return scratch
@@ -47,7 +53,9 @@ import TestSupport
     static let twoEditions = Task { try await gvsu(kept: true) }
     static let uh44 = Task { () async throws -> Scratch in
         let scratch = try Scratch("directory", ["uh44": Binary.realworld.appendingPathComponent("acalog-uh/44")],
-                                  id: "uh", name: "University of Houston 2023-2024", system: "acalog", kept: true)
+                                  id: "uh", name: "University of Houston 2023-2024", system: "acalog", kept: true, settings: [
+                                      "normalize": ["subjects": ["Computer Science": "COSC", "Mathematics": "MATH", "Biomedical Engineering": "BIOE"]],
+                                  ])
         try await scratch.run(at: 1_714_560_000)
         return scratch
     }
@@ -75,10 +83,27 @@ import TestSupport
         #expect(diff.contains("3 added, 2 removed, 1 renumbered, 3 changed"))
         #expect(try Self.text(scratch, "news.html").contains("<link rel=\"alternate\" type=\"application/atom+xml\""))
         let course = try Self.text(scratch, "course/cis-380.html")
-        #expect(course.contains("<dt>Prerequisite courses</dt><dd><a href=\"../course/cis-263.html\">CIS 263</a>"))
-        #expect(course.contains("<small>read by "), "the run knows each field's rule")
+        #expect(course.contains("<dt>Prerequisites</dt><dd><a href=\"../course/cis-263.html\" title=\"Data Structures and Algorithms\">CIS 263</a>"))
+        #expect(course.contains("<details class=\"maintainer\">") && course.contains("<small>read by "), "the run knows each field's rule")
         #expect(course.contains("<svg class=\"map\""))
         #expect(try Self.text(scratch, "health.html").contains("<h2>Fields by subject</h2>"))
+        // Issue 40: the subject pages name their subjects, read there; the news carries the posters of pipeline.json.
+        #expect(try Self.text(scratch, "subject/CIS.html").contains("<h1>CIS — Computer Information Systems</h1>"))
+        #expect(try Self.text(scratch, "index.html").contains(">MTH — Mathematics</a>"))
+        #expect(course.contains("<meta property=\"og:url\" content=\"https://catalog.example.edu/gvsu/course/cis-380.html\">"))
+        #expect(course.contains("<meta property=\"og:image\" content=\"https://img.example.edu/cis.png\">"))
+        let feed = try JSONSerialization.jsonObject(with: Data(contentsOf: scratch.out.appendingPathComponent("news.json"))) as? [String: Any]
+        let news = try #require(feed?["news"] as? [[String: Any]])
+        #expect(!news.isEmpty && news.allSatisfy { ($0["thumbnail"] as? String)?.hasPrefix("https://img.example.edu/") == true })
+        // Named by the pages: `config check` warns of none of GVSU's subjects; of UH's, those the configuration does not name.
+        let check = try await Binary.run(["config", "check", scratch.config.path])
+        #expect(check.status == 0 && !check.stderr.contains("no name"), "\(check.stderr)")
+        let uh = try await Self.uh44.value
+        let unnamed = try await Binary.run(["config", "check", uh.config.path])
+        let list = unnamed.stderr.components(separatedBy: "normalize.subjects: ").last ?? ""
+        #expect(unnamed.status == 0 && unnamed.stderr.contains("133 subject(s) have no name") && list.hasPrefix("AAMS, AAS, ")
+                && list.contains(" BIOL,") && !list.contains("BIOE"), "\(unnamed.stderr)")
+        #expect(try Self.text(uh, "subject/COSC.html").contains("<title>COSC — Computer Science · University of Houston 2023-2024</title>"))
     }
 
     @Test func theSameRunsGiveTheSameBytes() async throws {
@@ -131,6 +156,22 @@ import TestSupport
         let page = try Self.text(scratch, "course/cosc-4354.html")
         #expect(page.contains("<li><a href=\"../course/cosc-4354.html\">COSC 4354</a> needs "))
         #expect(page.components(separatedBy: "</a> needs ").count - 1 >= 8)
+        // Issue 40: the search index stays under 600 KB uncompressed.
+        let index = try #require(files["assets/search-index.js"])
+        print("SiteTests: UH 44 page weights: home \(files["index.html"]?.count ?? 0) B, course COSC 4354 \(files["course/cosc-4354.html"]?.count ?? 0) B, "
+              + "search index \(index.count) B")
+        #expect(index.count < 600_000)
+    }
+
+    /// Issue 40: filters by subject, level, credits, term and number range, counts beside their values, four orders,
+    /// all in the URL; and the index the browser unpacks is catalog.json's, course by course.
+    @Test(.needs(.chromium)) func filtersSortingAndCountsInChromium() async throws {
+        try OptionalTool.chromium.require()
+        for scratch in [try await Self.twoEditions.value, try await Self.uh44.value] {
+            let check = try await Self.siteCheck(["filters", scratch.site.path])
+            #expect(check.status == 0, "\(check.result["errors"] ?? check.stderr)")
+            #expect((check.result["indexed"] as? Int ?? 0) > 30 && (check.result["orders"] as? [String: Any])?.count == 4)
+        }
     }
 
     /// Issue 38: feed readers read the Atom entries as HTML (feedparser, as many readers use), rendered, not Markdown
@@ -225,6 +266,21 @@ import TestSupport
         }
     }
 
+    /// Issue 40: axe-core 4.x finds no serious or critical violation on every kind of page, light and dark, 1280 and 390 px.
+    @Test(.needs(.axe)) func axeFindsNoSeriousViolationInLightOrDark() async throws {
+        try OptionalTool.axe.require()
+        let gvsu = try await Self.twoEditions.value, uh = try await Self.uh44.value
+        let script = try #require(OptionalTool.axeScript).path
+        let pages = ["index.html", "subject/CIS.html", "course/cis-380.html", "search.html?q=computer", "news.html", "changes.html",
+                     "changes/20240513T002640Z.html", "health.html"]
+        for (site, paths) in [(gvsu.site, pages), (uh.site, ["index.html", "course/cosc-4354.html", "course/math-2413.html", "subject/COSC.html"])] {
+            let check = try await Self.siteCheck(["axe", site.path, script] + paths)
+            print("SiteTests: axe \(check.result["axe"] ?? "?") on \(paths.count) pages × light, dark × 1280, 390 px: \(check.result["runs"] ?? 0) runs, "
+                  + "violations by impact \(check.result["impacts"] ?? [:]), \(check.result["minor"] ?? [])")
+            #expect(check.status == 0 && (check.result["runs"] as? Int) == paths.count * 4, "\(check.result["errors"] ?? check.stderr)")
+        }
+    }
+
     @Test(.needs(.chromium)) func searchMapAndWhatChangedInChromium() async throws {
         try OptionalTool.chromium.require()
         let gvsu = try await Self.twoEditions.value
@@ -237,7 +293,7 @@ import TestSupport
         let uh = try await Self.uh44.value
         let screenshot = Binary.packageRoot.appendingPathComponent(".build/site-screenshot.png")
         let large = try await Self.siteCheck(["browse", uh.site.path, "--query", "software development practices", "--expect", "COSC 4354",
-                                              "--screenshot", screenshot.path, "course/bioe-2100.html"])
+                                              "--screenshot", screenshot.path, "course/cosc-4354.html"])
         #expect(large.status == 0, "\(large.result["errors"] ?? large.stderr)")
         let latency = large.result["latencyMs"] as? [String: Any]
         print("SiteTests: UH 44 search latency per keystroke (ms): median \(latency?["median"] ?? "?"), max \(latency?["max"] ?? "?")")

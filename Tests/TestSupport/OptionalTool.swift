@@ -74,6 +74,17 @@ public struct OptionalTool: Sendable {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium") && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
             && inVenv("selenium")
     }
+    /// SiteTests' accessibility check: axe-core's axe.min.js from PyPI's axe-playwright-python wheel, in a venv under
+    /// .build (only the script is used, injected into chromium by selenium), with chromium itself.
+    public static let axeVenv = PublishedPages.packageRoot.appendingPathComponent(".build/axe-venv")
+    public static var axeScript: URL? {
+        let lib = axeVenv.appendingPathComponent("lib")
+        return ((try? FileManager.default.contentsOfDirectory(atPath: lib.path)) ?? []).sorted().lazy
+            .map { lib.appendingPathComponent("\($0)/site-packages/axe_playwright_python/axe.min.js") }
+            .first { FileManager.default.fileExists(atPath: $0.path) }
+    }
+    public static let axe = OptionalTool("axe-core", hint: "python3 -m venv .build/axe-venv && .build/axe-venv/bin/pip install --no-deps "
+        + "axe-playwright-python (as .ci/run does); and chromium: " + chromium.hint) { axeScript != nil && chromium.isInstalled }
     /// The Atom feed as feed readers read it: feedparser (PyPI) in a venv under .build, running Tests/tools/feed-check.py.
     public static let feedVenv = PublishedPages.packageRoot.appendingPathComponent(".build/feed-venv")
     public static let feedparser = OptionalTool("feedparser",

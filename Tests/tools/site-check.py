@@ -8,6 +8,13 @@
       Drives Debian's chromium through chromedriver (selenium): types Q into the search page a key at a time (the
       latency of each keystroke, as the page measures it), opens the result for CODE with the keyboard, follows a
       link of its prerequisite map, opens the newest "what changed" page (--changes), and fails on any console error.
+  site-check.py filters SITE
+      In chromium: the unpacked search index against catalog.json, course by course; then search.html with every
+      filter and each order set from the URL: every result passes the filters, in the order asked, counts beside the
+      values, and a change of a filter kept in the URL.
+  site-check.py axe SITE AXE_JS PAGE...
+      Runs axe-core (AXE_JS, its axe.min.js) in chromium on each PAGE (a path under SITE, with a query if any), light
+      and dark (prefers-color-scheme), 1280 and 390 px wide; fails on any serious or critical violation.
   site-check.py rank SITE --query Q
       Opens search.html?q=Q, presses "Show more" until every result is shown, and prints the codes in the order
       shown, the status line, the presses, and the course Enter opens.
@@ -15,7 +22,7 @@
       Opens a course page at a phone's width (390 CSS pixels) and measures its prerequisite map: drawn at its own size
       and scrolling sideways in its figure, the page itself no wider than the screen.
 """
-import json, os, re, sys
+import json, os, re, sys, unicodedata
 from urllib.parse import urlsplit, unquote
 
 import html5lib
@@ -94,20 +101,6 @@ def check(site):
                 elif parts.fragment and target in ids and parts.fragment not in ids[target]:
                     errors.append(f"{rel}: <{tag} {attribute}={url}>: no id {parts.fragment} there")
     return {"pages": len(trees), "links": links, "errors": errors[:50], "errorCount": len(errors)}
-
-
-def chromium():
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1000,1000"):
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-    driver.set_page_load_timeout(60)
-    return driver
 
 
 def severe(driver, errors):
@@ -235,9 +228,140 @@ def browse(site, query, expect, changes, screenshot):
     return result
 
 
+def chromium(width=1000, height=1000):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", f"--window-size={width},{height}"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver.set_page_load_timeout(60)
+    driver.set_script_timeout(120)
+    # A window is at least 500 px wide: a phone's width is emulated instead.
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1,
+                                                                  "mobile": width < 600})
+    return driver
+
+
+def axe(site, script, paths):
+    with open(script, encoding="utf-8") as f:
+        source = f.read()
+    version = re.search(r"axe v([0-9.]+)", source[:200])
+    root = "file://" + os.path.abspath(site) + "/"
+    errors, runs, counts = [], [], {}
+    for width in (1280, 390):
+        driver = chromium(width, 900)
+        try:
+            for scheme in ("light", "dark"):
+                driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+                for path in paths:
+                    driver.get(root + path)
+                    if driver.execute_script(f"return matchMedia('(prefers-color-scheme: {scheme})').matches") is not True:
+                        errors.append(f"{path}: the page is not {scheme}")
+                    if driver.execute_script("return window.innerWidth") != width:
+                        errors.append(f"{path}: the page is {driver.execute_script('return window.innerWidth')} px wide, not {width}")
+                    driver.execute_script(source)
+                    found = driver.execute_async_script(
+                        "var done = arguments[arguments.length - 1];"
+                        "axe.run(document, {resultTypes: ['violations']}).then(function (r) {"
+                        "  done(r.violations.map(function (v) { return {id: v.id, impact: v.impact, nodes: v.nodes.length,"
+                        "    target: v.nodes[0] && v.nodes[0].target.join(' '), summary: v.nodes[0] && v.nodes[0].failureSummary}; }));"
+                        "}, function (e) { done([{id: 'axe-error', impact: 'critical', nodes: 0, target: String(e)}]); });")
+                    runs.append({"page": path, "scheme": scheme, "width": width, "violations": found})
+                    for v in found:
+                        counts[v["impact"]] = counts.get(v["impact"], 0) + 1
+                        if v["impact"] in ("serious", "critical"):
+                            errors.append(f"{path} ({scheme}, {width} px): {v['impact']} {v['id']} on {v['nodes']} element(s), "
+                                          f"first {v['target']}: {v['summary']}")
+        finally:
+            driver.quit()
+    return {"axe": version.group(1) if version else "?", "runs": len(runs), "impacts": counts,
+            "minor": sorted({f"{v['impact']} {v['id']}" for r in runs for v in r["violations"]}), "errors": errors[:50],
+            "errorCount": len(errors)}
+
+
+def filters(site):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    site = os.path.abspath(site)
+    with open(os.path.join(site, "catalog.json"), encoding="utf-8") as f:
+        catalog = json.load(f)
+    courses = catalog["courses"] if isinstance(catalog, dict) else catalog
+    errors, result = [], {}
+    driver = chromium(1280, 900)
+    try:
+        driver.get("file://" + site + "/search.html")
+        index = {row[1] + "\t" + row[0]: row for row in driver.execute_script("return window.GV_INDEX")}
+        result["indexed"] = len(index)
+        if len(index) != len(courses):
+            errors.append(f"{len(index)} courses in the index, {len(courses)} in catalog.json")
+        for course in courses:
+            # SearchKeys.fold: accents dropped, lower case, runs of other characters than letters and digits as one space.
+            def fold(text):
+                text = "".join(ch for ch in unicodedata.normalize("NFD", text) if not unicodedata.category(ch).startswith("M"))
+                return " ".join(re.findall(r"[^\W_]+", text.lower()))
+            words = []
+            for word in fold(course["description"]).split():
+                if word not in words:
+                    words.append(word)
+            row = index.get(course["name"] + "\t" + re.sub(r"[^A-Za-z0-9-]", lambda m: "".join(f"_{b:02x}" for b in m.group().encode()), course["id"]))
+            if row is None:
+                errors.append(f"{course['name']} ({course['id']}) is not in the index")
+                continue
+            terms = "".join(letter for letter, word in (("F", "fall"), ("W", "winter"), ("S", "spring"), ("U", "summer"))
+                            if word in (course.get("offered") or "").lower())
+            expected = [course["name"], course["title"], course["subject"], course.get("level") or "", words, terms,
+                        fold(course["name"]), fold(course["title"])]
+            got = [row[1], row[2], row[3], row[4], row[6].split(" ") if row[6] else [], row[7], row[9], row[10]]
+            if got != expected:
+                errors.append(f"{course['name']}: index {got!r:.300}, catalog.json {expected!r:.300}")
+        subject = max({c["subject"] for c in courses}, key=lambda s: sum(c["subject"] == s for c in courses))
+        numbers = sorted(c["number"] for c in courses if c["subject"] == subject)
+        low, high = numbers[len(numbers) // 4], numbers[3 * len(numbers) // 4]
+        for order in ("code", "title", "credits", ""):
+            driver.get(f"file://{site}/search.html?subject={subject}&from={low}&to={high}&sort={order}")
+            rows = [a.text for a in driver.find_elements(By.CSS_SELECTOR, "#results li a")]
+            codes = [text.split(":")[0] for text in rows]
+            by_code = {c["name"]: c for c in courses}
+            picked = [by_code[code] for code in codes if code in by_code]
+            wanted = [c for c in courses if c["subject"] == subject and low <= c["number"] <= high]
+            if not picked or any(c["subject"] != subject or not low <= c["number"] <= high for c in picked):
+                errors.append(f"sort={order}: results outside {subject} {low}–{high}: {codes[:10]}")
+            if len(picked) != min(len(wanted), 50):
+                errors.append(f"sort={order}: {len(picked)} results, {len(wanted)} courses match")
+            keys = {"code": lambda c: (c["number"], c["name"]), "title": lambda c: c["title"].lower(),
+                    "credits": lambda c: c.get("credits") or 0}
+            if order and [keys[order](c) for c in picked] != sorted(keys[order](c) for c in picked):
+                errors.append(f"sort={order}: not in {order} order: {codes[:10]}")
+            result.setdefault("orders", {})[order or "relevance"] = codes[:5]
+        label = Select(driver.find_element(By.ID, "subject")).first_selected_option.text
+        result["subjectOption"] = label
+        if not re.search(r"\(\d+\)$", label):
+            errors.append(f"no count beside the subject: {label!r}")
+        Select(driver.find_element(By.ID, "sort")).select_by_value("title")
+        result["url"] = driver.current_url.split("/")[-1]
+        if "sort=title" not in result["url"] or f"subject={subject}" not in result["url"]:
+            errors.append(f"the URL does not keep the filters: {result['url']}")
+        for entry in driver.get_log("browser"):
+            if entry["level"] == "SEVERE":
+                errors.append(f"console: {entry['message']}")
+    finally:
+        driver.quit()
+    result.update({"errors": errors[:30], "errorCount": len(errors)})
+    return result
+
+
 def main(argv):
     if argv[:1] == ["check"]:
         result = check(argv[1])
+    elif argv[:1] == ["filters"]:
+        result = filters(argv[1])
+    elif argv[:1] == ["axe"]:
+        result = axe(argv[1], argv[2], argv[3:])
     elif argv[:1] == ["rank"]:
         result = rank(argv[1], argv[argv.index("--query") + 1])
     elif argv[:1] == ["phone"]:

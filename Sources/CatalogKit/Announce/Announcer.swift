@@ -23,10 +23,13 @@ public struct Announcer: Sendable {
     public var environment = ProcessInfo.processInfo.environment
     /// The email's Date.
     public var now: Date
+    /// The subjects' names and the site's address, for messages (`forPeople`).
+    public var subjectNames: [String: String] = [:]
+    public var site = SiteSettings()
     /// Sent with every webhook request: `fetch.userAgent` with gvingest's version (`FetchSettings.requestUserAgent`).
     public var userAgent = FetchSettings().requestUserAgent
-    /// The site's "what changed" page, which the email digest links to (`site.baseUrl`); none when nil.
-    public var changesPage: URL?
+    /// The site's "what changed" page, which the email digest links to; none without `site.baseUrl`.
+    var changesPage: URL? { site.url("changes.html").flatMap { URL(string: $0) } }
 
     public init(settings: AnnounceSettings, catalog: CatalogConfig, store: SnapshotStore, now: Date) {
         self.settings = settings
@@ -38,6 +41,7 @@ public struct Announcer: Sendable {
     /// The messages a channel gets for these announcements.
     public func messages(_ channel: AnnounceChannel, _ announcements: [Announcement]) -> [ChannelMessage] {
         guard !announcements.isEmpty else { return [] }
+        let announcements = forPeople(announcements)
         switch channel.kind {
         case .discord: return ChannelMessages.discord(announcements, catalog: catalog.name)
         case .slack: return ChannelMessages.slack(announcements, catalog: catalog.name)

@@ -9,6 +9,11 @@ public struct Announcement: Codable, Sendable, Equatable {
     public var title: String?
     public var credits: String?
     public var level: String?
+    /// The prerequisites in one line, as the catalog states them.
+    public var prerequisites: String?
+    /// Set when the messages are made (`Announcer.forPeople`): the subject's name and the course's page on the site.
+    public var subjectName: String?
+    public var siteURL: String?
 
     public init(_ item: NewsItem, course: CourseRecord?) {
         self.item = item
@@ -17,6 +22,7 @@ public struct Announcement: Codable, Sendable, Equatable {
         title = course?.title
         credits = course?.creditsLabel
         level = course?.level
+        prerequisites = course?.prerequisiteString.map(Self.oneLine)
     }
 
     /// "CIS 380 — Machine Learning" for a new course, the item's title for any other news.
@@ -47,12 +53,17 @@ public enum ChannelMessages {
             let heading = MarkupEscaping.markdown(clip(announcement.heading, 300))
             let linked = announcement.item.link.map { "[\(heading)](\(MarkupEscaping.markdownLinkTarget($0)))" } ?? heading
             let lines = ["**\(linked)**", MarkupEscaping.markdown(announcement.facts), MarkupEscaping.markdown(clip(announcement.item.description, 500))]
+                + [announcement.requisiteLine.map { MarkupEscaping.markdown($0) } ?? "",
+                   announcement.siteURL.map { "[Course page](\(MarkupEscaping.markdownLinkTarget($0)))" } ?? ""]
             return (group(announcement), lines.filter { !$0.isEmpty }.joined(separator: "\n"), announcement.item.id)
         }
         let messages = pack(entries, blockLimit: 4_096, blocksPerMessage: 10, messageLimit: 6_000)
+        let posters = posters(announcements)
         return messages.enumerated().map { index, blocks in
             let embeds = blocks.map { block in
-                JSONValue.object(["title": .string(clip(block.title, 256)), "description": .string(block.text)])
+                var embed: [String: JSONValue] = ["title": .string(clip(block.title, 256)), "description": .string(block.text)]
+                if let poster = block.ids.lazy.compactMap({ posters[$0] }).first { embed["thumbnail"] = .object(["url": .string(poster)]) }
+                return JSONValue.object(embed)
             }
             let payload = JSONValue.object(["content": .string(clip(plain(headline(announcements, catalog, index, messages.count)), 2_000)),
                                             "embeds": .array(embeds), "allowed_mentions": .object(["parse": .array([])])])
@@ -68,14 +79,21 @@ public enum ChannelMessages {
             let heading = slackEscaped(clip(announcement.heading, 300))
             let linked = announcement.item.link.map { "<\(slackURL($0))|\(heading)>" } ?? heading
             let lines = ["*\(linked)*", slackEscaped(announcement.facts), slackEscaped(clip(announcement.item.description, 500))]
+                + [announcement.requisiteLine.map(slackEscaped) ?? "", announcement.siteURL.map { "<\(slackURL($0))|Course page>" } ?? ""]
             return (group(announcement), lines.filter { !$0.isEmpty }.joined(separator: "\n"), announcement.item.id)
         }
         // A block's text is its title in bold (escaped), a line, then its entries: a few characters more than its size.
         let messages = pack(entries, blockLimit: 2_980, blocksPerMessage: 49, messageLimit: 11_800)
+        let posters = posters(announcements)
         return messages.enumerated().map { index, blocks in
             let title = clip(plain(headline(announcements, catalog, index, messages.count)), 150)
             let sections = blocks.map { block in
-                JSONValue.object(["type": .string("section"), "text": .object(["type": .string("mrkdwn"), "text": .string("*\(slackEscaped(block.title))*\n" + block.text)])])
+                var section: [String: JSONValue] = ["type": .string("section"),
+                                                    "text": .object(["type": .string("mrkdwn"), "text": .string("*\(slackEscaped(block.title))*\n" + block.text)])]
+                if let poster = block.ids.lazy.compactMap({ posters[$0] }).first {
+                    section["accessory"] = .object(["type": .string("image"), "image_url": .string(poster), "alt_text": .string(clip(plain(block.title), 200))])
+                }
+                return JSONValue.object(section)
             }
             let header = JSONValue.object(["type": .string("header"), "text": .object(["type": .string("plain_text"), "text": .string(title)])])
             let payload = JSONValue.object(["text": .string(title), "blocks": .array([header] + sections)])
@@ -86,10 +104,10 @@ public enum ChannelMessages {
     /// A generic webhook: `{"catalog": {"id", "name"}, "news": [news items as in news.json]}`, 100 items a request.
     public static func webhook(_ announcements: [Announcement], catalogID: String, catalog: String) -> [ChannelMessage] {
         stride(from: 0, to: announcements.count, by: 100).map { start in
-            let batch = announcements[start..<min(start + 100, announcements.count)].map(\.item)
+            let batch = announcements[start..<min(start + 100, announcements.count)]
             let payload = JSONValue.object(["catalog": .object(["id": .string(catalogID), "name": .string(catalog)]),
-                                            "news": JSONValue(encoding: batch)])
-            return ChannelMessage(body: JSONFile.encoded(payload, pretty: false), ids: batch.map(\.id))
+                                            "news": .array(batch.map(\.webhookItem))])
+            return ChannelMessage(body: JSONFile.encoded(payload, pretty: false), ids: batch.map(\.item.id))
         }
     }
 
@@ -122,6 +140,11 @@ public enum ChannelMessages {
         return ChannelMessage(body: Data(message.utf8), ids: ids)
     }
 
+    /// Each item's poster (`thumbnail`) by news id: the image a group's embed shows.
+    static func posters(_ announcements: [Announcement]) -> [String: String] {
+        Dictionary(announcements.compactMap { announcement in announcement.item.thumbnail.map { (announcement.item.id, $0) } }) { first, _ in first }
+    }
+
     /// "UH: 3 new courses, 1 course back and 2 other catalog changes (2 of 3)".
     static func headline(_ announcements: [Announcement], _ catalog: String, _ index: Int, _ count: Int) -> String {
         let added = announcements.filter { $0.item.kind == .added }.count, back = announcements.filter { $0.item.kind == .returned }.count
@@ -138,7 +161,10 @@ public enum ChannelMessages {
         announcements.sorted { ($0.item.featured ? 0 : 1, $0.subject, $0.heading, $0.item.id) < ($1.item.featured ? 0 : 1, $1.subject, $1.heading, $1.item.id) }
     }
 
-    static func group(_ announcement: Announcement) -> String { (announcement.item.featured ? "★ " : "") + announcement.subject }
+    /// "COSC — Computer Science", and "Featured: " before it for the featured courses (news.featured), which come first.
+    static func group(_ announcement: Announcement) -> String {
+        (announcement.item.featured ? "Featured: " : "") + announcement.subject + (announcement.subjectName.map { " — \($0)" } ?? "")
+    }
 
     /// A block of one group's entries, as many as fit.
     struct Block {
@@ -237,72 +263,5 @@ public enum ChannelMessages {
         }
         words.append(chunk)
         return words.map { "=?UTF-8?B?\(Data($0.utf8).base64EncodedString())?=" }.joined(separator: "\r\n ")
-    }
-}
-
-/// An email digest's bodies, grouped by subject: each course in full (heading, facts, first sentence, link) while the
-/// HTML stays within `fullBytes`, then by code and title only up to `listBytes`, then counted by subject, with a link
-/// to the site's "what changed" page when there is one. Gmail clips a message's HTML at about 102 KB; a digest of any
-/// size stays under 90 KB of it.
-struct EmailDigest {
-    static let fullBytes = 40_000, listBytes = 80_000, maximumBytes = 89_000
-
-    var text: String
-    var html: String
-    /// Entries shown in full, by code and title, and left out.
-    var full = 0, brief = 0, omitted = 0
-
-    init(_ items: [Announcement], subject: String, changesPage: URL?) {
-        let x = MarkupEscaping.xml
-        let counts = Dictionary(grouping: items, by: ChannelMessages.group).mapValues(\.count)
-        var html = "<!DOCTYPE html><html><body><h1>\(x(subject))</h1>\n", text = subject + "\n"
-        var group: String?
-        var left: [(name: String, count: Int)] = []
-        for item in items {
-            let heading = x(item.heading)
-            let linked = item.item.link.map { "<a href=\"\(x($0))\">\(heading)</a>" } ?? heading
-            let fullEntry = "<li><strong>\(linked)</strong><br>\(x(item.facts))<br>\(x(item.item.description))</li>\n"
-            let name = ChannelMessages.group(item)
-            let opening = name == group ? "" : (group == nil ? "" : "</ul>\n") + "<h2>\(x(name)) (\(counts[name] ?? 0))</h2>\n<ul>\n"
-            if brief == 0, html.utf8.count + opening.utf8.count + fullEntry.utf8.count <= Self.fullBytes {
-                full += 1
-                html += opening + fullEntry
-                if !opening.isEmpty { text += "\n\(name)\n" }
-                text += "\n" + [item.heading, item.facts, item.item.description, item.item.link ?? ""].filter { !$0.isEmpty }.joined(separator: "\n") + "\n"
-            } else if omitted == 0, html.utf8.count + opening.utf8.count + heading.utf8.count + 10 <= Self.listBytes {
-                brief += 1
-                html += opening + "<li>\(heading)</li>\n"
-                if !opening.isEmpty { text += "\n\(name)\n" }
-                text += "- \(item.heading)\n"
-            } else {
-                omitted += 1
-                if left.last?.name == name { left[left.count - 1].count += 1 } else { left.append((name, 1)) }
-                continue
-            }
-            group = name
-        }
-        if group != nil { html += "</ul>\n" }
-        let page = changesPage.map { $0.absoluteString }
-        if omitted > 0 {
-            // By subject, as many as fit: a catalog has a few hundred subjects at most, but a digest has a size.
-            var named: [String] = []
-            for (name, count) in left where html.utf8.count + named.joined(separator: ", ").utf8.count + name.utf8.count + 600 < Self.maximumBytes {
-                named.append("\(name) \(count)")
-            }
-            let rest = left.count - named.count
-            let line = "Not listed here: " + named.joined(separator: ", ") + (rest > 0 ? " and \(rest) more subjects" : "") + "."
-            html += "<p>\(x(line))</p>\n"
-            text += "\n\(line)\n"
-        }
-        if omitted > 0 || brief > 0 {
-            let more = omitted > 0 ? "\(omitted) more not listed here. " : ""
-            html += "<p>\(more)" + (page.map { "Every change, in full: <a href=\"\(x($0))\">what changed</a>.</p>\n" } ?? "The news feed has every one in full.</p>\n")
-            text += "\n\(more)" + (page.map { "Every change, in full: \($0)\n" } ?? "The news feed has every one in full.\n")
-        } else if let page {
-            html += "<p>On the catalog's site: <a href=\"\(x(page))\">what changed</a>.</p>\n"
-            text += "\nOn the catalog's site: \(page)\n"
-        }
-        self.html = html + "</body></html>\n"
-        self.text = text
     }
 }

@@ -40,6 +40,8 @@ public struct NewsSettings: Sendable, Equatable {
     public var feedTitle = "New courses"
     /// The Atom feed's id: an absolute IRI that never changes.
     public var feedID = "urn:gvingest:news"
+    /// The image shown with each course's news (`thumbnail`), by subject.
+    public var posters = PosterSettings()
 
     /// Every setting's default; the memberwise initializer (internal) sets any of them.
     public static let defaults = NewsSettings()
@@ -84,7 +86,7 @@ extension OutputSettings: Decodable {
 extension NewsSettings: Decodable {
     public init(from decoder: any Decoder) throws {
         let object = try ConfigValue(object: decoder, allowed: ["featured", "announceRemoved", "announceChanged", "announceReturns",
-                                                         "feedTitle", "feedId"])
+                                                         "feedTitle", "feedId", "posters"])
         self.init()
         if let featured = object["featured"]?.object(allowed: ["subjects", "levels"]) {
             featuredSubjects = Set((featured["subjects"]?.elements { $0.subjectCode() } ?? []).map { $0.uppercased() })
@@ -97,6 +99,7 @@ extension NewsSettings: Decodable {
         feedID = object["feedId"]?.string {
             Self.isAbsoluteIRI($0) ? nil : "expected an absolute IRI such as \"urn:gvingest:gvsu:news\" or \"https://…\", got \"\($0)\""
         } ?? feedID
+        posters = object["posters"]?.decode(PosterSettings.self) ?? posters
     }
 
     /// "scheme:rest" with an RFC 3986 scheme and no white space: what Atom accepts as an id.

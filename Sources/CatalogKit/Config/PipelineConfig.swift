@@ -48,6 +48,8 @@ public struct NormalizationRules: Sendable, Equatable {
     public var levels: [LevelRange]?
     /// Subject codes the catalog is known to use; a course under another gets a warning (empty: no check).
     public var knownSubjects: Set<String>
+    /// Each code's name for people, from the entries of `subjects` that map a name to a code ("Computer Science": "COSC").
+    public var subjectNames: [String: String] = [:]
 
     public init(subjects: SubjectAliases = SubjectAliases(), levels: [LevelRange]? = nil,
                 knownSubjects: Set<String> = []) {
@@ -75,8 +77,8 @@ public struct PipelineConfig: Sendable, Equatable {
     public var firestore: FirestoreSettings?
     /// `announce`: where a run's news is sent after its commit (nil: nowhere).
     public var announce: AnnounceSettings?
-    /// `site.baseUrl`: where the website is served; messages link to its pages (nil: they do not).
-    public var siteBaseURL: URL?
+    /// `site`: where the website is served (none: links stay relative).
+    public var site = SiteSettings()
     /// The file it was read from; relative paths in it are resolved against its directory.
     public var file: URL?
 
@@ -167,15 +169,11 @@ extension PipelineConfig: Decodable {
         guards = object["guards"]?.decode(GuardSettings.self) ?? guards
         firestore = object["publish"]?.object(allowed: ["firestore"])?["firestore"]?.decode(FirestoreSettings.self)
         announce = object["announce"]?.decode(AnnounceSettings.self)
-        siteBaseURL = object["site"]?.object(allowed: ["baseUrl"])?["baseUrl"]?.string { text in
-            let url = URL(string: text)
-            return (url?.scheme == "https" || url?.scheme == "http") && url?.host?.isEmpty == false
-                ? nil : "expected an http(s) URL such as https://courses.example.edu/, got \"\(text)\""
-        }.flatMap { URL(string: $0) }
+        site = object["site"]?.decode(SiteSettings.self) ?? site
     }
 
     /// The site's "what changed" page, when `site.baseUrl` says where the site is.
-    public var changesPage: URL? { siteBaseURL.map { $0.appendingPathComponent("changes.html") } }
+    public var changesPage: URL? { site.url("changes.html").flatMap { URL(string: $0) } }
 }
 
 extension CatalogConfig: Decodable {
@@ -227,9 +225,20 @@ extension NormalizationRules: Decodable {
             subjects = SubjectAliases(Dictionary(uniqueKeysWithValues: names.keys.compactMap { name in
                 names[name]?.subjectCode().map { (name, $0) }
             }))
+            subjectNames = Self.names(from: names.keys.compactMap { name in names[name]?.subjectCode().map { (name, $0.uppercased()) } })
         }
         levels = object["levels"]?.elements { $0.decode(LevelRange.self) }
         knownSubjects = Set((object["knownSubjects"]?.elements { $0.string() } ?? []).map { $0.uppercased() })
+    }
+}
+
+extension NormalizationRules {
+    /// Code to name from alias entries: a key that is not a code itself (it has a lower-case letter) names its code;
+    /// of several names for one code, the longest, then the first in order, so the choice does not depend on the file's order.
+    static func names(from aliases: [(String, String)]) -> [String: String] {
+        let named = aliases.filter { name, code in name != code && name.contains(where: \.isLowercase) }
+            .map { (code: $0.1, name: TextCleaner.cleanLine($0.0)) }
+        return Dictionary(named.map { ($0.code, $0.name) }) { a, b in (a.count, b) > (b.count, a) ? a : b }
     }
 }
 

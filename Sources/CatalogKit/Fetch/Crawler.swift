@@ -34,6 +34,8 @@ public struct CrawlReport: Sendable {
     /// The parsed course pages, by URL order.
     public var coursePages: [PageResult] = []
     public var listingPages = 0
+    /// The subjects the listing pages name, by code ("CIS": "Computer Information Systems").
+    public var subjectNames: [String: String] = [:]
     public var elapsedSeconds = 0.0
     /// The crawl stopped at its deadline with pages still to get (they are among the failures, `atDeadline`).
     public var deadlineReached = false
@@ -50,6 +52,12 @@ public struct CrawlReport: Sendable {
     }
 
     var courseCount: Int { coursePages.reduce(0) { $0 + $1.courses.count } }
+
+    /// Keeps the subject a listing names; of two names for one code, the first in order, whatever order pages came in.
+    mutating func noteSubject(of listing: CourseListing?) {
+        guard let code = listing?.subjectCode?.uppercased(), let name = listing?.heading, !name.isEmpty else { return }
+        subjectNames[code] = subjectNames[code].map { min($0, name) } ?? name
+    }
 
     public var summary: String {
         "\(pagesFetched)/\(pagesExpected) pages fetched (\(listingPages) listing, \(coursePages.count) course), "
@@ -179,6 +187,7 @@ public final class Crawler: Sendable {
                         report.parseGaps.append(ParseGap(url: pageURL, reason: result.gapReason))
                     } else if outcome.job.kind == .listing {
                         report.listingPages += 1
+                        report.noteSubject(of: result.listing)
                         if let listing = result.listing {
                             for course in listing.courses { if let url = URL(string: course.url) { enqueue(url, .course) } }
                             if listing.pageCount > 1, let system = result.system {

@@ -7,7 +7,7 @@ public enum NewsBuilder {
         let baseline = Timestamp.compact(previous.capturedAt)
         func item(_ kind: DiffKind, _ course: CourseRecord, title: String, description: String, content: String, featured: Bool = false) -> NewsItem {
             NewsItem(id: "\(current.catalogID):\(kind.rawValue):\(course.id):\(baseline)", title: title, description: description,
-                     content: content, featured: featured, createdAt: current.capturedAt, kind: kind, courseId: course.id,
+                     thumbnail: settings.posters.poster(for: course.subject), content: content, featured: featured, createdAt: current.capturedAt, kind: kind, courseId: course.id,
                      link: catalogLink(course))
         }
 

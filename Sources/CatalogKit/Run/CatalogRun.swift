@@ -96,7 +96,7 @@ public struct CatalogRun: Sendable {
             for warning in course.warnings { log.warning("normalize", "\(course.code): \(warning)", ["course": .string(course.id)]) }
         }
         let pages = PageCounts(expected: loaded.pagesExpected, fetched: loaded.pagesFetched, failed: loaded.pagesFailed,
-                               unparsed: loaded.parseGaps)
+                               unparsed: loaded.parseGaps, subjectNames: loaded.subjectNames)
         var pipeline = NewsPipeline(store: config.outputs.store(for: catalog.id), outputDirectory: config.outputs.directory,
                                     news: config.news, guards: config.guards, keepSnapshots: config.outputs.keepSnapshots)
         pipeline.edition = edition
@@ -195,6 +195,7 @@ public struct CatalogRun: Sendable {
             do throws(CatalogError) {
                 var input = try SitePublisher.input(outputs: config.outputs, catalog: catalog, provenance: provenance)
                 input.report = interim
+                input.apply(config)
                 let files = CatalogSite.render(input)
                 try Result { () throws(FileWriteError) in try SitePublisher.write(files, to: site) }
                     .mapError { CatalogError("\($0); the outputs stand, `gvingest site` can render it again", .cannotWrite) }.get()
@@ -252,8 +253,8 @@ public struct CatalogRun: Sendable {
         // The status the run has so far: a crash while announcing leaves it as it is.
         reportUnderWay("announce", report, log: log, cause: failure?.cause)
         var announcer = Announcer(settings: settings, catalog: catalog, store: pipeline.store, now: now)
+        (announcer.subjectNames, announcer.site) = (config.subjectNames(readIn: committed.snapshot), config.site)
         announcer.userAgent = config.fetch.requestUserAgent
-        announcer.changesPage = config.changesPage
         do throws(CatalogError) {
             let news = try Result { () throws(CommitError) in try pipeline.loadNews() }.mapError { CatalogError("\($0)", .invalidData) }.get()
             let outbox = try announcer.outbox(news: news, snapshot: committed.snapshot)
@@ -312,6 +313,7 @@ public struct CatalogRun: Sendable {
             report.pagesExpected = inputs.count
             report.pagesFetched = inputs.count - report.failures.count
             report.coursePages = results.filter(\.yieldedRecord)
+            for result in results { report.noteSubject(of: result.listing) }
             return report
         }
     }

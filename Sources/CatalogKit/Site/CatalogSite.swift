@@ -12,6 +12,22 @@ public struct SiteInput: Sendable {
     public var provenance: [String: [String: String]] = [:]
     /// Files published as they are, beside the pages (catalog.json, news.json, news.atom).
     public var copies: [String: Data] = [:]
+    /// Each subject code's name ("COSC": "Computer Science"), where the catalog or the configuration gives one.
+    public var subjectNames: [String: String] = [:]
+    /// Where the site is served, for the absolute URLs of `og:` tags and structured data.
+    public var settings = SiteSettings()
+    /// The posters of news items, shown as a course page's `og:image`.
+    public var posters = PosterSettings()
+}
+
+extension SiteInput {
+    /// The configuration's part in the site: subject names (where the catalog's pages name none), where it is served,
+    /// and posters.
+    public mutating func apply(_ config: PipelineConfig) {
+        subjectNames = config.subjectNames(readIn: snapshots.last)
+        settings = config.site
+        posters = config.news.posters
+    }
 }
 
 /// Renders the catalog website: a pure function of its input to files by relative path. Every link is relative,
@@ -22,6 +38,7 @@ public struct CatalogSite {
     /// The first course of each canonical code: requisites name courses by code.
     let byCode: [String: CourseRecord]
     let ids: Set<String>
+    let byID: [String: CourseRecord]
 
     public static func render(_ input: SiteInput) -> [String: Data] {
         CatalogSite(input).files()
@@ -32,6 +49,7 @@ public struct CatalogSite {
         courses = input.snapshots.last?.courses ?? []
         byCode = Dictionary(courses.map { ($0.name, $0) }) { first, _ in first }
         ids = Set(courses.map(\.id))
+        byID = Dictionary(courses.map { ($0.id, $0) }) { first, _ in first }
     }
 
     var subjects: [(subject: String, courses: [CourseRecord])] {
@@ -43,13 +61,17 @@ public struct CatalogSite {
         files[".gvingest-site"] = Data("written by gvingest site; replaced whole by the next one\n".utf8)
         files["assets/site.css"] = Data(SiteAssets.css.utf8)
         files["assets/search.js"] = Data(SiteAssets.searchScript.utf8)
-        files["assets/search-index.js"] = Data(searchIndex().utf8)
+        files["assets/search-index.js"] = Data(compactSearchIndex().utf8)
+        files["assets/browse.js"] = Data(SiteAssets.browseScript.utf8)
         files["index.html"] = home()
         files["search.html"] = search()
         files["news.html"] = newsPage()
         files["health.html"] = health()
         files["changes.html"] = changesIndex()
-        for (subject, list) in subjects { files[Self.subjectPath(subject)] = subjectPage(subject, list) }
+        for (subject, list) in subjects {
+            files[Self.subjectPath(subject)] = subjectPage(subject, list)
+            files[Self.posterPath(subject)] = poster(subject)
+        }
         for course in courses { files[Self.coursePath(course.id)] = coursePage(course) }
         for (old, new) in zip(input.snapshots, input.snapshots.dropFirst()) { files[Self.changesPath(new)] = changesPage(old, new) }
         return files
@@ -86,11 +108,45 @@ public struct CatalogSite {
         ids.contains(id) ? "<a href=\"\(Self.href(Self.coursePath(id), up: up))\">\(esc(name))</a>" : esc(name)
     }
 
+    /// "COSC — Computer Science", or the code alone where no name is known.
+    func subjectLabel(_ subject: String) -> String {
+        input.subjectNames[subject].map { "\(subject) — \($0)" } ?? subject
+    }
+
     // MARK: the page around the content
 
+    /// What a page says of itself to other programs: link previews (`og:`) and schema.org data.
+    struct Reach {
+        var path: String
+        var summary: String
+        var image: String?
+        var structuredData: JSONValue?
+    }
+
+    /// The `og:` tags and the JSON-LD of a page; absolute URLs only where `site.baseUrl` is set.
+    func reachTags(_ title: String, _ reach: Reach) -> String {
+        func meta(_ property: String, _ content: String?) -> String {
+            content.map { "<meta property=\"og:\(property)\" content=\"\(esc($0))\">\n" } ?? ""
+        }
+        let summary = reach.summary.count > 200 ? String(reach.summary.prefix(197)) + "…" : reach.summary
+        var tags = meta("title", title) + meta("description", summary.isEmpty ? nil : summary) + meta("type", "website")
+            + meta("site_name", input.catalogName) + meta("url", input.settings.url(reach.path)) + meta("image", reach.image)
+        tags += summary.isEmpty ? "" : "<meta name=\"description\" content=\"\(esc(summary))\">\n"
+        if let data = reach.structuredData {
+            // No "<" inside the script element ("</script" ends it, "<!--" changes how it is read): JSON writes it "\u003c".
+            let json = String(decoding: JSONFile.encoded(data, pretty: false), as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c")
+            tags += "<script type=\"application/ld+json\">\(json)</script>\n"
+        }
+        return tags
+    }
+
+    /// A page's URL for structured data: absolute under `site.baseUrl`, else relative to a page one folder down.
+    func linkedDataID(_ path: String) -> String { input.settings.url(path) ?? "../" + path }
+
     /// A whole page: landmarks, the site's navigation and a search box; `up` for pages one folder down.
-    func page(_ title: String, up: Bool, head: String = "", _ body: String) -> Data {
+    func page(_ title: String, up: Bool, head: String = "", reach: Reach? = nil, _ body: String) -> Data {
         let root = up ? "../" : ""
+        let head = head + (reach.map { reachTags(title, $0) } ?? "")
         let nav = [("index.html", "Catalog"), ("search.html", "Search"), ("news.html", "News"), ("changes.html", "What changed"),
                    ("health.html", "Health")].map { "<li><a href=\"\(root)\($0.0)\">\($0.1)</a></li>" }.joined()
         return Data("""
@@ -138,7 +194,7 @@ public struct CatalogSite {
 
     func home() -> Data {
         let latest = input.snapshots.last
-        let subjectList = subjects.map { "<li><a href=\"\(Self.subjectPath($0.subject))\">\(esc($0.subject))</a> (\($0.courses.count))</li>" }
+        let subjectList = subjects.map { "<li><a href=\"\(Self.subjectPath($0.subject))\">\(esc(subjectLabel($0.subject)))</a> (\($0.courses.count))</li>" }
         var body = "<h1>\(esc(input.catalogName))</h1>\n"
         let edition = latest?.edition.map(EditionLabel.shown) ?? Snapshot.pagesEdition(courses)
         body += "<p>\(edition.map { "Edition: \(esc($0)). " } ?? "")\(courses.count) courses in \(subjects.count) subjects, "
@@ -146,7 +202,9 @@ public struct CatalogSite {
         body += "<h2>Latest news</h2>\n" + newsList(Array(input.news.prefix(5)), up: false)
             + "<p><a href=\"news.html\">All news</a></p>\n"
         body += "<h2>Subjects</h2>\n<ul class=\"columns\">\(subjectList.joined())</ul>\n"
-        return page("Catalog", up: false, body)
+        let reach = Reach(path: "index.html", summary: "\(courses.count) courses in \(subjects.count) subjects of \(input.catalogName).",
+                          image: input.posters.fallback)
+        return page("Catalog", up: false, reach: reach, body)
     }
 
     func subjectPage(_ subject: String, _ list: [CourseRecord]) -> Data {
@@ -154,10 +212,18 @@ public struct CatalogSite {
             "<tr><td><a href=\"../\(Self.coursePath(course.id))\">\(esc(course.name))</a></td><td>\(esc(course.title))</td>"
                 + "<td>\(esc(course.creditsPhrase ?? ""))</td><td>\(esc(course.level ?? ""))</td></tr>"
         }
-        let body = "<h1>\(esc(subject))</h1>\n<p>\(list.count) courses.</p>\n"
+        let body = "<h1>\(esc(subjectLabel(subject)))</h1>\n<p>\(list.count) courses.</p>\n"
             + "<table><thead><tr><th scope=\"col\">Code</th><th scope=\"col\">Title</th><th scope=\"col\">Credits</th><th scope=\"col\">Level</th></tr></thead>\n<tbody>"
             + rows.joined(separator: "\n") + "</tbody></table>"
-        return page(subject, up: true, body)
+        let items: [JSONValue] = list.enumerated().map { index, course in
+            .object(["@type": .string("ListItem"), "position": .int(index + 1), "name": .string("\(course.name): \(course.title)"),
+                     "url": .string(linkedDataID(Self.coursePath(course.id)))])
+        }
+        let structured: JSONValue = .object(["@context": .string("https://schema.org"), "@type": .string("ItemList"),
+                                             "name": .string(subjectLabel(subject)), "numberOfItems": .int(list.count), "itemListElement": .array(items)])
+        let reach = Reach(path: Self.subjectPath(subject), summary: "\(list.count) courses of \(subjectLabel(subject)) in \(input.catalogName).",
+                          image: input.posters.poster(for: subject), structuredData: structured)
+        return page(subjectLabel(subject), up: true, reach: reach, body)
     }
 
     func newsList(_ items: [NewsItem], up: Bool) -> String {
@@ -165,7 +231,10 @@ public struct CatalogSite {
         return "<ul class=\"news\">" + items.map { item in
             let title = ids.contains(item.courseId)
                 ? "<a href=\"\(Self.href(Self.coursePath(item.courseId), up: up))\">\(esc(item.title))</a>" : esc(item.title)
-            return "<li><strong>\(title)</strong> \(Self.date(item.createdAt))"
+            let course = byID[item.courseId]
+            let subject = course.map { " <small class=\"subject\">\(esc(subjectLabel($0.subject)))</small>" } ?? ""
+            let poster = course.map { "<img src=\"\(Self.href(Self.posterPath($0.subject), up: up))\" alt=\"\" width=\"96\" height=\"50\">" } ?? ""
+            return "<li>\(poster)<strong>\(title)</strong>\(subject) \(Self.date(item.createdAt))"
                 + "<br>\(esc(item.description))</li>"
         }.joined(separator: "\n") + "</ul>\n"
     }
@@ -186,32 +255,19 @@ public struct CatalogSite {
         <h1>Search</h1>
         <form id="search" class="filters" action="search.html">
         <p><label for="q">Code, title or words of the description</label> <input id="q" name="q" type="search" autocomplete="off"></p>
-        <p><label for="subject">Subject</label> <select id="subject" name="subject"><option value="">any</option>\(options(subjects.map(\.subject)))</select>
+        <p><label for="subject">Subject</label> <select id="subject" name="subject"><option value="">any</option>\(subjects.map { "<option value=\"\(esc($0.subject))\">\(esc(subjectLabel($0.subject)))</option>" }.joined())</select>
         <label for="level">Level</label> <select id="level" name="level"><option value="">any</option>\(options(levels))</select>
-        <label for="credits">Credits</label> <select id="credits" name="credits"><option value="">any</option>\(credits)</select></p>
+        <label for="credits">Credits</label> <select id="credits" name="credits"><option value="">any</option>\(credits)</select>
+        \(browseControls())</p>
         </form>
         <p id="status" role="status" aria-live="polite"><noscript>Search needs JavaScript; every subject is listed on <a href="index.html">the catalog page</a>.</noscript></p>
         <ol id="results"></ol>
         <p><button type="button" id="more" hidden>Show more</button></p>
         <script src="assets/search-index.js"></script>
+        <script src="assets/browse.js"></script>
         <script src="assets/search.js"></script>
         """
         return page("Search", up: false, body)
-    }
-
-    /// `GV_INDEX`: one array a course, in code order (path, code, title, subject, level, credits, credits as read, then
-    /// `SearchKeys`' code, title and description), a script and not JSON read by `fetch`, which browsers refuse on
-    /// `file://`. The keys are folded here, so the browser ranks what `gvingest search` ranks.
-    func searchIndex() -> String {
-        let rows: [JSONValue] = courses.sorted(by: CourseRecord.inCodeOrder).map { course in
-            let keys = SearchKeys(course)
-            return .array([Self.fileName(course.id), course.name, course.title, course.subject, course.level ?? "", course.creditsLabel ?? "",
-                           course.creditsPhrase ?? "", keys.code, keys.title, keys.description].map(JSONValue.string))
-        }
-        // "</" would end a script element in an HTML parser; JSON allows "<\/" for it.
-        let json = String(decoding: JSONFile.encoded(JSONValue.array(rows), pretty: false), as: UTF8.self)
-            .replacingOccurrences(of: "</", with: "<\\/")
-        return "window.GV_INDEX = \(json);\n"
     }
 }
 

@@ -7,30 +7,35 @@ public struct PageCounts: Sendable, Equatable, Codable {
     public var failed: Int
     /// Pages that were fetched (and count as such) but gave no course: parse gaps, each with its URL and why.
     public var unparsed: [ParseGap]
+    /// The subjects the listing pages named, by code: the site shows them before the configuration's names.
+    public var subjectNames: [String: String]
 
-    public init(expected: Int, fetched: Int, failed: Int, unparsed: [ParseGap] = []) {
+    public init(expected: Int, fetched: Int, failed: Int, unparsed: [ParseGap] = [], subjectNames: [String: String] = [:]) {
         self.expected = expected
         self.fetched = fetched
         self.failed = failed
         self.unparsed = unparsed
+        self.subjectNames = subjectNames
     }
 
-    private enum CodingKeys: String, CodingKey { case expected, fetched, failed, unparsed }
+    private enum CodingKeys: String, CodingKey { case expected, fetched, failed, unparsed, subjectNames }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(expected: try container.decode(Int.self, forKey: .expected), fetched: try container.decode(Int.self, forKey: .fetched),
                   failed: try container.decode(Int.self, forKey: .failed),
-                  unparsed: try container.decodeIfPresent([ParseGap].self, forKey: .unparsed) ?? [])
+                  unparsed: try container.decodeIfPresent([ParseGap].self, forKey: .unparsed) ?? [],
+                  subjectNames: try container.decodeIfPresent([String: String].self, forKey: .subjectNames) ?? [:])
     }
 
-    /// `unparsed` only when there are gaps, as snapshots have always had it.
+    /// `unparsed` only when there are gaps, as snapshots have always had it; `subjectNames` only when pages named some.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(expected, forKey: .expected)
         try container.encode(fetched, forKey: .fetched)
         try container.encode(failed, forKey: .failed)
         if !unparsed.isEmpty { try container.encode(unparsed, forKey: .unparsed) }
+        if !subjectNames.isEmpty { try container.encode(subjectNames, forKey: .subjectNames) }
     }
 }
 
