@@ -6,12 +6,21 @@ enum AnnounceCommand: Command {
     static let name = "announce"
     static let usesNetwork = true
     static let summary = "Deliver pending news to Discord, Slack, email and webhooks (or test a channel)."
-    static let flags = ["--dry-run", "--json"]
-    static let options = ["--config", "--catalog", "--channel", "--test"]
-    static let help = """
-    Usage: gvingest announce [--config FILE] [--catalog ID] [--channel NAME] [--dry-run] [--json]
-           gvingest announce --test NAME [--config FILE] [--catalog ID]
-
+    static let options: [CommandOption] = [
+        .configuration,
+        .catalogID,
+        .option("--channel", "NAME", "Deliver to this channel only."),
+        .flag("--dry-run", "Print the messages that would be sent (JSON payloads, the email as sent); send nothing, change "
+              + "nothing, need no secrets."),
+        .flag("--json", "Print {\"channels\": [{\"channel\", \"delivered\", \"messages\", \"pending\", \"problem\"}]}; with "
+              + "--dry-run, [{\"channel\", \"newsIds\", \"body\"}]."),
+        .option("--test", "NAME", "Send one test message to channel NAME, to check its settings; the outbox is not touched."),
+    ]
+    static let usages = [
+        Usage(optional: ["--config", "--catalog", "--channel", "--dry-run", "--json"]),
+        Usage(required: ["--test"], optional: ["--config", "--catalog"]),
+    ]
+    static let discussion = """
     Sends the news that runs published and the configuration's announce channels have not yet
     received: what a run could not deliver (a channel down, a rate limit past the deadline, a
     run killed while delivering). `gvingest run` delivers by itself after each commit; this is for a
@@ -19,18 +28,8 @@ enum AnnounceCommand: Command {
     after every message a service confirmed, so nothing is lost and a crash repeats at most one
     message. Secrets come from the environment variables the channels name; a webhook is shown
     by its host only.
-
-    Options:
-      --config FILE   The pipeline configuration (default: pipeline.json).
-      --catalog ID    The catalog (needed when the configuration has several).
-      --channel NAME  Deliver to this channel only.
-      --dry-run       Print the messages that would be sent (JSON payloads, the email as sent);
-                      send nothing, change nothing, need no secrets.
-      --json          Print {"channels": [{"channel", "delivered", "messages", "pending", "problem"}]};
-                      with --dry-run, [{"channel", "newsIds", "body"}].
-      --test NAME     Send one test message to channel NAME, to check its settings; the outbox is
-                      not touched.
-
+    """
+    static let exitStatus = """
     Exit status: 0 nothing left pending (or the test message was delivered), 64 bad usage, 65 the
     configuration has no announce section, is invalid, or the outbox is not one, 66 the configuration
     can't be read, 69 the test message was not delivered (the error says why: a secret not set, a

@@ -12,8 +12,9 @@ struct Arguments {
     var values: [String: [String]] = [:]
     var flags: Set<String> = []
 
-    /// Parses `words` against the flags and options a command accepts; `--name=value` works too.
-    init(_ words: [String], flags allowedFlags: Set<String>, options allowedOptions: Set<String>) throws(UsageError) {
+    /// Parses `words` against the options a command declares; `--name=value` works too. A value an option does not
+    /// allow is a usage error; an allowed one is kept in its declared spelling.
+    init(_ words: [String], options declared: [CommandOption]) throws(UsageError) {
         var rest = words[...]
         var onlyPositionals = false
         while let word = rest.popFirst() {
@@ -27,16 +28,17 @@ struct Arguments {
             }
             let parts = word.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = String(parts[0]), inlineValue = parts.count > 1 ? String(parts[1]) : nil
-            if allowedFlags.contains(name) {
+            guard let option = declared.first(where: { $0.name == name }) else {
+                let hint = closestName(to: name, among: declared.map(\.name).sorted(), within: 3).map { " (did you mean \($0)?)" } ?? ""
+                throw UsageError(message: "unknown option \(name)\(hint)")
+            }
+            if option.isFlag {
                 guard inlineValue == nil else { throw UsageError(message: "\(name) takes no value") }
                 flags.insert(name)
-            } else if allowedOptions.contains(name) {
-                guard let value = inlineValue ?? rest.popFirst(), !value.isEmpty else { throw UsageError(message: "\(name) needs a value") }
-                values[name, default: []].append(value)
             } else {
-                let known = allowedFlags.union(allowedOptions).sorted()
-                let hint = closestName(to: name, among: known, within: 3).map { " (did you mean \($0)?)" } ?? ""
-                throw UsageError(message: "unknown option \(name)\(hint)")
+                guard let value = inlineValue ?? rest.popFirst(), !value.isEmpty else { throw UsageError(message: "\(name) needs a value") }
+                guard let accepted = option.accepted(value) else { throw UsageError(message: option.refusal(value)) }
+                values[name, default: []].append(accepted)
             }
         }
     }

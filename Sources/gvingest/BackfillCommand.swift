@@ -6,12 +6,15 @@ enum BackfillCommand: Command {
     static let name = "backfill"
     static let usesNetwork = true
     static let summary = "Build a catalog's history from its archived editions, oldest first (first editions, timelines)."
-    static let flags = ["--rebuild"]
-    static let options = ["--config", "--catalog", "--date", "--log-format"]
-    static let help = """
-    Usage: gvingest backfill [--config FILE] [--catalog ID] [--date LABEL=YYYY-MM-DD]... [--rebuild]
-                             [--log-format human|json] LABEL=SOURCE...
-
+    static let options: [CommandOption] = [
+        .configuration,
+        .catalogID,
+        .option("--date", "LABEL=YYYY-MM-DD", "The date of one edition.", repeatable: true),
+        .flag("--rebuild", "Set the existing history aside and start again."),
+        .logFormat,
+    ]
+    static let usages = [Usage(after: "LABEL=SOURCE...")]
+    static let discussion = """
     Runs the catalog's archived editions, oldest first, into its snapshot history: each EDITION is
     LABEL=SOURCE, a label such as 2021-2022 and any source `run` accepts (an http(s) URL, a mirror
     folder, a folder of pages). Each edition's snapshot is dated by --date LABEL=YYYY-MM-DD, or else
@@ -24,15 +27,8 @@ enum BackfillCommand: Command {
     A backfill cut short (killed, a source down) goes on after the last edition it finished when run
     again with the same editions. A history holding other snapshots is refused unless --rebuild, which
     renames the catalog's snapshot folder to <catalog>.before-backfill-<time> (never deleted).
-
-    Options:
-      --config FILE      The pipeline configuration (default pipeline.json).
-      --catalog ID       The catalog, when the configuration has several.
-      --date LABEL=DAY   The date of one edition (repeatable).
-      --rebuild          Set the existing history aside and start again.
-      --log-format FMT   human (default) or json (one object a line).
-      --help             Show this help.
-
+    """
+    static let exitStatus = """
     Exit status: 0 every edition done, 64 bad usage, 65 a history that is not this backfill's (see
     --rebuild) or an edition refused, 66 the configuration can't be read, 69 a source is unavailable,
     73 an output can't be written, 75 a temporary failure (run it again: it goes on where it stopped).

@@ -5,18 +5,16 @@ import Foundation
 enum ConfigCommand: Command {
     static let name = "config"
     static let summary = "Validate a pipeline configuration (gvingest config check [FILE])."
-    static let help = """
-    Usage: gvingest config check [FILE]
-
+    static let usages = [Usage(before: "check [FILE]")]
+    static let discussion = """
     Validates a pipeline configuration (default: pipeline.json in the current directory) and lists
     every problem with its JSON path and the form expected there, e.g.
       catalogs[0].system: expected one of \(CatalogSystem.allCases.map(\.rawValue).joined(separator: ", ")), got "peoplesoft"
     Unknown keys are rejected with a did-you-mean suggestion; paths must stay inside the
     configuration's directory; every integer setting must be within its range, e.g.
       fetch.concurrency: expected an integer from 1 to 256, got 9223372036854775807
-
-    Exit status: 0 valid, 65 invalid, 66 the file can't be read, 64 bad usage.
     """
+    static let exitStatus = "Exit status: 0 valid, 65 invalid, 66 the file can't be read, 64 bad usage."
 
     static func run(_ words: [String]) async throws -> ExitStatus {
         let arguments = try parseArguments(words)

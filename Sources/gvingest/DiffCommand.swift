@@ -5,12 +5,22 @@ import Foundation
 enum DiffCommand: Command {
     static let name = "diff"
     static let summary = "Compare two snapshots or catalogs: added, removed, renumbered and changed courses."
-    static let flags = ["--json", "--markdown", "--stat", "--quiet"]
-    static let options = ["--config", "--catalog", "--snapshots", "--only", "--color"]
-    static let help = """
-    Usage: gvingest diff [OLD NEW] [--config FILE] [--catalog ID] [--snapshots DIR]
-                         [--json | --markdown | --stat | --quiet] [--only KIND[,KIND]] [--color auto|always|never]
-
+    static let options: [CommandOption] = [
+        .option("--config", "FILE", "Find the snapshots through this configuration.", default: "pipeline.json"),
+        .option("--catalog", "ID", "With --config: the catalog whose snapshots to compare."),
+        .option("--snapshots", "DIR", "Compare the last two snapshots in DIR, one catalog's snapshot directory."),
+        .flag("--json", "Print one object {\"added\", \"removed\", \"changed\", \"renumbered\"}, each a list of entries with "
+              + "id, name and title; changed and renumbered entries carry \"changes\" ({field: {\"old\": …, \"new\": …}}), "
+              + "renumbered ones \"from\" and \"to\" (the codes)."),
+        .flag("--markdown", "Print a Markdown changelog."),
+        .flag("--stat", "Print only the counts: \"3 added, 2 removed, 1 renumbered, 3 changed\"."),
+        .flag("--quiet", "Print nothing; the exit status says whether they differ."),
+        .option("--only", "KIND", "Show only these kinds of change.", allowed: DiffKind.allCases.map(\.rawValue),
+                repeatable: true, commaSeparated: true),
+        .color("The diff's colours"),
+    ]
+    static let usages = [Usage(before: "[OLD NEW]")]
+    static let discussion = """
     Compares two catalogs course by course: added, removed, renumbered (a new code with the same title
     and description) and changed, with each changed field's old and new value. White space, ordering
     and computed fields (timestamps, fingerprints, sources, file and page URLs, the edition's name) are
@@ -20,23 +30,9 @@ enum DiffCommand: Command {
     the snapshot directory of --config FILE (default pipeline.json) for --catalog ID (needed when it
     has several catalogs). OLD and NEW may be any two snapshot files or published catalog.json files
     (anything with a "courses" list of course records). Of courses with one id in a file, the first is
-    compared, and a warning counts the others.
-
-    Options:
-      --config FILE    Find the snapshots through this configuration (default pipeline.json).
-      --catalog ID     With --config: the catalog whose snapshots to compare.
-      --snapshots DIR  Compare the last two snapshots in DIR, one catalog's snapshot directory.
-      --json           Print one object {"added", "removed", "changed", "renumbered"}, each a list of
-                       entries with id, name and title; changed and renumbered entries carry "changes"
-                       ({field: {"old": …, "new": …}}), renumbered ones "from" and "to" (the codes).
-      --markdown       Print a Markdown changelog.
-      --stat           Print only the counts: "3 added, 2 removed, 1 renumbered, 3 changed".
-      --quiet          Print nothing; the exit status says whether they differ.
-      --only KIND      Show only these kinds: added, removed, changed, renumbered (repeatable).
-      --color WHEN     auto (default: colour on a terminal, unless NO_COLOR is set or TERM=dumb),
-                       always or never.
-      --help           Show this help.
-
+    compared, and a warning counts the others. --json, --markdown, --stat and --quiet exclude each other.
+    """
+    static let exitStatus = """
     Exit status, as diff(1): 0 no differences, 1 differences (of the kinds shown), 2 trouble (an input
     can't be read or is not a snapshot or catalog, fewer than two snapshots). Bad usage exits 64, as it
     does for every gvingest command.
@@ -48,13 +44,9 @@ enum DiffCommand: Command {
         guard ["--json", "--markdown", "--stat", "--quiet"].filter(arguments.has).count <= 1 else {
             throw UsageError(message: "choose one of --json, --markdown, --stat and --quiet")
         }
+        // The parser has checked each word against DiffKind's names.
         let onlyWords = arguments.values["--only"]?.flatMap { $0.split(separator: ",") }
-        let kinds = try Set(onlyWords?.map { word throws(UsageError) in
-            guard let kind = DiffKind(rawValue: String(word)) else {
-                throw UsageError(message: "--only takes added, removed, changed or renumbered, not '\(word)'")
-            }
-            return kind
-        } ?? DiffKind.allCases)
+        let kinds = Set(onlyWords?.compactMap { DiffKind(rawValue: String($0)) } ?? DiffKind.allCases)
         let inputs: [(file: URL, label: String)]
         switch arguments.positional.count {
         case 2:

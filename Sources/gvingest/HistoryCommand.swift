@@ -5,22 +5,19 @@ import Foundation
 enum HistoryCommand: Command {
     static let name = "history"
     static let summary = "Print one course's timeline: its first edition, renumberings, changes, removals."
-    static let flags = ["--json"]
-    static let options = ["--config", "--catalog"]
-    static let help = """
-    Usage: gvingest history COURSE [--config FILE] [--catalog ID] [--json]
-
+    static let options: [CommandOption] = [
+        .configuration,
+        .catalogID,
+        .flag("--json", "Print {\"name\", \"title\", \"firstEdition\", \"createdAt\", \"inCatalog\", \"history\"}."),
+    ]
+    static let usages = [Usage(before: "COURSE")]
+    static let discussion = """
     Prints the timeline of COURSE (a code such as "CIS 162", or an id such as cis-162) from the
     catalog's newest snapshot: the edition it first appeared in, then each edition that renumbered,
     changed, removed or brought it back. A course no longer in the catalog is found too. The history
     is as deep as the snapshots go: `gvingest backfill` builds it from archived editions.
-
-    Options:
-      --config FILE  The pipeline configuration (default pipeline.json).
-      --catalog ID   The catalog, when the configuration has several.
-      --json         Print {"name", "title", "firstEdition", "createdAt", "inCatalog", "history"}.
-      --help         Show this help.
-
+    """
+    static let exitStatus = """
     Exit status: 0 found, 64 bad usage, 65 no such course, 66 no snapshot or an unreadable one.
     """
 

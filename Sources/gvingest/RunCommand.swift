@@ -6,15 +6,33 @@ enum RunCommand: Command {
     static let name = "run"
     static let usesNetwork = true
     static let summary = "Run every stage: fetch, parse, normalize, diff, announce, publish (the scheduled job)."
-    static let flags = ["--dry-run", "--accept-removals", "--quiet"]
-    static let options = ["--config", "--catalog", "--replay", "--source", "--system", "--out", "--log-format", "--report", "--color"]
-    static let help = """
-    Usage: gvingest run [--config FILE] [--catalog ID] [--replay DIR] [--dry-run] [--accept-removals]
-                        [--log-format human|json] [--report FILE] [--quiet] [--color WHEN]
-           gvingest run --source PATH|URL [--system \(SystemChoice.synopsis)] [--out DIR]
-                        [--config FILE] [--catalog ID] [--dry-run] [--accept-removals] [--log-format F]
-                        [--report FILE] [--quiet] [--color WHEN]
-
+    static let options: [CommandOption] = [
+        .option("--config", "FILE", "The pipeline configuration. With --source, only its normalization, fetch, news and "
+                + "guard settings (and outputs, without --out).", default: "pipeline.json"),
+        .option("--catalog", "ID", "The catalog to run (needed when the configuration has several); with --source, the id "
+                + "to give it (default: the host or directory name). The id names the snapshot store, so runs over two "
+                + "directories with one id are compared, and the feed (id urn:gvingest:ID:news, title \"ID: new courses\")."),
+        .option("--replay", "DIR", "Read the catalog from a recorded mirror instead of its source (not with --source)."),
+        .option("--source", "PATH|URL", "Run one source instead of a configuration's catalogs."),
+        .system("With --source: the parser for the pages; with auto the catalog is labelled with the system most courses "
+                + "came from."),
+        .option("--out", "DIR", "With --source: the output directory (needed without --config). A warning says when it holds "
+                + "snapshots of other catalogs but none of this one (a new baseline)."),
+        .flag("--dry-run", "Fetch, parse, normalize and print the diff against the last snapshot; write nothing but the copy "
+              + "of the run report --report names."),
+        .flag("--accept-removals", "Publish even when more courses disappeared than guards allow."),
+        .logFormat,
+        .option("--report", "FILE", "Also write the run report to FILE (- is standard output, after a dry run's diff); 73 if "
+                + "a good run can't write either."),
+        .flag("--quiet", "No progress line."),
+        .color("The --dry-run diff's colours"),
+    ]
+    static let usages = [
+        Usage(optional: ["--config", "--catalog", "--replay", "--dry-run", "--accept-removals", "--log-format", "--report",
+                         "--quiet", "--color"]),
+        Usage(required: ["--source"], optional: ["--system", "--out", "--config", "--catalog"], after: "[other options above]"),
+    ]
+    static let discussion = """
     Runs the pipeline for a catalog of a configuration (default pipeline.json; --catalog picks one
     when it has several), or, with --source, for one source: a URL is crawled, a directory with an
     index.json is replayed as a mirror, any other directory is read as saved pages. Outputs go to the
@@ -31,30 +49,8 @@ enum RunCommand: Command {
     report and the digest, and published past. A second run on the same outputs at the same time
     stops at once. SOURCE_DATE_EPOCH (seconds since 1970), when set, is the run's clock, so the same
     pages give byte-identical outputs.
-
-    Options:
-      --config FILE      The pipeline configuration (default: pipeline.json). With --source, only its
-                         normalization, fetch, news and guard settings (and outputs, without --out).
-      --catalog ID       The catalog to run (needed when the configuration has several); with --source,
-                         the id to give it (default: the host or directory name). The id names the
-                         snapshot store, so runs over two directories with one id are compared, and the
-                         feed (id urn:gvingest:ID:news, title "ID: new courses").
-      --replay DIR       Read the catalog from a recorded mirror instead of its source (not with --source).
-      --source PATH|URL  Run one source instead of a configuration's catalogs.
-      --system S         With --source: auto (default: recognized from the pages; the catalog is labelled
-                         with the system most courses came from), \(SystemChoice.systemList).
-      --out DIR          With --source: the output directory (needed without --config). A warning says
-                         when it holds snapshots of other catalogs but none of this one (a new baseline).
-      --dry-run          Fetch, parse, normalize and print the diff against the last snapshot; write nothing
-                         but the copy of the run report --report names.
-      --accept-removals  Publish even when more courses disappeared than guards allow.
-      --log-format F     human (default) or json: one JSON object per line on stderr, early errors too.
-      --report FILE      Also write the run report to FILE (- is standard output, after a dry run's diff);
-                         73 if a good run can't write either.
-      --quiet            No progress line.
-      --color WHEN       The --dry-run diff's colours: auto (default: on a terminal, unless NO_COLOR is
-                         set or TERM=dumb), always or never.
-
+    """
+    static let exitStatus = """
     Exit status: 0 ok, 64 bad usage, 65 data error (a guard refused, a corrupt snapshot or news
     file, an invalid configuration), 66 the configuration can't be read, 69 the source is
     unavailable (no such --source directory, an unreadable mirror), 73 an output can't be written,

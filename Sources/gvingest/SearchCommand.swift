@@ -5,31 +5,28 @@ import Foundation
 enum SearchCommand: Command {
     static let name = "search"
     static let summary = "Find courses in a published catalog.json by code, title or description, with filters."
-    static let flags = ["--json"]
-    static let options = ["--catalog", "--config", "--subject", "--level", "--credits", "--requires", "--format"]
-    static let help = """
-    Usage: gvingest search [QUERY...] [--catalog FILE | --config FILE] [--subject S] [--level L] [--credits N]
-                           [--requires CODE] [--json | --format json|jsonl|csv]
-
+    static let options: [CommandOption] = [
+        .option("--catalog", "FILE", "The published catalog to search (default: the catalog.json in the outputs of --config "
+                + "FILE, or of pipeline.json when there is one here, else out/catalog.json)."),
+        .option("--config", "FILE", "Search the catalog this configuration publishes (its outputs.directory)."),
+        .option("--subject", "S", "Only courses of this subject (CIS)."),
+        .option("--level", "LEVEL", "Only courses of this level.", allowed: CourseLevel.allCases.map(\.rawValue)),
+        .option("--credits", "N", "Only courses that can be taken for N credits (N within the credit range)."),
+        .option("--requires", "CODE", "Only courses whose prerequisite or corequisite names CODE (\"CIS 162\", cis162)."),
+        .flag("--json", "Print one JSON array of the matching course records, each with \"match\": code, title, description, "
+              + "or filters when no QUERY was given."),
+        .option("--format", "FORMAT", "json (the same as --json), jsonl (one record a line) or csv (a header, then id, name, "
+                + "subject, number, title, credits, level, prerequisiteString, corequisiteString, description, url, match).",
+                allowed: RecordFormat.allCases.map(\.rawValue)),
+    ]
+    static let usages = [Usage(before: "[QUERY...]")]
+    static let discussion = """
     Finds courses in a published catalog whose code, title or description contains QUERY (any case;
     "cis162" finds CIS 162). Code matches come first, then title matches, then description
     matches; ties in code order. With no QUERY, every course passing the filters is listed.
-
-    Options:
-      --catalog FILE   The published catalog to search (default: the catalog.json in the outputs of
-                       --config FILE, or of pipeline.json when there is one here, else out/catalog.json).
-      --config FILE    Search the catalog this configuration publishes (its outputs.directory).
-      --subject S      Only courses of this subject (CIS).
-      --level L        Only this level: developmental, undergraduate, graduate or doctoral (any case).
-      --credits N      Only courses that can be taken for N credits (N within the credit range).
-      --requires CODE  Only courses whose prerequisite or corequisite names CODE ("CIS 162", cis162).
-      --json           Print one JSON array of the matching course records, each with "match":
-                       code, title, description, or filters when no QUERY was given.
-      --format F       json (the same as --json), jsonl (one record a line) or csv (a header, then id,
-                       name, subject, number, title, credits, level, prerequisiteString,
-                       corequisiteString, description, url, match).
-      --help           Show this help.
-
+    --catalog and --config exclude each other.
+    """
+    static let exitStatus = """
     Exit status: 0 the search ran (with no match, "no courses match" goes to stderr),
     64 bad usage, 65 the file is not a catalog or a course's member has the wrong type, 66 the
     catalog can't be read.

@@ -5,10 +5,13 @@ import Foundation
 enum SiteCommand: Command {
     static let name = "site"
     static let summary = "Render the catalog website (courses, prerequisite maps, search, what changed, health)."
-    static let options = ["--config", "--catalog", "--out"]
-    static let help = """
-    Usage: gvingest site [--config FILE] [--catalog ID] [--out DIR]
-
+    static let options: [CommandOption] = [
+        .configuration,
+        .catalogID,
+        .option("--out", "DIR", "Where the site goes (default: outputs.site). DIR is replaced whole; a symbolic link, or a "
+                + "folder holding files gvingest did not write, is refused."),
+    ]
+    static let discussion = """
     Renders a static website for people from the outputs of `gvingest run` (the configuration's
     outputs.directory): a home page, a page per subject and per course (every published field,
     requisites as links both ways, a prerequisite map with its text equivalent), search as you
@@ -18,13 +21,8 @@ enum SiteCommand: Command {
     beside the pages. Every link is relative: open DIR/index.html in a browser, or publish DIR on
     any static host. The same outputs give the same bytes. `gvingest run` renders it by itself
     when outputs.site is set, and then also shows which rule of the page each field came from.
-
-    Options:
-      --config FILE  The pipeline configuration (default: pipeline.json).
-      --catalog ID   The catalog (needed when the configuration has several).
-      --out DIR      Where the site goes (default: outputs.site). DIR is replaced whole; a
-                     symbolic link, or a folder holding files gvingest did not write, is refused.
-
+    """
+    static let exitStatus = """
     Exit status: 0 ok, 64 bad usage, 65 a snapshot, news.json or run-report.json is not valid,
     or the configuration, 66 the configuration can't be read or the catalog has no snapshot yet,
     73 the site can't be written, 75 a run holds the outputs' lock.

