@@ -41,7 +41,7 @@ enum AnnounceCommand: Command {
         let arguments = try parseArguments(words)
         guard arguments.positional.isEmpty else { throw UsageError(message: "unexpected argument '\(arguments.positional[0])'") }
         let (path, config, catalog) = try configuredCatalog(arguments)
-        guard let settings = config.announce else { throw CommandFailure("\(path) has no announce section: no channel to announce to", status: .dataError) }
+        guard let settings = config.announce else { throw CommandFailure("\(path) has no announce section: no channel to announce to", .invalidData) }
         let names = settings.channels.map(\.name)
         func channel(_ option: String) throws(UsageError) -> [AnnounceChannel]? {
             guard let name = arguments.value(option) else { return nil }
@@ -57,7 +57,7 @@ enum AnnounceCommand: Command {
             var outbox = Outbox(queued: [])
             outbox.pending[test[0].name] = [announcer.test]
             let report = await announcer.deliver(outbox, only: test, keep: false)[0]
-            if let problem = report.problem { throw CommandFailure(problem, status: .unavailable) }
+            if let problem = report.problem { throw CommandFailure(problem, .unavailable) }
             print("channel \(report.channel): the test message was delivered")
             return .ok
         }
@@ -67,7 +67,7 @@ enum AnnounceCommand: Command {
         let lock = dryRun ? nil : try RunLock(directory: config.outputs.directory)
         defer { withExtendedLifetime(lock) {} }
         let news = try Result { () throws(CommitError) in try NewsPipeline(store: store, outputDirectory: config.outputs.directory).loadNews() }
-            .mapError { CommandFailure("\($0)", status: .dataError) }.get()
+            .mapError { CommandFailure("\($0)", .invalidData) }.get()
         let outbox = try announcer.outbox(news: news)
         if dryRun {
             let messages = (only ?? settings.channels).flatMap { channel in

@@ -56,9 +56,9 @@ struct Arguments {
 
 /// Reads a pipeline configuration, alike for every command: 66 when unreadable, 65 when invalid.
 func loadConfiguration(_ path: String) throws(CommandFailure) -> PipelineConfig {
-    let bytes = try CommandFailure.catching(.noInput, "\(path): cannot read the configuration: ") { try FileBytes.read(path: path, limit: FileBytes.Limit.configuration) }
+    let bytes = try CommandFailure.catching(.missingInput, "\(path): cannot read the configuration: ") { try FileBytes.read(path: path, limit: FileBytes.Limit.configuration) }
     return try Result { try PipelineConfig.parse(Data(bytes), file: URL(fileURLWithPath: path)) }
-        .mapError { CommandFailure("\($0)\(rulesHint(path))", status: .dataError) }.get()
+        .mapError { CommandFailure("\($0)\(rulesHint(path))", .invalidData) }.get()
 }
 
 /// The configuration `--config` names (default pipeline.json), read and validated, and the catalog `--catalog` names.
@@ -94,10 +94,10 @@ func rulesHint(_ path: String) -> String {
 }
 
 extension CommandFailure {
-    /// `body`'s value; what it throws ends the command with `status` and the error's text after `context`.
-    static func catching<T>(_ status: ExitStatus, _ context: String = "",
+    /// `body`'s value; what it throws ends the command for `cause`, with the error's text after `context`.
+    static func catching<T>(_ cause: CatalogError.Cause, _ context: String = "",
                             _ body: () throws -> T) throws(CommandFailure) -> T {
-        try Result(catching: body).mapError { CommandFailure(context + "\($0)", status: status) }.get()
+        try Result(catching: body).mapError { CommandFailure(context + "\($0)", cause) }.get()
     }
 }
 

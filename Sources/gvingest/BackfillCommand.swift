@@ -38,7 +38,7 @@ enum BackfillCommand: Command {
         let arguments = try parseArguments(words)
         guard !arguments.positional.isEmpty else { throw UsageError(message: "name the editions, oldest first, as LABEL=SOURCE") }
         let format = try arguments.value("--log-format", "must be human or json", RunLog.Format.init) ?? .human
-        let log = RunLog(format: format, command: name)
+        let log = RunLog(format: format, command: name) { ExitStatus.remedy($0, command: Self.self) }
         let (_, config, catalog) = try configuredCatalog(arguments)
         var dates: [String: Date] = [:]
         for word in arguments.values["--date", default: []] {
@@ -69,8 +69,9 @@ enum BackfillCommand: Command {
         do throws(CatalogError) {
             lock = try RunLock(directory: config.outputs.directory)
         } catch {
-            log.error("lock", "\(error)")
-            return ExitStatus(error.cause)
+            let (status, message) = ExitStatus.report(error, command: Self.self)
+            log.error("lock", message)
+            return status
         }
         defer { withExtendedLifetime(lock) {} }
         var backfill = Backfill(catalog: catalog, config: config, editions: editions)
@@ -84,8 +85,9 @@ enum BackfillCommand: Command {
             log.info("backfill", "\(ran.count) edition(s) run\(resumed); `gvingest history COURSE` shows a course's timeline")
             return .ok
         case let .refused(error):
-            log.error("backfill", error.message)
-            return ExitStatus(error.cause)
+            let (status, message) = ExitStatus.report(error, command: Self.self)
+            log.error("backfill", message)
+            return status
         case let .stopped(label, outcome):
             log.error("backfill", "stopped at edition \(label); run the same command again to go on from there")
             return outcome.cause.map(ExitStatus.init) ?? .temporaryFailure

@@ -70,7 +70,7 @@ enum DiffCommand: Command {
                 labels.append(input.label + (document.capturedAt.map { " (\($0))" } ?? ""))
             } catch {
                 let why = (error as? FormatError).map { "not a snapshot or catalog: \($0.message)" } ?? "cannot read: \(error)"
-                throw CommandFailure("\(input.label): \(why)", status: .trouble)
+                throw DiffTrouble(message: "\(input.label): \(why)")
             }
         }
         let diff = (builder?.finish() ?? CatalogDiff()).only(kinds)
@@ -97,18 +97,18 @@ enum DiffCommand: Command {
             guard arguments.value("--config") == nil, arguments.value("--catalog") == nil else {
                 throw UsageError(message: "--snapshots names the directory itself; it does not go with --config or --catalog")
             }
-            if let problem = FileBytes.directoryProblem(directory) { throw CommandFailure("\(directory): \(problem)", status: .trouble) }
+            if let problem = FileBytes.directoryProblem(directory) { throw DiffTrouble(message: "\(directory): \(problem)") }
             store = SnapshotStore(directory: URL(fileURLWithPath: directory))
         } else {
             let path = arguments.value("--config") ?? "pipeline.json"
             let file = URL(fileURLWithPath: path)
-            let config = try CommandFailure.catching(.trouble) { try PipelineConfig.load(file) }
+            let config = try DiffTrouble.catching { try PipelineConfig.load(file) }
             store = config.outputs.store(for: try oneCatalog(of: config, at: path, named: arguments.value("--catalog")).id)
         }
-        let entries = try CommandFailure.catching(.trouble) { try store.list() }
+        let entries = try DiffTrouble.catching { try store.list() }
         guard entries.count >= 2 else {
-            throw CommandFailure("\(store.directory.path) has \(entries.count) snapshot(s); "
-                + "a diff needs two (run the pipeline again, or name two files)", status: .trouble)
+            throw DiffTrouble(message: "\(store.directory.path) has \(entries.count) snapshot(s); "
+                + "a diff needs two (run the pipeline again, or name two files)")
         }
         return entries.suffix(2).map { ($0.file, $0.name) }
     }

@@ -94,7 +94,7 @@ enum FetchCommand: Command {
         if report.failures.count > 20 { printError("  … and \(report.failures.count - 20) more (see --json)") }
         if arguments.has("--json") { print(report.json.serialized()) }
         if let recorder {
-            try CommandFailure.catching(.cannotCreate, "cannot write the mirror \(recorder.directory.path): ") {
+            try CommandFailure.catching(.cannotWrite, "cannot write the mirror \(recorder.directory.path): ") {
                 try recorder.finish()
             }
         }

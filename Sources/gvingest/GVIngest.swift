@@ -69,20 +69,18 @@ struct GVIngest {
         }
         if C.usesNetwork, Supervisor.isNeeded { return supervised(C.self, words) }
         do {
-            do {
-                return try await C.run(words)
-            } catch let error as CatalogError {
-                throw CommandFailure(error)
-            }
-        } catch let failure as CommandFailure {
-            let json = (try? C.parseArguments(words))?.value("--log-format") == "json"  // a log read by machines stays JSON
-            if json { RunLog(format: .json).error(C.name, failure.message) } else { printError("gvingest \(C.name): \(failure.message)") }
-            return failure.status
+            return try await C.run(words)
         } catch {
-            // A usage mistake as people want to see it: the one line that matters, the synopsis, where to read more.
-            let message = (error as? UsageError)?.message ?? "\(error)"
-            printError("gvingest \(C.name): \(message)\n\(C.synopsis)\nSee 'gvingest \(C.name) --help'.")
-            return .usage
+            let (status, message) = ExitStatus.report(error, command: C.self)
+            if status == .usage {
+                // A usage mistake as people want to see it: the one line that matters, the synopsis, where to read more.
+                printError("gvingest \(C.name): \(message)\n\(C.synopsis)\nSee 'gvingest \(C.name) --help'.")
+            } else if (try? C.parseArguments(words))?.value("--log-format") == "json" {  // a log read by machines stays JSON
+                RunLog(format: .json).error(C.name, message)
+            } else {
+                printError("gvingest \(C.name): \(message)")
+            }
+            return status
         }
     }
 }

@@ -28,8 +28,8 @@ enum HistoryCommand: Command {
         }
         let (_, config, catalog) = try configuredCatalog(arguments)
         let store = config.outputs.store(for: catalog.id)
-        guard let snapshot = try CommandFailure.catching(.noInput, "", { try store.latest()?.snapshot }) else {
-            throw CommandFailure("\(store.directory.path): no snapshot yet; run or backfill first", status: .noInput)
+        guard let snapshot = try CommandFailure.catching(.missingInput, "", { try store.latest()?.snapshot }) else {
+            throw CommandFailure("\(store.directory.path): no snapshot yet; run or backfill first", .missingInput)
         }
         let asked = arguments.positional.joined(separator: " ")
         let code = CourseCode(parsing: asked)?.description, id = asked.lowercased()
@@ -39,7 +39,7 @@ enum HistoryCommand: Command {
         } else if let gone = snapshot.retired.first(where: { $0.id == id || $0.name == code }) {
             found = (gone.name, gone.title, gone.firstEdition, gone.createdAt, gone.history, false)
         } else {
-            throw CommandFailure("no course \(asked) in \(catalog.id)'s newest snapshot or among the courses it retired", status: .dataError)
+            throw CommandFailure("no course \(asked) in \(catalog.id)'s newest snapshot or among the courses it retired", .invalidData)
         }
         if arguments.has("--json") {
             let history = JSONValue(encoding: found.history)

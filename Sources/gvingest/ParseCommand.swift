@@ -78,7 +78,8 @@ enum ParseCommand: Command {
             } else if !results[page].yieldedRecord {
                 let result = results[page]  // no course on it to copy
                 empty += 1
-                let why = result.failure.map { ": \($0)" } ?? " (parsed as \(result.system?.rawValue ?? "?"): \(result.systemRule))"
+                let remedy = result.system == nil ? ExitStatus.remedy(.nameSystem, command: Self.self).map { " (\($0))" } ?? "" : ""
+                let why = result.failure.map { ": \($0)" } ?? " (parsed as \(result.system?.rawValue ?? "?"): \(result.systemRule)\(remedy))"
                 messages += "gvingest parse: \(result.input): no course found\(why)\n"
                 if result.failure == nil, let diagnosis = noCourseDiagnosis(result, inputs: inputs) {
                     messages += "gvingest parse: \(result.input): \(diagnosis)\n"
@@ -98,7 +99,7 @@ enum ParseCommand: Command {
                     try FileHandle.standardOutput.write(contentsOf: Data(format.text(records).utf8))
                 }
             } catch {
-                throw CommandFailure("cannot write the output: \(error.systemReason)", status: .cannotCreate)
+                throw CommandFailure("cannot write the output: \(error.systemReason)", .cannotWrite)
             }
         } else {
             let scheme = Normalizer(rules: rules).numberingScheme(for: results.lazy.flatMap { $0.courses.lazy.map(\.code) })

@@ -25,7 +25,7 @@ enum PrereqCommand: Command {
         guard !arguments.positional.isEmpty else { throw UsageError(message: "give the prerequisite text") }
         var words = arguments.positional
         if words == ["-"] {
-            let bytes = try CommandFailure.catching(.noInput, "standard input: cannot read: ") { try FileBytes.read(path: FileBytes.standardInput, limit: FileBytes.Limit.page) }
+            let bytes = try CommandFailure.catching(.missingInput, "standard input: cannot read: ") { try FileBytes.read(path: FileBytes.standardInput, limit: FileBytes.Limit.page) }
             words = [String(decoding: bytes, as: UTF8.self)]
         }
         let text = TextCleaner.cleanLine(words.joined(separator: " "))

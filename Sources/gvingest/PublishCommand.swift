@@ -69,7 +69,7 @@ enum PublishCommand: Command {
         let directory = URL(fileURLWithPath: out).standardizedFileURL
         if let problem = FileBytes.directoryProblem(directory.path) {
             throw CommandFailure("\(directory.path): \(problem); publish reads the outputs of a complete `gvingest run`",
-                                 status: .noInput)
+                                 .missingInput)
         }
         // A run must not rewrite the outputs while they are read.
         let lock = try RunLock(directory: directory)

@@ -66,7 +66,7 @@ enum RunCommand: Command {
         let colors = try stdoutColors(arguments)
         guard arguments.positional.isEmpty else { throw UsageError(message: "unexpected argument '\(arguments.positional[0])'") }
         let format = try arguments.value("--log-format", "must be human or json", RunLog.Format.init) ?? .human
-        let log = RunLog(format: format)
+        let log = RunLog(format: format) { ExitStatus.remedy($0, command: Self.self) }
 
         let config: PipelineConfig
         var detectSystem = false
@@ -99,8 +99,9 @@ enum RunCommand: Command {
         do throws(CatalogError) {
             lock = dryRun ? nil : try RunLock(directory: config.outputs.directory)
         } catch {
-            log.error("lock", "\(error)")
-            return ExitStatus(error.cause)
+            let (status, message) = ExitStatus.report(error, command: Self.self)
+            log.error("lock", message)
+            return status
         }
         defer { withExtendedLifetime(lock) {} }
 

@@ -56,8 +56,8 @@ enum SearchCommand: Command {
         let format = try RecordFormat.chosen(arguments)
         let path = try catalogPath(arguments)
         let file = URL(fileURLWithPath: path)
-        let bytes = try CommandFailure.catching(.noInput, "\(path): ") { try FileBytes.read(file, limit: FileBytes.Limit.document) }
-        let courses = try CommandFailure.catching(.dataError, "\(path): not a catalog: ") {
+        let bytes = try CommandFailure.catching(.missingInput, "\(path): ") { try FileBytes.read(file, limit: FileBytes.Limit.document) }
+        let courses = try CommandFailure.catching(.invalidData, "\(path): not a catalog: ") {
             try CatalogSearch.courses(in: bytes)
         }
         let hits = CatalogSearch.search(courses, query)

@@ -39,7 +39,7 @@ enum SiteCommand: Command {
         let lock = try RunLock(directory: config.outputs.directory)
         defer { withExtendedLifetime(lock) {} }
         let files = CatalogSite.render(try SitePublisher.input(outputs: config.outputs, catalog: catalog))
-        try CommandFailure.catching(.cannotCreate, "") { try SitePublisher.write(files, to: out) }
+        try CommandFailure.catching(.cannotWrite, "") { try SitePublisher.write(files, to: out) }
         printError("gvingest site: wrote \(files.count) files; open \(out.standardizedFileURL.appendingPathComponent("index.html").path) in a browser")
         return .ok
     }

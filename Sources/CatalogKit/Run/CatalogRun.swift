@@ -74,7 +74,7 @@ public struct CatalogRun: Sendable {
                                  "notModified": result.notModified, "retries": result.retries, "courses": result.courseCount])
             }
         } catch {
-            log.error("fetch", "source unavailable: \(error)")
+            log.error("fetch", "source unavailable: \(error)", remedy: error.remedy)
             report.outcome = "source unavailable: \(error)"
             return .sourceUnavailable(error)
         }
@@ -136,7 +136,7 @@ public struct CatalogRun: Sendable {
             await announce(committed, pipeline: pipeline, log: log, report: &report)
             return failure.map { .publishFailed(committed, $0) } ?? .committed(committed)
         } catch {
-            log.error("publish", "\(error)")
+            log.error("publish", "\(error)", remedy: error.remedy)
             report.outcome = "\(error)"
             // Pages failed for passing reasons explain other refusals too (no listing: too few courses): retry later.
             let violations = if case let .refused(violations) = error { violations } else { [GuardViolation]() }
@@ -205,7 +205,7 @@ public struct CatalogRun: Sendable {
             }
         }
         guard let failure else { return nil }
-        log.error("firestore", "\(failure); the outputs stand, `gvingest publish` can be run again")
+        log.error("firestore", "\(failure); the outputs stand, `gvingest publish` can be run again", remedy: failure.remedy)
         report.outcome = "outputs written; Firestore publish failed: \(failure)"
         return failure
     }
