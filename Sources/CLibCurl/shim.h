@@ -12,7 +12,16 @@ static inline CURLcode gvingest_curl_setopt_pointer(CURL *curl, CURLoption optio
     return curl_easy_setopt(curl, option, value);
 }
 
-// The last reply code of the server (an SMTP status such as 250 or 535).
+// CURLOPT_WRITEFUNCTION and CURLOPT_HEADERFUNCTION share this shape.
+static inline CURLcode gvingest_curl_setopt_write(CURL *curl, CURLoption option, curl_write_callback callback) {
+    return curl_easy_setopt(curl, option, callback);
+}
+
+static inline CURLcode gvingest_curl_setopt_xferinfo(CURL *curl, curl_xferinfo_callback callback) {
+    return curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, callback);
+}
+
+// The last reply code of the server (an SMTP status such as 250 or 535, an HTTP status).
 static inline long gvingest_curl_response_code(CURL *curl) {
     long code = 0;
     curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &code);

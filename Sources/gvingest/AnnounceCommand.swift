@@ -4,7 +4,6 @@ import Foundation
 /// `gvingest announce`: delivers the news still pending for the channels of pipeline.json's `announce` section.
 enum AnnounceCommand: Command {
     static let name = "announce"
-    static let usesNetwork = true
     static let summary = "Deliver pending news to Discord, Slack, email and webhooks (or test a channel)."
     static let options: [CommandOption] = [
         .configuration,
@@ -52,7 +51,9 @@ enum AnnounceCommand: Command {
             return [channel]
         }
         let store = config.outputs.store(for: catalog.id)
-        let announcer = Announcer(settings: settings, catalog: catalog, store: store, now: RunClock.now() ?? Date())
+        var announcer = Announcer(settings: settings, catalog: catalog, store: store, now: RunClock.now() ?? Date())
+        announcer.userAgent = config.fetch.requestUserAgent
+        announcer.changesPage = config.changesPage
         if let test = try channel("--test") {
             var outbox = Outbox(queued: [])
             outbox.pending[test[0].name] = [announcer.test]
@@ -63,6 +64,9 @@ enum AnnounceCommand: Command {
         }
         let only = try channel("--channel")
         let dryRun = arguments.has("--dry-run")
+        if !dryRun, let link = CatalogRun.plantedLink(config: config, catalogID: catalog.id) {
+            throw CatalogRun.linkRefused(link)
+        }
         // A run must not commit (or deliver) while the outbox is read and written.
         let lock = dryRun ? nil : try RunLock(directory: config.outputs.directory)
         defer { withExtendedLifetime(lock) {} }

@@ -25,8 +25,10 @@ enum BackfillCommand: Command {
     next `gvingest run` goes on from the newest edition as if it had run all along.
 
     A backfill cut short (killed, a source down) goes on after the last edition it finished when run
-    again with the same editions. A history holding other snapshots is refused unless --rebuild, which
-    renames the catalog's snapshot folder to <catalog>.before-backfill-<time> (never deleted).
+    again with the same editions; a list naming an edition that never ran before that one is refused.
+    A history holding other snapshots is refused unless --rebuild, which renames the catalog's
+    snapshot folder to <catalog>.before-backfill-<time> (never deleted) and keeps the announcements
+    still pending (outbox.json) for the next run.
     """
     static let exitStatus = """
     Exit status: 0 every edition done, 64 bad usage, 65 a history that is not this backfill's (see
@@ -65,6 +67,10 @@ enum BackfillCommand: Command {
             throw UsageError(message: "--date \(unused): no edition has that label")
         }
 
+        if let link = CatalogRun.plantedLink(config: config, catalogID: catalog.id) {
+            log.error("outputs", "\(CatalogRun.linkRefused(link))")
+            return .cannotCreate
+        }
         let lock: RunLock
         do throws(CatalogError) {
             lock = try RunLock(directory: config.outputs.directory)

@@ -9,9 +9,10 @@ enum DiffCommand: Command {
         .option("--config", "FILE", "Find the snapshots through this configuration.", default: "pipeline.json"),
         .option("--catalog", "ID", "With --config: the catalog whose snapshots to compare."),
         .option("--snapshots", "DIR", "Compare the last two snapshots in DIR, one catalog's snapshot directory."),
-        .flag("--json", "Print one object {\"added\", \"removed\", \"changed\", \"renumbered\"}, each a list of entries with "
-              + "id, name and title; changed and renumbered entries carry \"changes\" ({field: {\"old\": …, \"new\": …}}), "
-              + "renumbered ones \"from\" and \"to\" (the codes)."),
+        .flag("--json", "Print one object {\"added\", \"returned\", \"removed\", \"changed\", \"renumbered\"}, each a list of "
+              + "entries with id, name and title; changed and renumbered entries carry \"changes\" ({field: {\"old\": …, "
+              + "\"new\": …}}), renumbered ones \"from\" and \"to\" (the codes), returned ones \"lastEdition\" (the last "
+              + "edition that listed them)."),
         .flag("--markdown", "Print a Markdown changelog."),
         .flag("--stat", "Print only the counts: \"3 added, 2 removed, 1 renumbered, 3 changed\"."),
         .flag("--quiet", "Print nothing; the exit status says whether they differ."),
@@ -21,10 +22,11 @@ enum DiffCommand: Command {
     ]
     static let usages = [Usage(before: "[OLD NEW]")]
     static let discussion = """
-    Compares two catalogs course by course: added, removed, renumbered (a new code with the same title
-    and description) and changed, with each changed field's old and new value. White space, ordering
-    and computed fields (timestamps, fingerprints, sources, file and page URLs, the edition's name) are
-    not changes.
+    Compares two catalogs course by course: added, returned (back after editions without it, as OLD's
+    snapshot retired it), removed, renumbered (a new code with the same title and description that no
+    other subject shares, or the number kept under a renamed subject) and changed, with each changed
+    field's old and new value. White space (around punctuation too), ordering and computed fields
+    (timestamps, fingerprints, sources, file and page URLs, the edition's name) are not changes.
 
     Without OLD and NEW, compares the last two snapshots of a catalog: those in --snapshots DIR, or in
     the snapshot directory of --config FILE (default pipeline.json) for --catalog ID (needed when it
@@ -62,18 +64,31 @@ enum DiffCommand: Command {
         // One file read at a time, and of each course only what comparing needs is kept: large catalogs fit in little memory.
         var labels: [String] = []
         var builder: CatalogDiff.Builder?
+        var retired: [RetiredCourse] = []
         for input in inputs {
             do {
-                let document = try CourseDocument.read(try FileBytes.read(input.file, limit: FileBytes.Limit.document), ComparableCourse.init)
+                let document = try CourseDocument.read(try FileBytes.read(input.file, limit: FileBytes.Limit.document),
+                                                       header: Header.self, ComparableCourse.init)
                 let courses = document.courses
-                if builder == nil { builder = CatalogDiff.Builder(old: courses) } else { for course in courses { builder?.add(course) } }
-                labels.append(input.label + (document.capturedAt.map { " (\($0))" } ?? ""))
+                if builder == nil {
+                    builder = CatalogDiff.Builder(old: courses)
+                    retired = document.header.retired ?? []
+                } else {
+                    for course in courses { builder?.add(course) }
+                }
+                // "(2022-2023 Undergraduate Catalog, 1 Aug 2022)": the edition by its name, the day as a date.
+                let day = document.header.capturedAt.map { Timestamp.day($0) ?? $0 }
+                let edition = document.header.edition.map(EditionLabel.shown).flatMap { $0 == day ? nil : $0 }
+                let shown = [edition, day].compactMap { $0 }
+                labels.append(input.label + (shown.isEmpty ? "" : " (\(shown.joined(separator: ", ")))"))
             } catch {
                 let why = (error as? FormatError).map { "not a snapshot or catalog: \($0.message)" } ?? "cannot read: \(error)"
                 throw DiffTrouble(message: "\(input.label): \(why)")
             }
         }
-        let diff = (builder?.finish() ?? CatalogDiff()).only(kinds)
+        var whole = builder?.finish() ?? CatalogDiff()
+        whole.markReturns(retired)
+        let diff = whole.only(kinds)
         for (label, ids) in zip(inputs.map(\.label), [builder?.repeatedIDs.old ?? [], builder?.repeatedIDs.new ?? []]) where !ids.isEmpty {
             printError("gvingest diff: warning: \(label): \(ids.count) course(s) with an id met before (\(ids.prefix(3).joined(separator: ", ")))"
                 + "; only the first course with an id is compared")
@@ -111,5 +126,13 @@ enum DiffCommand: Command {
                 + "a diff needs two (run the pipeline again, or name two files)")
         }
         return entries.suffix(2).map { ($0.file, $0.name) }
+    }
+
+    /// What a snapshot says beside its courses: its time, its edition, and the courses it had retired (a course among
+    /// them in NEW is back, not new). A published catalog has none of them.
+    private struct Header: Decodable {
+        var capturedAt: String?
+        var edition: String?
+        var retired: [RetiredCourse]?
     }
 }

@@ -63,6 +63,16 @@ extension ExitStatus {
     }
 }
 
+extension ExitStatus {
+    /// Which of several catalogs' statuses a shard exits with: the one a scheduler must act on first. 75 asks for the
+    /// retry that may fix it; 65 fails for good (a guard refused); unwritable outputs and unreachable sources follow.
+    static let urgency: [ExitStatus] = [.temporaryFailure, .dataError, .cannotCreate, .unavailable, .noInput, .noPermission, .usage]
+
+    static func mostUrgent(_ statuses: [ExitStatus]) -> ExitStatus {
+        urgency.first(where: statuses.contains) ?? statuses.first { $0 != .ok } ?? .ok
+    }
+}
+
 /// An end short of a command's work that is not a usage mistake: the message and what caused it.
 struct CommandFailure: Error, CustomStringConvertible {
     var message: String

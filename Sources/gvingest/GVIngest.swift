@@ -7,12 +7,13 @@ import Glibc
 /// Entry point: picks the command and maps its outcome to an exit status.
 @main
 struct GVIngest {
-    static let version = "0.1.0"
+    static let version = GVIngestVersion.current
 
     /// Every command, once: dispatch, help, hints, completions and tests read this list.
     static let commands: [any Command.Type] = [RunCommand.self, ParseCommand.self, PrereqCommand.self, FetchCommand.self,
                                                DiffCommand.self, PublishCommand.self, SiteCommand.self, AnnounceCommand.self,
                                                SearchCommand.self, BackfillCommand.self, HistoryCommand.self, ConfigCommand.self,
+                                               ShardsCommand.self, IndexCommand.self,
                                                CompletionsCommand.self,
                                                VersionCommand.self, HelpCommand.self]
 
@@ -109,6 +110,11 @@ extension GVIngest {
             say(String(format: crash, signal) + (restarts > 0 ? " after \(restarts) restart(s)" : "") + "; try again later",
                 error: true)
             return .temporaryFailure
+        case let .crashedInStage(stage, signal, report):
+            let status = RunReport.recordCrash(in: report, stage: stage, signal: signal) { ($0.map(ExitStatus.init) ?? .ok).rawValue }
+            // Not necessarily FoundationNetworking's crash: nothing after the commit uses it any more.
+            say("the \(stage) stage stopped with signal \(signal), after the outputs were written; \(report.path) says so", error: true)
+            return ExitStatus(rawValue: status) ?? .temporaryFailure
         case let .stopped(signal):
             // Ended the way the child was, so whoever started gvingest sees the signal itself.
             Glibc.signal(signal, SIG_DFL)

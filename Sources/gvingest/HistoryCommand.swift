@@ -14,8 +14,10 @@ enum HistoryCommand: Command {
     static let discussion = """
     Prints the timeline of COURSE (a code such as "CIS 162", or an id such as cis-162) from the
     catalog's newest snapshot: the edition it first appeared in, then each edition that renumbered,
-    changed, removed or brought it back. A course no longer in the catalog is found too. The history
-    is as deep as the snapshots go: `gvingest backfill` builds it from archived editions.
+    changed, removed or brought it back, by the editions' names ("2022-2023 Undergraduate Catalog")
+    and dates as dates ("1 Aug 2022"; --json keeps RFC 3339). A course no longer in the catalog is
+    found too. The history is as deep as the snapshots go: `gvingest backfill` builds it from
+    archived editions.
     """
     static let exitStatus = """
     Exit status: 0 found, 64 bad usage, 65 no such course, 66 no snapshot or an unreadable one.
@@ -51,9 +53,11 @@ enum HistoryCommand: Command {
             return .ok
         }
         print("\(found.name) — \(found.title)\(found.inCatalog ? "" : " (no longer in the catalog)")")
-        print("first edition: \(found.first ?? "before the history began"), created \(found.created ?? "(unknown)")")
+        print("first edition: \(found.first.map(EditionLabel.shown) ?? "before the history began"), "
+            + "created \(found.created.map { Timestamp.day($0) ?? $0 } ?? "(unknown)")")
         for event in found.history {
-            print("  \(event.edition.padding(toLength: max(12, event.edition.count), withPad: " ", startingAt: 0))  \(event.summary)")
+            let edition = EditionLabel.shown(event.edition)
+            print("  \(edition.padding(toLength: max(12, edition.count), withPad: " ", startingAt: 0))  \(event.summary)")
         }
         return .ok
     }

@@ -4,7 +4,6 @@ import Foundation
 /// `gvingest publish --firestore PROJECT --out DIR`: syncs a run's outputs into the GVCourse app's Firestore.
 enum PublishCommand: Command {
     static let name = "publish"
-    static let usesNetwork = true
     static let summary = "Sync a run's outputs into the GVCourse app's Firestore (incremental)."
     static let options: [CommandOption] = [
         .option("--firestore", "PROJECT", "The Google Cloud project."),

@@ -26,10 +26,14 @@ enum RunCommand: Command {
                 + "a good run can't write either."),
         .flag("--quiet", "No progress line."),
         .color("The --dry-run diff's colours"),
+        .option("--shard", "I/N", "Run shard I of N of the configuration's catalogs (I \"index\": JOB_COMPLETION_INDEX)."),
+        .flag("--all", "Run every catalog of the configuration, as one shard."),
     ]
     static let usages = [
         Usage(optional: ["--config", "--catalog", "--replay", "--dry-run", "--accept-removals", "--log-format", "--report",
                          "--quiet", "--color"]),
+        Usage(required: ["--shard"], optional: ["--config", "--log-format", "--report", "--quiet"]),
+        Usage(required: ["--all"], optional: ["--config", "--log-format", "--report", "--quiet"]),
         Usage(required: ["--source"], optional: ["--system", "--out", "--config", "--catalog"], after: "[other options above]"),
     ]
     static let discussion = """
@@ -49,6 +53,20 @@ enum RunCommand: Command {
     report and the digest, and published past. A second run on the same outputs at the same time
     stops at once. SOURCE_DATE_EPOCH (seconds since 1970), when set, is the run's clock, so the same
     pages give byte-identical outputs.
+
+    With --shard I/N (not with --catalog, --replay, --dry-run, --accept-removals or --color), runs
+    shard I (from 0) of N as 'gvingest shards' assigns them: one catalog at a time within a
+    politeness key, one request at a time with fetch.minimumDelayMs counted from each response,
+    and keys side by side up to fetch.maxConcurrentHosts [4; 1-256]. I may be the word "index":
+    then it is JOB_COMPLETION_INDEX, as a Kubernetes Indexed Job sets it. --all is --shard 0/1.
+    Each catalog writes into outputs.directory/<id>/ (its own lock, outputs, guards and
+    run-report.json; the site into outputs.site/<id>/, the cache into fetch.cacheDirectory/<id>/;
+    snapshots stay in outputs.snapshots/<id>/), and outputs.directory/shards/I-of-N/
+    shard-report.json lists each catalog's outcome, rewritten as each ends. A shard stopped
+    before its end (killed, restarted) goes on where it was within 12 hours: catalogs that ended
+    other than with 75 are not run again. The shard's exit status is its catalogs' most urgent:
+    75 when any is worth retrying, then 65 (a guard refused), 73, 69,
+    66, 77, 64; 0 when all ran. 'gvingest index' then writes index.json over them.
     """
     static let exitStatus = """
     Exit status: 0 ok, 64 bad usage, 65 data error (a guard refused, a corrupt snapshot or news
@@ -67,6 +85,7 @@ enum RunCommand: Command {
         guard arguments.positional.isEmpty else { throw UsageError(message: "unexpected argument '\(arguments.positional[0])'") }
         let format = try arguments.value("--log-format", "must be human or json", RunLog.Format.init) ?? .human
         let log = RunLog(format: format) { ExitStatus.remedy($0, command: Self.self) }
+        if arguments.value("--shard") != nil || arguments.has("--all") { return try await runShard(arguments, format: format) }
 
         let config: PipelineConfig
         var detectSystem = false
@@ -95,6 +114,11 @@ enum RunCommand: Command {
                 + "'\(ProcessInfo.processInfo.environment[RunClock.variable] ?? "")'")
         }
         let dryRun = arguments.has("--dry-run")
+        // Before the lock and the report, which would be written through it.
+        if !dryRun, let link = CatalogRun.plantedLink(config: config, catalogID: catalog.id) {
+            log.error("outputs", "\(CatalogRun.linkRefused(link))")
+            return .cannotCreate
+        }
         let lock: RunLock?
         do throws(CatalogError) {
             lock = dryRun ? nil : try RunLock(directory: config.outputs.directory)
@@ -132,5 +156,50 @@ enum RunCommand: Command {
             }
         }
         return status
+    }
+
+    /// `--shard I/N` or `--all`: the shard's catalogs, each into its own folder, and the shard's report.
+    static func runShard(_ arguments: Arguments, format: RunLog.Format) async throws -> ExitStatus {
+        let alone = ["--catalog", "--replay", "--source", "--system", "--out", "--color"].filter { arguments.value($0) != nil }
+            + ["--dry-run", "--accept-removals"].filter(arguments.has)
+        guard alone.isEmpty else { throw UsageError(message: "\(alone[0]) is for one catalog; a shard runs each of its catalogs as configured") }
+        let (index, count) = try shardArgument(arguments)
+        let config = try loadConfiguration(arguments.value("--config") ?? "pipeline.json")
+        guard let now = RunClock.now() else {
+            throw UsageError(message: "\(RunClock.variable) must be a whole number of seconds since 1970 before the year 10000")
+        }
+        let plan = ShardPlan(catalogs: config.catalogs, settings: config.fetch, pages: ShardPlan.lastPageCounts(config), count: count)
+        let run = ShardRun(config: config, shard: plan.shards[index], count: count, now: now, logFormat: format) {
+            ($0.map(ExitStatus.init) ?? .ok).rawValue
+        }
+        let report = await run.execute { ExitStatus.mostUrgent($0.map { ExitStatus(rawValue: $0) ?? .temporaryFailure }).rawValue }
+        var status = ExitStatus(rawValue: report.exitStatus ?? 0) ?? .temporaryFailure
+        if let path = arguments.value("--report") {
+            do {
+                let bytes = JSONFile.fileBytes(report)
+                if path == "-" { try FileHandle.standardOutput.write(contentsOf: bytes) } else { try AtomicFile.write(bytes, to: URL(fileURLWithPath: path)) }
+            } catch {
+                RunLog(format: format).error("report", "cannot write the shard report: \(error.systemReason)")
+                if status == .ok { status = .cannotCreate }
+            }
+        }
+        return status
+    }
+
+    /// `--shard I/N` (I "index": JOB_COMPLETION_INDEX), or `--all` as 0/1.
+    static func shardArgument(_ arguments: Arguments) throws(UsageError) -> (index: Int, count: Int) {
+        guard let text = arguments.value("--shard") else { return (0, 1) }
+        guard !arguments.has("--all") else { throw UsageError(message: "--all is --shard 0/1; give one of them") }
+        var word = text
+        if word.hasPrefix("index/") {
+            guard let index = ProcessInfo.processInfo.environment["JOB_COMPLETION_INDEX"], !index.isEmpty else {
+                throw UsageError(message: "--shard \(text) reads JOB_COMPLETION_INDEX, which is not set")
+            }
+            word = index + word.dropFirst("index".count)
+        }
+        guard let shard = ShardPlan.parseShard(word) else {
+            throw UsageError(message: "--shard must be I/N with 0 ≤ I < N ≤ 10000, not '\(word)'")
+        }
+        return shard
     }
 }

@@ -13,17 +13,20 @@ enum SearchCommand: Command {
         .option("--level", "LEVEL", "Only courses of this level.", allowed: CourseLevel.allCases.map(\.rawValue)),
         .option("--credits", "N", "Only courses that can be taken for N credits (N within the credit range)."),
         .option("--requires", "CODE", "Only courses whose prerequisite or corequisite names CODE (\"CIS 162\", cis162)."),
-        .flag("--json", "Print one JSON array of the matching course records, each with \"match\": code, title, description, "
-              + "or filters when no QUERY was given."),
+        .flag("--json", "Print one JSON array of the matching course records, each with \"match\": code, title, description "
+              + "(any word elsewhere), or filters when no QUERY was given."),
         .option("--format", "FORMAT", "json (the same as --json), jsonl (one record a line) or csv (a header, then id, name, "
                 + "subject, number, title, credits, level, prerequisiteString, corequisiteString, description, url, match).",
                 allowed: RecordFormat.allCases.map(\.rawValue)),
     ]
     static let usages = [Usage(before: "[QUERY...]")]
     static let discussion = """
-    Finds courses in a published catalog whose code, title or description contains QUERY (any case;
-    "cis162" finds CIS 162). Code matches come first, then title matches, then description
-    matches; ties in code order. With no QUERY, every course passing the filters is listed.
+    Finds courses in a published catalog by code, title or description (any case, accents
+    ignored; "cis162" finds CIS 162). The site's search ranks the same way: the exact code, then
+    codes starting with QUERY (a subject), the exact title, titles starting with QUERY, titles
+    with every word of QUERY, then courses with every word in the code, title or description.
+    A word matches the start of a word ("calc" finds Calculus). Ties go to the shorter title,
+    then to code order. With no QUERY, every course passing the filters is listed in code order.
     --catalog and --config exclude each other.
     """
     static let exitStatus = """
@@ -78,8 +81,7 @@ enum SearchCommand: Command {
     /// "CIS 162  Computer Science I  (4 credits, Undergraduate; title)".
     static func line(_ hit: SearchHit) -> String {
         let course = hit.course
-        let credits = course.record.creditsText.flatMap { $0.isEmpty ? nil : "\($0) credits" }
-        let facts = [credits, course.level].compactMap { $0 }
+        let facts = [course.record.creditsPhrase, course.level].compactMap { $0 }
         let matched = hit.match == .filters ? "" : "; matched \(hit.match.rawValue)"
         return "\(course.name)  \(course.title)  (\(facts.joined(separator: ", "))\(matched))"
     }

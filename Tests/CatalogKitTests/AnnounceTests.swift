@@ -112,6 +112,50 @@ struct AnnounceTests {
         #expect(text.split(separator: "\r\n", omittingEmptySubsequences: false).allSatisfy { $0.utf8.count <= 998 })
     }
 
+    /// A part of a digest, decoded: "text/plain" or "text/html".
+    static func part(_ message: ChannelMessage, _ type: String) throws -> String {
+        let text = String(decoding: message.body, as: UTF8.self)
+        let encoded = try #require(text.components(separatedBy: "Content-Type: \(type); charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n").last?
+            .components(separatedBy: "\r\n--").first)
+        return String(decoding: try #require(Data(base64Encoded: encoded, options: .ignoreUnknownCharacters)), as: UTF8.self)
+    }
+
+    /// Issue 38: 526 new courses made 162 KB of HTML, which Gmail clips. Any number stays under 90 KB: by subject, in
+    /// full first, then code and title, then counted, with the site's "what changed" page linked.
+    @Test(arguments: [600, 5_000]) func aDigestOfManyCoursesStaysUnder90KBOfHTML(_ count: Int) throws {
+        let announcements = (1...count).map { Self.item($0) }
+        let page = URL(string: "https://courses.example.edu/uh/changes.html")
+        let message = ChannelMessages.email(announcements, catalog: "UH", from: "c@example.edu", to: ["a@example.edu"],
+                                            date: Date(timeIntervalSince1970: 1_736_143_200), changesPage: page)
+        let html = try Self.part(message, "text/html"), text = try Self.part(message, "text/plain")
+        print("AnnounceTests: a digest of \(count) new courses: \(html.utf8.count) bytes of HTML, \(message.body.count) bytes in all")
+        #expect(html.utf8.count < 90_000)
+        #expect(Set(message.ids) == Set(announcements.map(\.item.id)), "every item travels in the digest")
+        // Grouped by subject, each with its count; the first in full, later ones by code and title only.
+        for subject in ["ART", "BIO", "CIS", "MTH"] {
+            #expect(html.contains("<h2>\(subject) (\(count / 4))</h2>") || html.contains("\(subject) \(count / 4)"), "\(subject)")
+        }
+        #expect(html.contains("<li><strong><a href=\"https://catalog.example.edu/preview?catoid=44&amp;coid=4\">ART 104 — Topics 4</a></strong>"))
+        #expect(html.contains("<li>MTH 171 — Topics 71</li>") || count > 1_000)
+        #expect(html.contains("<a href=\"https://courses.example.edu/uh/changes.html\">what changed</a>"))
+        #expect(text.contains("Every change, in full: https://courses.example.edu/uh/changes.html"))
+        let digest = EmailDigest(ChannelMessages.sorted(announcements), subject: "s", changesPage: nil)
+        #expect(digest.full > 10 && digest.full + digest.brief + digest.omitted == count)
+        #expect(digest.html.contains("The news feed has every one in full.") && !digest.html.contains("changes.html"))
+        if count > 1_000 {
+            #expect(html.contains("\(digest.omitted) more not listed here.") && digest.omitted > 0)
+            #expect(html.contains("<p>Not listed here: ") && html.contains("MTH \(count / 4)"))
+        }
+    }
+
+    @Test func aSmallDigestIsInFullAndLinksTheSiteWhenItKnowsIt() throws {
+        let digest = EmailDigest(ChannelMessages.sorted((1...3).map { Self.item($0) }), subject: "s",
+                                 changesPage: URL(string: "https://courses.example.edu/changes.html"))
+        #expect(digest.full == 3 && digest.brief == 0 && digest.omitted == 0)
+        #expect(digest.html.contains("On the catalog's site: <a href=\"https://courses.example.edu/changes.html\">what changed</a>"))
+        #expect(digest.html.contains("<li>") && digest.html.contains("3 credits · Undergraduate"))
+    }
+
     @Test func aLongNonASCIISubjectIsFoldedIntoEncodedWordsOfAtMost75Characters() {
         let words = ChannelMessages.encodedWords(String(repeating: "Économie ", count: 20))
         #expect(words.components(separatedBy: "\r\n ").allSatisfy { $0.count <= 75 && $0.hasPrefix("=?UTF-8?B?") && $0.hasSuffix("?=") })

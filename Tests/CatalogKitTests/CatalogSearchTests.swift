@@ -97,3 +97,51 @@ import Testing
         #expect(Self.catalog().count == 7)
     }
 }
+
+/// The one ranking `gvingest search` and the site share (issue 38): exact code, start of a code, exact title, start
+/// of the title, every word in the title, every word anywhere; ties to the shorter title, then code order.
+@Suite struct SearchRankingTests {
+    static let catalog = [
+        CatalogSearchTests.course("MATH 2414", "Calculus II"),
+        CatalogSearchTests.course("MATH 1431", "Calculus II SEP Workshop"),
+        CatalogSearchTests.course("MATH 1430", "Calculus I SEP Workshop"),
+        CatalogSearchTests.course("MATH 2413", "Calculus I"),
+        CatalogSearchTests.course("MATH 3333", "Intermediate Analysis", description: "Rigorous calculus, in one variable."),
+        CatalogSearchTests.course("MATH 1314", "Business Calculus I"),
+        CatalogSearchTests.course("CALC 1", "Calculators in Ćlassrooms"),
+    ]
+
+    static func names(_ text: String) -> [String] { CatalogSearch.search(catalog, CatalogQuery(text: text)).map(\.course.name) }
+
+    @Test func theExactTitleComesBeforeLongerTitlesStartingWithIt() {
+        let hits = CatalogSearch.search(Self.catalog, CatalogQuery(text: "calculus i"))
+        #expect(hits.map(\.course.name) == ["MATH 2413", "MATH 2414", "MATH 1430", "MATH 1431", "MATH 1314", "MATH 3333"])
+        #expect(hits.map(\.tier) == [.exactTitle, .titlePrefix, .titlePrefix, .titlePrefix, .titleWords, .anywhere])
+    }
+
+    @Test func codesComeFirstAndWordsMatchTheStartsOfWords() {
+        // "calc 1" is CALC 1's code; then the courses with a word starting "calc" and one starting "1", the shorter
+        // title first.
+        #expect(Self.names("calc 1") == ["CALC 1", "MATH 1314", "MATH 1430", "MATH 1431"])
+        #expect(Self.names("calc").first == "CALC 1")
+        #expect(CatalogSearch.search(Self.catalog, CatalogQuery(text: "calc")).first?.tier == .codePrefix)
+        // "ulus" is inside a word, not at its start.
+        #expect(Self.names("ulus").isEmpty)
+        // Accents and punctuation fold away: "classrooms" finds "Ćlassrooms", "Calculus-I" reads "calculus i".
+        #expect(Self.names("classrooms") == ["CALC 1"])
+        #expect(Self.names("Calculus-I").first == "MATH 2413")
+        #expect(SearchKeys.fold("  Calculus—I, (Honors) ") == "calculus i honors")
+    }
+
+    @Test func creditsReadAsPeopleSayThem() {
+        #expect(CourseRecord.creditsPhrase("1") == "1 credit")
+        #expect(CourseRecord.creditsPhrase("2") == "2 credits")
+        #expect(CourseRecord.creditsPhrase("1-3") == "1–3 credits")
+        #expect(CourseRecord.creditsPhrase("1.5") == "1.5 credits")
+        #expect(CourseRecord.creditsPhrase("Variable") == "Variable")
+        var record = CatalogSearchTests.course("ART 1", "Drawing", credits: (2, 2)).record
+        #expect(record.creditsPhrase == "2 credits")
+        record.creditRange = CreditRange(min: 1, max: 1)
+        #expect(record.creditsPhrase == "1 credit")
+    }
+}

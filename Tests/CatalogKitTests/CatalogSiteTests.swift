@@ -34,7 +34,7 @@ import Testing
         // The map: both prerequisites drawn above as links, an arrow each, and the same said in words.
         #expect(page.contains("<a href=\"../course/cis-162.html\"><title>CIS 162: Computer Science I</title>"))
         #expect(page.components(separatedBy: "<line ").count - 1 == 3)
-        #expect(page.contains("Needs 2 steps away: <a href=\"../course/cis-162.html\">CIS 162</a>"))
+        #expect(page.contains("<li><a href=\"../course/cis-163.html\">CIS 163</a> needs <a href=\"../course/cis-162.html\">CIS 162</a></li>"))
         let first = try Self.text(files, "course/cis-162.html")
         #expect(first.contains("<dt>Required by</dt><dd><a href=\"../course/cis-163.html\">CIS 163</a></dd>"))
         #expect(first.contains("Needed by 2 steps away: <a href=\"../course/cis-263.html\">CIS 263</a>"))
@@ -77,6 +77,23 @@ import Testing
         #expect(index.contains("<\\/script>") && !index.contains("</"))
     }
 
+    /// Issue 38: where the pages were read (a `file:` URL in `sourceUrl`, in `url` when a page named no address of its
+    /// own, in a warning) never reaches a public page; the file's name does.
+    @Test func noPageShowsAFileURL() throws {
+        var courses = Self.courses()
+        courses[0].parsed.pageURL = nil
+        courses[0].parsed.sourceURL = "file:///home/someone/pages/cis-162.html"
+        var report = RunReport(catalog: "test", startedAt: "2024-05-01T10:40:00Z")
+        report.warnings = ["normalize: CIS 163: listed again at file:///home/someone/pages/cis-163-copy.html with the same title"]
+        let files = CatalogSite.render(Self.input([Support.capture(courses, at: 1_714_560_000).snapshot], report: report))
+        for (path, data) in files where path.hasSuffix(".html") {
+            #expect(!String(decoding: data, as: UTF8.self).contains("file:"), "\(path)")
+        }
+        #expect(try Self.text(files, "course/cis-162.html").contains("<dt>Source</dt><dd>cis-162.html</dd>"))
+        #expect(try Self.text(files, "health.html").contains("listed again at cis-163-copy.html with the same title"))
+        #expect(CatalogSite.withoutFileURLs("at file:///a/b.html, and \"file:/c\"") == "at b.html, and \"c\"")
+    }
+
     @Test func pathsAreSafeAndDistinctForAnyID() {
         let ids = ["cis-162", "cis-162_", "cis-162/..", "ÄB 1", "a b", "a_20b"]
         let names = ids.map(CatalogSite.fileName)
@@ -114,10 +131,48 @@ import Testing
 
     @Test func theMapCutsWideLayersButTheTextListsEveryCourse() {
         let map = PrerequisiteMap(code: "A 1", requires: { $0 == "A 1" ? (1...20).map { "B \($0)" } : [] }, requiredBy: { _ in [] })
-        let svg = map.svg(title: { _ in nil }, href: { "\($0).html" }, requires: { $0 == "A 1" ? (1...20).map { "B \($0)" } : [] })
+        let rule = { (code: String) -> Requisite? in
+            code == "A 1" ? .all((1...20).map { .course(CourseRequirement(code: CourseCode(subject: "B", number: "\($0)"))) }) : nil
+        }
+        let svg = map.svg(title: { _ in nil }, href: { "\($0).html" }, requires: { $0 == "A 1" ? (1...20).map { "B \($0)" } : [] }, rule: rule)
         #expect(svg.contains("+\(20 - PrerequisiteMap.drawnPerLayer) more"))
         #expect(svg.components(separatedBy: "<a href=").count - 1 == PrerequisiteMap.drawnPerLayer)
-        #expect(map.text { $0 }.contains("B 20") && map.text { $0 }.contains("B 9"))
+        let text = map.text(link: { $0 }, rule: rule)
+        #expect(text.contains("B 20") && text.contains("B 9"))
+    }
+
+    /// Issue 38: the GVSU fixture's CIS 380. MTH 225 needs "MTH 122 or placement; and CIS 160 or CIS 162": the words
+    /// say so, not a flat list of courses three steps away, and the picture joins CIS 160 and CIS 162 at "one of".
+    @Test func theMapOfCIS380SaysOneOfWhereTheCatalogSaysOr() throws {
+        let pages = TestPaths.files(in: TestPaths.fixtures.appendingPathComponent("gvsu-next/course"), suffix: ".html")
+        let parsed = try pages.flatMap { url in
+            PageParser(system: .fixed(.gvsu)).parse(bytes: Array(try Data(contentsOf: url)), sourceURL: url, input: url.lastPathComponent).courses
+        }
+        let snapshot = Support.capture(Normalizer().normalize(catalog: parsed), at: 1_714_560_000).snapshot
+        let page = try Self.text(CatalogSite.render(Self.input([snapshot])), "course/cis-380.html")
+        func link(_ code: String) -> String { "<a href=\"../course/\(code.lowercased().replacingOccurrences(of: " ", with: "-")).html\">\(code)</a>" }
+        // CIS 160 has no page in the fixture: named, not linked.
+        let missing = "<span class=\"missing\" title=\"not in this catalog\">CIS 160</span>"
+        #expect(page.contains("<li>\(link("MTH 225")) needs \(link("MTH 122")) or placement; and one of \(missing), \(link("CIS 162"))</li>"))
+        #expect(page.contains("<li>\(link("CIS 380")) needs \(link("CIS 263")) and \(link("STA 215"))</li>"))
+        #expect(!page.contains("Needs 3 steps away"))
+        // In the picture: MTH 225's alternatives meet at one "one of" mark, whose tooltip says the rule.
+        #expect(page.contains("<g class=\"alt\"><title>MTH 225 needs one of CIS 160, CIS 162</title>"))
+        #expect(page.contains("<g class=\"alt\"><title>MTH 225 needs MTH 122 or placement</title>"))
+        // CIS 160 and CIS 162 are both boxes: "one of"; MTH 122's other alternative, placement, is none: "or …".
+        #expect(page.components(separatedBy: ">one of</text>").count - 1 == 1)
+        #expect(page.components(separatedBy: ">or …</text>").count - 1 == 2)
+        #expect(page.contains("<figure tabindex=\"0\"><svg class=\"map\""))
+    }
+
+    @Test func concurrentEnrolmentIsMarkedInThePictureAndTheWords() throws {
+        let courses = Normalizer().normalize(catalog: [Support.course("MTH 201", title: "Calculus I"),
+                                                       Support.course("PHY 230", title: "Physics", prerequisite: "MTH 201 (may be taken concurrently).")]
+            .map(\.parsed))
+        let page = try Self.text(CatalogSite.render(Self.input([Support.capture(courses, at: 1_714_560_000).snapshot])), "course/phy-230.html")
+        #expect(page.contains("<a href=\"../course/mth-201.html\">MTH 201</a> (may be taken at the same time)</li>"))
+        #expect(page.contains("<line class=\"concurrent\" "))
+        #expect(page.contains("<title>MTH 201 may be taken at the same time as PHY 230</title>"))
     }
 
     @Test func thePublisherReplacesItsOwnSiteWholeAndRefusesOtherFolders() throws {

@@ -16,7 +16,7 @@ import Testing
         let server = try LoopbackHTTPServer()
         server.start()
         let target = FirestoreTarget(project: "hostile-test", database: "(default)", apiBase: server.url("/v1")!, token: "owner")
-        return (server, FirestoreClient(target: target, deadlineSeconds: deadline, connections: 1))
+        return (server, FirestoreClient(target: target, deadlineSeconds: deadline))
     }
 
     static func failure(_ work: () async throws -> Void) async -> CatalogError? {

@@ -199,7 +199,7 @@ import Testing
         #expect(other.requestCount(path: "/robots.txt") == 1)
         #expect(other.requestCount(path: "/elsewhere.htm") == 1)
         // The followed redirect is a copy of the first request, so it keeps the crawler's User-Agent.
-        #expect(other.allRequests.filter { $0.path == "/elsewhere.htm" }.map { $0.headers["user-agent"] } == [settings.userAgent])
+        #expect(other.allRequests.filter { $0.path == "/elsewhere.htm" }.map { $0.headers["user-agent"] } == [settings.requestUserAgent])
 
         other["/robots.txt"] = Resource(body: Data("User-agent: *\nDisallow: /\n".utf8), contentType: "text/plain")
         other.resetStatistics()

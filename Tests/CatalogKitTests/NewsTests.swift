@@ -29,7 +29,7 @@ import Testing
         #expect(item.content == """
         Supervised and unsupervised learning. Students build models in Python.
 
-        - **Credits:** 3
+        - **Credits:** 3 credits
         - **Level:** Undergraduate
         - **Prerequisites:** [CIS 163](https://www.gvsu.edu/catalog/course/cis-163.htm) and STA 215.
         - **Offered:** winter semester
@@ -125,8 +125,11 @@ import Testing
         }
         #expect(feed.texts["feed/entry/id"]?.first == "urn:gvingest:gvsu:news#gvsu-fixture:added:bio-610:20240901T060000Z")
         #expect(feed.texts["feed/entry/updated"]?.allSatisfy { Timestamp.date($0) != nil } == true)
-        #expect(feed.texts["feed/entry/content/@type"] == ["text", "text", "text"])
-        #expect(feed.texts["feed/entry/content"]?.contains(items[1].content) == true)
+        #expect(feed.texts["feed/entry/content/@type"] == ["html", "html", "html"])
+        let html = NewsHTML.render(items[1].content)
+        #expect(feed.texts["feed/entry/content"]?.contains(html) == true)
+        #expect(html.contains("<li><strong>Credits:</strong> 3 credits</li>"), "\(html)")
+        #expect(html.contains("<strong>Prerequisites:</strong> <a href=\"https://www.gvsu.edu/catalog/course/cis-163.htm\">CIS 163</a> and STA 215."))
         #expect(feed.texts["feed/entry/category/@term"]?.contains("featured") == true)
         // No news: still a valid feed, dated by the fallback.
         let empty = try #require(FeedReader.read(AtomFeed.render([], settings: settings, emptyUpdated: "2000-01-01T00:00:00Z")))
@@ -141,7 +144,7 @@ import Testing
                                             previous: before, at: 1_700_086_400)
         let items = NewsBuilder.items(diff: diff, previous: before, current: after, settings: NewsSettings())
         let item = try #require(items.first)
-        #expect(item.title == "New course: CIS 666 — " + hostile)
+        #expect(item.title == "New course: CIS 666 — " + hostile.replacingOccurrences(of: " ]", with: "]"))
 
         let xml = AtomFeed.render(items, settings: NewsSettings(feedTitle: hostile), emptyUpdated: after.capturedAt)
         #expect(!xml.contains("<script>") && !xml.contains("]]>") && !xml.contains("<b>"))
@@ -149,9 +152,13 @@ import Testing
         let feed = try #require(FeedReader.read(xml), "not well-formed:\n\(xml)")
         #expect(feed.texts["feed/title"] == [hostile])
         #expect(feed.texts["feed/entry/title"] == [item.title])
-        #expect(feed.texts["feed/entry/content"] == [item.content])
+        let html = NewsHTML.render(item.content)
+        #expect(feed.texts["feed/entry/content"] == [html])
+        // In the HTML the catalog's markup is text again, and its would-be link no link.
+        #expect(html.hasPrefix("<p>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; ]]&gt; &quot;double&quot; &apos;single&apos; *bold* [link](javascript:x)"), "\(html)")
+        #expect(!html.contains("<script") && !html.contains("<b>") && !html.contains("href=\"javascript"))
 
-        let escaped = #"\<script\>alert("x")\</script\> \& \]\]\> "double" 'single' \*bold\* \[link\](javascript:x)"#
+        let escaped = #"\<script\>alert("x")\</script\> \&\]\]\> "double" 'single' \*bold\* \[link\](javascript:x)"#
         #expect(item.content.hasPrefix(escaped + ". Second \\<b\\>sentence\\</b\\>."))
         let digest = RunDigest.markdown(current: after, previous: before, diff: diff, news: items)
         #expect(digest.contains("**New course: CIS 666 — \(escaped)**"))
@@ -175,5 +182,13 @@ import Testing
         #expect(digest.contains("first snapshot"))
         #expect(digest.contains("1 courses from 3 of 3 pages (0 failed)"))
         #expect(!digest.contains("## News"))
+    }
+
+    @Test func newsMarkdownBecomesHTMLThatKeepsCatalogTextText() {
+        let markdown = "What changed in \\*X\\*:\n\n- Offered: ~~winter~~ fall\n  - nested \\<i\\>\n- **Credits:** 3 credits\n\n"
+            + "[CIS 1 in the catalog](https://example.edu/a%28b%29) [not](javascript:alert) **open"
+        #expect(NewsHTML.render(markdown) == "<p>What changed in *X*:</p>\n<ul><li>Offered: <del>winter</del> fall<ul><li>nested &lt;i&gt;</li></ul>"
+            + "</li><li><strong>Credits:</strong> 3 credits</li></ul>\n<p><a href=\"https://example.edu/a%28b%29\">CIS 1 in the catalog</a> "
+            + "[not](javascript:alert) <strong>open</strong></p>")
     }
 }

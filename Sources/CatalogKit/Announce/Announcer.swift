@@ -1,9 +1,5 @@
-import CLibCurl
 import Foundation
 import Synchronization
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// What one channel got in one delivery, and what it still lacks.
 public struct ChannelReport: Sendable, Codable, Equatable {
@@ -27,6 +23,10 @@ public struct Announcer: Sendable {
     public var environment = ProcessInfo.processInfo.environment
     /// The email's Date.
     public var now: Date
+    /// Sent with every webhook request: `fetch.userAgent` with gvingest's version (`FetchSettings.requestUserAgent`).
+    public var userAgent = FetchSettings().requestUserAgent
+    /// The site's "what changed" page, which the email digest links to (`site.baseUrl`); none when nil.
+    public var changesPage: URL?
 
     public init(settings: AnnounceSettings, catalog: CatalogConfig, store: SnapshotStore, now: Date) {
         self.settings = settings
@@ -44,7 +44,7 @@ public struct Announcer: Sendable {
         case .webhook: return ChannelMessages.webhook(announcements, catalogID: catalog.id, catalog: catalog.name)
         case .email:
             guard let email = channel.email else { return [] }
-            return [ChannelMessages.email(announcements, catalog: catalog.name, from: email.from, to: email.to, date: now)]
+            return [ChannelMessages.email(announcements, catalog: catalog.name, from: email.from, to: email.to, date: now, changesPage: changesPage)]
         }
     }
 
@@ -57,14 +57,12 @@ public struct Announcer: Sendable {
         }
         let kept = Kept(outbox)
         let deadline = ProcessInfo.processInfo.systemUptime + Double(settings.deadlineSeconds)
-        let (session, delegate) = SessionDelegate.session(maximumRedirects: 0, timeoutSeconds: 30, connectionsPerHost: 2)
-        defer { session.finishTasksAndInvalidate() }
         return await withTaskGroup(of: ChannelReport.self) { group in
             for channel in channels ?? settings.channels {
                 group.addTask {
                     var report = ChannelReport(channel: channel.name)
                     do throws(CatalogError) {
-                        let send = try sender(channel, session: session, delegate: delegate)
+                        let send = try sender(channel)
                         for message in messages(channel, outbox.pending[channel.name] ?? []) {
                             try await deliver(message, deadline: deadline, send)
                             try kept.outbox.withLock { (outbox: inout Outbox) throws(CatalogError) in
@@ -93,7 +91,8 @@ public struct Announcer: Sendable {
         case refused(CatalogError)
     }
 
-    typealias Sender = @Sendable (ChannelMessage, _ seconds: Int) async -> Attempt
+    /// Sends a message once, giving up at `deadline` (`ProcessInfo.systemUptime`).
+    typealias Sender = @Sendable (ChannelMessage, _ deadline: Double) async -> Attempt
 
     /// Sends one message until it is confirmed, refused, or the deadline is near.
     private func deliver(_ message: ChannelMessage, deadline: Double, _ send: Sender) async throws(CatalogError) {
@@ -101,11 +100,11 @@ public struct Announcer: Sendable {
         var last: String?
         while true {
             attempt += 1
-            let left = Int((deadline - ProcessInfo.processInfo.systemUptime).rounded(.down))
-            guard left > 0, !Task.isCancelled else {
+            let now = ProcessInfo.processInfo.systemUptime
+            guard now < deadline, !Task.isCancelled else {
                 throw CatalogError((last.map { "\($0): " } ?? "") + "the announce deadline of \(settings.deadlineSeconds) s was reached", .temporary)
             }
-            switch await send(message, min(60, left)) {
+            switch await send(message, min(now + Self.attemptSeconds, deadline)) {
             case .delivered: return
             case let .refused(error): throw error
             case let .retry(reason, after):
@@ -119,8 +118,11 @@ public struct Announcer: Sendable {
         }
     }
 
+    /// The longest one attempt may take, within the channel's deadline.
+    static let attemptSeconds = 60.0
+
     /// How a channel's messages are sent, its secrets read from the environment first.
-    private func sender(_ channel: AnnounceChannel, session: URLSession, delegate: SessionDelegate) throws(CatalogError) -> Sender {
+    private func sender(_ channel: AnnounceChannel) throws(CatalogError) -> Sender {
         guard let email = channel.email else {
             var url = try channel.webhookURL(environment)
             let token = try channel.secret(channel.tokenEnv, environment, holding: "bearer token")
@@ -128,97 +130,68 @@ public struct Announcer: Sendable {
             if channel.kind == .discord {
                 url = URL(string: url.absoluteString + (url.query == nil ? "?" : "&") + "wait=true") ?? url
             }
-            return { [url] message, seconds in
-                await Self.post(message.body, to: url, token: token, seconds: seconds, session: session, delegate: delegate)
+            return { [url, userAgent] message, deadline in
+                await Self.post(message.body, to: url, token: token, userAgent: userAgent, deadline: deadline)
+            }
+        }
+        if let caFile = email.caFile {
+            // libcurl opens it and waits: a FIFO with no writer held a delivery past its deadline.
+            var info = stat()
+            guard stat(caFile, &info) == 0 else {
+                throw CatalogError("channel \(channel.name): caFile \(caFile): \(String(cString: strerror(errno)))", .missingInput)
+            }
+            guard info.st_mode & S_IFMT == S_IFREG else {
+                throw CatalogError("channel \(channel.name): caFile \(caFile): not a regular file (a FIFO, a device, a folder); refused", .missingInput)
             }
         }
         let user = try channel.secret(email.userEnv, environment, holding: "SMTP user name")
         let password = try channel.secret(email.passwordEnv, environment, holding: "SMTP password")
-        return { message, seconds in
-            await withCheckedContinuation { continuation in
-                // libcurl blocks: on a thread of its own, not one of Swift's cooperative pool.
-                Thread.detachNewThread {
-                    continuation.resume(returning: SMTP.send(message.body, email, user: user, password: password, seconds: seconds))
-                }
-            }
-        }
+        return { message, deadline in await SMTP.send(message.body, email, user: user, password: password, deadline: deadline) }
     }
 
-    /// POSTs JSON to a webhook. Only the host is ever named: the path of a webhook's URL is its secret.
-    static func post(_ body: Data, to url: URL, token: String?, seconds: Int, session: URLSession, delegate: SessionDelegate) async -> Attempt {
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: TimeInterval(seconds))
-        request.httpMethod = "POST"
-        request.httpBody = body
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        let raw = await delegate.run(request, in: session, limits: (1 << 20, .now() + .seconds(seconds), { _ in false }))
+    /// POSTs JSON to a webhook, through libcurl. Only the host is ever named: the path of a webhook's URL is its
+    /// secret. A 2xx status line is the service's word that it took the message, even when the body after it is cut.
+    static func post(_ body: Data, to url: URL, token: String?, userAgent: String, deadline: Double) async -> Attempt {
+        let headers = ["Content-Type: application/json", "User-Agent: \(userAgent)"] + (token.map { ["Authorization: Bearer \($0)"] } ?? [])
+        let began = ProcessInfo.processInfo.systemUptime
+        let raw = await Curl.http("POST", url, headers: headers, body: body, deadline: deadline, maximumBodyBytes: 1 << 20)
         let host = url.host ?? "?"
-        if raw.timedOut { return .retry("no answer from \(host) within \(seconds) s", after: nil) }
-        if let error = raw.error {
-            return .retry(ConnectionFailure.describe(error, url: URL(string: "\(url.scheme ?? "https")://\(host)\(url.port.map { ":\($0)" } ?? "")") ?? url,
-                                                     timeoutSeconds: seconds), after: nil)
-        }
-        guard let response = raw.response else { return .retry("no answer from \(host)", after: nil) }
-        let status = response.statusCode
+        let status = raw.status
         if (200..<300).contains(status) { return .delivered }
+        switch raw.failure {
+        case .deadline?: return .retry("no answer from \(host) within \(Int((deadline - began).rounded())) s", after: nil)
+        case let .malformed(detail)?: return .refused(CatalogError("\(host): \(detail)", .invalidData))
+        case let failure? where status == 0: return .retry("connection error with \(host): \(failure.message)", after: nil)
+        default: break
+        }
         // Discord says how long to wait in its JSON (seconds, with a fraction); others in Retry-After.
         let json = try? JSONFile.decode(JSONValue.self, from: raw.body)
         let after: Double? = switch json?["retry_after"] {
         case let .double(seconds)?: seconds
         case let .int(seconds)?: Double(seconds)
-        default: response.value(forHTTPHeaderField: "Retry-After").flatMap { RetryAfter.seconds(from: $0) }
+        default: raw.headers["retry-after"].flatMap { RetryAfter.seconds(from: $0) }
         }
         if status == 429 || status == 408 || status >= 500 { return .retry("HTTP \(status) from \(host)", after: after) }
         return .refused(CatalogError("HTTP \(status) from \(host)", status == 401 || status == 403 || status == 404 ? .noCredentials : .unavailable))
     }
 }
 
-/// Mail through libcurl's SMTP client: TLS from the start (smtps) or STARTTLS, AUTH, and the server's certificate
-/// verified (against `caFile` when set).
+/// Mail through libcurl's SMTP client (`Curl.smtp`).
 enum SMTP {
-    static func send(_ message: Data, _ settings: EmailSettings, user: String?, password: String?, seconds: Int) -> Announcer.Attempt {
-        guard let curl = curl_easy_init() else { return .retry("libcurl could not start", after: nil) }
-        defer { curl_easy_cleanup(curl) }
-        var recipients: UnsafeMutablePointer<curl_slist>?
-        for address in settings.to { recipients = curl_slist_append(recipients, "<\(address)>") }
-        defer { curl_slist_free_all(recipients) }
-        var errors = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
-        var bytes = [UInt8](message)
-        let code = bytes.withUnsafeMutableBytes { buffer in
-            errors.withUnsafeMutableBufferPointer { errorBuffer in
-                let file = fmemopen(buffer.baseAddress, buffer.count, "r")
-                defer { if let file { fclose(file) } }
-                func set(_ option: CURLoption, _ text: String?) {
-                    if let text { _ = text.withCString { gvingest_curl_setopt_pointer(curl, option, $0) } }
-                }
-                set(CURLOPT_URL, settings.smtpURL.absoluteString)
-                set(CURLOPT_MAIL_FROM, "<\(settings.from)>")
-                set(CURLOPT_USERNAME, user)
-                set(CURLOPT_PASSWORD, password)
-                set(CURLOPT_CAINFO, settings.caFile)
-                set(CURLOPT_PROTOCOLS_STR, "smtp,smtps")
-                _ = gvingest_curl_setopt_pointer(curl, CURLOPT_MAIL_RCPT, recipients)
-                _ = gvingest_curl_setopt_pointer(curl, CURLOPT_READDATA, file)
-                _ = gvingest_curl_setopt_pointer(curl, CURLOPT_ERRORBUFFER, errorBuffer.baseAddress)
-                _ = gvingest_curl_setopt_long(curl, CURLOPT_UPLOAD, 1)
-                _ = gvingest_curl_setopt_long(curl, CURLOPT_NOSIGNAL, 1)
-                _ = gvingest_curl_setopt_long(curl, CURLOPT_TIMEOUT, seconds)
-                _ = gvingest_curl_setopt_long(curl, CURLOPT_USE_SSL, Int(settings.starttls ? CURLUSESSL_ALL.rawValue : CURLUSESSL_NONE.rawValue))
-                return file == nil ? CURLE_OUT_OF_MEMORY : curl_easy_perform(curl)
-            }
-        }
-        if code == CURLE_OK { return .delivered }
-        let reply = gvingest_curl_response_code(curl)
-        let written = String(decoding: errors.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let detail = written.isEmpty ? String(cString: curl_easy_strerror(code)) : written
-        let described = "SMTP with \(settings.smtpURL.host ?? "?"):\(settings.smtpURL.port.map(String.init) ?? "default port"): \(detail)"
-            + (reply > 0 ? " (reply \(reply))" : "")
-        switch code {
-        case CURLE_LOGIN_DENIED: return .refused(CatalogError(described, .noCredentials))
-        case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_OPERATION_TIMEDOUT, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING:
-            return .retry(described, after: nil)
-        default:
-            return (400..<500).contains(reply) ? .retry(described, after: nil) : .refused(CatalogError(described, .unavailable))
+    /// A permanent reply (5xx) or a setting libcurl refuses is refused at once: only a passing trouble (4xx, no
+    /// connection, no reply in time) is worth another connection.
+    static func send(_ message: Data, _ settings: EmailSettings, user: String?, password: String?, deadline: Double) async -> Announcer.Attempt {
+        let sent = await Curl.smtp(settings.smtpURL, message: message, from: settings.from, to: settings.to, user: user,
+                                   password: password, caFile: settings.caFile, starttls: settings.starttls, deadline: deadline)
+        guard let failure = sent.failure else { return .delivered }
+        let reply = sent.status
+        let described = "SMTP with \(settings.smtpURL.host ?? "?"):\(settings.smtpURL.port.map(String.init) ?? "default port"): "
+            + (failure == .deadline ? "no reply before the announce deadline" : failure.message) + (reply > 0 ? " (reply \(reply))" : "")
+        switch failure {
+        case .loginDenied: return .refused(CatalogError(described, .noCredentials))
+        case .malformed: return .refused(CatalogError(described, .invalidData))
+        case _ where (500..<600).contains(reply): return .refused(CatalogError(described, .unavailable))
+        case .deadline, .connection, .overLimit: return .retry(described, after: nil)
         }
     }
 }

@@ -27,7 +27,7 @@ public struct Announcement: Codable, Sendable, Equatable {
 
     /// "3 credits · Undergraduate".
     var facts: String {
-        [credits.map { "\($0) credit\($0 == "1" ? "" : "s")" }, level].compactMap { $0 }.joined(separator: " · ")
+        [credits.map(CourseRecord.creditsPhrase), level].compactMap { $0 }.joined(separator: " · ")
     }
 }
 
@@ -95,8 +95,9 @@ public enum ChannelMessages {
 
     /// One digest: `multipart/alternative` (plain text and HTML), the Subject RFC 2047-encoded where not ASCII, and a
     /// Message-ID made from the news it carries, so a repeat is recognizably the same message. Catalog text reaches
-    /// only the base64 bodies, never a header.
-    public static func email(_ announcements: [Announcement], catalog: String, from: String, to: [String], date: Date) -> ChannelMessage {
+    /// only the base64 bodies, never a header. The bodies are `EmailDigest`'s, within its size at any volume.
+    public static func email(_ announcements: [Announcement], catalog: String, from: String, to: [String], date: Date,
+                             changesPage: URL? = nil) -> ChannelMessage {
         let items = sorted(announcements)
         let ids = items.map(\.item.id)
         let hash = FNV1a.hex(FNV1a.hash(ids.joined(separator: "\n").utf8))
@@ -104,36 +105,32 @@ public enum ChannelMessages {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss Z"
-        let text = items.map { item in
-            [item.heading, item.facts, item.item.description, item.item.link ?? ""].filter { !$0.isEmpty }.joined(separator: "\n")
-        }
-        let html = items.map { item in
-            let heading = MarkupEscaping.xml(item.heading)
-            let linked = item.item.link.map { "<a href=\"\(MarkupEscaping.xml($0))\">\(heading)</a>" } ?? heading
-            return "<li><strong>\(linked)</strong><br>\(MarkupEscaping.xml(item.facts))<br>\(MarkupEscaping.xml(item.item.description))</li>"
-        }
         let subject = plain(headline(announcements, catalog, 0, 1))
+        let digest = EmailDigest(items, subject: subject, changesPage: changesPage)
         let boundary = "gvingest-\(hash)"
         func part(_ type: String, _ body: String) -> String {
             "--\(boundary)\r\nContent-Type: \(type); charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n"
                 + Data(body.utf8).base64EncodedString(options: [.lineLength76Characters, .endLineWithCarriageReturn, .endLineWithLineFeed]) + "\r\n"
         }
-        let headers = ["From: \(from)", "To: \(to.joined(separator: ", "))", "Subject: \(encodedWords(subject))",
+        let headers = ["From: \(from)", folded("To:", to.indices.map { to[$0] + ($0 == to.count - 1 ? "" : ",") }), subjectHeader(subject),
                        "Date: \(formatter.string(from: date))", "Message-ID: <\(hash).\(ids.count)@\(from.split(separator: "@").last ?? "gvingest")>",
                        "MIME-Version: 1.0", "Content-Type: multipart/alternative; boundary=\"\(boundary)\""]
         let message = headers.joined(separator: "\r\n") + "\r\n\r\n"
-            + part("text/plain", subject + "\n\n" + text.joined(separator: "\n\n") + "\n")
-            + part("text/html", "<!DOCTYPE html><html><body><h1>\(MarkupEscaping.xml(subject))</h1><ul>\(html.joined())</ul></body></html>\n")
+            + part("text/plain", digest.text)
+            + part("text/html", digest.html)
             + "--\(boundary)--\r\n"
         return ChannelMessage(body: Data(message.utf8), ids: ids)
     }
 
-    /// "UH: 3 new courses and 2 other changes (2 of 3)".
+    /// "UH: 3 new courses, 1 course back and 2 other catalog changes (2 of 3)".
     static func headline(_ announcements: [Announcement], _ catalog: String, _ index: Int, _ count: Int) -> String {
-        let added = announcements.filter { $0.item.kind == .added }.count, others = announcements.count - added
+        let added = announcements.filter { $0.item.kind == .added }.count, back = announcements.filter { $0.item.kind == .returned }.count
+        let others = announcements.count - added - back
         let parts = [added > 0 ? "\(added) new course\(added == 1 ? "" : "s")" : nil,
-                     others > 0 ? "\(others) \(added > 0 ? "other " : "")catalog change\(others == 1 ? "" : "s")" : nil].compactMap { $0 }
-        return "\(catalog): \(parts.joined(separator: " and "))" + (count > 1 ? " (\(index + 1) of \(count))" : "")
+                     back > 0 ? "\(back) course\(back == 1 ? "" : "s") back" : nil,
+                     others > 0 ? "\(others) \(added + back > 0 ? "other " : "")catalog change\(others == 1 ? "" : "s")" : nil].compactMap { $0 }
+        let listed = parts.count > 2 ? parts.dropLast().joined(separator: ", ") + " and " + parts[parts.count - 1] : parts.joined(separator: " and ")
+        return "\(catalog): \(listed)" + (count > 1 ? " (\(index + 1) of \(count))" : "")
     }
 
     /// Featured first, then by subject, then by heading.
@@ -206,10 +203,29 @@ public enum ChannelMessages {
         }))
     }
 
+    /// `name` and its words on lines of at most 78 characters where a word allows (RFC 5322 2.1.1), folded before
+    /// the space between two words: a list of 40 addresses on one line passed the 998 characters servers accept.
+    static func folded(_ name: String, _ words: [String]) -> String {
+        var lines = [name]
+        for word in words {
+            if lines[lines.count - 1].utf8.count + 1 + word.utf8.count > 78, lines[lines.count - 1] != name { lines.append("") }
+            lines[lines.count - 1] += " " + word
+        }
+        return lines.joined(separator: "\r\n")
+    }
+
+    /// The Subject folded at its spaces; as encoded-words when it is not printable ASCII or a word alone would pass
+    /// a line's 998 characters.
+    static func subjectHeader(_ subject: String) -> String {
+        let long = subject.split(separator: " ").contains { $0.utf8.count > 900 }
+        let value = encodedWords(subject, always: long)
+        return value == subject ? folded("Subject:", subject.split(separator: " ").map(String.init)) : "Subject: \(value)"
+    }
+
     /// A header value as it is, when printable ASCII; otherwise RFC 2047 encoded-words (UTF-8, base64), each within
     /// 75 characters, on folded lines, never splitting a character.
-    static func encodedWords(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value > 0x7E }) else { return text }
+    static func encodedWords(_ text: String, always: Bool = false) -> String {
+        guard always || text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value > 0x7E }) else { return text }
         var words: [String] = []
         var chunk = ""
         for character in text {
@@ -221,5 +237,72 @@ public enum ChannelMessages {
         }
         words.append(chunk)
         return words.map { "=?UTF-8?B?\(Data($0.utf8).base64EncodedString())?=" }.joined(separator: "\r\n ")
+    }
+}
+
+/// An email digest's bodies, grouped by subject: each course in full (heading, facts, first sentence, link) while the
+/// HTML stays within `fullBytes`, then by code and title only up to `listBytes`, then counted by subject, with a link
+/// to the site's "what changed" page when there is one. Gmail clips a message's HTML at about 102 KB; a digest of any
+/// size stays under 90 KB of it.
+struct EmailDigest {
+    static let fullBytes = 40_000, listBytes = 80_000, maximumBytes = 89_000
+
+    var text: String
+    var html: String
+    /// Entries shown in full, by code and title, and left out.
+    var full = 0, brief = 0, omitted = 0
+
+    init(_ items: [Announcement], subject: String, changesPage: URL?) {
+        let x = MarkupEscaping.xml
+        let counts = Dictionary(grouping: items, by: ChannelMessages.group).mapValues(\.count)
+        var html = "<!DOCTYPE html><html><body><h1>\(x(subject))</h1>\n", text = subject + "\n"
+        var group: String?
+        var left: [(name: String, count: Int)] = []
+        for item in items {
+            let heading = x(item.heading)
+            let linked = item.item.link.map { "<a href=\"\(x($0))\">\(heading)</a>" } ?? heading
+            let fullEntry = "<li><strong>\(linked)</strong><br>\(x(item.facts))<br>\(x(item.item.description))</li>\n"
+            let name = ChannelMessages.group(item)
+            let opening = name == group ? "" : (group == nil ? "" : "</ul>\n") + "<h2>\(x(name)) (\(counts[name] ?? 0))</h2>\n<ul>\n"
+            if brief == 0, html.utf8.count + opening.utf8.count + fullEntry.utf8.count <= Self.fullBytes {
+                full += 1
+                html += opening + fullEntry
+                if !opening.isEmpty { text += "\n\(name)\n" }
+                text += "\n" + [item.heading, item.facts, item.item.description, item.item.link ?? ""].filter { !$0.isEmpty }.joined(separator: "\n") + "\n"
+            } else if omitted == 0, html.utf8.count + opening.utf8.count + heading.utf8.count + 10 <= Self.listBytes {
+                brief += 1
+                html += opening + "<li>\(heading)</li>\n"
+                if !opening.isEmpty { text += "\n\(name)\n" }
+                text += "- \(item.heading)\n"
+            } else {
+                omitted += 1
+                if left.last?.name == name { left[left.count - 1].count += 1 } else { left.append((name, 1)) }
+                continue
+            }
+            group = name
+        }
+        if group != nil { html += "</ul>\n" }
+        let page = changesPage.map { $0.absoluteString }
+        if omitted > 0 {
+            // By subject, as many as fit: a catalog has a few hundred subjects at most, but a digest has a size.
+            var named: [String] = []
+            for (name, count) in left where html.utf8.count + named.joined(separator: ", ").utf8.count + name.utf8.count + 600 < Self.maximumBytes {
+                named.append("\(name) \(count)")
+            }
+            let rest = left.count - named.count
+            let line = "Not listed here: " + named.joined(separator: ", ") + (rest > 0 ? " and \(rest) more subjects" : "") + "."
+            html += "<p>\(x(line))</p>\n"
+            text += "\n\(line)\n"
+        }
+        if omitted > 0 || brief > 0 {
+            let more = omitted > 0 ? "\(omitted) more not listed here. " : ""
+            html += "<p>\(more)" + (page.map { "Every change, in full: <a href=\"\(x($0))\">what changed</a>.</p>\n" } ?? "The news feed has every one in full.</p>\n")
+            text += "\n\(more)" + (page.map { "Every change, in full: \($0)\n" } ?? "The news feed has every one in full.\n")
+        } else if let page {
+            html += "<p>On the catalog's site: <a href=\"\(x(page))\">what changed</a>.</p>\n"
+            text += "\nOn the catalog's site: \(page)\n"
+        }
+        self.html = html + "</body></html>\n"
+        self.text = text
     }
 }

@@ -84,7 +84,8 @@ public struct NewsPipeline: Sendable {
         let latest = try Result { () throws(SnapshotError) in try store.latest() }.mapError(CommitError.snapshot).get()
         let previous = latest?.snapshot
         let (snapshot, diff) = Snapshot.capture(catalogID: catalog.id, source: catalog.source.json, pages: pages, courses: courses,
-                                                previous: previous, at: now, edition: edition)
+                                                previous: previous, at: now, edition: edition,
+                                                configuredEdition: catalog.edition)
         let violations = RunGuards.check(pages: pages, courseCount: snapshot.courses.count, previousCourseCount: previous?.courses.count,
                                          removedCount: diff.removed.count, settings: guards, acceptRemovals: acceptRemovals)
         return (previous, snapshot, diff, violations, latest?.entry.sequence ?? 0)

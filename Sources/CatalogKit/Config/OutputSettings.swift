@@ -35,6 +35,8 @@ public struct NewsSettings: Sendable, Equatable {
     public var announceRemoved = false
     /// Whether changed and renumbered courses get a news item too.
     public var announceChanged = false
+    /// Whether a course back in the catalog after a gap gets a news item ("Back in the catalog: …").
+    public var announceReturns = true
     public var feedTitle = "New courses"
     /// The Atom feed's id: an absolute IRI that never changes.
     public var feedID = "urn:gvingest:news"
@@ -81,7 +83,8 @@ extension OutputSettings: Decodable {
 
 extension NewsSettings: Decodable {
     public init(from decoder: any Decoder) throws {
-        let object = try ConfigValue(object: decoder, allowed: ["featured", "announceRemoved", "announceChanged", "feedTitle", "feedId"])
+        let object = try ConfigValue(object: decoder, allowed: ["featured", "announceRemoved", "announceChanged", "announceReturns",
+                                                         "feedTitle", "feedId"])
         self.init()
         if let featured = object["featured"]?.object(allowed: ["subjects", "levels"]) {
             featuredSubjects = Set((featured["subjects"]?.elements { $0.subjectCode() } ?? []).map { $0.uppercased() })
@@ -89,6 +92,7 @@ extension NewsSettings: Decodable {
         }
         announceRemoved = object["announceRemoved"]?.bool() ?? announceRemoved
         announceChanged = object["announceChanged"]?.bool() ?? announceChanged
+        announceReturns = object["announceReturns"]?.bool() ?? announceReturns
         feedTitle = object["feedTitle"]?.string() ?? feedTitle
         feedID = object["feedId"]?.string {
             Self.isAbsoluteIRI($0) ? nil : "expected an absolute IRI such as \"urn:gvingest:gvsu:news\" or \"https://…\", got \"\($0)\""

@@ -18,13 +18,20 @@ public struct CatalogConfig: Sendable, Equatable {
     public var source: CatalogSource
     /// Declarative parse rules: when present, they read the catalog's pages instead of the system's parser.
     public var rules: ParseRules?
+    /// The edition's label where the pages name none ("2024-2025"); without either, a run's day labels it.
+    public var edition: String?
+    /// Catalogs that name one group are crawled as if they shared a host: never at once (`ShardPlan`).
+    public var politenessGroup: String?
 
-    public init(id: String, name: String, system: CatalogSystem, source: CatalogSource, rules: ParseRules? = nil) {
+    public init(id: String, name: String, system: CatalogSystem, source: CatalogSource, rules: ParseRules? = nil,
+                edition: String? = nil, politenessGroup: String? = nil) {
         self.id = id
         self.name = name
         self.system = system
         self.source = source
         self.rules = rules
+        self.edition = edition
+        self.politenessGroup = politenessGroup
     }
 
     /// How the catalog's pages are read: its rules, or its system's parser.
@@ -68,6 +75,8 @@ public struct PipelineConfig: Sendable, Equatable {
     public var firestore: FirestoreSettings?
     /// `announce`: where a run's news is sent after its commit (nil: nowhere).
     public var announce: AnnounceSettings?
+    /// `site.baseUrl`: where the website is served; messages link to its pages (nil: they do not).
+    public var siteBaseURL: URL?
     /// The file it was read from; relative paths in it are resolved against its directory.
     public var file: URL?
 
@@ -132,7 +141,7 @@ public struct PipelineConfig: Sendable, Equatable {
 extension PipelineConfig: Decodable {
     public init(from decoder: any Decoder) throws {
         let object = try ConfigValue(object: decoder, allowed: ["schemaVersion", "catalogs", "fetch", "normalize", "outputs", "news",
-                                                         "guards", "publish", "announce"])
+                                                         "guards", "publish", "announce", "site"])
         self.init(catalogs: [], outputs: OutputSettings(directory: object.base.appendingPathComponent("out")))
         file = object.context.file
         if let version = object.required("schemaVersion").integer(minimum: 1), version != Self.schemaVersion {
@@ -158,12 +167,20 @@ extension PipelineConfig: Decodable {
         guards = object["guards"]?.decode(GuardSettings.self) ?? guards
         firestore = object["publish"]?.object(allowed: ["firestore"])?["firestore"]?.decode(FirestoreSettings.self)
         announce = object["announce"]?.decode(AnnounceSettings.self)
+        siteBaseURL = object["site"]?.object(allowed: ["baseUrl"])?["baseUrl"]?.string { text in
+            let url = URL(string: text)
+            return (url?.scheme == "https" || url?.scheme == "http") && url?.host?.isEmpty == false
+                ? nil : "expected an http(s) URL such as https://courses.example.edu/, got \"\(text)\""
+        }.flatMap { URL(string: $0) }
     }
+
+    /// The site's "what changed" page, when `site.baseUrl` says where the site is.
+    public var changesPage: URL? { siteBaseURL.map { $0.appendingPathComponent("changes.html") } }
 }
 
 extension CatalogConfig: Decodable {
     public init(from decoder: any Decoder) throws {
-        let object = try ConfigValue(object: decoder, allowed: ["id", "name", "system", "source", "rules"])
+        let object = try ConfigValue(object: decoder, allowed: ["id", "name", "system", "source", "rules", "edition", "politenessGroup"])
         let id = object.required("id").string { id in
             id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
                 ? nil : "expected letters, digits, - and _ only, got \"\(id)\""
@@ -172,8 +189,10 @@ extension CatalogConfig: Decodable {
         let system = object.required("system").choice(CatalogSystem.self)
         let source = object.required("source").decode(CatalogSource.self)
         let rules = object["rules"]?.decode(ParseRules.self)
+        let edition = object["edition"]?.string()
+        let group = object["politenessGroup"]?.string()
         guard let id, let name, let system, let source else { throw ConfigContext.Incomplete() }
-        self.init(id: id, name: name, system: system, source: source, rules: rules)
+        self.init(id: id, name: name, system: system, source: source, rules: rules, edition: edition, politenessGroup: group)
     }
 }
 

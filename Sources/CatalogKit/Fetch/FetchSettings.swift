@@ -8,8 +8,8 @@ public struct FetchSettings: Sendable, Equatable {
     public var perHostConcurrency = 4
     /// The least time between the starts of two requests to one host (milliseconds).
     public var minimumDelayMilliseconds = 250
-    /// How gvingest names itself to servers.
-    public var userAgent = "gvingest/0.1 (+https://github.com/gvcourse/gvingest; catalog-bot@gvcourse.app)"
+    /// How gvingest names itself to servers, as configured; `requestUserAgent` is what is sent.
+    public var userAgent = "\(GVIngestVersion.product) (+https://github.com/gvcourse/gvingest; catalog-bot@gvcourse.app)"
     /// One request's timeout, whole seconds (URLSession takes no finer value).
     public var requestTimeoutSeconds = 30
     /// The whole crawl's deadline; what is not fetched by then is recorded as failed.
@@ -30,8 +30,23 @@ public struct FetchSettings: Sendable, Equatable {
     public var cacheDirectory: URL?
     /// Ignore robots.txt (a warning is printed when set).
     public var ignoreRobots = false
+    /// What catalogs must not be crawled at once share (`ShardPlan`): their host, or their registered domain.
+    public var politeness = Politeness.host
+    /// A shard's politeness keys crawled side by side (`gvingest run --shard`).
+    public var maximumConcurrentHosts = 4
+
+    /// What two catalogs share when they must not be crawled at once.
+    public enum Politeness: String, Sendable, CaseIterable {
+        /// The same host and port.
+        case host
+        /// The same registered domain (`a.catalog.acalog.com` and `b.catalog.acalog.com` share `acalog.com`).
+        case registeredDomain
+    }
 
     public init() {}
+
+    /// The User-Agent of every request (fetch, Firestore, announce): the configured one with gvingest's version.
+    public var requestUserAgent: String { GVIngestVersion.userAgent(userAgent) }
 
     /// Each integer setting's key in `pipeline.json` and its bounds: beyond any sensible crawl, clear of overflow.
     public static var ranges: [(key: String, keyPath: WritableKeyPath<FetchSettings, Int>, range: ClosedRange<Int>)] { [
@@ -40,13 +55,14 @@ public struct FetchSettings: Sendable, Equatable {
         ("deadlineSeconds", \.deadlineSeconds, 1...86_400), ("maxBodyBytes", \.maximumBodyBytes, 1024...(256 << 20)),
         ("maxRedirects", \.maximumRedirects, 0...20), ("maxAttempts", \.maximumAttempts, 1...10),
         ("backoffBaseMs", \.backoffBaseMilliseconds, 0...60_000), ("backoffMaxMs", \.backoffMaximumMilliseconds, 0...600_000),
-        ("retryAfterMaxSeconds", \.retryAfterMaximumSeconds, 0...3_600),
+        ("retryAfterMaxSeconds", \.retryAfterMaximumSeconds, 0...3_600), ("maxConcurrentHosts", \.maximumConcurrentHosts, 1...256),
     ] }
 }
 
 extension FetchSettings: Decodable {
     public init(from decoder: any Decoder) throws {
-        let object = try ConfigValue(object: decoder, allowed: Self.ranges.map(\.key) + ["userAgent", "allowedHosts", "cacheDirectory", "ignoreRobots"])
+        let object = try ConfigValue(object: decoder, allowed: Self.ranges.map(\.key) + ["userAgent", "allowedHosts", "cacheDirectory", "ignoreRobots",
+                                                                                   "politeness"])
         self.init()
         for (key, keyPath, range) in Self.ranges {
             if let value = object[key]?.integer(in: range) { self[keyPath: keyPath] = value }
@@ -58,5 +74,6 @@ extension FetchSettings: Decodable {
         } ?? []
         cacheDirectory = object["cacheDirectory"]?.confinedPath()
         ignoreRobots = object["ignoreRobots"]?.bool() ?? ignoreRobots
+        politeness = object["politeness"]?.choice(Politeness.self) ?? politeness
     }
 }

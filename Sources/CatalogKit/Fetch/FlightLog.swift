@@ -41,6 +41,22 @@ final class FlightLog: Sendable {
 
     func strikes(for url: URL) -> Int { strikes[url.absoluteString, default: 0] }
 
+    /// A run's stage after its commit begins (nil: it ended), with the report that says so: after a crash in it, the
+    /// parent finishes that report (`RunReport.recordCrash`).
+    func mark(stage: String?, report: URL) {
+        append(stage.map { "stage\t\($0)\t\(report.path)\n" } ?? "stage-end\n")
+    }
+
+    /// The stage under way when the log ended, and its report.
+    static func stageUnderWay(_ log: String) -> (stage: String, report: URL)? {
+        var underWay: (String, URL)?
+        for line in log.split(separator: "\n") where line.hasPrefix("stage") {
+            let fields = line.split(separator: "\t", maxSplits: 2).map(String.init)
+            underWay = fields.count == 3 && fields[0] == "stage" ? (fields[1], URL(fileURLWithPath: fields[2])) : nil
+        }
+        return underWay
+    }
+
     /// Runs `request` logged as in flight; a single write(2) a line, which a crash cannot split.
     func flight<T>(_ url: URL, _ request: () async -> T) async -> T {
         append("start\t\(url.absoluteString)\n")

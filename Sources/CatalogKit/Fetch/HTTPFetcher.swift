@@ -17,14 +17,20 @@ public final class HTTPFetcher: PageSource {
     private let redirectVetter = Mutex<(@Sendable (URL) async -> String?)?>(nil)
 
     /// - Parameter startURLs: their origins are allowed besides those `settings.allowedHosts` names.
-    public init(settings: FetchSettings, startURLs: [URL] = []) {
+    /// - Parameter gate: one shared with the fetchers of other catalogs on the same hosts, so the delay holds between
+    ///   their requests too (`ShardRun`); by default the fetcher's own.
+    public convenience init(settings: FetchSettings, startURLs: [URL] = []) {
+        self.init(settings: settings, startURLs: startURLs, gate: ConcurrencyGate(settings: settings))
+    }
+
+    init(settings: FetchSettings, startURLs: [URL], gate: ConcurrencyGate) {
         self.settings = settings
         (session, delegate) = SessionDelegate.session(maximumRedirects: settings.maximumRedirects,
                                                       timeoutSeconds: settings.requestTimeoutSeconds,
-                                                      connectionsPerHost: settings.perHostConcurrency)
+                                                      connectionsPerHost: settings.perHostConcurrency,
+                                                      userAgent: settings.requestUserAgent)
         allowedOrigins = Set(startURLs.compactMap(Origin.init) + settings.allowedHosts.flatMap { Origin.allowed(by: $0) ?? [] })
-        gate = ConcurrencyGate(total: max(1, settings.concurrency), perHost: max(1, settings.perHostConcurrency),
-                               minimumDelay: Double(settings.minimumDelayMilliseconds) / 1000)
+        self.gate = gate
         cache = settings.cacheDirectory.map(ResponseCache.init(directory:))
     }
 
@@ -152,7 +158,7 @@ public final class HTTPFetcher: PageSource {
     private func perform(_ url: URL, cached: FetchedPage?) async -> Outcome {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData,
                                  timeoutInterval: TimeInterval(max(1, settings.requestTimeoutSeconds)))
-        request.setValue(settings.userAgent, forHTTPHeaderField: "User-Agent")
+        request.setValue(settings.requestUserAgent, forHTTPHeaderField: "User-Agent")
         request.setValue(cached?.etag, forHTTPHeaderField: "If-None-Match")
         request.setValue(cached?.lastModified, forHTTPHeaderField: "If-Modified-Since")
         // robots.txt has a limit of its own (RFC 9309 asks to read at least 500 KiB).
@@ -261,10 +267,21 @@ actor ConcurrencyGate {
     private var delays: [String: Double] = [:]
     private var nextStart: [String: Double] = [:]
 
-    init(total: Int, perHost: Int, minimumDelay: Double = 0) {
+    /// The delay runs from the end of a host's previous response rather than from its start. With one request per host
+    /// at a time, the server then sees the spacing however long a request was held up on its way (`ShardRun`).
+    private let spacedFromResponses: Bool
+
+    /// The bounds and the delay `settings` give; `spacedFromResponses`: one request per host, spaced from responses.
+    init(settings: FetchSettings, spacedFromResponses: Bool = false) {
+        self.init(total: max(1, settings.concurrency), perHost: spacedFromResponses ? 1 : max(1, settings.perHostConcurrency),
+                  minimumDelay: Double(settings.minimumDelayMilliseconds) / 1000, spacedFromResponses: spacedFromResponses)
+    }
+
+    init(total: Int, perHost: Int, minimumDelay: Double = 0, spacedFromResponses: Bool = false) {
         self.total = total
         self.perHost = perHost
         self.minimumDelay = minimumDelay
+        self.spacedFromResponses = spacedFromResponses
     }
 
     /// `alone`: waits until nothing is in flight, and holds every place while it runs.
@@ -274,6 +291,10 @@ actor ConcurrencyGate {
     }
 
     func release(host: String, alone: Bool = false) {
+        if spacedFromResponses {
+            let delay = delays[host] ?? minimumDelay
+            nextStart[host] = max(nextStart[host] ?? 0, ProcessInfo.processInfo.systemUptime + delay)
+        }
         inFlight -= alone ? total : 1
         perHostInFlight[host, default: 1] -= 1
         let waiting = waiters

@@ -138,7 +138,7 @@ public enum PageReader {
     static let session: URLSession = {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 30
-        configuration.httpAdditionalHeaders = ["User-Agent": FetchSettings().userAgent]
+        configuration.httpAdditionalHeaders = ["User-Agent": FetchSettings().requestUserAgent]
         return URLSession(configuration: configuration)
     }()
 

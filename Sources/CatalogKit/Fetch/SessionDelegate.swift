@@ -44,9 +44,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     /// A long-lived session (short-lived ones crash on Linux) with no cache, its calls to a delegate of its own.
-    static func session(maximumRedirects: Int, timeoutSeconds: Int,
-                        connectionsPerHost: Int) -> (URLSession, SessionDelegate) {
+    static func session(maximumRedirects: Int, timeoutSeconds: Int, connectionsPerHost: Int,
+                        userAgent: String) -> (URLSession, SessionDelegate) {
         let configuration = URLSessionConfiguration.ephemeral
+        // Without it Foundation sends "gvingest (unknown version)" on every request that sets none itself.
+        configuration.httpAdditionalHeaders = ["User-Agent": userAgent]
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.timeoutIntervalForRequest = TimeInterval(timeoutSeconds)

@@ -111,6 +111,18 @@ public struct CourseRecord: Codable, Sendable, Equatable {
         }
     }
 
+    /// The record's texts cleaned as `init(_:)` cleans them now: a snapshot written by an earlier gvingest reads as
+    /// this one would write it, so the first run after an upgrade reports only real changes.
+    mutating func cleanTexts() {
+        title = TextCleaner.cleanLine(title)
+        description = TextCleaner.clean(description)
+        for keyPath in [\CourseRecord.creditsText, \.prerequisiteString, \.corequisiteString, \.offered, \.contactHours, \.catalog] {
+            self[keyPath: keyPath] = self[keyPath: keyPath].map(TextCleaner.cleanLine)
+        }
+        fields = Dictionary(fields.map { (TextCleaner.cleanLine($0.key), TextCleaner.clean($0.value)) }, uniquingKeysWith: { "\($0)\n\($1)" })
+        notes = notes.map(TextCleaner.clean)
+    }
+
     /// The fields a diff compares, in the order it lists changes, each with its name for people and its canonical
     /// value; labelled fields (`fields.<label>`) follow by label. Codes, URLs, the edition's name, requisite renderings,
     /// cross-catalog links, stamps and diagnostics change without the course changing, and are not compared.
@@ -140,6 +152,17 @@ public struct CourseRecord: Codable, Sendable, Equatable {
         if let range = creditRange { return range.min == range.max ? format(range.min) : "\(format(range.min))-\(format(range.max))" }
         if case let .string(text)? = JSONValue.text(creditsText) { return text }
         return credits > 0 ? String(credits) : nil
+    }
+
+    /// The credits as people read them: "1 credit", "3 credits", "1–3 credits"; a label that is no number as it is.
+    public var creditsPhrase: String? { creditsLabel.map(Self.creditsPhrase) }
+
+    /// A `creditsLabel` ("1", "1-3", "Variable") as people read it.
+    public static func creditsPhrase(_ label: String) -> String {
+        let bounds = label.split(separator: "-", omittingEmptySubsequences: false)
+        guard bounds.allSatisfy({ Double($0) != nil }) else { return label }
+        if bounds.count == 1 { return label + (Double(label) == 1 ? " credit" : " credits") }
+        return bounds.count == 2 ? "\(bounds[0])–\(bounds[1]) credits" : label
     }
 }
 

@@ -26,8 +26,8 @@ public enum AtomFeed {
             lines.append("    <category term=\"\(x(item.kind.rawValue))\"/>")
             if item.featured { lines.append(#"    <category term="featured"/>"#) }
             lines.append("    <summary>\(x(item.description))</summary>")
-            // The content is the item's Markdown, as text: readers show it verbatim, none runs it.
-            lines.append("    <content type=\"text\">\(x(item.content))</content>")
+            // The item's Markdown as HTML, escaped once more for XML (type="html", RFC 4287 3.1.1.2): readers render it.
+            lines.append("    <content type=\"html\">\(x(NewsHTML.render(item.content)))</content>")
             lines.append("  </entry>")
         }
         lines.append("</feed>")
@@ -39,7 +39,7 @@ public enum AtomFeed {
 public enum RunDigest {
     public static func markdown(current: Snapshot, previous: Snapshot?, diff: CatalogDiff, news: [NewsItem]) -> String {
         let md = { (text: String) in MarkupEscaping.markdown(text) }
-        var lines = ["# \(md(current.catalogID)): catalog run of \(current.capturedAt)", ""]
+        var lines = ["# \(md(current.catalogID)): catalog run of \(md(current.shownName))", ""]
         let pages = current.pages
         lines.append("- Snapshot: \(current.courses.count) courses from \(pages.fetched) of \(pages.expected) pages (\(pages.failed) failed)")
         if !pages.unparsed.isEmpty {
@@ -50,7 +50,7 @@ public enum RunDigest {
             lines.append("- Compared with: nothing: this is the first snapshot, the baseline later runs are compared with; no news")
             return lines.joined(separator: "\n") + "\n"
         }
-        lines.append("- Compared with: the snapshot of \(previous.capturedAt) (\(previous.courses.count) courses)")
+        lines.append("- Compared with: the snapshot of \(md(previous.shownName)) (\(previous.courses.count) courses)")
         let featured = news.filter(\.featured).count
         lines.append("- News: \(news.count) new item\(news.count == 1 ? "" : "s")\(featured > 0 ? " (\(featured) featured)" : "")")
         if !news.isEmpty {
@@ -60,6 +60,6 @@ public enum RunDigest {
             }
         }
         lines.append("")
-        return lines.joined(separator: "\n") + "\n" + DiffReport.markdown(diff, old: previous.capturedAt, new: current.capturedAt)
+        return lines.joined(separator: "\n") + "\n" + DiffReport.markdown(diff, old: previous.shownName, new: current.shownName)
     }
 }

@@ -1,6 +1,6 @@
 /// Turns a diff between two snapshots into news items, as the settings ask. A pure function of its inputs.
 public enum NewsBuilder {
-    /// The items from `previous` to `current`: added, then renumbered, changed and removed courses, each by id.
+    /// The items from `previous` to `current`: added, then returned, renumbered, changed and removed courses, each by id.
     public static func items(diff: CatalogDiff, previous: Snapshot, current: Snapshot, settings: NewsSettings) -> [NewsItem] {
         let now = Dictionary(current.courses.map { ($0.id, $0) }) { _, last in last }
         let before = Dictionary(previous.courses.map { ($0.id, $0) }) { _, last in last }
@@ -18,6 +18,18 @@ public enum NewsBuilder {
             items.append(item(.added, course, title: "New course: \(heading(added))",
                               description: firstSentence(course.description) ?? "\(heading(added)) is new in the catalog.",
                               content: content(of: course), featured: settings.isFeatured(subject: course.subject, level: level)))
+        }
+        if settings.announceReturns {
+            for back in diff.returned {
+                guard let course = now[back.id] else { continue }
+                let level = course.level.flatMap { CourseLevel(rawValue: $0.lowercased()) }
+                let when = DiffReport.lastListed(back)
+                let sentence = "\(heading(back)) is back in the catalog" + (when.isEmpty ? "." : ", \(when).")
+                items.append(item(.returned, course, title: "Back in the catalog: \(heading(back))",
+                                  description: when.isEmpty ? sentence : when.prefix(1).uppercased() + when.dropFirst() + ".",
+                                  content: MarkupEscaping.markdown(sentence, inline: false) + "\n\n" + content(of: course),
+                                  featured: settings.isFeatured(subject: course.subject, level: level)))
+            }
         }
         if settings.announceChanged {
             for pair in diff.renumbered {
@@ -58,7 +70,7 @@ public enum NewsBuilder {
                 facts.append("- **\(label):** \(markdown)")
             }
         }
-        fact("Credits", nil, else: course.creditsLabel)
+        fact("Credits", nil, else: course.creditsPhrase)
         fact("Level", nil, else: course.level)
         fact("Prerequisites", course.prerequisiteMarkdown, else: course.prerequisiteString)
         fact("Corequisites", course.corequisiteMarkdown, else: course.corequisiteString)

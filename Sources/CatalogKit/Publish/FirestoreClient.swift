@@ -19,11 +19,13 @@ public struct FirestoreTarget: Sendable, Equatable {
 }
 
 /// Firestore's lists and commits, within one deadline for the whole publish: each request's own limit shrinks to what
-/// is left of it, and what Firestore says is worth retrying is retried until then.
+/// is left of it, and what Firestore says is worth retrying is retried until then. Requests go through libcurl
+/// (`Curl.http`), as everything outside the fetch stage: a connection that ends after its status line is an error
+/// to retry, not FoundationNetworking stopping the process.
 final class FirestoreClient: Sendable {
     let target: FirestoreTarget
-    private let session: URLSession
-    private let delegate: SessionDelegate
+    /// Sent with every request: `fetch.userAgent` with gvingest's version.
+    private let userAgent: String
     private let deadline: Double
     private let deadlineSeconds: Int
     /// Retries made so far (not counting first attempts).
@@ -32,19 +34,15 @@ final class FirestoreClient: Sendable {
 
     /// A listing page of 1,000 documents is a few MiB; more than this is no Firestore answer.
     static let maximumBodyBytes = 64 << 20
-    /// Each request's own wall-clock limit: URLSession's timeout only notices a silent connection.
+    /// Each request's own wall-clock limit.
     static let requestSeconds = 60
 
     /// - Parameter deadlineSeconds: from now, the moment every request and retry ends.
-    init(target: FirestoreTarget, deadlineSeconds: Int, connections: Int) {
+    init(target: FirestoreTarget, deadlineSeconds: Int, userAgent: String = FetchSettings().requestUserAgent) {
         self.target = target
-        (session, delegate) = SessionDelegate.session(maximumRedirects: 0, timeoutSeconds: Self.requestSeconds, connectionsPerHost: connections)
+        self.userAgent = userAgent
         self.deadlineSeconds = max(1, deadlineSeconds)
         deadline = ProcessInfo.processInfo.systemUptime + Double(self.deadlineSeconds)
-    }
-
-    deinit {
-        session.finishTasksAndInvalidate()
     }
 
     /// Every document of a collection: id → fields, nil for one gvingest cannot read (so it compares unequal).
@@ -101,27 +99,36 @@ final class FirestoreClient: Sendable {
                 throw CatalogError("\(method) \(url.path): the publish's deadline of \(deadlineSeconds) s was reached", .temporary)
             }
             let seconds = min(Self.requestSeconds, left)
-            var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: TimeInterval(seconds))
-            request.httpMethod = method
-            request.httpBody = body
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.setValue("Bearer \(target.token)", forHTTPHeaderField: "Authorization")
-            let limits: RequestLimits = (Self.maximumBodyBytes, .now() + .seconds(seconds), { _ in false })
-            let raw = await delegate.run(request, in: session, limits: limits)
+            let answer = await Curl.http(method, url, headers: ["Content-Type: application/json", "User-Agent: \(userAgent)", "Authorization: Bearer \(target.token)"],
+                                         body: body, deadline: min(deadline, ProcessInfo.processInfo.systemUptime + Double(seconds)),
+                                         maximumBodyBytes: Self.maximumBodyBytes)
+            let raw = RawResponse(answer, url: url)
             switch Self.judge(raw, url: url, seconds: seconds) {
             case let .success(json): return json
             case let .failure(failure) where failure.cause != .temporary: throw failure
             case let .failure(failure):
                 let retryAfter = raw.response?.value(forHTTPHeaderField: "Retry-After").flatMap { RetryAfter.seconds(from: $0) }
                 let wait = RetryAfter.backoff(attempt: attempt, base: 0.1, maximum: 5, retryAfter: retryAfter, retryAfterMaximum: 30)
-                guard !Task.isCancelled, ProcessInfo.processInfo.systemUptime + wait < deadline else {
-                    throw CatalogError("\(method) \(url.path): \(failure.message) (gave up after \(attempt) attempt\(attempt == 1 ? "" : "s"), at the deadline)",
-                                         .temporary)
+                let left = deadline - ProcessInfo.processInfo.systemUptime
+                guard !Task.isCancelled, wait < left else {
+                    let why = Self.whyStopped(attempts: attempt, left: left, wait: wait, deadlineSeconds: deadlineSeconds,
+                                              cancelled: Task.isCancelled)
+                    throw CatalogError("\(method) \(url.path): \(failure.message) (\(why))", .temporary)
                 }
                 retryCount.withLock { $0 += 1 }
                 try? await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
             }
         }
+    }
+
+    /// Why retrying stopped, as it happened: stopping early because the next try would come too late is not
+    /// reaching the deadline.
+    static func whyStopped(attempts: Int, left: Double, wait: Double, deadlineSeconds: Int, cancelled: Bool) -> String {
+        let attempts = "\(attempts) attempt\(attempts == 1 ? "" : "s")"
+        if cancelled { return "stopped after \(attempts): the publish was cancelled" }
+        if left < 1 { return "gave up after \(attempts), at the deadline of \(deadlineSeconds) s" }
+        return "gave up after \(attempts), \(Int(left.rounded())) s before the deadline of \(deadlineSeconds) s: "
+            + "the next try was due in \(Int(wait.rounded())) s, past it"
     }
 
     /// What an answer means: its JSON, or a failure: worth retrying (75: 429, 503, ABORTED, UNAVAILABLE, no connection),
@@ -134,7 +141,9 @@ final class FirestoreClient: Sendable {
             return .failure(CatalogError("an answer larger than \(maximumBodyBytes >> 20) MiB, which no Firestore answer is", .unavailable))
         }
         if let error = raw.error {
-            let cause = url.map { ConnectionFailure.describe(error, url: $0, timeoutSeconds: seconds) } ?? error.localizedDescription
+            let endpoint = url.map { "\($0.host ?? "?")\($0.port.map { ":\($0)" } ?? "")" } ?? "Firestore"
+            let cause = (error as? Curl.Failure).map { "connection error with \(endpoint): \($0.message)" }
+                ?? url.map { ConnectionFailure.describe(error, url: $0, timeoutSeconds: seconds) } ?? error.localizedDescription
             return .failure(CatalogError("no answer: \(cause)", .temporary))
         }
         guard let response = raw.response else { return .failure(CatalogError("no answer", .temporary)) }
@@ -161,6 +170,21 @@ final class FirestoreClient: Sendable {
         text.unicodeScalars.reduce(into: "") { output, scalar in
             let category = scalar.properties.generalCategory
             output += category == .control || category == .format ? "\\u{\(String(scalar.value, radix: 16, uppercase: true))}" : String(scalar)
+        }
+    }
+}
+
+extension RawResponse {
+    /// What libcurl gave, as the judge of an answer reads it: a transfer cut short is an error even after a 2xx
+    /// status line, since Firestore's answer is its body (and every request is safe to repeat).
+    init(_ answer: Curl.Response, url: URL) {
+        self.init()
+        body = answer.body
+        switch answer.failure {
+        case .deadline?: timedOut = true
+        case .overLimit?: overLimit = true
+        case let failure?: error = failure
+        case nil: response = HTTPURLResponse(url: url, statusCode: answer.status, httpVersion: "HTTP/1.1", headerFields: answer.headers)
         }
     }
 }

@@ -71,6 +71,9 @@ public enum FirestoreDocuments {
         !id.isEmpty && !id.contains("/") && id != "." && id != ".." && !(id.hasPrefix("__") && id.hasSuffix("__")) && id.utf8.count <= 1500
     }
 
+    /// The run's stage that publishes into Firestore.
+    static let publishStage = "publish.firestore"
+
     /// A complete successful run's outputs as documents, read from `catalog.json` and `news.json`; `checkReport`:
     /// refuse unless `run-report.json` shows their run wrote them (no guard refused).
     public static func outputs(in directory: URL, checkReport: Bool) throws(CatalogError)

@@ -42,6 +42,8 @@ public struct FirestorePublishOptions: Sendable, Equatable {
     /// Commits in flight at once. Each touches documents no other commit touches, so their order does not matter.
     public var parallelCommits = 8
     public var dryRun = false
+    /// Sent with every request: `fetch.userAgent` with gvingest's version.
+    public var userAgent = FetchSettings().requestUserAgent
 
     public init() {}
 }
@@ -81,8 +83,7 @@ public enum FirestorePublisher {
             let target = try FirestoreCredentials.target(project: settings.project, database: settings.database,
                                                          environment: ProcessInfo.processInfo.environment,
                                                          tokenCommand: settings.tokenCommand)
-            let client = FirestoreClient(target: target, deadlineSeconds: settings.deadlineSeconds,
-                                         connections: options.parallelCommits)
+            let client = FirestoreClient(target: target, deadlineSeconds: settings.deadlineSeconds, userAgent: options.userAgent)
             async let heldCourses = client.list(collection: settings.coursesCollection)
             let heldNews = try await client.list(collection: settings.newsCollection)
             let held = try await heldCourses

@@ -41,6 +41,14 @@ public struct Backfill: Sendable {
         case stopped(edition: String, CatalogRun.Outcome)
     }
 
+    /// The editions a backfill ran into `store`, oldest first, kept beside its snapshots.
+    static func ranFile(_ store: SnapshotStore) -> URL { store.directory.appendingPathComponent("backfill.json") }
+
+    /// nil for a history from before the file was kept.
+    static func ranEditions(_ store: SnapshotStore) -> [String]? {
+        (try? FileBytes.read(ranFile(store), limit: FileBytes.Limit.configuration)).flatMap { try? JSONFile.decode([String].self, from: $0) }
+    }
+
     public func execute(log: RunLog, starting: (Int, Edition) -> Void = { _, _ in }) async -> Outcome {
         let store = config.outputs.store(for: catalog.id)
         let latest: Snapshot?
@@ -60,12 +68,31 @@ public struct Backfill: Sendable {
             }
             setAside = aside
             log.info("backfill", "the previous history is kept at \(aside.path)")
+            // What channels still lack is not history: it stays, to be announced by the next run.
+            let outbox = aside.appendingPathComponent(Outbox.file(of: store).lastPathComponent)
+            if FileManager.default.fileExists(atPath: outbox.path) {
+                do {
+                    try AtomicFile.makeDirectory(store.directory)
+                    try FileManager.default.copyItem(at: outbox, to: Outbox.file(of: store))
+                } catch {
+                    return .refused(CatalogError("\(outbox.path): cannot carry the pending announcements over: \(error.systemReason)", .cannotWrite))
+                }
+            }
         } else if let latest {
-            // A backfill cut short goes on after the last edition it committed; any other history is refused.
+            // A backfill cut short goes on after the last edition it committed, when it is run with the same editions
+            // before it; any other history is refused.
+            let ran = Self.ranEditions(store)
             guard let label = latest.edition, let index = editions.firstIndex(where: { $0.label == label }) else {
                 return .refused(CatalogError("\(store.directory.path) already holds snapshots not made by this backfill "
                     + "(the newest: \(latest.edition.map { "edition \($0)" } ?? "a run of \(latest.capturedAt)")); "
                     + "rebuild to set them aside and start again", .invalidData))
+            }
+            let before = editions.prefix(index + 1).map(\.label)
+            guard ran == nil || ran == before else {
+                let never = before.filter { !(ran ?? []).contains($0) }
+                return .refused(CatalogError("\(store.directory.path) holds the backfill of edition(s) \((ran ?? []).joined(separator: ", ")); "
+                    + (never.isEmpty ? "these editions list them otherwise" : "edition(s) \(never.joined(separator: ", ")) never ran before \(label)")
+                    + ": give the editions it ran, oldest first, then the rest, or rebuild to start again", .invalidData))
             }
             done = index + 1
         }
@@ -81,6 +108,11 @@ public struct Backfill: Sendable {
             var report = RunReport(catalog: catalog.id, startedAt: Timestamp.string(edition.date))
             let outcome = await run.execute(log: log, report: &report)
             guard case .committed = outcome else { return .stopped(edition: edition.label, outcome) }
+            do {
+                try AtomicFile.write(JSONFile.fileBytes(editions.prefix(index + 1).map(\.label)), to: Self.ranFile(store))
+            } catch {
+                return .stopped(edition: edition.label, .notCommitted(.cannotWrite(path: Self.ranFile(store).path, reason: "\(error)"), temporary: false))
+            }
         }
         return .done(ran: editions.dropFirst(done).map(\.label), skipped: editions.prefix(done).map(\.label), setAside: setAside)
     }

@@ -1,7 +1,7 @@
 /// Why a stage could not do its work: words for the log, and what kind of trouble it is, which decides whether
 /// running again later may help (the command line makes an exit status of it).
 public struct CatalogError: Error, Sendable, CustomStringConvertible {
-    public enum Cause: Sendable, Equatable {
+    public enum Cause: String, Sendable, Equatable, Codable {
         /// Read, but not what it should be (a catalog.json record of the wrong type, a guard refused).
         case invalidData
         /// An input file could not be opened or read.

@@ -15,6 +15,8 @@ public struct CatalogRun: Sendable {
     /// A backfill's edition (`Backfill`): the snapshot is labelled and dated by it; nothing is announced, published to
     /// Firestore or rendered as the site.
     public var edition: String?
+    /// Paces this run's requests together with other runs' on the same hosts (`ShardRun`); nil: a gate of its own.
+    var gate: ConcurrencyGate?
 
     public init(catalog: CatalogConfig, config: PipelineConfig, now: Date) {
         self.catalog = catalog
@@ -60,8 +62,7 @@ public struct CatalogRun: Sendable {
         var catalog = catalog
         log.info("start", "catalog \(catalog.id) (\(detectSystem ? "auto" : catalog.system.rawValue)) from \(catalog.source)\(dryRun ? ", dry run" : "")")
         if !dryRun, let link = plantedLink() {
-            let error = CommitError.cannotWrite(path: link, reason: "a symbolic link under the outputs, which a run never "
-                + "writes or deletes through (remove it, or point the configuration at the real folder)")
+            let error = Self.linkRefused(link)
             log.error("outputs", "\(error)")
             report.outcome = "\(error)"
             return .notCommitted(error, temporary: false)
@@ -121,7 +122,8 @@ public struct CatalogRun: Sendable {
         do {
             let committed = try await report.stage(RunReport.commitStage) { [now, acceptRemovals] () async throws(CommitError) -> (CommitReport, [String: Int]) in
                 let committed = try pipeline.commit(catalog: catalog, pages: pages, courses: courses, acceptRemovals: acceptRemovals, now: now)
-                return (committed, ["added": committed.diff.added.count, "removed": committed.diff.removed.count,
+                return (committed, ["added": committed.diff.added.count, "returned": committed.diff.returned.count,
+                                    "removed": committed.diff.removed.count,
                                     "changed": committed.diff.changed.count, "renumbered": committed.diff.renumbered.count,
                                     "news": committed.news.count])
             }
@@ -137,7 +139,8 @@ public struct CatalogRun: Sendable {
             let siteFailure = await renderSite(courses, log: log, report: &report)
             let firestoreFailure = await publishToFirestore(log: log, report: &report)
             let failure = siteFailure ?? firestoreFailure
-            await announce(committed, pipeline: pipeline, log: log, report: &report)
+            await announce(committed, pipeline: pipeline, log: log, report: &report, failure: failure)
+            FlightLog.current?.mark(stage: nil, report: reportFile)
             return failure.map { .publishFailed(committed, $0) } ?? .committed(committed)
         } catch {
             log.error("commit", "\(error)", remedy: error.remedy)
@@ -149,21 +152,46 @@ public struct CatalogRun: Sendable {
         }
     }
 
-    /// A symbolic link where the run writes or deletes: the snapshot folders, the response cache, the commit journal,
-    /// each checked below the output directory or, outside it, below the configuration's folder.
-    private func plantedLink() -> String? {
+    /// A symbolic link where the run writes or deletes: the output folder (its lock and report), the snapshot folders
+    /// and outbox, the response cache, the commit journal, each checked below the output directory or, outside it,
+    /// below the configuration's folder. Every command that writes there asks first, before its lock.
+    public static func plantedLink(config: PipelineConfig, catalogID: String) -> String? {
         let outputs = config.outputs
         let project = config.file?.deletingLastPathComponent() ?? outputs.directory
-        let written = [outputs.snapshots, outputs.store(for: catalog.id).directory, outputs.directory.appendingPathComponent(".gvingest-commit.json")]
+        let written = [outputs.directory, outputs.snapshots, outputs.store(for: catalogID).directory,
+                       outputs.directory.appendingPathComponent(".gvingest-commit.json")]
             + [config.fetch.cacheDirectory].compactMap { $0 }
         return written.lazy.compactMap {
             AtomicFile.symbolicLink(from: outputs.directory, to: $0) ?? AtomicFile.symbolicLink(from: project, to: $0)
         }.first
     }
 
+    /// The refusal of a planted link.
+    public static func linkRefused(_ link: String) -> CommitError {
+        .cannotWrite(path: link, reason: "a symbolic link under the outputs, which gvingest never writes or deletes through "
+            + "(remove it, or point the configuration at the real folder)")
+    }
+
+    private func plantedLink() -> String? { Self.plantedLink(config: config, catalogID: catalog.id) }
+
+    var reportFile: URL { config.outputs.directory.appendingPathComponent("run-report.json") }
+
+    /// Writes the report so far before a stage after the commit, saying the stage is under way: a run that stops in it
+    /// leaves a report that says what was done (its supervisor records the crash in it, `RunReport.recordCrash`).
+    private func reportUnderWay(_ stage: String, _ report: RunReport, log: RunLog, cause: CatalogError.Cause? = nil, outcome: String? = nil) {
+        var interim = report
+        interim.warnings = log.warnings
+        interim.stageUnderWay = stage
+        interim.causeSoFar = cause
+        if let outcome { interim.outcome = outcome }
+        try? AtomicFile.write(JSONFile.fileBytes(interim), to: reportFile)
+        FlightLog.current?.mark(stage: stage, report: reportFile)
+    }
+
     /// Renders the website where `outputs.site` says, from the outputs just written and the rule each field was read by.
     private func renderSite(_ courses: [Course], log: RunLog, report: inout RunReport) async -> CatalogError? {
         guard let site = config.outputs.site, edition == nil else { return nil }
+        reportUnderWay("site", report, log: log)
         var interim = report
         interim.warnings = log.warnings
         let provenance = Dictionary(courses.map { ($0.id, $0.parsed.provenance) }) { first, _ in first }
@@ -190,15 +218,13 @@ public struct CatalogRun: Sendable {
     private func publishToFirestore(log: RunLog, report: inout RunReport) async -> CatalogError? {
         guard let settings = config.firestore, edition == nil else { return nil }
         // Written now and again at the end: a run killed while publishing leaves a report `gvingest publish` accepts.
-        var interim = report
-        interim.warnings = log.warnings
-        interim.outcome += "; publishing into Firestore"
-        try? AtomicFile.write(JSONFile.fileBytes(interim), to: config.outputs.directory.appendingPathComponent("run-report.json"))
+        reportUnderWay(FirestoreDocuments.publishStage, report, log: log, outcome: report.outcome + "; publishing into Firestore")
         var options = FirestorePublishOptions()
         options.maximumRemovalFraction = config.guards.maximumRemovalFraction
         options.acceptRemovals = acceptRemovals
+        options.userAgent = config.fetch.requestUserAgent
         // A failed publish is a stage too, one with no counts.
-        let failure = await report.stage("publish.firestore") { [config] () async -> (CatalogError?, [String: Int]) in
+        let failure = await report.stage(FirestoreDocuments.publishStage) { [config] () async -> (CatalogError?, [String: Int]) in
             do throws(CatalogError) {
                 let summary = try await FirestorePublisher.publish(directory: config.outputs.directory, checkReport: false,
                                                                    settings: settings, options: options)
@@ -217,9 +243,22 @@ public struct CatalogRun: Sendable {
 
     /// Sends the run's news to the configured channels; what is not delivered stays in the outbox, is warned of and
     /// listed in the report, and never changes the run's outcome.
-    private func announce(_ committed: CommitReport, pipeline: NewsPipeline, log: RunLog, report: inout RunReport) async {
-        guard let settings = config.announce, edition == nil else { return }
-        let announcer = Announcer(settings: settings, catalog: catalog, store: pipeline.store, now: now)
+    private func announce(_ committed: CommitReport, pipeline: NewsPipeline, log: RunLog, report: inout RunReport,
+                          failure: CatalogError?) async {
+        guard let settings = config.announce else { return }
+        guard edition == nil else {
+            // A backfill announces nothing: its news counts as queued, so that no later run announces it either.
+            if let news = try? pipeline.loadNews(), var (outbox, _) = try? Outbox.load(pipeline.store, news: news) {
+                outbox.queued.formUnion(news.map(\.id))
+                do throws(CatalogError) { try outbox.save(pipeline.store) } catch { log.warning("announce", "\(error)") }
+            }
+            return
+        }
+        // The status the run has so far: a crash while announcing leaves it as it is.
+        reportUnderWay("announce", report, log: log, cause: failure?.cause)
+        var announcer = Announcer(settings: settings, catalog: catalog, store: pipeline.store, now: now)
+        announcer.userAgent = config.fetch.requestUserAgent
+        announcer.changesPage = config.changesPage
         do throws(CatalogError) {
             let news = try Result { () throws(CommitError) in try pipeline.loadNews() }.mapError { CatalogError("\($0)", .invalidData) }.get()
             let outbox = try announcer.outbox(news: news, snapshot: committed.snapshot)
@@ -248,7 +287,7 @@ public struct CatalogRun: Sendable {
         func unavailable(_ message: String) -> CatalogError { CatalogError(message, .unavailable) }
         switch catalog.source {
         case let .http(urls):
-            let fetcher = HTTPFetcher(settings: settings, startURLs: urls)
+            let fetcher = HTTPFetcher(settings: settings, startURLs: urls, gate: gate ?? ConcurrencyGate(settings: settings))
             let crawler = Crawler(source: fetcher, parser: parser, settings: settings, honourRobots: !settings.ignoreRobots,
                                   progress: progress)
             return await crawler.crawl(start: urls)

@@ -35,6 +35,11 @@ public struct RunReport: Sendable, Codable {
     public var failedPages: [FailedPage] = []
     /// The channels that still lack news after the announce stage, and why (nil: no channel configured).
     public var pendingDeliveries: [ChannelReport]?
+    /// The stage after the commit under way when this report was written: a report with it was left by a run that
+    /// stopped in that stage (its outputs stand).
+    public var stageUnderWay: String?
+    /// With `stageUnderWay`: why an earlier stage after the commit failed (nil: none did).
+    public var causeSoFar: CatalogError.Cause?
 
     public struct FailedPage: Sendable, Codable, Equatable {
         public var url: String
@@ -44,6 +49,26 @@ public struct RunReport: Sendable, Codable {
     public init(catalog: String, startedAt: String) {
         self.catalog = catalog
         self.startedAt = startedAt
+    }
+
+    /// Finishes the report a run left before `stage`, which crashed: it says so, and the run's status is "retry"
+    /// only when what crashed is still to do. Announcing is not: the outbox keeps what was not delivered for the next
+    /// run or `gvingest announce`, so a crash there leaves the status the run had (as a channel that is down does).
+    /// - Returns: the exit status, `exitStatus` of the cause (nil: none).
+    public static func recordCrash(in file: URL, stage: String, signal: Int32,
+                                   exitStatus: (CatalogError.Cause?) -> Int32) -> Int32 {
+        guard var report = try? JSONFile.decode(RunReport.self, from: FileBytes.read(file, limit: FileBytes.Limit.document)),
+              report.stageUnderWay == stage else { return exitStatus(.temporary) }
+        let announcing = stage == "announce"
+        report.exitStatus = exitStatus(announcing ? report.causeSoFar : .temporary)
+        report.stageUnderWay = nil
+        report.causeSoFar = nil
+        report.stages.append(Stage(name: stage, seconds: 0, counts: [:]))
+        report.outcome += "; the \(stage) stage crashed (signal \(signal)): the outputs stand, "
+            + (announcing ? "what it did not deliver stays pending" : "it is to be run again")
+        report.warnings.append("\(stage): crashed (signal \(signal))")
+        try? AtomicFile.write(JSONFile.fileBytes(report), to: file)
+        return report.exitStatus
     }
 
     /// Times a stage and records its counts.

@@ -12,12 +12,19 @@ public enum Supervisor {
         case exited(Int32)
         /// The child crashed (this signal) with no request in flight, or after `maximumRestarts` restarts.
         case crashed(signal: Int32, restarts: Int)
+        /// The child crashed in a stage after its commit (`FlightLog.mark`): its outputs stand, and `report` is the
+        /// one it wrote before the stage (`RunReport.recordCrash` finishes it).
+        case crashedInStage(String, signal: Int32, report: URL)
         /// The child was stopped by a signal that is no crash (SIGTERM, SIGKILL).
         case stopped(signal: Int32)
     }
 
     static let childKey = "GVINGEST_SUPERVISED"
-    static let maximumRestarts = 8
+    /// Not the budget that ends restarts: each crash strikes the URLs in flight, and one struck twice is not fetched
+    /// again (`FlightLog`), so a catalog of N crashing pages restarts at most 2N times and then publishes the rest as
+    /// `guards.allowFailedPages` allows. (A fixed 8 kept a catalog with five such pages from ever publishing.) This
+    /// only stops a loop nobody foresaw.
+    static let maximumRestarts = 10_000
     private static let crashSignals: Set<Int32> = [SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGSEGV, SIGFPE]
 
     /// Whether the command should run under a supervisor: not in one already, and only while the toolchain's
@@ -46,7 +53,8 @@ public enum Supervisor {
     /// Runs this executable with `arguments` as a child until it ends other than by a crash with requests in flight;
     /// `restarting` is told each restart and the URLs that were in flight.
     public static func run(arguments: [String], restarting: (Int32, Set<String>) -> Void) -> Outcome {
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("gvingest-flight-\(getpid()).log").path
+        removeAbandonedLogs()
+        let log = logDirectory.appendingPathComponent("\(logPrefix)\(getpid()).log").path
         defer { unlink(log) }
         guard FileManager.default.createFile(atPath: log, contents: nil, attributes: [.posixPermissions: 0o600]) else {
             return .crashed(signal: 0, restarts: 0)
@@ -68,7 +76,11 @@ public enum Supervisor {
             let status = spawnAndWait(executable, [executable] + arguments, environment.map { "\($0.key)=\($0.value)" })
             guard let signal = status.signal else { return .exited(status.code) }
             guard crashSignals.contains(signal) else { return .stopped(signal: signal) }
-            let inFlight = FlightLog.replay((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").inFlight
+            let logged = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            if let (stage, report) = FlightLog.stageUnderWay(logged) {
+                return .crashedInStage(stage, signal: signal, report: report)
+            }
+            let inFlight = FlightLog.replay(logged).inFlight
             guard !inFlight.isEmpty, restarts < maximumRestarts,
                   let handle = FileHandle(forWritingAtPath: log) else { return .crashed(signal: signal, restarts: restarts) }
             handle.seekToEndOfFile()
@@ -76,6 +88,22 @@ public enum Supervisor {
             try? handle.close()
             restarting(signal, inFlight)
             restarts += 1
+        }
+    }
+
+    static var logDirectory: URL { FileManager.default.temporaryDirectory }
+    static let logPrefix = "gvingest-flight-"
+
+    /// Flight logs of supervisors that were killed (their unlink never ran): each is named by its supervisor's pid,
+    /// and one whose process is gone is removed, if it is ours.
+    static func removeAbandonedLogs() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: logDirectory.path)) ?? []
+        for name in names where name.hasPrefix(logPrefix) && name.hasSuffix(".log") {
+            guard let pid = Int32(name.dropFirst(logPrefix.count).dropLast(4)), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            let path = logDirectory.appendingPathComponent(name).path
+            var status = stat()
+            guard lstat(path, &status) == 0, status.st_uid == getuid(), (status.st_mode & S_IFMT) == S_IFREG else { continue }
+            unlink(path)
         }
     }
 

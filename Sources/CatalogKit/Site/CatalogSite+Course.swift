@@ -16,7 +16,7 @@ extension CatalogSite {
         body += course.description.isEmpty ? "<p>No description.</p>\n" : prose(course.description) + "\n"
         body += "<dl class=\"facts\">\n"
             + row("Subject", "<a href=\"../\(Self.subjectPath(course.subject))\">\(esc(course.subject))</a>")
-            + row("Credits", [course.creditsLabel, course.creditsText.flatMap { $0 == course.creditsLabel ? nil : "(“\($0)”)" }]
+            + row("Credits", [course.creditsPhrase, course.creditsText.flatMap { Double($0) != nil || $0 == course.creditsLabel ? nil : "(“\($0)”)" }]
                 .compactMap { $0.map(esc) }.joined(separator: " "))
             + row("Level", course.level.map { esc($0) + (course.levelSource.map { " <small>(from \(esc($0)))</small>" } ?? "") })
             + row("Prerequisites", course.prerequisiteString.map(esc))
@@ -28,19 +28,24 @@ extension CatalogSite {
             + course.fields.sorted { $0.key < $1.key }.map { row(esc($0.key), prose($0.value)) }.joined()
             + row("Notes", course.notes.isEmpty ? nil : course.notes.map(prose).joined())
             + row("Source", Self.isWeb(course.url) ? "<a href=\"\(esc(course.url))\">\(esc(course.url))</a>" : esc(course.url))
-            + row("First seen", course.createdAt.map(esc)) + row("Last changed", course.updatedAt.map(esc))
-            + row("First edition", course.firstEdition.map(esc))
-            + row("History", course.history.map { $0.map { "\(esc($0.edition)): \(esc($0.summary))" }.joined(separator: "<br>") })
+            + row("First seen", course.createdAt.map(Self.date)) + row("Last changed", course.updatedAt.map(Self.date))
+            + row("First edition", course.firstEdition.map { esc(EditionLabel.shown($0)) })
+            + row("History", course.history.map { $0.map { "\(esc(EditionLabel.shown($0.edition))): \(esc($0.summary))" }.joined(separator: "<br>") })
             + "</dl>\n"
         let map = PrerequisiteMap(code: course.name, requires: requires, requiredBy: requiredBy)
         body += "<section aria-labelledby=\"map\"><h2 id=\"map\">Prerequisite map</h2>\n"
         if map.isEmpty {
             body += "<p>No course in this catalog is needed for this one or needs it.</p>"
         } else {
-            body += "<figure>" + map.svg(title: { byCode[$0]?.title }, href: { code in byCode[code].map { "../" + Self.coursePath($0.id) } },
-                                         requires: requires)
+            // Wide maps keep their size and scroll sideways (a phone would shrink them past reading); focusable so a
+            // keyboard scrolls them too.
+            body += "<figure tabindex=\"0\">" + map.svg(title: { byCode[$0]?.title }, href: { code in byCode[code].map { "../" + Self.coursePath($0.id) } },
+                                                         requires: requires, rule: { byCode[$0]?.prerequisite })
                 + "<figcaption>Above: the courses it needs, directly and through them. Below: the courses that need it. "
-                + "Each box opens its course.</figcaption></figure>\n" + map.text { courseLink(code: $0, up: true) }
+                + "Arrows meeting at “one of” are alternatives: any one of those courses will do (“or …”: or something "
+                + "not drawn, such as placement; the words below say what). A dashed arrow: it may be "
+                + "taken at the same time. Each box opens its course.</figcaption></figure>\n"
+                + map.text(link: { courseLink(code: $0, up: true) }, rule: { byCode[$0]?.prerequisite })
         }
         body += "</section>\n" + record(course)
         return page("\(course.name): \(course.title)", up: true, body)
@@ -61,6 +66,11 @@ extension CatalogSite {
         let none = fields.filter { empty.contains($0.value) }.keys.sorted().joined(separator: ", ")
         return "<section aria-labelledby=\"record\"><h2 id=\"record\">Every published field</h2>\n<dl class=\"record\">"
             + (rows + unmatched).joined(separator: "\n") + "</dl>\n" + (none.isEmpty ? "" : "<p>Empty: \(esc(none)).</p>\n") + "</section>\n"
+    }
+
+    /// A time as people read it, "1 Aug 2024", marked up with the instant for programs.
+    static func date(_ stamp: String) -> String {
+        "<time datetime=\"\(MarkupEscaping.xml(stamp))\">\(MarkupEscaping.xml(Timestamp.day(stamp) ?? stamp))</time>"
     }
 
     static func isWeb(_ url: String) -> Bool { url.hasPrefix("https://") || url.hasPrefix("http://") }

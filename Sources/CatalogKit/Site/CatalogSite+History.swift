@@ -5,18 +5,28 @@ extension CatalogSite {
     func changesIndex() -> Data {
         let pairs = zip(input.snapshots, input.snapshots.dropFirst()).reversed().map { old, new in
             let diff = Self.diff(old, new)
-            return "<li><a href=\"\(Self.changesPath(new))\">\(esc(old.capturedAt)) → \(esc(new.capturedAt))</a>: \(esc(DiffReport.summary(diff)))</li>"
+            return "<li><a href=\"\(Self.changesPath(new))\">\(esc(Self.between(old, new)))</a>: \(esc(DiffReport.summary(diff)))</li>"
         }
         let body = "<h1>What changed</h1>\n" + (pairs.isEmpty ? "<p>One snapshot so far: the next run compares with it.</p>"
             : "<p>Each run's catalog compared with the one before.</p>\n<ul>\(pairs.joined(separator: "\n"))</ul>")
         return page("What changed", up: false, body)
     }
 
-    static func diff(_ old: Snapshot, _ new: Snapshot) -> CatalogDiff {
-        CatalogDiff.between(old: old.courses.map(ComparableCourse.init), new: new.courses.map(ComparableCourse.init))
+    /// Two snapshots as people name them: "2021-2022 Undergraduate Catalog (1 Aug 2021) → 2022-2023 Undergraduate
+    /// Catalog (1 Aug 2022)"; runs of one edition by their days, "2024-2025 Undergraduate Catalog: 1 Aug 2024 → 2 Aug 2024".
+    static func between(_ old: Snapshot, _ new: Snapshot) -> String {
+        let day = { (snapshot: Snapshot) in Timestamp.day(snapshot.capturedAt) ?? snapshot.capturedAt }
+        guard old.editionLabel == new.editionLabel, Timestamp.day(new.editionLabel) == nil else { return "\(old.shownName) → \(new.shownName)" }
+        return "\(new.editionLabel): \(day(old)) → \(day(new))"
     }
 
-    /// One pair of snapshots: added, removed, renumbered, and changed field by field.
+    static func diff(_ old: Snapshot, _ new: Snapshot) -> CatalogDiff {
+        var diff = CatalogDiff.between(old: old.courses.map(ComparableCourse.init), new: new.courses.map(ComparableCourse.init))
+        diff.markReturns(old.retired)
+        return diff
+    }
+
+    /// One pair of snapshots: added, back in the catalog, removed, renumbered, and changed field by field.
     func changesPage(_ old: Snapshot, _ new: Snapshot) -> Data {
         let diff = Self.diff(old, new)
         func section(_ title: String, _ items: [String]) -> String {
@@ -29,8 +39,9 @@ extension CatalogSite {
                 + list.map { "<tr><th scope=\"row\">\(esc(DiffReport.label($0.field)))</th><td><del>\(esc($0.old.displayText(none: "(none)")))</del></td>"
                     + "<td><ins>\(esc($0.new.displayText(none: "(none)")))</ins></td></tr>" }.joined() + "</tbody></table>"
         }
-        let body = "<h1>What changed from \(esc(old.capturedAt)) to \(esc(new.capturedAt))</h1>\n<p>\(esc(DiffReport.summary(diff))).</p>\n"
+        let body = "<h1>What changed: \(esc(Self.between(old, new)))</h1>\n<p>\(esc(DiffReport.summary(diff))).</p>\n"
             + section("Added", diff.added.map { "<li>\(course($0))</li>" })
+            + section("Back in the catalog", diff.returned.map { "<li>\(course($0))\(esc(DiffReport.lastListed($0, prefix: " (", suffix: ")")))</li>" })
             + section("Removed", diff.removed.map { "<li>\(esc($0.name)) \(esc($0.title))</li>" })
             + section("Renumbered", diff.renumbered.map { "<li>\(esc($0.from.name)) → \(course($0.to))\(changes($0.changes))</li>" })
             + section("Changed", diff.changed.map { "<li>\(course($0))\(changes($0.changes))</li>" })
@@ -60,7 +71,7 @@ extension CatalogSite {
             lines.isEmpty ? "" : "<h3>\(title) (\(lines.count))</h3>\n<ul>" + lines.prefix(20).map { "<li>\(esc($0))</li>" }.joined()
                 + (lines.count > 20 ? "<li>and \(lines.count - 20) more</li>" : "") + "</ul>\n"
         }
-        var body = "<h1>Health</h1>\n<h2>Pages</h2>\n<p>Snapshot of \(esc(latest.capturedAt)): \(pages.expected) expected, \(pages.fetched) fetched, "
+        var body = "<h1>Health</h1>\n<h2>Pages</h2>\n<p>Snapshot of \(esc(latest.shownName)): \(pages.expected) expected, \(pages.fetched) fetched, "
             + "\(pages.failed) failed, \(pages.unparsed.count) fetched but not read (parse gaps).</p>\n"
             + examples("Not read", pages.unparsed.map { "\($0.url): \($0.reason)" })
         body += "<h2>The last run</h2>\n"
@@ -70,7 +81,7 @@ extension CatalogSite {
                 "<tr><td>\(esc(stage.name))</td><td>"
                     + esc(stage.counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")) + "</td></tr>"
             }
-            body += "<p>Started \(esc(report.startedAt)); outcome: \(esc(report.outcome)) (exit status \(report.exitStatus)).</p>\n"
+            body += "<p>Started \(esc(Timestamp.dayAndTime(report.startedAt))); outcome: \(esc(report.outcome)) (exit status \(report.exitStatus)).</p>\n"
                 + "<table><thead><tr><th scope=\"col\">Stage</th><th scope=\"col\">Counts</th></tr></thead><tbody>"
                 + stages.joined() + "</tbody></table>\n"
                 + examples("Failed pages", report.failedPages.map { "\($0.url): \($0.reason)" })
@@ -95,7 +106,7 @@ extension CatalogSite {
                 + cells.joined() + "</tr>"
         }
         body += "<h2>Fields by subject</h2>\n<p>How many courses of each subject have each field"
-            + (previous.map { ", against the snapshot of \(esc($0.capturedAt)); a fall is marked" } ?? "") + ".</p>\n"
+            + (previous.map { ", against the snapshot of \(esc($0.shownName)); a fall is marked" } ?? "") + ".</p>\n"
             + "<div class=\"wide\"><table><thead><tr><th scope=\"col\">Subject</th><th scope=\"col\">Courses</th>"
             + Self.coverage.map { "<th scope=\"col\">\($0.label)</th>" }.joined() + "</tr></thead><tbody>\n" + rows.joined(separator: "\n")
             + "</tbody></table></div>"

@@ -35,10 +35,8 @@ public struct CatalogSite {
     }
 
     var subjects: [(subject: String, courses: [CourseRecord])] {
-        Dictionary(grouping: courses, by: \.subject).sorted { $0.key < $1.key }.map { ($0.key, $0.value.sorted(by: Self.byCodeOrder)) }
+        Dictionary(grouping: courses, by: \.subject).sorted { $0.key < $1.key }.map { ($0.key, $0.value.sorted(by: CourseRecord.inCodeOrder)) }
     }
-
-    static func byCodeOrder(_ a: CourseRecord, _ b: CourseRecord) -> Bool { (a.subject, a.number, a.numberText, a.id) < (b.subject, b.number, b.numberText, b.id) }
 
     func files() -> [String: Data] {
         var files = input.copies
@@ -112,24 +110,39 @@ public struct CatalogSite {
         <form role="search" action="\(root)search.html"><label for="site-q">Search courses</label> <input id="site-q" name="q" type="search"> <button>Search</button></form>
         </header>
         <main id="main">
-        \(body)
+        \(Self.withoutFileURLs(body))
         </main>
-        <footer><p>Made by gvingest from the snapshot of \(esc(input.snapshots.last?.capturedAt ?? "(none)")). <a href="\(root)catalog.json">catalog.json</a></p></footer>
+        <footer><p>Made by gvingest from the snapshot of \(esc(input.snapshots.last?.shownName ?? "(none)")). <a href="\(root)catalog.json">catalog.json</a></p></footer>
         </body>
         </html>
 
         """.utf8)
     }
 
+    /// The page's text with every `file:` URL (a record's `sourceUrl`, a warning naming a saved page) cut to the file's
+    /// name: where the pages were read on the machine that ran gvingest is nobody's business on a public site.
+    static func withoutFileURLs(_ html: String) -> String {
+        guard html.contains("file:/") else { return html }
+        var output = "", rest = html[...]
+        while let found = rest.range(of: "file:/") {
+            output += rest[..<found.lowerBound]
+            let end = rest[found.lowerBound...].firstIndex { $0.isWhitespace || "\"'<>".contains($0) } ?? rest.endIndex
+            let name = rest[found.lowerBound..<end].split(separator: "/").last.map(String.init) ?? ""
+            output += name.isEmpty || name == "file:" ? "(a local file)" : name
+            rest = rest[end...]
+        }
+        return output + rest
+    }
+
     // MARK: pages
 
     func home() -> Data {
         let latest = input.snapshots.last
-        let editions = Dictionary(grouping: courses.compactMap(\.catalog), by: { $0 }).max { ($0.value.count, $1.key) < ($1.value.count, $0.key) }?.key
         let subjectList = subjects.map { "<li><a href=\"\(Self.subjectPath($0.subject))\">\(esc($0.subject))</a> (\($0.courses.count))</li>" }
         var body = "<h1>\(esc(input.catalogName))</h1>\n"
-        body += "<p>\(editions.map { "Edition: \(esc($0)). " } ?? "")\(courses.count) courses in \(subjects.count) subjects, "
-            + "captured \(esc(latest?.capturedAt ?? "never")).</p>\n"
+        let edition = latest?.edition.map(EditionLabel.shown) ?? Snapshot.pagesEdition(courses)
+        body += "<p>\(edition.map { "Edition: \(esc($0)). " } ?? "")\(courses.count) courses in \(subjects.count) subjects, "
+            + "captured \(latest.map { Self.date($0.capturedAt) } ?? "never").</p>\n"
         body += "<h2>Latest news</h2>\n" + newsList(Array(input.news.prefix(5)), up: false)
             + "<p><a href=\"news.html\">All news</a></p>\n"
         body += "<h2>Subjects</h2>\n<ul class=\"columns\">\(subjectList.joined())</ul>\n"
@@ -139,7 +152,7 @@ public struct CatalogSite {
     func subjectPage(_ subject: String, _ list: [CourseRecord]) -> Data {
         let rows = list.map { course in
             "<tr><td><a href=\"../\(Self.coursePath(course.id))\">\(esc(course.name))</a></td><td>\(esc(course.title))</td>"
-                + "<td>\(esc(course.creditsLabel ?? ""))</td><td>\(esc(course.level ?? ""))</td></tr>"
+                + "<td>\(esc(course.creditsPhrase ?? ""))</td><td>\(esc(course.level ?? ""))</td></tr>"
         }
         let body = "<h1>\(esc(subject))</h1>\n<p>\(list.count) courses.</p>\n"
             + "<table><thead><tr><th scope=\"col\">Code</th><th scope=\"col\">Title</th><th scope=\"col\">Credits</th><th scope=\"col\">Level</th></tr></thead>\n<tbody>"
@@ -152,7 +165,7 @@ public struct CatalogSite {
         return "<ul class=\"news\">" + items.map { item in
             let title = ids.contains(item.courseId)
                 ? "<a href=\"\(Self.href(Self.coursePath(item.courseId), up: up))\">\(esc(item.title))</a>" : esc(item.title)
-            return "<li><strong>\(title)</strong> <time datetime=\"\(esc(item.createdAt))\">\(esc(String(item.createdAt.prefix(10))))</time>"
+            return "<li><strong>\(title)</strong> \(Self.date(item.createdAt))"
                 + "<br>\(esc(item.description))</li>"
         }.joined(separator: "\n") + "</ul>\n"
     }
@@ -168,29 +181,32 @@ public struct CatalogSite {
         let options = { (values: [String]) in values.map { "<option>\(esc($0))</option>" }.joined() }
         let levels = Set(courses.compactMap(\.level)).sorted(), credits = Set(courses.compactMap(\.creditsLabel)).sorted {
             ($0.count, $0) < ($1.count, $1)
-        }
+        }.map { "<option value=\"\(esc($0))\">\(esc(CourseRecord.creditsPhrase($0)))</option>" }.joined()
         let body = """
         <h1>Search</h1>
         <form id="search" class="filters" action="search.html">
         <p><label for="q">Code, title or words of the description</label> <input id="q" name="q" type="search" autocomplete="off"></p>
         <p><label for="subject">Subject</label> <select id="subject" name="subject"><option value="">any</option>\(options(subjects.map(\.subject)))</select>
         <label for="level">Level</label> <select id="level" name="level"><option value="">any</option>\(options(levels))</select>
-        <label for="credits">Credits</label> <select id="credits" name="credits"><option value="">any</option>\(options(credits))</select></p>
+        <label for="credits">Credits</label> <select id="credits" name="credits"><option value="">any</option>\(credits)</select></p>
         </form>
         <p id="status" role="status" aria-live="polite"><noscript>Search needs JavaScript; every subject is listed on <a href="index.html">the catalog page</a>.</noscript></p>
         <ol id="results"></ol>
+        <p><button type="button" id="more" hidden>Show more</button></p>
         <script src="assets/search-index.js"></script>
         <script src="assets/search.js"></script>
         """
         return page("Search", up: false, body)
     }
 
-    /// `GV_INDEX`: one array a course (path, code, title, subject, level, credits, description), a script and not JSON
-    /// read by `fetch`, which browsers refuse on `file://`.
+    /// `GV_INDEX`: one array a course, in code order (path, code, title, subject, level, credits, credits as read, then
+    /// `SearchKeys`' code, title and description), a script and not JSON read by `fetch`, which browsers refuse on
+    /// `file://`. The keys are folded here, so the browser ranks what `gvingest search` ranks.
     func searchIndex() -> String {
-        let rows: [JSONValue] = courses.sorted(by: Self.byCodeOrder).map { course in
-            .array([course.id, course.name, course.title, course.subject, course.level ?? "", course.creditsLabel ?? "", course.description]
-                .enumerated().map { $0.offset == 0 ? .string(Self.fileName($0.element)) : .string($0.element) })
+        let rows: [JSONValue] = courses.sorted(by: CourseRecord.inCodeOrder).map { course in
+            let keys = SearchKeys(course)
+            return .array([Self.fileName(course.id), course.name, course.title, course.subject, course.level ?? "", course.creditsLabel ?? "",
+                           course.creditsPhrase ?? "", keys.code, keys.title, keys.description].map(JSONValue.string))
         }
         // "</" would end a script element in an HTML parser; JSON allows "<\/" for it.
         let json = String(decoding: JSONFile.encoded(JSONValue.array(rows), pretty: false), as: UTF8.self)

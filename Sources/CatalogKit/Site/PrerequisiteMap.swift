@@ -28,20 +28,69 @@ struct PrerequisiteMap {
 
     var isEmpty: Bool { above.isEmpty && below.isEmpty }
 
-    /// The lists for people who do not see the picture (and for every course the picture leaves out).
-    func text(link: (String) -> String) -> String {
-        func list(_ layers: [[String]], _ direction: String) -> String {
-            layers.enumerated().map { distance, codes in
-                let step = distance == 0 ? "directly" : "\(distance + 1) steps away"
-                return "<li>\(direction) \(step): \(codes.map(link).joined(separator: ", "))</li>"
-            }.joined()
+    /// The words for people who do not see the picture (and for every course the picture leaves out): each course of
+    /// the chain with its rule as the catalog states it ("MTH 122 or placement; and one of CIS 160, CIS 162"), then
+    /// the courses that need it, by distance.
+    func text(link: (String) -> String, rule: (String) -> Requisite?) -> String {
+        let rules = ([code] + above.joined()).compactMap { code in
+            rule(code).map { "<li>\(link(code)) needs \(Self.sentence($0, link: link))</li>" }
         }
-        return "<ul class=\"map-text\">" + list(above, "Needs") + list(below, "Needed by") + "</ul>"
+        let needed = below.enumerated().map { distance, codes in
+            let step = distance == 0 ? "directly" : "\(distance + 1) steps away"
+            return "<li>Needed by \(step): \(codes.map(link).joined(separator: ", "))</li>"
+        }
+        return "<ul class=\"map-text\">" + (rules + needed).joined() + "</ul>"
     }
 
-    /// The picture: boxes a course, prerequisites above, arrows from a prerequisite to the course needing it.
-    func svg(title: (String) -> String?, href: (String) -> String?, requires: (String) -> [String]) -> String {
-        let (width, height, gap, rowHeight) = (104, 28, 10, 62)
+    /// A requisite in words, as a catalog says it: alternatives of courses only as "one of A, B", others joined by
+    /// "or"; a group inside a group set off by "; and" / "; or", deeper ones in parentheses; courses through `link`.
+    static func sentence(_ requisite: Requisite, link: (String) -> String, nested: Bool = false) -> String {
+        switch requisite {
+        case .course(let course):
+            let notes = [course.minGrade.map { "grade \(esc($0)) or better" }, course.concurrent ? "may be taken at the same time" : nil]
+                .compactMap(\.self)
+            return link(course.code.description) + (notes.isEmpty ? "" : " (" + notes.joined(separator: ", ") + ")")
+        case .standing(let standing, _): return esc(standing) + " standing"
+        case .program(let program, _): return esc(program)
+        case .permission(let who, _): return "permission of " + esc(who)
+        case .exam(let name, let score, _): return esc(name) + (score.map { " " + esc($0) } ?? "")
+        case .text(let text): return esc(text)
+        case .all(let children, _), .any(let children, _), .atLeast(_, let children, _):
+            if children.count == 1 { return sentence(children[0], link: link, nested: nested) }
+            let courses = children.allSatisfy { if case .course = $0 { true } else { false } }
+            let word: String
+            switch requisite {
+            case .any: word = "or"
+            case .atLeast(let count, _, _): return "\(count) of " + children.map { sentence($0, link: link, nested: true) }.joined(separator: courses ? ", " : "; ")
+            default: word = "and"
+            }
+            if courses, word == "or" { return "one of " + children.map { sentence($0, link: link) }.joined(separator: ", ") }
+            let grouped = children.contains { !$0.children.isEmpty }
+            let joined = children.map { sentence($0, link: link, nested: true) }.joined(separator: grouped ? "; \(word) " : " \(word) ")
+            return nested && grouped ? "(\(joined))" : joined
+        }
+    }
+
+    /// The course leaves of a requisite, each with the innermost group of alternatives it is in ("one of", "2 of"),
+    /// nil when it is required; `groups` gets each group's label, its rule in words and its number of alternatives.
+    static func edges(_ requisite: Requisite, group: Int? = nil, groups: inout [(label: String, rule: String, alternatives: Int)])
+        -> [(code: String, group: Int?, concurrent: Bool)] {
+        switch requisite {
+        case .course(let course): return [(course.code.description, group, course.concurrent)]
+        case .any(let children, _) where children.count > 1, .atLeast(_, let children, _) where children.count > 1:
+            let label = if case .atLeast(let count, _, _) = requisite { "\(count) of" } else { "one of" }
+            groups.append((label, sentence(requisite, link: { $0 }), children.count))
+            let id = groups.count - 1
+            return children.flatMap { edges($0, group: id, groups: &groups) }
+        default:
+            return requisite.children.flatMap { edges($0, group: group, groups: &groups) }
+        }
+    }
+
+    /// The picture: boxes a course, prerequisites above, arrows from a prerequisite to the course needing it; the
+    /// arrows of alternatives meet at a "one of" mark first, and one that may be taken at the same time is dashed.
+    func svg(title: (String) -> String?, href: (String) -> String?, requires: (String) -> [String], rule: (String) -> Requisite?) -> String {
+        let (width, height, gap, rowHeight) = (104, 28, 10, 84)
         // Rows top to bottom; each ordered by where its neighbours sit in the row nearer the course, then cut.
         var rows: [[String]] = [[code]], hidden: [Int] = [0]
         func place(_ layers: [[String]], count: Int, upward: Bool) {
@@ -72,11 +121,42 @@ struct PrerequisiteMap {
                     + "<text x=\"\(x + width / 2)\" y=\"\(y + 18)\">+\(hidden[row]) more</text></g>\n"
             }
         }
+        var marks = ""
         for (index, row) in rows.enumerated() where index > 0 {
-            for upper in rows[index - 1] {
-                for lower in row where requires(lower).contains(upper) {
-                    guard let a = at[upper], let b = at[lower] else { continue }
-                    lines += "<line x1=\"\(a.x + width / 2)\" y1=\"\(a.y + height)\" x2=\"\(b.x + width / 2)\" y2=\"\(b.y - 2)\"/>\n"
+            let upper = Set(rows[index - 1])
+            for lower in row {
+                guard let b = at[lower] else { continue }
+                var groups: [(label: String, rule: String, alternatives: Int)] = []
+                // A course the rule does not name (a page's list and its sentence disagree) still gets its arrow.
+                let named = rule(lower).map { Self.edges($0, groups: &groups) } ?? []
+                let plain = requires(lower).filter { code in !named.contains { $0.code == code } }.map { (code: $0, group: Int?.none, concurrent: false) }
+                var drawn = Set<String>()
+                let edges = (named + plain).filter { upper.contains($0.code) && drawn.insert($0.code).inserted }
+                func line(from a: (x: Int, y: Int), to target: (x: Int, y: Int), concurrent: Bool, arrow: Bool, _ code: String) -> String {
+                    let classes = [concurrent ? "concurrent" : nil, arrow ? nil : "joins"].compactMap(\.self).joined(separator: " ")
+                    let tip = concurrent ? "<title>\(esc(code)) may be taken at the same time as \(esc(lower))</title>" : ""
+                    return "<line\(classes.isEmpty ? "" : " class=\"\(classes)\"") x1=\"\(a.x)\" y1=\"\(a.y)\" x2=\"\(target.x)\" y2=\"\(target.y)\">\(tip)</line>\n"
+                }
+                let top = (x: b.x + width / 2, y: b.y - 2)
+                for edge in edges where edge.group == nil {
+                    guard let a = at[edge.code] else { continue }
+                    lines += line(from: (a.x + width / 2, a.y + height), to: top, concurrent: edge.concurrent, arrow: true, edge.code)
+                }
+                for (id, group) in groups.enumerated() {
+                    let members = edges.filter { $0.group == id }
+                    let xs = members.compactMap { at[$0.code].map { $0.x + width / 2 } }
+                    guard !xs.isEmpty else { continue }
+                    let mark = (x: (xs.reduce(0, +) / xs.count + top.x) / 2, y: b.y - (rowHeight - height) / 2 - 8)
+                    // "one of" over a single box would read as no choice: when some alternatives are not boxes
+                    // (placement, another course's layer), the mark says there is more.
+                    let label = group.label == "one of" && xs.count < group.alternatives ? "or …" : group.label
+                    for member in members {
+                        guard let a = at[member.code] else { continue }
+                        lines += line(from: (a.x + width / 2, a.y + height), to: (mark.x, mark.y), concurrent: member.concurrent, arrow: false, member.code)
+                    }
+                    lines += line(from: (mark.x, mark.y + 16), to: top, concurrent: false, arrow: true, lower)
+                    marks += "<g class=\"alt\"><title>\(esc(lower)) needs \(esc(group.rule))</title><rect x=\"\(mark.x - 26)\" y=\"\(mark.y)\" "
+                        + "width=\"52\" height=\"16\" rx=\"8\"/><text x=\"\(mark.x)\" y=\"\(mark.y + 12)\">\(esc(label))</text></g>\n"
                 }
             }
         }
@@ -95,6 +175,6 @@ struct PrerequisiteMap {
         return "<svg class=\"map\" viewBox=\"0 0 \(canvas.w) \(canvas.h)\" width=\"\(canvas.w)\" height=\"\(canvas.h)\" role=\"group\" "
             + "aria-label=\"Prerequisite map of \(esc(code))\">\n<defs><marker id=\"arrow\" viewBox=\"0 0 8 8\" refX=\"8\" refY=\"4\" "
             + "markerWidth=\"8\" markerHeight=\"8\" orient=\"auto\"><path d=\"M0,0L8,4L0,8z\"/></marker></defs>\n"
-            + lines + boxes + "</svg>"
+            + lines + marks + boxes + "</svg>"
     }
 }

@@ -32,30 +32,50 @@ public struct RenumberedCourse: Sendable, Equatable {
     public var changes: [FieldChange]
 }
 
-/// The kinds of difference, as `--only`, the JSON and news items name them.
-public enum DiffKind: String, Sendable, Codable, CaseIterable {
-    case added, removed, changed, renumbered
+/// A course back in the catalog after editions without it: not new, the same course with a gap (`Snapshot.retired`).
+public struct ReturnedCourse: NamedCourse, Sendable, Equatable {
+    public var course: ComparableCourse
+    /// The label of the last edition that listed it before the gap; nil when the history does not say.
+    public var lastEdition: String?
+    public var id: String { course.id }
+    public var name: String { course.name }
+    public var title: String { course.title }
 }
 
-/// What changed between two catalogs: courses added, removed, changed (field by field) and renumbered.
+/// The kinds of difference, as `--only`, the JSON and news items name them.
+public enum DiffKind: String, Sendable, Codable, CaseIterable {
+    case added, returned, removed, changed, renumbered
+}
+
+/// What changed between two catalogs: courses added, back, removed, changed (field by field) and renumbered.
 public struct CatalogDiff: Sendable, Equatable {
     public var added: [ComparableCourse] = []
+    public var returned: [ReturnedCourse] = []
     public var removed: [ComparableCourse] = []
     public var changed: [ChangedCourse] = []
     public var renumbered: [RenumberedCourse] = []
 
     public init() {}
 
-    public var isEmpty: Bool { added.isEmpty && removed.isEmpty && changed.isEmpty && renumbered.isEmpty }
+    public var isEmpty: Bool { added.isEmpty && returned.isEmpty && removed.isEmpty && changed.isEmpty && renumbered.isEmpty }
 
     /// The same diff with only the kinds asked for.
     public func only(_ kinds: Set<DiffKind>) -> CatalogDiff {
         var kept = CatalogDiff()
         if kinds.contains(.added) { kept.added = added }
+        if kinds.contains(.returned) { kept.returned = returned }
         if kinds.contains(.removed) { kept.removed = removed }
         if kinds.contains(.changed) { kept.changed = changed }
         if kinds.contains(.renumbered) { kept.renumbered = renumbered }
         return kept
+    }
+
+    /// Moves the added courses that the old catalog had retired (its snapshot's `retired`) to `returned`.
+    public mutating func markReturns(_ retired: [RetiredCourse]) {
+        guard !retired.isEmpty, !added.isEmpty else { return }
+        let gone = Dictionary(retired.map { ($0.id, $0) }) { first, _ in first }
+        returned += added.compactMap { course in gone[course.id].map { ReturnedCourse(course: course, lastEdition: $0.lastEdition) } }
+        added.removeAll { gone[$0.id] != nil }
     }
 
     /// Compares two catalogs by course id (see `Builder`); of two courses with one id the first counts.
@@ -69,6 +89,10 @@ public struct CatalogDiff: Sendable, Equatable {
     public struct Builder {
         private var oldByID: [String: ComparableCourse] = [:]
         private var newIDs: Set<String> = []
+        /// Which title-and-description pairs more than one subject carries, in either catalog: boilerplate such as
+        /// "Independent Study", which is no evidence that two courses are one. Kept by hash, so the new catalog's
+        /// texts are let go as it is read.
+        private var keySubjects = KeySubjects()
         private var added: [ComparableCourse] = []
         private var changed: [ChangedCourse] = []
         /// The ids met again in each catalog, in order: only the first course with an id is compared.
@@ -78,11 +102,13 @@ public struct CatalogDiff: Sendable, Equatable {
             oldByID.reserveCapacity(old.count)
             newIDs.reserveCapacity(old.count)
             for course in old { if oldByID[course.id] == nil { oldByID[course.id] = course } else { repeatedIDs.old.append(course.id) } }
+            for course in oldByID.values { keySubjects.note(course, inNew: false) }
         }
 
         /// Compares one course of the new catalog; a second course with an id already seen is ignored.
         public mutating func add(_ course: ComparableCourse) {
             guard newIDs.insert(course.id).inserted else { repeatedIDs.new.append(course.id); return }
+            keySubjects.note(course, inNew: true)
             guard let before = oldByID[course.id] else {
                 added.append(course)
                 return
@@ -99,12 +125,12 @@ public struct CatalogDiff: Sendable, Equatable {
             var removed = oldByID.values.filter { !newIDs.contains($0.id) }.sorted { $0.id < $1.id }
             var added = self.added.sorted { $0.id < $1.id }
             // A course whose id a shared (or no longer shared) code changed is the same course: one code, one title.
-            let reidentified = Self.pair(&removed, &added, by: \.name) { $0.title == $1.title }.map { from, to in
+            let reidentified = Self.pair(&removed, &added, by: \.name) { $0.title == $1.title ? 0 : nil }.map { from, to in
                 let id = FieldChange(field: "id", old: .string(from.id), new: .string(to.id))
                 return ChangedCourse(id: to.id, name: to.name, title: to.title, changes: [id] + fieldChanges(from, to),
                                      previousID: from.id)
             }
-            diff.renumbered = Self.pair(&removed, &added, by: \.renumberingKey).map { from, to in
+            diff.renumbered = renumberings(&removed, &added).map { from, to in
                 RenumberedCourse(from: from, to: to, changes: fieldChanges(from, to))
             }
             diff.added = added
@@ -113,17 +139,40 @@ public struct CatalogDiff: Sendable, Equatable {
             return diff
         }
 
-        /// Pairs each added course with the first waiting removed one of its key that `matches` it, and takes both out.
+        /// Removed and added courses that are one course renumbered, on evidence: the same title and description
+        /// that no other subject carries; or the number and title kept under a subject that other evidence shows
+        /// renamed (ART 1300 → ARTS 1300), boilerplate or an edited description included. Boilerplate alone pairs nothing: `CHNS 3298 Independent Study` and
+        /// `DANC 4298 Independent Study` are two courses.
+        private func renumberings(_ removed: inout [ComparableCourse], _ added: inout [ComparableCourse])
+            -> [(from: ComparableCourse, to: ComparableCourse)] {
+            // The kept number first, then the same subject, then any other.
+            let distinct = Self.pair(&removed, &added, by: \.renumberingKey) { from, to in
+                keySubjects.isShared(from.renumberingKey) ? nil : from.number == to.number ? 0 : from.subject == to.subject ? 1 : 2
+            }
+            let renamed = Set(distinct.filter { $0.from.subject != $0.to.subject && $0.from.number == $0.to.number }
+                .map { "\($0.from.subject) \($0.to.subject)" })
+            let underRename = { (from: ComparableCourse, to: ComparableCourse) in
+                from.number == to.number && renamed.contains("\(from.subject) \(to.subject)") ? 0 : nil
+            }
+            let boilerplate = Self.pair(&removed, &added, by: \.renumberingKey, rank: underRename)
+            // Under a renamed subject, the number and title kept are evidence enough: the description may have been edited.
+            let edited = Self.pair(&removed, &added, by: { JSONValue.text($0.title)?.stringValue ?? "" }, rank: underRename)
+            return distinct + boilerplate + edited
+        }
+
+        /// Pairs each added course with the waiting removed one of its key that `rank` ranks first (lowest; nil: not
+        /// at all; of equals the first), and takes both out.
         private static func pair(_ removed: inout [ComparableCourse], _ added: inout [ComparableCourse],
                                  by key: (ComparableCourse) -> String,
-                                 matches: (ComparableCourse, ComparableCourse) -> Bool = { _, _ in true })
+                                 rank: (ComparableCourse, ComparableCourse) -> Int? = { _, _ in 0 })
             -> [(from: ComparableCourse, to: ComparableCourse)] {
             var waiting: [String: [ComparableCourse]] = [:]
             for course in removed { waiting[key(course), default: []].append(course) }
             var pairs: [(from: ComparableCourse, to: ComparableCourse)] = []
             for course in added {
                 let courseKey = key(course)
-                guard let at = waiting[courseKey]?.firstIndex(where: { matches($0, course) }) else { continue }
+                let ranked = (waiting[courseKey] ?? []).enumerated().compactMap { index, from in rank(from, course).map { (index, $0) } }
+                guard let at = ranked.min(by: { $0.1 < $1.1 })?.0 else { continue }
                 pairs.append((waiting[courseKey, default: []].remove(at: at), course))
             }
             let paired = Set(pairs.flatMap { [$0.from.id, $0.to.id] })
@@ -144,5 +193,28 @@ public struct CatalogDiff: Sendable, Equatable {
             let was = before[key] ?? .null, now = after[key] ?? .null
             return was == now ? nil : FieldChange(field: key, old: was, new: now)
         }
+    }
+}
+
+/// For each title and description, whether more than one subject carries it in the old or in the new catalog.
+struct KeySubjects {
+    /// By the FNV-1a hash of the key and the catalog: the first subject seen, and whether another followed.
+    private var seen: [UInt64: (subject: String, several: Bool)] = [:]
+
+    mutating func note(_ course: ComparableCourse, inNew: Bool) {
+        let hash = Self.hash(course.renumberingKey, inNew: inNew)
+        if let first = seen[hash] {
+            if !first.several, first.subject != course.subject { seen[hash] = (first.subject, true) }
+        } else {
+            seen[hash] = (course.subject, false)
+        }
+    }
+
+    func isShared(_ key: String) -> Bool {
+        seen[Self.hash(key, inNew: false)]?.several == true || seen[Self.hash(key, inNew: true)]?.several == true
+    }
+
+    private static func hash(_ key: String, inNew: Bool) -> UInt64 {
+        FNV1a.hash(key.utf8) ^ (inNew ? 0x9E37_79B9_7F4A_7C15 : 0)
     }
 }

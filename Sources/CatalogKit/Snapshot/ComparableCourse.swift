@@ -7,6 +7,9 @@ public struct ComparableCourse: NamedCourse, Sendable, Equatable {
     public let id: String
     public let name: String
     public let title: String
+    /// The subject and the number as written with its suffix ("CIS", "162L"): a renumbering keeps one of them.
+    let subject: String
+    let number: String
     /// The compared fields that have a value, by JSON name.
     public let fields: [String: JSONValue]
     /// What identifies a course across a renumbering: its title and description, canonical.
@@ -19,6 +22,8 @@ public struct ComparableCourse: NamedCourse, Sendable, Equatable {
         id = record.id
         name = record.name
         title = record.title
+        subject = record.subject
+        number = record.numberText + (record.suffix ?? "")
         var fields: [String: JSONValue] = [:]
         for field in CourseRecord.compared { fields[field.key] = field.value(record) }
         // Labels that collapse to one keep the value of the first in label order.

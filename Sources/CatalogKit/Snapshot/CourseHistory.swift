@@ -32,13 +32,15 @@ public struct RetiredCourse: Codable, Sendable, Equatable {
     public var firstEdition: String?
     public var createdAt: String?
     public var history: [CourseEvent]
+    /// The label of the last edition that listed it (absent in snapshots written before it was kept).
+    public var lastEdition: String?
 }
 
 extension Snapshot {
     /// Carries each course's first edition, `createdAt` and history from `previous` (following renumberings and courses
     /// that come back), adds what happened in this edition, and retires what left.
     mutating func stampHistory(previous: Snapshot?, diff: CatalogDiff) {
-        let label = edition ?? String(capturedAt.prefix(10))
+        let label = editionLabel
         let before = Dictionary((previous?.courses ?? []).map { ($0.id, $0) }) { first, _ in first }
         var retired = Dictionary((previous?.retired ?? []).map { ($0.id, $0) }) { first, _ in first }
         var renumberedFrom: [String: CourseRecord] = [:]
@@ -71,7 +73,8 @@ extension Snapshot {
         for gone in diff.removed {
             guard let old = before[gone.id] else { continue }
             retired[gone.id] = RetiredCourse(id: old.id, name: old.name, title: old.title, firstEdition: old.firstEdition,
-                                             createdAt: old.createdAt, history: (old.history ?? []) + [event(.removed)])
+                                             createdAt: old.createdAt, history: (old.history ?? []) + [event(.removed)],
+                                             lastEdition: previous?.editionLabel)
         }
         self.retired = retired.values.sorted { $0.id < $1.id }
     }

@@ -1,6 +1,7 @@
 /// Renders a catalog diff as JSON, as text for a terminal, and as a Markdown changelog.
 public enum DiffReport {
-    /// One object of lists of `{id, name, title}`, with `changes` and, for renumberings, `from`, `to` and `fromId`.
+    /// One object of lists of `{id, name, title}`, with `changes`; for renumberings `from`, `to` and `fromId`, for
+    /// returns `lastEdition` (the label of the last edition that listed the course before the gap), when known.
     public static func json(_ diff: CatalogDiff) -> JSONValue {
         func entry(_ course: some NamedCourse, _ changes: [FieldChange]? = nil, _ more: [String: String] = [:]) -> JSONValue {
             let texts = ["id": course.id, "name": course.name, "title": course.title].merging(more) { $1 }
@@ -12,6 +13,7 @@ public enum DiffReport {
         }
         return .object([
             "added": .array(diff.added.map { entry($0) }),
+            "returned": .array(diff.returned.map { entry($0, nil, $0.lastEdition.map { ["lastEdition": $0] } ?? [:]) }),
             "removed": .array(diff.removed.map { entry($0) }),
             "changed": .array(diff.changed.map { entry($0, $0.changes) }),
             "renumbered": .array(diff.renumbered.map {
@@ -38,6 +40,7 @@ public enum DiffReport {
             }
         }
         section("Added", diff.added.map { [style.green("  + \($0.name)  \($0.title)")] })
+        section("Back in the catalog", diff.returned.map { [style.green("  + \($0.name)  \($0.title)") + lastListed($0, prefix: "  (", suffix: ")")] })
         section("Removed", diff.removed.map { [style.red("  - \($0.name)  \($0.title)")] })
         section("Renumbered", diff.renumbered.map { item in
             let codes = "  ~ \(style.red(item.from.name)) → \(style.green(item.to.name))  \(item.to.title)"
@@ -48,10 +51,19 @@ public enum DiffReport {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// "2 added, 1 removed, 0 renumbered, 3 changed", or "no changes".
+    /// "2 added, 1 removed, 0 renumbered, 3 changed" ("2 added, 1 returned, 1 removed, …" when courses came back), or "no changes".
     public static func summary(_ diff: CatalogDiff) -> String {
         guard !diff.isEmpty else { return "no changes" }
-        return "\(diff.added.count) added, \(diff.removed.count) removed, \(diff.renumbered.count) renumbered, \(diff.changed.count) changed"
+        return "\(diff.added.count) added, " + (diff.returned.isEmpty ? "" : "\(diff.returned.count) returned, ")
+            + "\(diff.removed.count) removed, \(diff.renumbered.count) renumbered, \(diff.changed.count) changed"
+    }
+
+    /// "last listed in 2021-2022 Undergraduate Catalog", "last listed on 1 Aug 2024", between `prefix` and `suffix`;
+    /// empty when the history does not say.
+    static func lastListed(_ course: ReturnedCourse, prefix: String = "", suffix: String = "") -> String {
+        guard let label = course.lastEdition else { return "" }
+        let shown = EditionLabel.shown(label)
+        return prefix + "last listed \(shown == label ? "in" : "on") \(shown)" + suffix
     }
 
     /// A Markdown changelog: heading, counts, a section per kind; removed text struck through, catalog text escaped.
@@ -67,6 +79,7 @@ public enum DiffReport {
             lines += items
         }
         section("Added", diff.added.map { "- " + course($0) })
+        section("Back in the catalog", diff.returned.map { "- " + course($0) + MarkupEscaping.markdown(lastListed($0, prefix: " (", suffix: ")")) })
         section("Removed", diff.removed.map { "- " + course($0) })
         section("Renumbered", diff.renumbered.map { item in
             (["- **\(MarkupEscaping.markdown(item.from.name))** → " + course(item.to)] + markdownChanges(item.changes))

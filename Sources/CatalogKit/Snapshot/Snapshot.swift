@@ -71,7 +71,7 @@ public struct Snapshot: Sendable, Equatable {
     public var pages: PageCounts
     /// Sorted by id; one course an id; stamped, without diagnostics.
     public internal(set) var courses: [CourseRecord]
-    /// The label of the edition it holds, when `backfill` gave one.
+    /// The label of the edition it holds (`Snapshot.capture` says whence); nil in snapshots from before runs kept one.
     public var edition: String?
     /// Courses that left the catalog, with their history, by id.
     public var retired: [RetiredCourse] = []
@@ -149,6 +149,7 @@ public struct Snapshot: Sendable, Equatable {
             }
             // Recomputed when written, so a stale or edited fingerprint cannot hide a change.
             courses[index].fingerprint = nil
+            courses[index].cleanTexts()
         }
         self.init(catalogID: file.catalog.id, source: file.catalog.source, capturedAt: file.capturedAt, pages: file.pages, courses: courses)
         edition = file.edition

@@ -34,6 +34,24 @@ public enum Timestamp {
         return string(date) == text ? date : nil
     }
 
+    /// A time or a day as people read it: "1 Aug 2024" for "2024-08-01T06:00:00Z" or "2024-08-01"; nil for other text.
+    public static func day(_ text: String) -> String? {
+        let stamp = text.count == 10 ? text + "T00:00:00Z" : text
+        guard let date = date(stamp) else { return nil }
+        var seconds = time_t(date.timeIntervalSince1970)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        return "\(parts.tm_mday) \(months[Int(parts.tm_mon)]) \(Int(parts.tm_year) + 1900)"
+    }
+
+    /// The day and the time of day, for when a run happened: "6 Dec 2026, 13:41 UTC"; the text itself when it is no time.
+    public static func dayAndTime(_ text: String) -> String {
+        guard let day = day(text), text.count == 20 else { return text }
+        return "\(day), \(text.dropFirst(11).prefix(5)) UTC"
+    }
+
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
     /// The form for file names and identifiers: "20240501T120000Z".
     public static func compact(_ text: String) -> String {
         text.filter { $0 != "-" && $0 != ":" }

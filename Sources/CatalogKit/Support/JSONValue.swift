@@ -12,10 +12,11 @@ public enum JSONValue: Sendable, Equatable, Codable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    /// A text as compared and shown: white space collapsed; nil when nothing is left.
+    /// A text as compared and shown: white space collapsed, and tightened around punctuation as `TextCleaner` does,
+    /// so a record written before that cleaning compares as one written after; nil when nothing is left.
     public static func text(_ text: String?) -> JSONValue? {
         guard let text else { return nil }
-        let collapsed = TextCollapsing.collapse(text)
+        let collapsed = TextCleaner.tightened(TextCollapsing.collapse(text))
         return collapsed.isEmpty ? nil : .string(collapsed)
     }
 
