@@ -32,8 +32,8 @@ enum RunCommand: Command {
     static let usages = [
         Usage(optional: ["--config", "--catalog", "--replay", "--dry-run", "--accept-removals", "--log-format", "--report",
                          "--quiet", "--color"]),
-        Usage(required: ["--shard"], optional: ["--config", "--log-format", "--report", "--quiet"]),
-        Usage(required: ["--all"], optional: ["--config", "--log-format", "--report", "--quiet"]),
+        // One form for both: they exclude each other and take the same options (a shard prints no progress line).
+        Usage(before: "--shard I/N|--all", optional: ["--config", "--log-format", "--report"]),
         Usage(required: ["--source"], optional: ["--system", "--out", "--config", "--catalog"], after: "[other options above]"),
     ]
     static let discussion = """

@@ -143,7 +143,7 @@ import Testing
         for (words, message) in [(["run", "--log-format", "xml"], "--log-format must be human or json, not 'xml'"),
                                  (["parse", "x.html", "--system=peoplesoft"], "--system must be auto, gvsu, acalog, courseleaf or banner, not 'peoplesoft'"),
                                  (["search", "cis", "--format", "tsv"], "--format must be json, jsonl or csv, not 'tsv'"),
-                                 (["diff", "--only", "added,moved", "a", "b"], "--only must be added, removed, changed or renumbered, not 'added,moved'")] {
+                                 (["diff", "--only", "added,moved", "a", "b"], "--only must be added, returned, removed, changed or renumbered, not 'added,moved'")] {
             let outcome = try await Binary.run(words)
             #expect(outcome.status == 64, "\(words)")
             #expect(outcome.stderr.hasPrefix("gvingest \(words[0]): \(message)\n"), "\(outcome.stderr)")
