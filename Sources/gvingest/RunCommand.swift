@@ -141,21 +141,13 @@ enum RunCommand: Command {
         if case let .dryRun(diff, comparedWith) = outcome {
             print(DiffReport.human(diff, old: comparedWith ?? "(no snapshot yet)", new: "this run (not written)", colors: colors))
         }
-        var status = outcome.cause.map(ExitStatus.init) ?? .ok
+        let status = outcome.cause.map(ExitStatus.init) ?? .ok
         report.exitStatus = status.rawValue
         report.warnings = log.warnings
         // The outputs' report is the one `publish` checks; --report's copy is also written after a dry run, which
         // writes nothing else ("-": after the dry run's diff, still in print's buffer).
-        let bytes = JSONFile.fileBytes(report)
-        for path in (dryRun ? [] : [config.outputs.directory.appendingPathComponent("run-report.json").path]) + [arguments.value("--report")].compactMap({ $0 }) {
-            do {
-                if path == "-" { fflush(nil); try FileHandle.standardOutput.write(contentsOf: bytes) } else { try AtomicFile.write(bytes, to: URL(fileURLWithPath: path)) }
-            } catch {
-                log.error("report", "cannot write the run report: \(error.systemReason)")
-                if status == .ok { status = .cannotCreate }  // what watches the runs reads the report
-            }
-        }
-        return status
+        let paths = (dryRun ? [] : [config.outputs.directory.appendingPathComponent("run-report.json").path]) + [arguments.value("--report")].compactMap({ $0 })
+        return writeReport(JSONFile.fileBytes(report), "run report", to: paths, log: log, status: status)
     }
 
     /// `--shard I/N` or `--all`: the shard's catalogs, each into its own folder, and the shard's report.
@@ -173,13 +165,20 @@ enum RunCommand: Command {
             ($0.map(ExitStatus.init) ?? .ok).rawValue
         }
         let report = await run.execute { ExitStatus.mostUrgent($0.map { ExitStatus(rawValue: $0) ?? .temporaryFailure }).rawValue }
-        var status = ExitStatus(rawValue: report.exitStatus ?? 0) ?? .temporaryFailure
-        if let path = arguments.value("--report") {
+        let status = ExitStatus(rawValue: report.exitStatus ?? 0) ?? .temporaryFailure
+        return writeReport(JSONFile.fileBytes(report), "shard report", to: [arguments.value("--report")].compactMap { $0 },
+                           log: RunLog(format: format), status: status)
+    }
+
+    /// Writes a report to each path ("-": standard output, after what print has buffered); `status`, or 73 for a good
+    /// run whose report could not be written, as what watches the runs reads the report.
+    static func writeReport(_ bytes: Data, _ what: String, to paths: [String], log: RunLog, status: ExitStatus) -> ExitStatus {
+        var status = status
+        for path in paths {
             do {
-                let bytes = JSONFile.fileBytes(report)
-                if path == "-" { try FileHandle.standardOutput.write(contentsOf: bytes) } else { try AtomicFile.write(bytes, to: URL(fileURLWithPath: path)) }
+                if path == "-" { fflush(nil); try FileHandle.standardOutput.write(contentsOf: bytes) } else { try AtomicFile.write(bytes, to: URL(fileURLWithPath: path)) }
             } catch {
-                RunLog(format: format).error("report", "cannot write the shard report: \(error.systemReason)")
+                log.error("report", "cannot write the \(what): \(error.systemReason)")
                 if status == .ok { status = .cannotCreate }
             }
         }
