@@ -5,12 +5,21 @@ import Foundation
 enum AnnounceCommand: Command {
     static let name = "announce"
     static let summary = "Deliver pending news to Discord, Slack, email and webhooks (or test a channel)."
-    static let flags = ["--dry-run", "--json"]
-    static let options = ["--config", "--catalog", "--channel", "--test"]
-    static let help = """
-    Usage: gvingest announce [--config FILE] [--catalog ID] [--channel NAME] [--dry-run] [--json]
-           gvingest announce --test NAME [--config FILE] [--catalog ID]
-
+    static let options: [CommandOption] = [
+        .configuration,
+        .catalogID,
+        .option("--channel", "NAME", "Deliver to this channel only."),
+        .flag("--dry-run", "Print the messages that would be sent (JSON payloads, the email as sent); send nothing, change "
+              + "nothing, need no secrets."),
+        .flag("--json", "Print {\"channels\": [{\"channel\", \"delivered\", \"messages\", \"pending\", \"problem\"}]}; with "
+              + "--dry-run, [{\"channel\", \"newsIds\", \"body\"}]."),
+        .option("--test", "NAME", "Send one test message to channel NAME, to check its settings; the outbox is not touched."),
+    ]
+    static let usages = [
+        Usage(optional: ["--config", "--catalog", "--channel", "--dry-run", "--json"]),
+        Usage(required: ["--test"], optional: ["--config", "--catalog"]),
+    ]
+    static let discussion = """
     Sends the news that runs published and the configuration's announce channels have not yet
     received: what a run could not deliver (a channel down, a rate limit past the deadline, a
     run killed while delivering). `gvingest run` delivers by itself after each commit; this is for a
@@ -18,18 +27,8 @@ enum AnnounceCommand: Command {
     after every message a service confirmed, so nothing is lost and a crash repeats at most one
     message. Secrets come from the environment variables the channels name; a webhook is shown
     by its host only.
-
-    Options:
-      --config FILE   The pipeline configuration (default: pipeline.json).
-      --catalog ID    The catalog (needed when the configuration has several).
-      --channel NAME  Deliver to this channel only.
-      --dry-run       Print the messages that would be sent (JSON payloads, the email as sent);
-                      send nothing, change nothing, need no secrets.
-      --json          Print {"channels": [{"channel", "delivered", "messages", "pending", "problem"}]};
-                      with --dry-run, [{"channel", "newsIds", "body"}].
-      --test NAME     Send one test message to channel NAME, to check its settings; the outbox is
-                      not touched.
-
+    """
+    static let exitStatus = """
     Exit status: 0 nothing left pending (or the test message was delivered), 64 bad usage, 65 the
     configuration has no announce section, is invalid, or the outbox is not one, 66 the configuration
     can't be read, 69 the test message was not delivered (the error says why: a secret not set, a
@@ -41,7 +40,7 @@ enum AnnounceCommand: Command {
         let arguments = try parseArguments(words)
         guard arguments.positional.isEmpty else { throw UsageError(message: "unexpected argument '\(arguments.positional[0])'") }
         let (path, config, catalog) = try configuredCatalog(arguments)
-        guard let settings = config.announce else { throw CommandFailure("\(path) has no announce section: no channel to announce to", status: .dataError) }
+        guard let settings = config.announce else { throw CommandFailure("\(path) has no announce section: no channel to announce to", .invalidData) }
         let names = settings.channels.map(\.name)
         func channel(_ option: String) throws(UsageError) -> [AnnounceChannel]? {
             guard let name = arguments.value(option) else { return nil }
@@ -59,20 +58,20 @@ enum AnnounceCommand: Command {
             var outbox = Outbox(queued: [])
             outbox.pending[test[0].name] = [announcer.test]
             let report = await announcer.deliver(outbox, only: test, keep: false)[0]
-            if let problem = report.problem { throw CommandFailure(problem, status: .unavailable) }
+            if let problem = report.problem { throw CommandFailure(problem, .unavailable) }
             print("channel \(report.channel): the test message was delivered")
             return .ok
         }
         let only = try channel("--channel")
         let dryRun = arguments.has("--dry-run")
         if !dryRun, let link = CatalogRun.plantedLink(config: config, catalogID: catalog.id) {
-            throw CommandFailure("\(CatalogRun.linkRefused(link))", status: .cannotCreate)
+            throw CatalogRun.linkRefused(link)
         }
         // A run must not commit (or deliver) while the outbox is read and written.
         let lock = dryRun ? nil : try RunLock(directory: config.outputs.directory)
         defer { withExtendedLifetime(lock) {} }
         let news = try Result { () throws(CommitError) in try NewsPipeline(store: store, outputDirectory: config.outputs.directory).loadNews() }
-            .mapError { CommandFailure("\($0)", status: .dataError) }.get()
+            .mapError { CommandFailure("\($0)", .invalidData) }.get()
         let outbox = try announcer.outbox(news: news)
         if dryRun {
             let messages = (only ?? settings.channels).flatMap { channel in

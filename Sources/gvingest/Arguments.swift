@@ -12,8 +12,9 @@ struct Arguments {
     var values: [String: [String]] = [:]
     var flags: Set<String> = []
 
-    /// Parses `words` against the flags and options a command accepts; `--name=value` works too.
-    init(_ words: [String], flags allowedFlags: Set<String>, options allowedOptions: Set<String>) throws(UsageError) {
+    /// Parses `words` against the options a command declares; `--name=value` works too. A value an option does not
+    /// allow is a usage error; an allowed one is kept in its declared spelling.
+    init(_ words: [String], options declared: [CommandOption]) throws(UsageError) {
         var rest = words[...]
         var onlyPositionals = false
         while let word = rest.popFirst() {
@@ -27,16 +28,17 @@ struct Arguments {
             }
             let parts = word.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = String(parts[0]), inlineValue = parts.count > 1 ? String(parts[1]) : nil
-            if allowedFlags.contains(name) {
+            guard let option = declared.first(where: { $0.name == name }) else {
+                let hint = closestName(to: name, among: declared.map(\.name).sorted(), within: 3).map { " (did you mean \($0)?)" } ?? ""
+                throw UsageError(message: "unknown option \(name)\(hint)")
+            }
+            if option.isFlag {
                 guard inlineValue == nil else { throw UsageError(message: "\(name) takes no value") }
                 flags.insert(name)
-            } else if allowedOptions.contains(name) {
-                guard let value = inlineValue ?? rest.popFirst(), !value.isEmpty else { throw UsageError(message: "\(name) needs a value") }
-                values[name, default: []].append(value)
             } else {
-                let known = allowedFlags.union(allowedOptions).sorted()
-                let hint = closestName(to: name, among: known, within: 3).map { " (did you mean \($0)?)" } ?? ""
-                throw UsageError(message: "unknown option \(name)\(hint)")
+                guard let value = inlineValue ?? rest.popFirst(), !value.isEmpty else { throw UsageError(message: "\(name) needs a value") }
+                guard let accepted = option.accepted(value) else { throw UsageError(message: option.refusal(value)) }
+                values[name, default: []].append(accepted)
             }
         }
     }
@@ -54,9 +56,9 @@ struct Arguments {
 
 /// Reads a pipeline configuration, alike for every command: 66 when unreadable, 65 when invalid.
 func loadConfiguration(_ path: String) throws(CommandFailure) -> PipelineConfig {
-    let bytes = try CommandFailure.catching(.noInput, "\(path): cannot read the configuration: ") { try FileBytes.read(path: path, limit: FileBytes.Limit.configuration) }
+    let bytes = try CommandFailure.catching(.missingInput, "\(path): cannot read the configuration: ") { try FileBytes.read(path: path, limit: FileBytes.Limit.configuration) }
     return try Result { try PipelineConfig.parse(Data(bytes), file: URL(fileURLWithPath: path)) }
-        .mapError { CommandFailure("\($0)\(rulesHint(path))", status: .dataError) }.get()
+        .mapError { CommandFailure("\($0)\(rulesHint(path))", .invalidData) }.get()
 }
 
 /// The configuration `--config` names (default pipeline.json), read and validated, and the catalog `--catalog` names.
@@ -92,10 +94,10 @@ func rulesHint(_ path: String) -> String {
 }
 
 extension CommandFailure {
-    /// `body`'s value; what it throws ends the command with `status` and the error's text after `context`.
-    static func catching<T>(_ status: ExitStatus, _ context: String = "",
+    /// `body`'s value; what it throws ends the command for `cause`, with the error's text after `context`.
+    static func catching<T>(_ cause: CatalogError.Cause, _ context: String = "",
                             _ body: () throws -> T) throws(CommandFailure) -> T {
-        try Result(catching: body).mapError { CommandFailure(context + "\($0)", status: status) }.get()
+        try Result(catching: body).mapError { CommandFailure(context + "\($0)", cause) }.get()
     }
 }
 

@@ -6,12 +6,15 @@ enum BackfillCommand: Command {
     static let name = "backfill"
     static let usesNetwork = true
     static let summary = "Build a catalog's history from its archived editions, oldest first (first editions, timelines)."
-    static let flags = ["--rebuild"]
-    static let options = ["--config", "--catalog", "--date", "--log-format"]
-    static let help = """
-    Usage: gvingest backfill [--config FILE] [--catalog ID] [--date LABEL=YYYY-MM-DD]... [--rebuild]
-                             [--log-format human|json] LABEL=SOURCE...
-
+    static let options: [CommandOption] = [
+        .configuration,
+        .catalogID,
+        .option("--date", "LABEL=YYYY-MM-DD", "The date of one edition.", repeatable: true),
+        .flag("--rebuild", "Set the existing history aside and start again."),
+        .logFormat,
+    ]
+    static let usages = [Usage(after: "LABEL=SOURCE...")]
+    static let discussion = """
     Runs the catalog's archived editions, oldest first, into its snapshot history: each EDITION is
     LABEL=SOURCE, a label such as 2021-2022 and any source `run` accepts (an http(s) URL, a mirror
     folder, a folder of pages). Each edition's snapshot is dated by --date LABEL=YYYY-MM-DD, or else
@@ -26,15 +29,8 @@ enum BackfillCommand: Command {
     A history holding other snapshots is refused unless --rebuild, which renames the catalog's
     snapshot folder to <catalog>.before-backfill-<time> (never deleted) and keeps the announcements
     still pending (outbox.json) for the next run.
-
-    Options:
-      --config FILE      The pipeline configuration (default pipeline.json).
-      --catalog ID       The catalog, when the configuration has several.
-      --date LABEL=DAY   The date of one edition (repeatable).
-      --rebuild          Set the existing history aside and start again.
-      --log-format FMT   human (default) or json (one object a line).
-      --help             Show this help.
-
+    """
+    static let exitStatus = """
     Exit status: 0 every edition done, 64 bad usage, 65 a history that is not this backfill's (see
     --rebuild) or an edition refused, 66 the configuration can't be read, 69 a source is unavailable,
     73 an output can't be written, 75 a temporary failure (run it again: it goes on where it stopped).
@@ -44,7 +40,7 @@ enum BackfillCommand: Command {
         let arguments = try parseArguments(words)
         guard !arguments.positional.isEmpty else { throw UsageError(message: "name the editions, oldest first, as LABEL=SOURCE") }
         let format = try arguments.value("--log-format", "must be human or json", RunLog.Format.init) ?? .human
-        let log = RunLog(format: format, command: name)
+        let log = RunLog(format: format, command: name) { ExitStatus.remedy($0, command: Self.self) }
         let (_, config, catalog) = try configuredCatalog(arguments)
         var dates: [String: Date] = [:]
         for word in arguments.values["--date", default: []] {
@@ -79,8 +75,9 @@ enum BackfillCommand: Command {
         do throws(CatalogError) {
             lock = try RunLock(directory: config.outputs.directory)
         } catch {
-            log.error("lock", "\(error)")
-            return ExitStatus(error.cause)
+            let (status, message) = ExitStatus.report(error, command: Self.self)
+            log.error("lock", message)
+            return status
         }
         defer { withExtendedLifetime(lock) {} }
         var backfill = Backfill(catalog: catalog, config: config, editions: editions)
@@ -94,8 +91,9 @@ enum BackfillCommand: Command {
             log.info("backfill", "\(ran.count) edition(s) run\(resumed); `gvingest history COURSE` shows a course's timeline")
             return .ok
         case let .refused(error):
-            log.error("backfill", error.message)
-            return ExitStatus(error.cause)
+            let (status, message) = ExitStatus.report(error, command: Self.self)
+            log.error("backfill", message)
+            return status
         case let .stopped(label, outcome):
             log.error("backfill", "stopped at edition \(label); run the same command again to go on from there")
             return outcome.cause.map(ExitStatus.init) ?? .temporaryFailure

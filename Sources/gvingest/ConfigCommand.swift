@@ -5,9 +5,8 @@ import Foundation
 enum ConfigCommand: Command {
     static let name = "config"
     static let summary = "Validate a pipeline configuration (gvingest config check [FILE])."
-    static let help = """
-    Usage: gvingest config check [FILE]
-
+    static let usages = [Usage(before: "check [FILE]")]
+    static let discussion = """
     Validates a pipeline configuration (default: pipeline.json in the current directory) and lists
     every problem with its JSON path and the form expected there, e.g.
       catalogs[0].system: expected one of \(CatalogSystem.allCases.map(\.rawValue).joined(separator: ", ")), got "peoplesoft"
@@ -17,9 +16,8 @@ enum ConfigCommand: Command {
 
     Warns (exit status 0) where a subject the configuration or the latest snapshot uses has no
     name: normalize.subjects names one by mapping the name to the code.
-
-    Exit status: 0 valid, 65 invalid, 66 the file can't be read, 64 bad usage.
     """
+    static let exitStatus = "Exit status: 0 valid, 65 invalid, 66 the file can't be read, 64 bad usage."
 
     static func run(_ words: [String]) async throws -> ExitStatus {
         let arguments = try parseArguments(words)

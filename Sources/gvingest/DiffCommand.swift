@@ -5,12 +5,23 @@ import Foundation
 enum DiffCommand: Command {
     static let name = "diff"
     static let summary = "Compare two snapshots or catalogs: added, removed, renumbered and changed courses."
-    static let flags = ["--json", "--markdown", "--stat", "--quiet"]
-    static let options = ["--config", "--catalog", "--snapshots", "--only", "--color"]
-    static let help = """
-    Usage: gvingest diff [OLD NEW] [--config FILE] [--catalog ID] [--snapshots DIR]
-                         [--json | --markdown | --stat | --quiet] [--only KIND[,KIND]] [--color auto|always|never]
-
+    static let options: [CommandOption] = [
+        .option("--config", "FILE", "Find the snapshots through this configuration.", default: "pipeline.json"),
+        .option("--catalog", "ID", "With --config: the catalog whose snapshots to compare."),
+        .option("--snapshots", "DIR", "Compare the last two snapshots in DIR, one catalog's snapshot directory."),
+        .flag("--json", "Print one object {\"added\", \"returned\", \"removed\", \"changed\", \"renumbered\"}, each a list of "
+              + "entries with id, name and title; changed and renumbered entries carry \"changes\" ({field: {\"old\": …, "
+              + "\"new\": …}}), renumbered ones \"from\" and \"to\" (the codes), returned ones \"lastEdition\" (the last "
+              + "edition that listed them)."),
+        .flag("--markdown", "Print a Markdown changelog."),
+        .flag("--stat", "Print only the counts: \"3 added, 2 removed, 1 renumbered, 3 changed\"."),
+        .flag("--quiet", "Print nothing; the exit status says whether they differ."),
+        .option("--only", "KIND", "Show only these kinds of change.", allowed: DiffKind.allCases.map(\.rawValue),
+                repeatable: true, commaSeparated: true),
+        .color("The diff's colours"),
+    ]
+    static let usages = [Usage(before: "[OLD NEW]")]
+    static let discussion = """
     Compares two catalogs course by course: added, returned (back after editions without it, as OLD's
     snapshot retired it), removed, renumbered (a new code with the same title and description that no
     other subject shares, or the number kept under a renamed subject) and changed, with each changed
@@ -21,25 +32,9 @@ enum DiffCommand: Command {
     the snapshot directory of --config FILE (default pipeline.json) for --catalog ID (needed when it
     has several catalogs). OLD and NEW may be any two snapshot files or published catalog.json files
     (anything with a "courses" list of course records). Of courses with one id in a file, the first is
-    compared, and a warning counts the others.
-
-    Options:
-      --config FILE    Find the snapshots through this configuration (default pipeline.json).
-      --catalog ID     With --config: the catalog whose snapshots to compare.
-      --snapshots DIR  Compare the last two snapshots in DIR, one catalog's snapshot directory.
-      --json           Print one object {"added", "returned", "removed", "changed", "renumbered"}, each a
-                       list of entries with id, name and title; changed and renumbered entries carry
-                       "changes" ({field: {"old": …, "new": …}}), renumbered ones "from" and "to" (the
-                       codes), returned ones "lastEdition" (the last edition that listed them).
-      --markdown       Print a Markdown changelog.
-      --stat           Print only the counts: "3 added, 2 removed, 1 renumbered, 3 changed".
-      --quiet          Print nothing; the exit status says whether they differ.
-      --only KIND      Show only these kinds: added, returned, removed, changed, renumbered
-                       (repeatable).
-      --color WHEN     auto (default: colour on a terminal, unless NO_COLOR is set or TERM=dumb),
-                       always or never.
-      --help           Show this help.
-
+    compared, and a warning counts the others. --json, --markdown, --stat and --quiet exclude each other.
+    """
+    static let exitStatus = """
     Exit status, as diff(1): 0 no differences, 1 differences (of the kinds shown), 2 trouble (an input
     can't be read or is not a snapshot or catalog, fewer than two snapshots). Bad usage exits 64, as it
     does for every gvingest command.
@@ -51,13 +46,9 @@ enum DiffCommand: Command {
         guard ["--json", "--markdown", "--stat", "--quiet"].filter(arguments.has).count <= 1 else {
             throw UsageError(message: "choose one of --json, --markdown, --stat and --quiet")
         }
+        // The parser has checked each word against DiffKind's names.
         let onlyWords = arguments.values["--only"]?.flatMap { $0.split(separator: ",") }
-        let kinds = try Set(onlyWords?.map { word throws(UsageError) in
-            guard let kind = DiffKind(rawValue: String(word)) else {
-                throw UsageError(message: "--only takes added, returned, removed, changed or renumbered, not '\(word)'")
-            }
-            return kind
-        } ?? DiffKind.allCases)
+        let kinds = Set(onlyWords?.compactMap { DiffKind(rawValue: String($0)) } ?? DiffKind.allCases)
         let inputs: [(file: URL, label: String)]
         switch arguments.positional.count {
         case 2:
@@ -92,7 +83,7 @@ enum DiffCommand: Command {
                 labels.append(input.label + (shown.isEmpty ? "" : " (\(shown.joined(separator: ", ")))"))
             } catch {
                 let why = (error as? FormatError).map { "not a snapshot or catalog: \($0.message)" } ?? "cannot read: \(error)"
-                throw CommandFailure("\(input.label): \(why)", status: .trouble)
+                throw DiffTrouble(message: "\(input.label): \(why)")
             }
         }
         var whole = builder?.finish() ?? CatalogDiff()
@@ -121,18 +112,18 @@ enum DiffCommand: Command {
             guard arguments.value("--config") == nil, arguments.value("--catalog") == nil else {
                 throw UsageError(message: "--snapshots names the directory itself; it does not go with --config or --catalog")
             }
-            if let problem = FileBytes.directoryProblem(directory) { throw CommandFailure("\(directory): \(problem)", status: .trouble) }
+            if let problem = FileBytes.directoryProblem(directory) { throw DiffTrouble(message: "\(directory): \(problem)") }
             store = SnapshotStore(directory: URL(fileURLWithPath: directory))
         } else {
             let path = arguments.value("--config") ?? "pipeline.json"
             let file = URL(fileURLWithPath: path)
-            let config = try CommandFailure.catching(.trouble) { try PipelineConfig.load(file) }
+            let config = try DiffTrouble.catching { try PipelineConfig.load(file) }
             store = config.outputs.store(for: try oneCatalog(of: config, at: path, named: arguments.value("--catalog")).id)
         }
-        let entries = try CommandFailure.catching(.trouble) { try store.list() }
+        let entries = try DiffTrouble.catching { try store.list() }
         guard entries.count >= 2 else {
-            throw CommandFailure("\(store.directory.path) has \(entries.count) snapshot(s); "
-                + "a diff needs two (run the pipeline again, or name two files)", status: .trouble)
+            throw DiffTrouble(message: "\(store.directory.path) has \(entries.count) snapshot(s); "
+                + "a diff needs two (run the pipeline again, or name two files)")
         }
         return entries.suffix(2).map { ($0.file, $0.name) }
     }

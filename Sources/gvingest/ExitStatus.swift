@@ -24,7 +24,7 @@ enum ExitStatus: Int32, Sendable {
 }
 
 extension ExitStatus {
-    /// The one place a cause of trouble becomes an exit status.
+    /// A cause of trouble as an exit status.
     init(_ cause: CatalogError.Cause) {
         switch cause {
         case .invalidData: self = .dataError
@@ -33,6 +33,32 @@ extension ExitStatus {
         case .cannotWrite: self = .cannotCreate
         case .temporary: self = .temporaryFailure
         case .noCredentials: self = .noPermission
+        }
+    }
+
+    /// The one place an error that ends a command becomes its exit status and its one-line message (for stderr, after
+    /// "gvingest COMMAND: "), with the option of `command` that overrides it when there is one. Anything not typed
+    /// here is a usage mistake the parser did not foresee.
+    static func report(_ error: any Error, command: any Command.Type) -> (status: ExitStatus, message: String) {
+        let (status, message, remedy): (ExitStatus, String, CatalogError.Remedy?) = switch error {
+        case let usage as UsageError: (.usage, usage.message, nil)
+        case let failure as CommandFailure: (ExitStatus(failure.cause), failure.message, nil)
+        case let trouble as DiffTrouble: (.trouble, trouble.message, nil)
+        case let error as CatalogError: (ExitStatus(error.cause), error.message, error.remedy)
+        case let error as CommitError: (ExitStatus(error.cause), "\(error)", error.remedy)
+        default: (.usage, "\(error)", nil)
+        }
+        return (status, message + (remedy.flatMap { Self.remedy($0, command: command) }.map { " (\($0))" } ?? ""))
+    }
+
+    /// How `command`'s options override what `remedy` names, or nil when none of them does.
+    static func remedy(_ remedy: CatalogError.Remedy, command: any Command.Type) -> String? {
+        let takes = { (name: String) in command.optionNames.contains(name) }
+        switch remedy {
+        case .acceptRemovals: return takes("--accept-removals") ? "run again with --accept-removals" : nil
+        case .tokenCommand: return takes("--token-command") ? "or --token-command CMD" : nil
+        case .recordMirror: return "gvingest fetch --record DIR records one"
+        case .nameSystem: return takes("--system") ? "--system names it" : nil
         }
     }
 }
@@ -47,18 +73,25 @@ extension ExitStatus {
     }
 }
 
-/// An end short of a command's work: the message (for stderr, after "gvingest COMMAND: ") and the status it exits with.
+/// An end short of a command's work that is not a usage mistake: the message and what caused it.
 struct CommandFailure: Error, CustomStringConvertible {
     var message: String
-    var status: ExitStatus
+    var cause: CatalogError.Cause
     var description: String { message }
 
-    init(_ message: String, status: ExitStatus) {
+    init(_ message: String, _ cause: CatalogError.Cause) {
         self.message = message
-        self.status = status
+        self.cause = cause
     }
+}
 
-    init(_ error: CatalogError) {
-        self.init(error.message, status: ExitStatus(error.cause))
+/// `gvingest diff`'s trouble, as diff(1) has it: an input that can't be read or compared.
+struct DiffTrouble: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+
+    /// `body`'s value; what it throws is trouble.
+    static func catching<T>(_ body: () throws -> T) throws(DiffTrouble) -> T {
+        try Result(catching: body).mapError { DiffTrouble(message: "\($0)") }.get()
     }
 }

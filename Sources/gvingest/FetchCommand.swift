@@ -7,34 +7,32 @@ enum FetchCommand: Command {
     static let name = "fetch"
     static let usesNetwork = true
     static let summary = "Crawl a catalog (or replay a recorded one), recording it as a mirror if asked."
-    static let flags = ["--json", "--quiet", "--ignore-robots"]
-    static let options = ["--start", "--system", "--record", "--replay", "--cache", "--config", "--catalog"]
-    static let help = """
-    Usage: gvingest fetch --start URL... [--system \(SystemChoice.synopsis)] [--record DIR] [--cache DIR]
-                          [--ignore-robots] [--json] [--quiet]
-           gvingest fetch --config FILE [--catalog ID] [--system S] [--record DIR] [--cache DIR] [--ignore-robots] [--json] [--quiet]
-           gvingest fetch --replay DIR [--start URL...] [--system S] [--record DIR] [--json] [--quiet]
-
+    static let options: [CommandOption] = [
+        .option("--start", "URL", "A start URL (GVSU subject page, Acalog listing).", repeatable: true),
+        .system("Parser for the pages."),
+        .option("--config", "FILE", "Take catalogs and fetch settings from a pipeline configuration."),
+        .option("--catalog", "ID", "With --config: the catalog to crawl (needed when it has several)."),
+        .option("--record", "DIR", "Store everything fetched as a mirror in DIR: new, empty, or a mirror not replayed."),
+        .option("--replay", "DIR", "Serve the crawl from such a mirror, with no network at all (no --config or --cache); "
+                + "without --start, start where the recording started."),
+        .option("--cache", "DIR", "Keep responses with their ETag/Last-Modified and re-fetch conditionally."),
+        .flag("--ignore-robots", "Do not fetch or obey robots.txt (a warning is printed)."),
+        .flag("--json", "End with one JSON object: pagesExpected, pagesFetched, pagesFailed, notModified, retries, bytes, "
+              + "failures (url and reason)."),
+        .flag("--quiet", "No progress line (there is none off a terminal anyway)."),
+    ]
+    static let usages = [
+        Usage(required: ["--start"], optional: ["--system", "--record", "--cache", "--ignore-robots", "--json", "--quiet"]),
+        Usage(required: ["--config"], optional: ["--catalog"], after: "[other options above]"),
+        Usage(required: ["--replay"], optional: ["--start", "--system", "--record", "--json", "--quiet"]),
+    ]
+    static let discussion = """
     Crawls a catalog: every listing page from the start URLs (every page of an Acalog pager, its count
     checked), then every course page they link to. Requests are bounded in total and per host, spaced
     per host, retried with backoff on connection errors, timeouts, 408, 429 and 5xx (Retry-After
-    honoured), and robots.txt is obeyed.
-
-    Options:
-      --start URL      A start URL (GVSU subject page, Acalog listing); repeatable.
-      --system S       Parser for the pages: auto (default), \(SystemChoice.systemList).
-      --config FILE    Take catalogs and fetch settings from a pipeline configuration.
-      --catalog ID     With --config: the catalog to crawl (needed when it has several).
-      --record DIR     Store everything fetched as a mirror in DIR: new, empty, or a mirror not replayed.
-      --replay DIR     Serve the crawl from such a mirror, with no network at all (no --config or --cache);
-                       without --start, start where the recording started.
-      --cache DIR      Keep responses with their ETag/Last-Modified and re-fetch conditionally.
-      --ignore-robots  Do not fetch or obey robots.txt (a warning is printed).
-      --json           End with one JSON object: pagesExpected, pagesFetched, pagesFailed,
-                       notModified, retries, bytes, failures (url and reason).
-      --quiet          No progress line (there is none off a terminal anyway).
-
-    A one-line summary always goes to stderr.
+    honoured), and robots.txt is obeyed. A one-line summary always goes to stderr.
+    """
+    static let exitStatus = """
     Exit status: 0 every page fetched, 75 some failed for reasons worth retrying (DNS, a refused or
     reset connection, TLS, timeouts, 5xx, robots.txt out of reach), 69 some failed otherwise (404,
     refused redirect, disallowed by robots.txt), 73 the recording could not be written, 65 the
@@ -96,7 +94,7 @@ enum FetchCommand: Command {
         if report.failures.count > 20 { printError("  … and \(report.failures.count - 20) more (see --json)") }
         if arguments.has("--json") { print(report.json.serialized()) }
         if let recorder {
-            try CommandFailure.catching(.cannotCreate, "cannot write the mirror \(recorder.directory.path): ") {
+            try CommandFailure.catching(.cannotWrite, "cannot write the mirror \(recorder.directory.path): ") {
                 try recorder.finish()
             }
         }

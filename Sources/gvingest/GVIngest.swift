@@ -17,11 +17,21 @@ struct GVIngest {
                                                CompletionsCommand.self,
                                                VersionCommand.self, HelpCommand.self]
 
+    /// What gvingest does, after its name.
+    static let about = "keeps a university's course catalog and its new-course news up to date."
+
+    /// The statuses every command shares, for the overview, the docs and the man page.
+    static let exitStatuses = """
+    Exit status: 0 ok, 64 bad usage, 65 data error, 66 an input can't be read, 69 a source is
+    unavailable, 73 an output can't be written, 75 a temporary failure worth retrying, 77 no
+    credentials (publish); diff exits as diff(1) does: 0 same, 1 different, 2 trouble.
+    """
+
     static var usage: String {
         let width = commands.map { $0.name.count }.max() ?? 0
         let list = commands.map { "  \($0.name.padding(toLength: width + 2, withPad: " ", startingAt: 0))\($0.summary)" }
         return """
-        gvingest: keeps a university's course catalog and its new-course news up to date.
+        gvingest: \(about)
 
         Usage: gvingest <command> [options]
                gvingest --version | --help
@@ -30,9 +40,7 @@ struct GVIngest {
         \(list.joined(separator: "\n"))
 
         Run 'gvingest <command> --help' for a command's options.
-        Exit status: 0 ok, 64 bad usage, 65 data error, 66 an input can't be read, 69 a source is
-        unavailable, 73 an output can't be written, 75 a temporary failure worth retrying, 77 no
-        credentials (publish); diff exits as diff(1) does: 0 same, 1 different, 2 trouble.
+        \(exitStatuses)
         """
     }
 
@@ -62,20 +70,18 @@ struct GVIngest {
         }
         if C.usesNetwork, Supervisor.isNeeded { return supervised(C.self, words) }
         do {
-            do {
-                return try await C.run(words)
-            } catch let error as CatalogError {
-                throw CommandFailure(error)
-            }
-        } catch let failure as CommandFailure {
-            let json = (try? C.parseArguments(words))?.value("--log-format") == "json"  // a log read by machines stays JSON
-            if json { RunLog(format: .json).error(C.name, failure.message) } else { printError("gvingest \(C.name): \(failure.message)") }
-            return failure.status
+            return try await C.run(words)
         } catch {
-            // A usage mistake as people want to see it: the one line that matters, the synopsis, where to read more.
-            let message = (error as? UsageError)?.message ?? "\(error)"
-            printError("gvingest \(C.name): \(message)\n\(C.synopsis)\nSee 'gvingest \(C.name) --help'.")
-            return .usage
+            let (status, message) = ExitStatus.report(error, command: C.self)
+            if status == .usage {
+                // A usage mistake as people want to see it: the one line that matters, the synopsis, where to read more.
+                printError("gvingest \(C.name): \(message)\n\(C.synopsis)\nSee 'gvingest \(C.name) --help'.")
+            } else if (try? C.parseArguments(words))?.value("--log-format") == "json" {  // a log read by machines stays JSON
+                RunLog(format: .json).error(C.name, message)
+            } else {
+                printError("gvingest \(C.name): \(message)")
+            }
+            return status
         }
     }
 }
@@ -118,34 +124,32 @@ extension GVIngest {
     }
 }
 
-/// A subcommand: its help text, what it accepts and what it does with its words.
+/// A subcommand: what it accepts, declared once (see `CommandOption`), its prose, and what it does with its words.
 protocol Command: Sendable {
     static var name: String { get }
     /// One line for `gvingest help`'s list of commands.
     static var summary: String { get }
-    static var help: String { get }
-    /// The flags (no value) and options (one value each) it accepts, `--help` aside.
-    static var flags: [String] { get }
-    static var options: [String] { get }
+    /// The options it accepts, `--help` aside: the parser, help, completions and docs read these.
+    static var options: [CommandOption] { get }
+    /// The forms of its synopsis; one with every option when empty.
+    static var usages: [Usage] { get }
+    /// What it does, in paragraphs of hand-wrapped lines; lines starting with two spaces are shown as written.
+    static var discussion: String { get }
+    /// "Exit status: 0 ok, …": what each status means for this command.
+    static var exitStatus: String { get }
     static var usesNetwork: Bool { get }
     /// Throws a `UsageError` for a usage mistake, a `CommandFailure` for any other end short of the status it returns.
     static func run(_ words: [String]) async throws -> ExitStatus
 }
 
 extension Command {
-    static var flags: [String] { [] }
-    static var options: [String] { [] }
+    static var options: [CommandOption] { [] }
+    static var usages: [Usage] { [] }
     /// Whether it makes requests through FoundationNetworking (and so runs supervised, `Supervisor`).
     static var usesNetwork: Bool { false }
 
-    /// The help's "Usage:" lines.
-    static var synopsis: String {
-        help.split(separator: "\n", omittingEmptySubsequences: false).prefix { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
-            .joined(separator: "\n")
-    }
-
     static func parseArguments(_ words: [String]) throws(UsageError) -> Arguments {
-        try Arguments(words, flags: Set(flags), options: Set(options))
+        try Arguments(words, options: options)
     }
 }
 

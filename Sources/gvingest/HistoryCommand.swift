@@ -5,24 +5,21 @@ import Foundation
 enum HistoryCommand: Command {
     static let name = "history"
     static let summary = "Print one course's timeline: its first edition, renumberings, changes, removals."
-    static let flags = ["--json"]
-    static let options = ["--config", "--catalog"]
-    static let help = """
-    Usage: gvingest history COURSE [--config FILE] [--catalog ID] [--json]
-
+    static let options: [CommandOption] = [
+        .configuration,
+        .catalogID,
+        .flag("--json", "Print {\"name\", \"title\", \"firstEdition\", \"createdAt\", \"inCatalog\", \"history\"}."),
+    ]
+    static let usages = [Usage(before: "COURSE")]
+    static let discussion = """
     Prints the timeline of COURSE (a code such as "CIS 162", or an id such as cis-162) from the
     catalog's newest snapshot: the edition it first appeared in, then each edition that renumbered,
     changed, removed or brought it back, by the editions' names ("2022-2023 Undergraduate Catalog")
     and dates as dates ("1 Aug 2022"; --json keeps RFC 3339). A course no longer in the catalog is
     found too. The history is as deep as the snapshots go: `gvingest backfill` builds it from
     archived editions.
-
-    Options:
-      --config FILE  The pipeline configuration (default pipeline.json).
-      --catalog ID   The catalog, when the configuration has several.
-      --json         Print {"name", "title", "firstEdition", "createdAt", "inCatalog", "history"}.
-      --help         Show this help.
-
+    """
+    static let exitStatus = """
     Exit status: 0 found, 64 bad usage, 65 no such course, 66 no snapshot or an unreadable one.
     """
 
@@ -33,8 +30,8 @@ enum HistoryCommand: Command {
         }
         let (_, config, catalog) = try configuredCatalog(arguments)
         let store = config.outputs.store(for: catalog.id)
-        guard let snapshot = try CommandFailure.catching(.noInput, "", { try store.latest()?.snapshot }) else {
-            throw CommandFailure("\(store.directory.path): no snapshot yet; run or backfill first", status: .noInput)
+        guard let snapshot = try CommandFailure.catching(.missingInput, "", { try store.latest()?.snapshot }) else {
+            throw CommandFailure("\(store.directory.path): no snapshot yet; run or backfill first", .missingInput)
         }
         let asked = arguments.positional.joined(separator: " ")
         let code = CourseCode(parsing: asked)?.description, id = asked.lowercased()
@@ -44,7 +41,7 @@ enum HistoryCommand: Command {
         } else if let gone = snapshot.retired.first(where: { $0.id == id || $0.name == code }) {
             found = (gone.name, gone.title, gone.firstEdition, gone.createdAt, gone.history, false)
         } else {
-            throw CommandFailure("no course \(asked) in \(catalog.id)'s newest snapshot or among the courses it retired", status: .dataError)
+            throw CommandFailure("no course \(asked) in \(catalog.id)'s newest snapshot or among the courses it retired", .invalidData)
         }
         if arguments.has("--json") {
             let history = JSONValue(encoding: found.history)

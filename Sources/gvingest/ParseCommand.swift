@@ -5,40 +5,38 @@ import Foundation
 enum ParseCommand: Command {
     static let name = "parse"
     static let summary = "Parse saved catalog pages or URLs and show what each field came from."
-    static let flags = ["--json"]
-    static let options = ["--system", "--config", "--rules", "--catalog", "--format"]
-    static let help = """
-    Usage: gvingest parse PATH|URL|-... [--system \(SystemChoice.synopsis)] [--config FILE]
-                          [--json | --format json|jsonl|csv]
-           gvingest parse --rules FILE [--catalog ID] PATH|URL|-... [--json | --format json|jsonl|csv]
-
+    static let options: [CommandOption] = [
+        .system("Which parser reads the pages: auto is whichever system recognizes the page."),
+        .option("--config", "FILE", "Normalize with the subject aliases and level ranges of a pipeline configuration "
+                + "(default: no aliases, levels from the pages' own numbering scheme)."),
+        .option("--rules", "FILE", "Read the pages by the declarative rules of a catalog of configuration FILE "
+                + "(catalogs[].rules: XPaths per field, label patterns, listing), and normalize with its tables; --catalog "
+                + "ID when several catalogs have rules."),
+        .option("--catalog", "ID", "With --rules: the catalog whose rules read the pages."),
+        .flag("--json", "Print one JSON array of normalized course records instead, sorted by id: id, subject, number, name, "
+              + "title, credits, level, description, prerequisite (tree), prerequisiteString, prerequisiteMarkdown, "
+              + "prerequisiteCourses, the same for corequisites, fields, url (the course's page), sourceUrl (where it was "
+              + "read from), and the rule behind each field under \"sources\"."),
+        .option("--format", "FORMAT", "json (the same as --json), jsonl (one record a line) or csv (a header, then id, name, "
+                + "subject, number, title, credits, level, prerequisiteString, corequisiteString, description, url).",
+                allowed: RecordFormat.allCases.map(\.rawValue)),
+    ]
+    static let usages = [
+        Usage(before: "PATH|URL|-...", optional: ["--system", "--config", "--json", "--format"]),
+        Usage(required: ["--rules"], optional: ["--catalog", "--json", "--format"], after: "PATH|URL|-..."),
+    ]
+    static let discussion = """
     Parses catalog pages and shows every field of every course, with the rule (XPath or label)
     each value came from. A directory (or a link to one) means every .html and .htm file under it
     (a link to a file is read; one to a folder is not followed). - reads one page from standard input.
-
-    Options:
-      --system S   Which parser reads the pages: auto (default; whichever system recognizes the
-                   page), \(SystemChoice.systemList).
-      --config F   Normalize with the subject aliases and level ranges of a pipeline configuration
-                   (default: no aliases, levels from the pages' own numbering scheme).
-      --rules F    Read the pages by the declarative rules of a catalog of configuration F
-                   (catalogs[].rules: XPaths per field, label patterns, listing), and normalize
-                   with F's tables; --catalog ID when several catalogs have rules.
-      --json       Print one JSON array of normalized course records instead, sorted by id: id,
-                   subject, number, name, title, credits, level, description, prerequisite (tree),
-                   prerequisiteString, prerequisiteMarkdown, prerequisiteCourses, the same for
-                   corequisites, fields, url (the course's page), sourceUrl (where it was read
-                   from), and the rule behind each field under "sources".
-      --format F   json (the same as --json), jsonl (one record a line) or csv (a header, then
-                   id, name, subject, number, title, credits, level, prerequisiteString,
-                   corequisiteString, description, url).
-      --help       Show this help.
 
     A field a course page lacks is a warning on stderr naming the page and the field, with a hint
     when an unmapped label looks like it ("Credit Hrs:" looks like credits). A page with no course
     says which rules (XPaths) matched nothing and the nearest candidate on the page (an element
     starting with a course code), or which known course-less page it is (an A–Z index, a Banner 9
     fragment).
+    """
+    static let exitStatus = """
     Exit status: 0 every page gave a course or a listing, 65 some gave none (or the configuration
     is invalid), 66 an input or the configuration could not be read, 73 the JSON could not be
     written (a full disk), 64 bad usage.
@@ -80,7 +78,8 @@ enum ParseCommand: Command {
             } else if !results[page].yieldedRecord {
                 let result = results[page]  // no course on it to copy
                 empty += 1
-                let why = result.failure.map { ": \($0)" } ?? " (parsed as \(result.system?.rawValue ?? "?"): \(result.systemRule))"
+                let remedy = result.system == nil ? ExitStatus.remedy(.nameSystem, command: Self.self).map { " (\($0))" } ?? "" : ""
+                let why = result.failure.map { ": \($0)" } ?? " (parsed as \(result.system?.rawValue ?? "?"): \(result.systemRule)\(remedy))"
                 messages += "gvingest parse: \(result.input): no course found\(why)\n"
                 if result.failure == nil, let diagnosis = noCourseDiagnosis(result, inputs: inputs) {
                     messages += "gvingest parse: \(result.input): \(diagnosis)\n"
@@ -100,7 +99,7 @@ enum ParseCommand: Command {
                     try FileHandle.standardOutput.write(contentsOf: Data(format.text(records).utf8))
                 }
             } catch {
-                throw CommandFailure("cannot write the output: \(error.systemReason)", status: .cannotCreate)
+                throw CommandFailure("cannot write the output: \(error.systemReason)", .cannotWrite)
             }
         } else {
             let scheme = Normalizer(rules: rules).numberingScheme(for: results.lazy.flatMap { $0.courses.lazy.map(\.code) })

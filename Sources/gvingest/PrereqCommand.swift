@@ -5,16 +5,17 @@ import Foundation
 enum PrereqCommand: Command {
     static let name = "prereq"
     static let summary = "Show how a prerequisite sentence is read, as a tree."
-    static let flags = ["--json"]
-    static let help = """
-    Usage: gvingest prereq TEXT...|- [--json]
-
+    static let options: [CommandOption] = [
+        .flag("--json", "Print one object {\"text\": canonical string, \"tree\": …, \"courses\": […]}."),
+    ]
+    static let usages = [Usage(before: "TEXT...|-")]
+    static let discussion = """
     Parses prerequisite prose (the words are joined with spaces; - reads it from standard input)
-    and prints the tree indented:
-    all of / any of / at least N of, courses with minimum grades and "concurrent", class standing,
-    programs, permission, exams and scores, and any words not understood, kept verbatim.
-    With --json, prints one object {"text": canonical string, "tree": …, "courses": […]}.
-
+    and prints the tree indented: all of / any of / at least N of, courses with minimum grades and
+    "concurrent", class standing, programs, permission, exams and scores, and any words not
+    understood, kept verbatim.
+    """
+    static let exitStatus = """
     Exit status: 0 parsed, 65 the text is empty or "None", 66 standard input could not be read,
     64 bad usage.
     """
@@ -24,7 +25,7 @@ enum PrereqCommand: Command {
         guard !arguments.positional.isEmpty else { throw UsageError(message: "give the prerequisite text") }
         var words = arguments.positional
         if words == ["-"] {
-            let bytes = try CommandFailure.catching(.noInput, "standard input: cannot read: ") { try FileBytes.read(path: FileBytes.standardInput, limit: FileBytes.Limit.page) }
+            let bytes = try CommandFailure.catching(.missingInput, "standard input: cannot read: ") { try FileBytes.read(path: FileBytes.standardInput, limit: FileBytes.Limit.page) }
             words = [String(decoding: bytes, as: UTF8.self)]
         }
         let text = TextCleaner.cleanLine(words.joined(separator: " "))

@@ -5,14 +5,24 @@ import Foundation
 enum PublishCommand: Command {
     static let name = "publish"
     static let summary = "Sync a run's outputs into the GVCourse app's Firestore (incremental)."
-    static let flags = ["--dry-run", "--json", "--accept-removals", "--reconcile"]
-    static let options = ["--firestore", "--out", "--database", "--courses-collection", "--news-collection", "--token-command",
-                          "--deadline", "--parallel"]
-    static let help = """
-    Usage: gvingest publish --firestore PROJECT --out DIR [--database ID] [--courses-collection NAME]
-                            [--news-collection NAME] [--token-command CMD] [--deadline SECONDS]
-                            [--parallel N] [--accept-removals] [--reconcile] [--dry-run] [--json]
-
+    static let options: [CommandOption] = [
+        .option("--firestore", "PROJECT", "The Google Cloud project."),
+        .option("--out", "DIR", "The run's output directory."),
+        .option("--database", "ID", "The database.", default: "(default)"),
+        .option("--courses-collection", "NAME", "The collection of course documents.", default: "courses"),
+        .option("--news-collection", "NAME", "The collection of news documents.", default: "news"),
+        .option("--token-command", "CMD", "A shell command printing an OAuth access token."),
+        .option("--deadline", "SECONDS", "End the whole publish, every request and retry, after this long (1 to 86400).",
+                default: "300"),
+        .option("--parallel", "N", "Commits in flight at once, each holding up to 500 writes (1 to 64).", default: "8"),
+        .flag("--accept-removals", "Delete more course documents than the removal guard allows."),
+        .flag("--reconcile", "Compare with what Firestore holds and repair drift: what every publish does (no local record "
+              + "is kept to trust instead), so this only says so."),
+        .flag("--dry-run", "Compare with Firestore and report; write nothing."),
+        .flag("--json", "Print {\"courses\": {\"written\": N, \"deleted\": N, \"unchanged\": N}, \"news\": {…}}."),
+    ]
+    static let usages = [Usage(required: ["--firestore", "--out"])]
+    static let discussion = """
     Syncs DIR/catalog.json and DIR/news.json, the outputs of a complete successful `gvingest run`
     (DIR/run-report.json says so), into Firestore over its REST API: one document per course
     (id = course id) in the courses collection, one per news item (id = news id) in the news
@@ -25,23 +35,8 @@ enum PublishCommand: Command {
     Credentials: FIRESTORE_EMULATOR_HOST=HOST:PORT points at an emulator (no credentials);
     otherwise GOOGLE_OAUTH_ACCESS_TOKEN, or the output of --token-command (run with /bin/sh -c,
     e.g. 'gcloud auth print-access-token').
-
-    Options:
-      --firestore PROJECT        The Google Cloud project.
-      --out DIR                  The run's output directory.
-      --database ID              The database (default: (default)).
-      --courses-collection NAME  Default: courses.
-      --news-collection NAME     Default: news.
-      --token-command CMD        A shell command printing an OAuth access token.
-      --deadline SECONDS         End the whole publish, every request and retry, after this long
-                                 (default 300; 1 to 86400).
-      --parallel N               Commits in flight at once (default 8; each holds up to 500 writes).
-      --accept-removals          Delete more course documents than the removal guard allows.
-      --reconcile                Compare with what Firestore holds and repair drift: what every publish
-                                 does (no local record is kept to trust instead), so this only says so.
-      --dry-run                  Compare with Firestore and report; write nothing.
-      --json                     Print {"courses": {"written": N, "deleted": N, "unchanged": N}, "news": {…}}.
-
+    """
+    static let exitStatus = """
     Exit status: 0 ok, 64 bad usage, 65 the outputs are not from a complete successful run or
     are invalid, or the removal guard refused, 66 an output can't be read, 69 Firestore refused a
     request, 75 Firestore still failing for passing reasons (429, 503, ABORTED, UNAVAILABLE, no
@@ -73,7 +68,7 @@ enum PublishCommand: Command {
         let directory = URL(fileURLWithPath: out).standardizedFileURL
         if let problem = FileBytes.directoryProblem(directory.path) {
             throw CommandFailure("\(directory.path): \(problem); publish reads the outputs of a complete `gvingest run`",
-                                 status: .noInput)
+                                 .missingInput)
         }
         // A run must not rewrite the outputs while they are read.
         let lock = try RunLock(directory: directory)

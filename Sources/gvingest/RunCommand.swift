@@ -6,16 +6,37 @@ enum RunCommand: Command {
     static let name = "run"
     static let usesNetwork = true
     static let summary = "Run every stage: fetch, parse, normalize, diff, announce, publish (the scheduled job)."
-    static let flags = ["--dry-run", "--accept-removals", "--quiet", "--all"]
-    static let options = ["--config", "--catalog", "--replay", "--source", "--system", "--out", "--log-format", "--report", "--color",
-                          "--shard"]
-    static let help = """
-    Usage: gvingest run [--config FILE] [--catalog ID|--shard I/N|--all] [--replay DIR] [--dry-run]
-                        [--accept-removals] [--log-format human|json] [--report FILE] [--quiet] [--color WHEN]
-           gvingest run --source PATH|URL [--system \(SystemChoice.synopsis)] [--out DIR]
-                        [--config FILE] [--catalog ID] [--dry-run] [--accept-removals] [--log-format F]
-                        [--report FILE] [--quiet] [--color WHEN]
-
+    static let options: [CommandOption] = [
+        .option("--config", "FILE", "The pipeline configuration. With --source, only its normalization, fetch, news and "
+                + "guard settings (and outputs, without --out).", default: "pipeline.json"),
+        .option("--catalog", "ID", "The catalog to run (needed when the configuration has several); with --source, the id "
+                + "to give it (default: the host or directory name). The id names the snapshot store, so runs over two "
+                + "directories with one id are compared, and the feed (id urn:gvingest:ID:news, title \"ID: new courses\")."),
+        .option("--replay", "DIR", "Read the catalog from a recorded mirror instead of its source (not with --source)."),
+        .option("--source", "PATH|URL", "Run one source instead of a configuration's catalogs."),
+        .system("With --source: the parser for the pages; with auto the catalog is labelled with the system most courses "
+                + "came from."),
+        .option("--out", "DIR", "With --source: the output directory (needed without --config). A warning says when it holds "
+                + "snapshots of other catalogs but none of this one (a new baseline)."),
+        .flag("--dry-run", "Fetch, parse, normalize and print the diff against the last snapshot; write nothing but the copy "
+              + "of the run report --report names."),
+        .flag("--accept-removals", "Publish even when more courses disappeared than guards allow."),
+        .logFormat,
+        .option("--report", "FILE", "Also write the run report to FILE (- is standard output, after a dry run's diff); 73 if "
+                + "a good run can't write either."),
+        .flag("--quiet", "No progress line."),
+        .color("The --dry-run diff's colours"),
+        .option("--shard", "I/N", "Run shard I of N of the configuration's catalogs (I \"index\": JOB_COMPLETION_INDEX)."),
+        .flag("--all", "Run every catalog of the configuration, as one shard."),
+    ]
+    static let usages = [
+        Usage(optional: ["--config", "--catalog", "--replay", "--dry-run", "--accept-removals", "--log-format", "--report",
+                         "--quiet", "--color"]),
+        // One form for both: they exclude each other and take the same options (a shard prints no progress line).
+        Usage(before: "--shard I/N|--all", optional: ["--config", "--log-format", "--report"]),
+        Usage(required: ["--source"], optional: ["--system", "--out", "--config", "--catalog"], after: "[other options above]"),
+    ]
+    static let discussion = """
     Runs the pipeline for a catalog of a configuration (default pipeline.json; --catalog picks one
     when it has several), or, with --source, for one source: a URL is crawled, a directory with an
     index.json is replayed as a mirror, any other directory is read as saved pages. Outputs go to the
@@ -46,32 +67,8 @@ enum RunCommand: Command {
     other than with 75 are not run again. The shard's exit status is its catalogs' most urgent:
     75 when any is worth retrying, then 65 (a guard refused), 73, 69,
     66, 77, 64; 0 when all ran. 'gvingest index' then writes index.json over them.
-
-    Options:
-      --config FILE      The pipeline configuration (default: pipeline.json). With --source, only its
-                         normalization, fetch, news and guard settings (and outputs, without --out).
-      --catalog ID       The catalog to run (needed when the configuration has several); with --source,
-                         the id to give it (default: the host or directory name). The id names the
-                         snapshot store, so runs over two directories with one id are compared, and the
-                         feed (id urn:gvingest:ID:news, title "ID: new courses").
-      --replay DIR       Read the catalog from a recorded mirror instead of its source (not with --source).
-      --source PATH|URL  Run one source instead of a configuration's catalogs.
-      --system S         With --source: auto (default: recognized from the pages; the catalog is labelled
-                         with the system most courses came from), \(SystemChoice.systemList).
-      --out DIR          With --source: the output directory (needed without --config). A warning says
-                         when it holds snapshots of other catalogs but none of this one (a new baseline).
-      --dry-run          Fetch, parse, normalize and print the diff against the last snapshot; write nothing
-                         but the copy of the run report --report names.
-      --accept-removals  Publish even when more courses disappeared than guards allow.
-      --log-format F     human (default) or json: one JSON object per line on stderr, early errors too.
-      --report FILE      Also write the run report to FILE (- is standard output, after a dry run's diff);
-                         73 if a good run can't write either.
-      --quiet            No progress line.
-      --shard I/N        Run shard I of N of the configuration's catalogs (I "index": JOB_COMPLETION_INDEX).
-      --all              Run every catalog of the configuration, as one shard.
-      --color WHEN       The --dry-run diff's colours: auto (default: on a terminal, unless NO_COLOR is
-                         set or TERM=dumb), always or never.
-
+    """
+    static let exitStatus = """
     Exit status: 0 ok, 64 bad usage, 65 data error (a guard refused, a corrupt snapshot or news
     file, an invalid configuration), 66 the configuration can't be read, 69 the source is
     unavailable (no such --source directory, an unreadable mirror), 73 an output can't be written,
@@ -87,7 +84,7 @@ enum RunCommand: Command {
         let colors = try stdoutColors(arguments)
         guard arguments.positional.isEmpty else { throw UsageError(message: "unexpected argument '\(arguments.positional[0])'") }
         let format = try arguments.value("--log-format", "must be human or json", RunLog.Format.init) ?? .human
-        let log = RunLog(format: format)
+        let log = RunLog(format: format) { ExitStatus.remedy($0, command: Self.self) }
         if arguments.value("--shard") != nil || arguments.has("--all") { return try await runShard(arguments, format: format) }
 
         let config: PipelineConfig
@@ -126,8 +123,9 @@ enum RunCommand: Command {
         do throws(CatalogError) {
             lock = dryRun ? nil : try RunLock(directory: config.outputs.directory)
         } catch {
-            log.error("lock", "\(error)")
-            return ExitStatus(error.cause)
+            let (status, message) = ExitStatus.report(error, command: Self.self)
+            log.error("lock", message)
+            return status
         }
         defer { withExtendedLifetime(lock) {} }
 
@@ -143,21 +141,13 @@ enum RunCommand: Command {
         if case let .dryRun(diff, comparedWith) = outcome {
             print(DiffReport.human(diff, old: comparedWith ?? "(no snapshot yet)", new: "this run (not written)", colors: colors))
         }
-        var status = outcome.cause.map(ExitStatus.init) ?? .ok
+        let status = outcome.cause.map(ExitStatus.init) ?? .ok
         report.exitStatus = status.rawValue
         report.warnings = log.warnings
         // The outputs' report is the one `publish` checks; --report's copy is also written after a dry run, which
         // writes nothing else ("-": after the dry run's diff, still in print's buffer).
-        let bytes = JSONFile.fileBytes(report)
-        for path in (dryRun ? [] : [config.outputs.directory.appendingPathComponent("run-report.json").path]) + [arguments.value("--report")].compactMap({ $0 }) {
-            do {
-                if path == "-" { fflush(nil); try FileHandle.standardOutput.write(contentsOf: bytes) } else { try AtomicFile.write(bytes, to: URL(fileURLWithPath: path)) }
-            } catch {
-                log.error("report", "cannot write the run report: \(error.systemReason)")
-                if status == .ok { status = .cannotCreate }  // what watches the runs reads the report
-            }
-        }
-        return status
+        let paths = (dryRun ? [] : [config.outputs.directory.appendingPathComponent("run-report.json").path]) + [arguments.value("--report")].compactMap({ $0 })
+        return writeReport(JSONFile.fileBytes(report), "run report", to: paths, log: log, status: status)
     }
 
     /// `--shard I/N` or `--all`: the shard's catalogs, each into its own folder, and the shard's report.
@@ -175,13 +165,20 @@ enum RunCommand: Command {
             ($0.map(ExitStatus.init) ?? .ok).rawValue
         }
         let report = await run.execute { ExitStatus.mostUrgent($0.map { ExitStatus(rawValue: $0) ?? .temporaryFailure }).rawValue }
-        var status = ExitStatus(rawValue: report.exitStatus ?? 0) ?? .temporaryFailure
-        if let path = arguments.value("--report") {
+        let status = ExitStatus(rawValue: report.exitStatus ?? 0) ?? .temporaryFailure
+        return writeReport(JSONFile.fileBytes(report), "shard report", to: [arguments.value("--report")].compactMap { $0 },
+                           log: RunLog(format: format), status: status)
+    }
+
+    /// Writes a report to each path ("-": standard output, after what print has buffered); `status`, or 73 for a good
+    /// run whose report could not be written, as what watches the runs reads the report.
+    static func writeReport(_ bytes: Data, _ what: String, to paths: [String], log: RunLog, status: ExitStatus) -> ExitStatus {
+        var status = status
+        for path in paths {
             do {
-                let bytes = JSONFile.fileBytes(report)
-                if path == "-" { try FileHandle.standardOutput.write(contentsOf: bytes) } else { try AtomicFile.write(bytes, to: URL(fileURLWithPath: path)) }
+                if path == "-" { fflush(nil); try FileHandle.standardOutput.write(contentsOf: bytes) } else { try AtomicFile.write(bytes, to: URL(fileURLWithPath: path)) }
             } catch {
-                RunLog(format: format).error("report", "cannot write the shard report: \(error.systemReason)")
+                log.error("report", "cannot write the \(what): \(error.systemReason)")
                 if status == .ok { status = .cannotCreate }
             }
         }

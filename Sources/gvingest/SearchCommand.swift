@@ -5,35 +5,31 @@ import Foundation
 enum SearchCommand: Command {
     static let name = "search"
     static let summary = "Find courses in a published catalog.json by code, title or description, with filters."
-    static let flags = ["--json"]
-    static let options = ["--catalog", "--config", "--subject", "--level", "--credits", "--requires", "--format"]
-    static let help = """
-    Usage: gvingest search [QUERY...] [--catalog FILE | --config FILE] [--subject S] [--level L] [--credits N]
-                           [--requires CODE] [--json | --format json|jsonl|csv]
-
+    static let options: [CommandOption] = [
+        .option("--catalog", "FILE", "The published catalog to search (default: the catalog.json in the outputs of --config "
+                + "FILE, or of pipeline.json when there is one here, else out/catalog.json)."),
+        .option("--config", "FILE", "Search the catalog this configuration publishes (its outputs.directory)."),
+        .option("--subject", "S", "Only courses of this subject (CIS)."),
+        .option("--level", "LEVEL", "Only courses of this level.", allowed: CourseLevel.allCases.map(\.rawValue)),
+        .option("--credits", "N", "Only courses that can be taken for N credits (N within the credit range)."),
+        .option("--requires", "CODE", "Only courses whose prerequisite or corequisite names CODE (\"CIS 162\", cis162)."),
+        .flag("--json", "Print one JSON array of the matching course records, each with \"match\": code, title, description "
+              + "(any word elsewhere), or filters when no QUERY was given."),
+        .option("--format", "FORMAT", "json (the same as --json), jsonl (one record a line) or csv (a header, then id, name, "
+                + "subject, number, title, credits, level, prerequisiteString, corequisiteString, description, url, match).",
+                allowed: RecordFormat.allCases.map(\.rawValue)),
+    ]
+    static let usages = [Usage(before: "[QUERY...]")]
+    static let discussion = """
     Finds courses in a published catalog by code, title or description (any case, accents
     ignored; "cis162" finds CIS 162). The site's search ranks the same way: the exact code, then
     codes starting with QUERY (a subject), the exact title, titles starting with QUERY, titles
     with every word of QUERY, then courses with every word in the code, title or description.
     A word matches the start of a word ("calc" finds Calculus). Ties go to the shorter title,
     then to code order. With no QUERY, every course passing the filters is listed in code order.
-
-    Options:
-      --catalog FILE   The published catalog to search (default: the catalog.json in the outputs of
-                       --config FILE, or of pipeline.json when there is one here, else out/catalog.json).
-      --config FILE    Search the catalog this configuration publishes (its outputs.directory).
-      --subject S      Only courses of this subject (CIS).
-      --level L        Only this level: developmental, undergraduate, graduate or doctoral (any case).
-      --credits N      Only courses that can be taken for N credits (N within the credit range).
-      --requires CODE  Only courses whose prerequisite or corequisite names CODE ("CIS 162", cis162).
-      --json           Print one JSON array of the matching course records, each with "match":
-                       code, title, description (any word elsewhere), or filters when no
-                       QUERY was given.
-      --format F       json (the same as --json), jsonl (one record a line) or csv (a header, then id,
-                       name, subject, number, title, credits, level, prerequisiteString,
-                       corequisiteString, description, url, match).
-      --help           Show this help.
-
+    --catalog and --config exclude each other.
+    """
+    static let exitStatus = """
     Exit status: 0 the search ran (with no match, "no courses match" goes to stderr),
     64 bad usage, 65 the file is not a catalog or a course's member has the wrong type, 66 the
     catalog can't be read.
@@ -63,8 +59,8 @@ enum SearchCommand: Command {
         let format = try RecordFormat.chosen(arguments)
         let path = try catalogPath(arguments)
         let file = URL(fileURLWithPath: path)
-        let bytes = try CommandFailure.catching(.noInput, "\(path): ") { try FileBytes.read(file, limit: FileBytes.Limit.document) }
-        let courses = try CommandFailure.catching(.dataError, "\(path): not a catalog: ") {
+        let bytes = try CommandFailure.catching(.missingInput, "\(path): ") { try FileBytes.read(file, limit: FileBytes.Limit.document) }
+        let courses = try CommandFailure.catching(.invalidData, "\(path): not a catalog: ") {
             try CatalogSearch.courses(in: bytes)
         }
         let hits = CatalogSearch.search(courses, query)

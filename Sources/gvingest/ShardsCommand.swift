@@ -5,11 +5,14 @@ import Foundation
 enum ShardsCommand: Command {
     static let name = "shards"
     static let summary = "Split a configuration's catalogs into N shards by host, for N workers (gvingest run --shard)."
-    static let flags = ["--json"]
-    static let options = ["--config", "--count"]
-    static let help = """
-    Usage: gvingest shards [--config FILE] --count N [--json]
-
+    static let options: [CommandOption] = [
+        .configuration,
+        .option("--count", "N", "How many shards (1 to 10000)."),
+        .flag("--json", "Print {\"include\": [{\"shard\": \"I/N\", \"index\", \"catalogs\", \"keys\", \"pages\"}]}, a GitHub "
+              + "Actions matrix as it is."),
+    ]
+    static let usages = [Usage(required: ["--count"])]
+    static let discussion = """
     Assigns every catalog of the configuration to one of N shards, for N workers each running
     'gvingest run' on shard I/N. Catalogs that share a politeness key always land in one shard, so
     no two workers crawl one server at once: the key is the start URLs' host (with its port when
@@ -18,13 +21,8 @@ enum ShardsCommand: Command {
     Shards are balanced by the pages of each catalog's last snapshot (one never run counts as the
     median); the same catalogs, settings and snapshots always give the same assignment. A shard
     may be empty when there are fewer keys than shards.
-
-    Options:
-      --config FILE  The pipeline configuration (default: pipeline.json).
-      --count N      How many shards (1 to 10000).
-      --json         Print {"include": [{"shard": "I/N", "index", "catalogs", "keys", "pages"}]},
-                     a GitHub Actions matrix as it is.
-
+    """
+    static let exitStatus = """
     Exit status: 0 ok, 64 bad usage, 65 the configuration is invalid, 66 it can't be read.
     """
 

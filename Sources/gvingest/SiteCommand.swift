@@ -5,11 +5,16 @@ import Foundation
 enum SiteCommand: Command {
     static let name = "site"
     static let summary = "Render the catalog website (courses, prerequisite maps, search, what changed, health)."
-    static let options = ["--config", "--catalog", "--out", "--index"]
-    static let help = """
-    Usage: gvingest site [--config FILE] [--catalog ID] [--out DIR]
-           gvingest site --index FILE --out DIR
-
+    static let options: [CommandOption] = [
+        .configuration,
+        .catalogID,
+        .option("--out", "DIR", "Where the site goes (default: outputs.site). DIR is replaced whole, keeping files others "
+                + "added to a previous site (a CNAME); a file, a FIFO, a symbolic link, or a folder that is not a site gvingest "
+                + "wrote is refused (73)."),
+        .option("--index", "FILE", "Render only DIR/index.html, a landing page of the catalogs in this index.json."),
+    ]
+    static let usages = [Usage(optional: ["--config", "--catalog", "--out"]), Usage(required: ["--index", "--out"], optional: [])]
+    static let discussion = """
     Renders a static website for people from the outputs of `gvingest run` (the configuration's
     outputs.directory): a home page, a page per subject (by name: "COSC — Computer Science") and
     per course (credits, level, description, requisites linked with titles, each field once, a
@@ -29,15 +34,8 @@ enum SiteCommand: Command {
     With --index, renders only DIR/index.html: the landing page of a directory of catalogs from the
     index.json of 'gvingest index', each catalog linked to its site in DIR/<id>/ (where a shard's
     run renders it); nothing else in DIR is touched.
-
-    Options:
-      --index FILE   The index.json to render a landing page from.
-      --config FILE  The pipeline configuration (default: pipeline.json).
-      --catalog ID   The catalog (needed when the configuration has several).
-      --out DIR      Where the site goes (default: outputs.site). DIR is replaced whole, keeping
-                     files others added to a previous site (a CNAME); a file, a FIFO, a symbolic
-                     link, or a folder that is not a site gvingest wrote is refused (73).
-
+    """
+    static let exitStatus = """
     Exit status: 0 ok, 64 bad usage, 65 a snapshot, news.json or run-report.json is not valid,
     or the configuration, 66 the configuration can't be read or the catalog has no snapshot yet,
     73 the site can't be written, 75 a run holds the outputs' lock.
@@ -52,7 +50,7 @@ enum SiteCommand: Command {
             throw UsageError(message: "--out DIR is needed (\(path) sets no outputs.site)")
         }
         if let link = CatalogRun.plantedLink(config: config, catalogID: catalog.id) {
-            throw CommandFailure("\(CatalogRun.linkRefused(link))", status: .cannotCreate)
+            throw CatalogRun.linkRefused(link)
         }
         // A run must not rewrite the outputs while they are read.
         let lock = try RunLock(directory: config.outputs.directory)
@@ -60,7 +58,7 @@ enum SiteCommand: Command {
         var input = try SitePublisher.input(outputs: config.outputs, catalog: catalog)
         input.apply(config)
         let files = CatalogSite.render(input)
-        try CommandFailure.catching(.cannotCreate, "") { try SitePublisher.write(files, to: out) }
+        try CommandFailure.catching(.cannotWrite, "") { try SitePublisher.write(files, to: out) }
         printError("gvingest site: wrote \(files.count) files; open \(out.standardizedFileURL.appendingPathComponent("index.html").path) in a browser")
         return .ok
     }
@@ -70,10 +68,10 @@ enum SiteCommand: Command {
         guard let out = arguments.value("--out"), arguments.value("--config") == nil, arguments.value("--catalog") == nil else {
             throw UsageError(message: "--index FILE goes with --out DIR alone")
         }
-        let bytes = try CommandFailure.catching(.noInput, "\(path): ") { try FileBytes.read(path: path, limit: FileBytes.Limit.document) }
-        let index = try CommandFailure.catching(.dataError, "\(path): ") { try JSONFile.decode(CatalogIndex.self, from: bytes) }
+        let bytes = try CommandFailure.catching(.missingInput, "\(path): ") { try FileBytes.read(path: path, limit: FileBytes.Limit.document) }
+        let index = try CommandFailure.catching(.invalidData, "\(path): ") { try JSONFile.decode(CatalogIndex.self, from: bytes) }
         let file = URL(fileURLWithPath: out).appendingPathComponent("index.html")
-        try CommandFailure.catching(.cannotCreate) { try AtomicFile.write(CatalogIndexPage.render(index), to: file) }
+        try CommandFailure.catching(.cannotWrite) { try AtomicFile.write(CatalogIndexPage.render(index), to: file) }
         printError("gvingest site: wrote \(file.path) (\(index.catalogs.count) catalogs)")
         return .ok
     }

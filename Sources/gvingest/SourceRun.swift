@@ -33,7 +33,7 @@ enum SourceRun {
         let directory = URL(fileURLWithPath: source).standardizedFileURL
         if let problem = FileBytes.directoryProblem(directory.path) {
             throw CommandFailure("\(name): \(problem)\(schemeHint(source)); a source is an http(s) URL or a directory",
-                                 status: .unavailable)
+                                 .unavailable)
         }
         let isMirror = FileManager.default.fileExists(atPath: directory.appendingPathComponent(MirrorIndex.fileName).path)
         return (isMirror ? .replay(directory) : .directory(directory), directory.lastPathComponent)

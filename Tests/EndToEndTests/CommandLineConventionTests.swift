@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The conventions people expect of a command-line tool, through the built binary: --version, short usage errors,
@@ -58,14 +59,14 @@ import Testing
         }
     }
 
-    /// README's synopses (the `gvingest CMD …` lines of its code blocks, with their continuation lines) name every
-    /// option each command accepts, and no other.
-    @Test func readmesSynopsesAgreeWithWhatEachCommandAccepts() async throws {
-        let readme = try String(contentsOf: Binary.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    /// docs/commands.md's synopses (the `gvingest CMD …` lines of its code blocks, with their continuation lines) name
+    /// every option each command accepts, and no other.
+    @Test func theReferenceSynopsesAgreeWithWhatEachCommandAccepts() async throws {
+        let reference = try String(contentsOf: Binary.packageRoot.appendingPathComponent("docs/commands.md"), encoding: .utf8)
         var inCode = false
         var current: String?
         var mentioned: [String: Set<String>] = [:]
-        for line in readme.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in reference.split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix("```") { inCode.toggle(); current = nil; continue }
             guard inCode else { continue }
             let words = line.split(separator: " ")
@@ -78,11 +79,78 @@ import Testing
             let code = line.split(separator: "#", maxSplits: 1).first.map(String.init) ?? ""
             if let current { mentioned[current, default: []].formUnion(Self.options(in: code)) }
         }
-        for command in ["run", "parse", "prereq", "fetch", "diff", "search"] {
+        for command in try await Self.commands() {
             let accepted = try await Self.accepted(command)
             let listed = mentioned[command, default: []].subtracting(["--help"])
-            #expect(listed == accepted, "README's \(command): missing \(accepted.subtracting(listed)), not accepted \(listed.subtracting(accepted))")
+            #expect(listed == accepted, "docs/commands.md's \(command): missing \(accepted.subtracting(listed)), not accepted \(listed.subtracting(accepted))")
         }
+    }
+
+    /// docs/commands.md and the man page are what the binary makes of its declarations now: regenerate them with
+    /// `gvingest help --markdown > docs/commands.md` and `gvingest help --man > docs/gvingest.1`.
+    @Test func theCommittedReferenceAndManPageAreWhatTheBinaryWrites() async throws {
+        for (flag, file) in [("--markdown", "docs/commands.md"), ("--man", "docs/gvingest.1")] {
+            let made = try await Binary.run(["help", flag])
+            #expect(made.status == 0, "\(made.stderr)")
+            let committed = try String(contentsOf: Binary.packageRoot.appendingPathComponent(file), encoding: .utf8)
+            #expect(made.stdout == committed, "\(file) is stale: run gvingest help \(flag) > \(file)")
+        }
+    }
+
+    /// Each option is declared once; every rendering lists each option of each command: help, the three completion
+    /// scripts, docs/commands.md and the man page.
+    @Test func everyRenderingListsEveryDeclaredOption() async throws {
+        let markdown = try await Binary.run(["help", "--markdown"]).stdout
+        let man = try await Binary.run(["help", "--man"]).stdout.replacingOccurrences(of: "\\-", with: "-")
+        let zsh = try await Binary.run(["completions", "zsh"]).stdout
+        let fish = try await Binary.run(["completions", "fish"]).stdout
+        /// The part of `text` from `start` to the next `end` (or its end).
+        func section(_ text: String, _ start: String, _ end: String) -> Substring {
+            guard let from = text.range(of: start) else { return "" }
+            let rest = text[from.upperBound...]
+            return rest[..<(rest.range(of: end)?.lowerBound ?? rest.endIndex)]
+        }
+        for command in try await Self.commands() {
+            let accepted = try await Self.accepted(command).union(["--help"])
+            let help = try await Binary.run([command, "--help"]).stdout
+            let options = section(help, "\nOptions:\n", "\n\n")
+            let headings = options.split(separator: "\n").filter { $0.hasPrefix("  --") }.compactMap { $0.split(separator: " ").first.map(String.init) }
+            #expect(Set(headings) == accepted, "\(command) --help")
+            let bullets = section(markdown, "\n## gvingest \(command)\n", "\n## ").split(separator: "\n").filter { $0.hasPrefix("- `--") }
+            #expect(Set(bullets.compactMap { $0.dropFirst(3).split(separator: " ").first?.split(separator: "`").first.map(String.init) }) == accepted,
+                    "docs/commands.md: \(command)")
+            let tags = section(man, "\n.SS gvingest \(command)\n", "\n.SS ").split(separator: "\n").filter { $0.hasPrefix("\\fB--") }
+            #expect(Set(tags.compactMap { $0.dropFirst(3).split(separator: "\\").first.map(String.init) }) == accepted, "man page: \(command)")
+            let zshLine = try #require(zsh.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("\(command))") })
+            #expect(Set(zshLine.matches(of: /'\*?(--[a-z-]+)\[/).map { String($0.output.1) }) == accepted, "zsh: \(command)")
+            let fishOptions = fish.split(separator: "\n").filter { $0.contains("__fish_seen_subcommand_from \(command)'") }
+                .compactMap { $0.firstMatch(of: /\ -l ([a-z-]+)/).map { "--" + $0.output.1 } }
+            #expect(Set(fishOptions) == accepted, "fish: \(command)")
+        }
+    }
+
+    @Test(.needs(.groff)) func theManPageRendersWithoutWarnings() async throws {
+        try OptionalTool.groff.require()
+        let outcome = try await RecipeTests.shell("cd '\(Binary.packageRoot.path)' && groff -man -Tutf8 -ww docs/gvingest.1 | col -bx")
+        #expect(outcome.status == 0 && outcome.stderr.isEmpty, "\(outcome.stderr)")
+        for heading in ["NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "EXIT STATUS"] { #expect(outcome.stdout.contains("\n\(heading)\n")) }
+        #expect(outcome.stdout.contains("--accept-removals"))
+    }
+
+    /// A value an option does not allow is refused by the parser, before any work, in the option's words; one in
+    /// another case is taken in its declared spelling.
+    @Test func theParserChecksAllowedValues() async throws {
+        for (words, message) in [(["run", "--log-format", "xml"], "--log-format must be human or json, not 'xml'"),
+                                 (["parse", "x.html", "--system=peoplesoft"], "--system must be auto, gvsu, acalog, courseleaf or banner, not 'peoplesoft'"),
+                                 (["search", "cis", "--format", "tsv"], "--format must be json, jsonl or csv, not 'tsv'"),
+                                 (["diff", "--only", "added,moved", "a", "b"], "--only must be added, returned, removed, changed or renumbered, not 'added,moved'")] {
+            let outcome = try await Binary.run(words)
+            #expect(outcome.status == 64, "\(words)")
+            #expect(outcome.stderr.hasPrefix("gvingest \(words[0]): \(message)\n"), "\(outcome.stderr)")
+        }
+        let upper = try await Binary.run(["diff", "--stat", "--only", "ADDED,Removed", "Fixtures/snapshots/fall.json", "Fixtures/snapshots/winter.json"])
+        #expect(upper.status == 1, "\(upper.stderr)")
+        #expect(upper.stdout.hasPrefix("2 added, 1 removed"), "\(upper.stdout)")
     }
 
     @Test func aUsageErrorIsOneLineTheSynopsisAndWhereToReadMore() async throws {

@@ -7,7 +7,7 @@ import Testing
 @Suite struct CompatibilityTests {
     static let recorded = Binary.fixtures.appendingPathComponent("compat-3119637")
 
-    /// A file's JSON without what schemaVersion 2 added (README, "Snapshots and news"): the courses' `firstEdition`
+    /// A file's JSON without what schemaVersion 2 added (docs/outputs.md, "Snapshots and news"): the courses' `firstEdition`
     /// and `history`, a snapshot's `edition`, `retired` and `pages.subjectNames`; all else must be as 3119637 wrote it.
     static func json(_ file: URL) throws -> NSObject? {
         let root = try JSONSerialization.jsonObject(with: Data(contentsOf: file))

@@ -87,7 +87,7 @@ import Testing
                                            environment: ["FIRESTORE_EMULATOR_HOST": "127.0.0.1:\(site.server.port)"])
         #expect(outcome.status == 75 && !outcome.stderr.contains("5285"), "\(outcome.stderr)")
         let report = try site.report()
-        #expect((report["stages"] as? [[String: Any]])?.contains { $0["name"] as? String == FirestoreDocuments.committedStage } == true)
+        #expect((report["stages"] as? [[String: Any]])?.contains { $0["name"] as? String == RunReport.commitStage } == true)
         #expect((report["outcome"] as? String)?.contains("Firestore publish failed") == true && report["stageUnderWay"] == nil, "\(report)")
         #expect(FileManager.default.fileExists(atPath: site.out.appendingPathComponent("catalog.json").path))
     }

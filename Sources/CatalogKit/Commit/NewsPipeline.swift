@@ -23,6 +23,11 @@ public enum CommitError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// What overrides a refusal from the command line, if anything does.
+    public var remedy: CatalogError.Remedy? {
+        if case let .refused(violations) = self { violations.lazy.compactMap(\.remedy).first } else { nil }
+    }
+
     public var cause: CatalogError.Cause {
         switch self {
         case .refused, .corruptNews, .snapshot(.corrupt): return .invalidData

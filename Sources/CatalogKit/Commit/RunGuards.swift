@@ -21,8 +21,13 @@ public enum GuardViolation: Sendable, Equatable, CustomStringConvertible {
         case let .tooManyRemovals(removed, previous, maximum):
             return "\(removed) of \(previous) courses (\(Self.percent(Double(removed) / Double(max(previous, 1))))) would be removed, "
                 + "more than guards.maximumRemovalFraction allows (\(Self.percent(maximum))); if the removals are real, "
-                + "run again with --accept-removals"
+                + "accept them"
         }
+    }
+
+    /// What overrides it from the command line, when something does (the settings are named in the description).
+    public var remedy: CatalogError.Remedy? {
+        if case .tooManyRemovals = self { .acceptRemovals } else { nil }
     }
 
     static func percent(_ fraction: Double) -> String {

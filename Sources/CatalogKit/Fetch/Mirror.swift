@@ -53,7 +53,8 @@ public struct MirrorIndex: Sendable, Equatable, Codable {
         func unreadable(_ message: String) -> CatalogError { CatalogError(message, .missingInput) }
         let file = directory.appendingPathComponent(fileName)
         guard FileManager.default.fileExists(atPath: file.path) else {
-            throw unreadable("\(directory.path): not a mirror: it has no \(fileName) (a mirror is what gvingest fetch --record DIR writes)")
+            throw CatalogError("\(directory.path): not a mirror: it has no \(fileName) (a mirror is what a recorded crawl writes)",
+                               .missingInput, remedy: .recordMirror)
         }
         let index: MirrorIndex
         do {

@@ -87,11 +87,11 @@ public struct PageParser: Sendable {
             result.systemRule = "the catalog's rules"
         case let .fixed(fixed):
             parser = CatalogParsers.parser(for: fixed)
-            result.systemRule = "--system \(fixed.rawValue)"
+            result.systemRule = "\(fixed.rawValue), as named"
         case .auto:
             guard let recognized = CatalogParsers.all.first(where: { $0.recognizes(page) }) else {
                 // Guessing would turn a page of another system into wrong records; say so instead.
-                result.systemRule = "no catalog system recognized (Acalog, CourseLeaf, Banner or GVSU marks); name one with --system"
+                result.systemRule = "no catalog system recognized (Acalog, CourseLeaf, Banner or GVSU marks); name one"
                 return result
             }
             parser = recognized

@@ -71,8 +71,6 @@ public enum FirestoreDocuments {
         !id.isEmpty && !id.contains("/") && id != "." && id != ".." && !(id.hasPrefix("__") && id.hasSuffix("__")) && id.utf8.count <= 1500
     }
 
-    /// The name of the stage that writes the outputs; a run report without it belongs to a run that wrote nothing.
-    public static let committedStage = "diff+announce+publish"
     /// The run's stage that publishes into Firestore.
     static let publishStage = "publish.firestore"
 
@@ -86,7 +84,7 @@ public enum FirestoreDocuments {
         var reportedCatalog: String?
         if checkReport {
             let report = try read(reportFile) { bytes throws(FormatError) in try JSONFile.decode(RunReport.self, from: bytes) }
-            guard report.stages.contains(where: { $0.name == committedStage }) else {
+            guard report.committed else {
                 throw invalid("\(reportFile.path): the last run did not write its outputs (outcome: \(report.outcome)); nothing published")
             }
             reportedCatalog = report.catalog

@@ -93,8 +93,8 @@ public enum FirestorePublisher {
             if !options.acceptRemovals, !courses.deletes.isEmpty,
                Double(courses.deletes.count) > options.maximumRemovalFraction * Double(held.count) {
                 throw CatalogError("\(courses.deletes.count) of the \(held.count) course documents in Firestore would be deleted, "
-                    + "more than guards.maximumRemovalFraction (\(options.maximumRemovalFraction)) allows; nothing written "
-                    + "(--accept-removals publishes anyway)", .invalidData)
+                    + "more than guards.maximumRemovalFraction (\(options.maximumRemovalFraction)) allows; nothing written; "
+                    + "if the removals are real, accept them", .invalidData, remedy: .acceptRemovals)
             }
             if !options.dryRun {
                 // Writes before deletions: a publish cut short leaves the app extra courses rather than missing ones.

@@ -84,7 +84,7 @@ public enum FirestoreCredentials {
         }
         guard let tokenCommand, !tokenCommand.isEmpty else {
             throw CatalogError("no credentials: set FIRESTORE_EMULATOR_HOST (an emulator), GOOGLE_OAUTH_ACCESS_TOKEN, "
-                + "or a token command (publish.firestore.tokenCommand, --token-command)", .noCredentials)
+                + "or a token command (publish.firestore.tokenCommand)", .noCredentials, remedy: .tokenCommand)
         }
         return FirestoreTarget(project: project, database: database, apiBase: productionAPI, token: try run(tokenCommand))
     }

@@ -16,12 +16,27 @@ public struct CatalogError: Error, Sendable, CustomStringConvertible {
         case noCredentials
     }
 
+    /// What a person can change to get past it, when the data or the setup is right after all. The message says it in
+    /// words; the command line adds the option that does it, which CatalogKit does not know.
+    public enum Remedy: Sendable, Equatable, CaseIterable {
+        /// The removals are real: accept them.
+        case acceptRemovals
+        /// Give a command that prints an access token.
+        case tokenCommand
+        /// Record a mirror of the source first.
+        case recordMirror
+        /// Name the catalog's system instead of recognizing it.
+        case nameSystem
+    }
+
     public var message: String
     public var cause: Cause
+    public var remedy: Remedy?
     public var description: String { message }
 
-    public init(_ message: String, _ cause: Cause) {
+    public init(_ message: String, _ cause: Cause, remedy: Remedy? = nil) {
         self.message = message
         self.cause = cause
+        self.remedy = remedy
     }
 }

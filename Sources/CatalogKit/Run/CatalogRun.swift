@@ -75,7 +75,7 @@ public struct CatalogRun: Sendable {
                                  "notModified": result.notModified, "retries": result.retries, "courses": result.courseCount])
             }
         } catch {
-            log.error("fetch", "source unavailable: \(error)")
+            log.error("fetch", "source unavailable: \(error)", remedy: error.remedy)
             report.outcome = "source unavailable: \(error)"
             return .sourceUnavailable(error)
         }
@@ -120,26 +120,30 @@ public struct CatalogRun: Sendable {
             do throws(CatalogError) { try outbox.save(pipeline.store) } catch { log.warning("announce", "\(error)") }
         }
         do {
-            let committed = try await report.stage(FirestoreDocuments.committedStage) { [now, acceptRemovals] () async throws(CommitError) -> (CommitReport, [String: Int]) in
+            let committed = try await report.stage(RunReport.commitStage) { [now, acceptRemovals] () async throws(CommitError) -> (CommitReport, [String: Int]) in
                 let committed = try pipeline.commit(catalog: catalog, pages: pages, courses: courses, acceptRemovals: acceptRemovals, now: now)
                 return (committed, ["added": committed.diff.added.count, "returned": committed.diff.returned.count,
                                     "removed": committed.diff.removed.count,
                                     "changed": committed.diff.changed.count, "renumbered": committed.diff.renumbered.count,
                                     "news": committed.news.count])
             }
-            for warning in committed.warnings { log.warning("publish", warning) }
+            for warning in committed.warnings { log.warning("commit", warning) }
             warnOfClock(before: committed.previous?.capturedAt, log: log)
             let change = committed.previous == nil ? "first snapshot" : DiffReport.summary(committed.diff)
-            log.info("publish", "\(change); \(committed.news.count) news item(s); wrote \(pipeline.catalogFile.path) and \(committed.snapshotFile.lastPathComponent)",
+            log.info("commit", "\(change); \(committed.news.count) news item(s); wrote \(pipeline.catalogFile.path) and \(committed.snapshotFile.lastPathComponent)",
                      ["snapshot": .string(committed.snapshotFile.path), "news": .int(committed.news.count)])
             report.outcome = committed.diff.isEmpty && committed.previous != nil ? "no changes" : "ok"
-            var failure = await renderSite(courses, log: log, report: &report)
-            if failure == nil { failure = await publishToFirestore(log: log, report: &report) }
+            // Independent stages: the site is for people and Firestore for the app, both made from the outputs just
+            // committed, so a site that could not be written says nothing against publishing (the first failure
+            // decides the exit status; each is logged and in the report).
+            let siteFailure = await renderSite(courses, log: log, report: &report)
+            let firestoreFailure = await publishToFirestore(log: log, report: &report)
+            let failure = siteFailure ?? firestoreFailure
             await announce(committed, pipeline: pipeline, log: log, report: &report, failure: failure)
             FlightLog.current?.mark(stage: nil, report: reportFile)
             return failure.map { .publishFailed(committed, $0) } ?? .committed(committed)
         } catch {
-            log.error("publish", "\(error)")
+            log.error("commit", "\(error)", remedy: error.remedy)
             report.outcome = "\(error)"
             // Pages failed for passing reasons explain other refusals too (no listing: too few courses): retry later.
             let violations = if case let .refused(violations) = error { violations } else { [GuardViolation]() }
@@ -225,15 +229,16 @@ public struct CatalogRun: Sendable {
             do throws(CatalogError) {
                 let summary = try await FirestorePublisher.publish(directory: config.outputs.directory, checkReport: false,
                                                                    settings: settings, options: options)
-                log.info("firestore", "published into \(settings.project): \(summary.line)")
+                log.info("publish.firestore", "published into \(settings.project): \(summary.line)")
                 return (nil, summary.counts)
             } catch {
                 return (error, [:])
             }
         }
         guard let failure else { return nil }
-        log.error("firestore", "\(failure); the outputs stand, `gvingest publish` can be run again")
-        report.outcome = "outputs written; Firestore publish failed: \(failure)"
+        log.error("publish.firestore", "\(failure); the outputs stand, `gvingest publish` can be run again", remedy: failure.remedy)
+        let before = report.outcome.hasPrefix("outputs written;") ? report.outcome : "outputs written"  // the site's failure stays
+        report.outcome = "\(before); Firestore publish failed: \(failure)"
         return failure
     }
 

@@ -14,9 +14,14 @@ public final class RunLog: Sendable {
 
     public var warnings: [String] { warningsSoFar.withLock { $0 } }
 
-    public init(format: Format, command: String = "run") {
+    /// How the command line overrides what an error refuses ("run again with --accept-removals"); CatalogKit's own
+    /// messages say it only in words.
+    private let remedyText: @Sendable (CatalogError.Remedy) -> String?
+
+    public init(format: Format, command: String = "run", remedy: @escaping @Sendable (CatalogError.Remedy) -> String? = { _ in nil }) {
         self.format = format
         self.command = command
+        self.remedyText = remedy
     }
 
     public func info(_ stage: String, _ message: String, _ fields: [String: JSONValue] = [:]) { log(.info, stage, message, fields) }
@@ -27,6 +32,11 @@ public final class RunLog: Sendable {
     }
 
     public func error(_ stage: String, _ message: String, _ fields: [String: JSONValue] = [:]) { log(.error, stage, message, fields) }
+
+    /// An error, with what overrides it on the command line after it.
+    public func error(_ stage: String, _ message: String, remedy: CatalogError.Remedy?, _ fields: [String: JSONValue] = [:]) {
+        log(.error, stage, message + (remedy.flatMap(remedyText).map { " (\($0))" } ?? ""), fields)
+    }
 
     private func log(_ level: Level, _ stage: String, _ message: String, _ fields: [String: JSONValue]) {
         let line: String

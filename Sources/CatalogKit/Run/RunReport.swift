@@ -13,6 +13,16 @@ public struct RunReport: Sendable, Codable {
     public var startedAt: String
     /// The stages in the order they ran.
     public var stages: [Stage] = []
+
+    /// The stage that checks the guards and writes the outputs and the snapshot (`NewsPipeline.commit`); a report
+    /// without it belongs to a run that wrote nothing.
+    public static let commitStage = "commit"
+    /// The commit stage's name in reports written before it was named for what it does (announcing and publishing
+    /// into Firestore were always later stages).
+    static let formerCommitStage = "diff+announce+publish"
+
+    /// Whether the run that wrote this report wrote its outputs.
+    public var committed: Bool { stages.contains { $0.name == Self.commitStage || $0.name == Self.formerCommitStage } }
     public var warnings: [String] = []
     /// Pages fetched but not read, each with its URL and why.
     public var parseGaps: [ParseGap] = []

@@ -70,7 +70,9 @@ public enum Supervisor {
         defer { lifeline.forEach { close($0) } }
         _ = fcntl(lifeline[1], F_SETFD, FD_CLOEXEC)
         environment[parentPipeKey] = String(lifeline[0])
-        for restarts in 0... {
+        // Each turn ends the run or restarts the child; the restart limit ends it at last.
+        var restarts = 0
+        while true {
             let status = spawnAndWait(executable, [executable] + arguments, environment.map { "\($0.key)=\($0.value)" })
             guard let signal = status.signal else { return .exited(status.code) }
             guard crashSignals.contains(signal) else { return .stopped(signal: signal) }
@@ -85,8 +87,8 @@ public enum Supervisor {
             handle.write(Data("\(FlightLog.crashLine)\n".utf8))
             try? handle.close()
             restarting(signal, inFlight)
+            restarts += 1
         }
-        return .crashed(signal: 0, restarts: maximumRestarts)
     }
 
     static var logDirectory: URL { FileManager.default.temporaryDirectory }
