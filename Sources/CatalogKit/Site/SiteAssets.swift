@@ -2,10 +2,10 @@
 enum SiteAssets {
     static let css = """
     :root { color-scheme: light dark; --ink: #1b1b1b; --muted: #555; --line: #c8c8c8; --accent: #0b57a4; --bad: #a40b0b; --good: #0a6b2a;
-      --page: #fff; --box: #eef4fb; --box-hover: #cfe1f5; --quiet: #f4f4f4; --edge: #7a8fa6; }
+      --page: #fff; --box: #eef4fb; --box-hover: #cfe1f5; --subtle: #f4f4f4; --edge: #7a8fa6; }
     @media (prefers-color-scheme: dark) {
       :root { --ink: #e8e8e8; --muted: #b4b4b4; --line: #4a4a4a; --accent: #8cc4ff; --bad: #ff9b94; --good: #7fdc9c;
-        --page: #141517; --box: #1d2a3a; --box-hover: #2a4160; --quiet: #222; --edge: #8fa6c0; }
+        --page: #141517; --box: #1d2a3a; --box-hover: #2a4160; --subtle: #222; --edge: #8fa6c0; }
     }
     * { box-sizing: border-box; }
     body { margin: 0 auto; max-width: 72rem; padding: 0 1rem 2rem; font: 16px/1.5 system-ui, sans-serif; color: var(--ink); background: var(--page); }
@@ -42,7 +42,7 @@ enum SiteAssets {
     svg.map rect { fill: var(--box); stroke: var(--accent); }
     svg.map a:hover rect, svg.map a:focus rect { fill: var(--box-hover); }
     svg.map .self rect { fill: var(--accent); } svg.map .self text { fill: var(--page); font-weight: bold; }
-    svg.map .missing rect, svg.map .more rect { fill: var(--quiet); stroke: var(--line); stroke-dasharray: 4 3; }
+    svg.map .missing rect, svg.map .more rect { fill: var(--subtle); stroke: var(--line); stroke-dasharray: 4 3; }
     svg.map text { text-anchor: middle; fill: var(--ink); }
     svg.map line { stroke: var(--edge); marker-end: url(#arrow); } svg.map marker path { fill: var(--edge); }
     svg.map line.joins { marker-end: none; } svg.map line.concurrent { stroke-dasharray: 5 4; }
@@ -66,7 +66,7 @@ enum SiteAssets {
       .beside { grid-template-columns: 1fr; }
     }
     @media print {
-      :root { color-scheme: light; --ink: #000; --muted: #333; --line: #999; --accent: #0b57a4; --page: #fff; --box: #fff; --quiet: #fff; --edge: #555; }
+      :root { color-scheme: light; --ink: #000; --muted: #333; --line: #999; --accent: #0b57a4; --page: #fff; --box: #fff; --subtle: #fff; --edge: #555; }
       header nav, header form, .skip, footer, details.maintainer, .crumbs { display: none; }
       body { max-width: none; padding: 0; font-size: 11pt; color: #000; background: #fff; }
       a { color: inherit; text-decoration: none; }
