@@ -81,7 +81,7 @@ enum Curl {
     }
 
     /// What a transfer keeps alive until it ends: the strings and lists handed to libcurl, and what it received.
-    private final class Transfer: @unchecked Sendable {
+    private final class Transfer {
         let deadline: Double
         let maximumBodyBytes: Int
         var body: [UInt8] = []
