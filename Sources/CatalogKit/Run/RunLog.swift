@@ -14,8 +14,8 @@ public final class RunLog: Sendable {
 
     public var warnings: [String] { warningsSoFar.withLock { $0 } }
 
-    /// How the command line overrides what an error refuses ("run again with --accept-removals"); CatalogKit's own
-    /// messages say it only in words.
+    /// How the command line overrides what an error refuses (the flag that accepts the removals, say): the front end
+    /// names its own flags; CatalogKit's messages say it only in words.
     private let remedyText: @Sendable (CatalogError.Remedy) -> String?
 
     public init(format: Format, command: String = "run", remedy: @escaping @Sendable (CatalogError.Remedy) -> String? = { _ in nil }) {
