@@ -34,11 +34,11 @@ public struct EmailSettings: Sendable, Equatable {
     public var to: [String]
 }
 
-extension AnnounceSettings: Decodable {
+extension AnnounceSettings: ConfigDecodable {
     static let deadlineSecondsRange = 1...86_400
 
-    public init(from decoder: any Decoder) throws {
-        let object = try ConfigValue(object: decoder, allowed: ["channels", "deadlineSeconds"])
+    init(config: ConfigValue) throws {
+        let object = try config.object(allowing: ["channels", "deadlineSeconds"])
         deadlineSeconds = object["deadlineSeconds"]?.integer(in: Self.deadlineSecondsRange) ?? deadlineSeconds
         // A set of the names so far: looking each name up in the list made a check of 200,000 channels take minutes.
         var names: Set<String> = []
@@ -51,10 +51,10 @@ extension AnnounceSettings: Decodable {
     }
 }
 
-extension AnnounceChannel: Decodable {
-    public init(from decoder: any Decoder) throws {
+extension AnnounceChannel: ConfigDecodable {
+    init(config: ConfigValue) throws {
         let kinds = Kind.allCases.map(\.rawValue)
-        let object = try ConfigValue(object: decoder, allowed: ["name"] + kinds)
+        let object = try config.object(allowing: ["name"] + kinds)
         let name = object.required("name").string {
             (1...64).contains($0.utf8.count) && $0.utf8.allSatisfy { $0 == UInt8(ascii: "-") || Self.isWordByte($0) }
                 ? nil : "expected 1 to 64 letters, digits, - and _, got \"\($0)\""
@@ -80,9 +80,9 @@ extension AnnounceChannel: Decodable {
     }
 }
 
-extension EmailSettings: Decodable {
-    public init(from decoder: any Decoder) throws {
-        let object = try ConfigValue(object: decoder, allowed: ["smtpUrl", "starttls", "caFile", "userEnv", "passwordEnv", "from", "to"])
+extension EmailSettings: ConfigDecodable {
+    init(config: ConfigValue) throws {
+        let object = try config.object(allowing: ["smtpUrl", "starttls", "caFile", "userEnv", "passwordEnv", "from", "to"])
         let starttls = object["starttls"]?.bool() ?? true
         let url = object.required("smtpUrl").string { text in
             guard let url = URL(string: text), let host = url.host, !host.isEmpty, url.path.isEmpty || url.path == "/",
@@ -124,11 +124,6 @@ extension ConfigValue {
                 ? "\"\(text)\"" : "\(text.utf8.count) characters"
             return "expected the name of an environment variable (letters, digits and _) that holds the value, got \(shown)"
         }
-    }
-
-    /// `read` of the value, or nil for JSON null.
-    func nullable<T>(_ read: (ConfigValue) -> T?) -> T? {
-        (try? decoder?.singleValueContainer().decodeNil()) == true ? nil : read(self)
     }
 }
 

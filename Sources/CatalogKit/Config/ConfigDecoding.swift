@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// One problem in a configuration file, with the JSON path where it is and the form expected there.
 public struct ConfigIssue: Sendable, Equatable, CustomStringConvertible {
@@ -9,116 +8,132 @@ public struct ConfigIssue: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// What the decoding of one configuration shares: where its relative paths start, and every problem found so far.
-/// A class, so that every nested decoder adds to one list through `userInfo`.
-final class ConfigContext: Sendable {
-    static let key = CodingUserInfoKey(rawValue: "gvingest.config")!
+/// A class, so that every value read from the file adds to one list.
+final class ConfigContext {
     let file: URL
-    let issues = Mutex<[ConfigIssue]>([])
+    private(set) var issues: [ConfigIssue] = []
 
     init(file: URL) { self.file = file }
 
     /// Thrown by an object that lacks what it needs to be made; its problems are already recorded.
     struct Incomplete: Error {}
 
-    func fail(_ path: [any CodingKey], _ message: String) {
+    func fail(_ path: [ConfigPathStep], _ message: String) {
         // As users read a path: `catalogs[0].rules.labels["Pre.*"]`.
-        let described = path.enumerated().map { index, key in
-            if let position = key.intValue { return "[\(position)]" }
-            if (key as? ConfigKey)?.quoted == true { return "[\"\(key.stringValue)\"]" }
-            return index == 0 ? key.stringValue : ".\(key.stringValue)"
+        let described = path.enumerated().map { index, step in
+            switch step {
+            case let .element(position): "[\(position)]"
+            case let .member(name, quoted: true): "[\"\(name)\"]"
+            case let .member(name, quoted: false): index == 0 ? name : ".\(name)"
+            }
         }.joined()
-        issues.withLock { $0.append(ConfigIssue(path: path.isEmpty ? "(top level)" : described, message: message)) }
+        issues.append(ConfigIssue(path: path.isEmpty ? "(top level)" : described, message: message))
     }
 }
 
-/// A member's name; a quoted one (a label pattern, which may hold dots) is shown as `["…"]`.
-struct ConfigKey: CodingKey {
-    var stringValue: String
-    var quoted = false
-    var intValue: Int? { nil }
-    init(_ name: String, quoted: Bool = false) { (stringValue, self.quoted) = (name, quoted) }
-    init(stringValue: String) { self.init(stringValue) }
-    init?(intValue: Int) { nil }
+/// A step of a JSON path: a member's name (a quoted one, a label pattern which may hold dots, is shown as `["…"]`), or
+/// an element's place.
+enum ConfigPathStep {
+    case member(String, quoted: Bool)
+    case element(Int)
+}
+
+/// A configuration section's type: made from its value by `ConfigValue.decode`, which has checked that it is an
+/// object. It records each problem on the value and throws `ConfigContext.Incomplete` when it cannot be made.
+protocol ConfigDecodable {
+    init(config: ConfigValue) throws
 }
 
 /// One value of a configuration read in the form a setting expects: nil, with the problem recorded at its path
 /// ("expected …, got …" or "… but it is missing"), when it is not in that form. The types made of them are decoded
 /// by `PipelineConfig.parse`, which collects every problem.
+///
+/// It reads the file's one parsed `JSONValue` tree: Foundation's `Decoder` made a container for every value asked
+/// for, and a configuration of 200,000 announce channels took seconds to check.
 struct ConfigValue {
     /// nil: a required member that is missing.
-    let decoder: (any Decoder)?
-    let path: [any CodingKey]
+    let value: JSONValue?
+    let path: [ConfigPathStep]
     let context: ConfigContext
 
-    /// The value's members when it is an object, made once: Foundation builds a container anew on each request,
-    /// and a configuration of 200,000 announce channels asks for one several times a channel.
-    private let members: KeyedDecodingContainer<ConfigKey>?
-
-    init(_ decoder: (any Decoder)?, path: [any CodingKey], context: ConfigContext) {
-        (self.decoder, self.path, self.context) = (decoder, path, context)
-        members = try? decoder?.container(keyedBy: ConfigKey.self)
+    init(_ value: JSONValue?, path: [ConfigPathStep], context: ConfigContext) {
+        (self.value, self.path, self.context) = (value, path, context)
     }
 
-    /// An object, as a type's `init(from:)` reads it: keys it does not allow are problems, with a did-you-mean.
-    /// Throws (a `DecodingError`) when the value is not an object.
-    init(object decoder: any Decoder, allowed: [String]? = nil) throws {
-        _ = try decoder.container(keyedBy: ConfigKey.self)
-        guard let context = decoder.userInfo[ConfigContext.key] as? ConfigContext else {
-            let why = "decoded only by PipelineConfig.parse, which collects every problem"
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: why))
-        }
-        self.init(decoder, path: decoder.codingPath, context: context)
-        guard let allowed else { return }
-        for key in keys where !allowed.contains(key) {
-            let hint = closestName(to: key, among: allowed, within: max(2, key.count / 3)).map { " (did you mean \"\($0)\"?)" } ?? ""
-            fail("unknown key\(hint); allowed here: \(allowed.joined(separator: ", "))", at: key)
-        }
+    var keys: [String] {
+        guard case let .object(members) = value else { return [] }
+        return members.keys.sorted()
     }
 
-    var keys: [String] { (members?.allKeys ?? []).map(\.stringValue).sorted() }
     var base: URL { context.file.deletingLastPathComponent() }
 
     /// The member `key` of an object, nil when absent; `quoted` shows it as `["key"]` in its path.
     subscript(key: String, quoted quoted: Bool = false) -> ConfigValue? {
-        let codingKey = ConfigKey(key, quoted: quoted)
-        guard members?.contains(codingKey) == true, let member = try? members?.superDecoder(forKey: codingKey) else { return nil }
-        return ConfigValue(member, path: member.codingPath, context: context)
+        guard case let .object(members) = value, let member = members[key] else { return nil }
+        return ConfigValue(member, path: path + [.member(key, quoted: quoted)], context: context)
     }
 
     /// The member `key`; its readers say "expected …, but it is missing" when it is absent.
-    func required(_ key: String) -> ConfigValue { self[key] ?? ConfigValue(nil, path: path + [ConfigKey(key)], context: context) }
+    func required(_ key: String) -> ConfigValue {
+        self[key] ?? ConfigValue(nil, path: path + [.member(key, quoted: false)], context: context)
+    }
 
-    func fail(_ message: String, at key: String? = nil) { context.fail(path + (key.map { [ConfigKey($0)] } ?? []), message) }
+    func fail(_ message: String, at key: String? = nil) {
+        context.fail(path + (key.map { [.member($0, quoted: false)] } ?? []), message)
+    }
 
     /// How the value is described in a message: `"8"`, `true`, `an array`.
-    var shown: String { decoder.flatMap { try? JSONValue(from: $0) }?.shortDescription ?? "an object" }
+    var shown: String { value?.shortDescription ?? "nothing" }
 
-    /// The value as `T`, if `problem` finds nothing wrong with it (it returns the message otherwise).
-    func read<T: Decodable>(_ expected: String, missing: String? = nil, _ problem: (T) -> String? = { _ in nil }) -> T? {
-        guard let decoder else { fail("expected \(missing ?? expected), but it is missing"); return nil }
-        guard let value = try? decoder.singleValueContainer().decode(T.self) else { fail("expected \(expected), got \(shown)"); return nil }
-        if let message = problem(value) { fail(message); return nil }
-        return value
+    /// The value as `T` when `convert` finds it in that form, and `problem` finds nothing wrong with it (it returns
+    /// the message otherwise).
+    private func read<T>(_ expected: String, missing: String? = nil, _ convert: (JSONValue) -> T?,
+                         _ problem: (T) -> String? = { _ in nil }) -> T? {
+        guard let value else { fail("expected \(missing ?? expected), but it is missing"); return nil }
+        guard let converted = convert(value) else { fail("expected \(expected), got \(shown)"); return nil }
+        if let message = problem(converted) { fail(message); return nil }
+        return converted
     }
 
     func string(_ problem: (String) -> String? = { _ in nil }) -> String? {
-        read("a non-empty string", missing: "a string") { $0.isEmpty ? "expected a non-empty string, got \"\"" : problem($0) }
+        read("a non-empty string", missing: "a string", \.stringValue) { $0.isEmpty ? "expected a non-empty string, got \"\"" : problem($0) }
     }
 
     /// Bounded, so nothing computed from it overflows.
-    func integer(in range: ClosedRange<Int>) -> Int? { value(in: range, "an integer") }
+    func integer(in range: ClosedRange<Int>) -> Int? { value(in: range, "an integer", Self.integer) }
 
-    func integer(minimum: Int) -> Int? { read("an integer ≥ \(minimum)") { $0 >= minimum ? nil : "expected an integer ≥ \(minimum), got \($0)" } }
-
-    /// A number, integer or not.
-    func number(in range: ClosedRange<Double>) -> Double? { value(in: range, "a number") }
-
-    private func value<T: Decodable & Comparable>(in range: ClosedRange<T>, _ kind: String) -> T? {
-        let expected = "\(kind) from \(range.lowerBound) to \(range.upperBound)"
-        return read(expected) { range.contains($0) ? nil : "expected \(expected), got \($0)" }
+    func integer(minimum: Int) -> Int? {
+        read("an integer ≥ \(minimum)", Self.integer) { $0 >= minimum ? nil : "expected an integer ≥ \(minimum), got \($0)" }
     }
 
-    func bool() -> Bool? { read("true or false") }
+    /// A number, integer or not.
+    func number(in range: ClosedRange<Double>) -> Double? { value(in: range, "a number", Self.number) }
+
+    func bool() -> Bool? {
+        read("true or false") { if case let .bool(flag) = $0 { flag } else { nil } }
+    }
+
+    /// An integer as JSON writes one: `3`, and also `3.0` or `1e2`, which are whole numbers too.
+    private static func integer(_ value: JSONValue) -> Int? {
+        switch value {
+        case let .int(number): number
+        case let .double(number): number.exactWholeNumber
+        default: nil
+        }
+    }
+
+    private static func number(_ value: JSONValue) -> Double? {
+        switch value {
+        case let .int(number): Double(number)
+        case let .double(number): number
+        default: nil
+        }
+    }
+
+    private func value<T: Comparable>(in range: ClosedRange<T>, _ kind: String, _ convert: (JSONValue) -> T?) -> T? {
+        let expected = "\(kind) from \(range.lowerBound) to \(range.upperBound)"
+        return read(expected, convert) { range.contains($0) ? nil : "expected \(expected), got \($0)" }
+    }
 
     func oneOf(_ choices: [String]) -> String? {
         string { choices.contains($0) ? nil : "expected one of \(choices.joined(separator: ", ")), got \"\($0)\"" }
@@ -141,33 +156,45 @@ struct ConfigValue {
             ? nil : "expected a subject code of 1 to 6 letters, got \"\($0)\"" }
     }
 
-    /// The value decoded as one of the configuration's own types.
-    func decode<T: Decodable>(_ type: T.Type) -> T? {
-        guard let decoder else { fail("expected an object, but it is missing"); return nil }
-        do {
-            return try T(from: decoder)
-        } catch is ConfigContext.Incomplete {
-        } catch {
-            fail("expected an object, got \(shown)")
-        }
-        return nil
+    /// `read` of the value, or nil for JSON null.
+    func nullable<T>(_ read: (ConfigValue) -> T?) -> T? {
+        value == .null ? nil : read(self)
     }
 
-    /// The value as an object of `allowed` keys (any, when nil), for a section without a type of its own.
+    /// The value decoded as one of the configuration's own types.
+    func decode<T: ConfigDecodable>(_ type: T.Type) -> T? {
+        guard object() != nil else { return nil }
+        return try? T(config: self)
+    }
+
+    /// The value as an object of `allowed` keys (any, when nil): keys it does not allow are problems, with a
+    /// did-you-mean. Nil, with the problem recorded, when it is missing or not an object.
     func object(allowed: [String]? = nil) -> ConfigValue? {
-        guard let decoder else { fail("expected an object, but it is missing"); return nil }
-        guard let object = try? ConfigValue(object: decoder, allowed: allowed) else { fail("expected an object, got \(shown)"); return nil }
+        guard let value else { fail("expected an object, but it is missing"); return nil }
+        guard case .object = value else { fail("expected an object, got \(shown)"); return nil }
+        guard let allowed else { return self }
+        for key in keys where !allowed.contains(key) {
+            let hint = closestName(to: key, among: allowed, within: max(2, key.count / 3)).map { " (did you mean \"\($0)\"?)" } ?? ""
+            fail("unknown key\(hint); allowed here: \(allowed.joined(separator: ", "))", at: key)
+        }
+        return self
+    }
+
+    /// `object(allowed:)` for a type's `init(config:)`: it cannot be made from anything but an object.
+    func object(allowing allowed: [String]) throws -> ConfigValue {
+        guard let object = object(allowed: allowed) else { throw ConfigContext.Incomplete() }
         return object
     }
 
     /// What `read` gives of each element, read at its own path (`path[index]`); `ifEmpty`: the problem with no element.
     func elements<T>(ifEmpty: String? = nil, _ read: (ConfigValue) -> T?) -> [T]? {
-        guard let decoder else { fail("expected an array, but it is missing"); return nil }
-        guard var list = try? decoder.unkeyedContainer() else { fail("expected an array, got \(shown)"); return nil }
-        if list.count == 0, let ifEmpty { fail(ifEmpty) }
+        guard let value else { fail("expected an array, but it is missing"); return nil }
+        guard case let .array(items) = value else { fail("expected an array, got \(shown)"); return nil }
+        if items.isEmpty, let ifEmpty { fail(ifEmpty) }
         var found: [T] = []
-        while !list.isAtEnd, let element = try? list.superDecoder() {
-            if let value = read(ConfigValue(element, path: element.codingPath, context: context)) { found.append(value) }
+        found.reserveCapacity(items.count)
+        for (index, item) in items.enumerated() {
+            if let element = read(ConfigValue(item, path: path + [.element(index)], context: context)) { found.append(element) }
         }
         return found
     }

@@ -70,12 +70,12 @@ public struct GuardSettings: Sendable, Equatable {
     public static let defaults = GuardSettings()
 }
 
-extension OutputSettings: Decodable {
+extension OutputSettings: ConfigDecodable {
     /// At least two, so a run has one to compare with; a thousand daily runs are years of history.
     static let keepSnapshotsRange = 2...1_000
 
-    public init(from decoder: any Decoder) throws {
-        let object = try ConfigValue(object: decoder, allowed: ["directory", "snapshots", "keepSnapshots", "site"])
+    init(config: ConfigValue) throws {
+        let object = try config.object(allowing: ["directory", "snapshots", "keepSnapshots", "site"])
         self.init(directory: object["directory"]?.confinedPath() ?? object.base.appendingPathComponent("out"),
                   snapshots: object["snapshots"]?.confinedPath(),
                   keepSnapshots: object["keepSnapshots"]?.integer(in: Self.keepSnapshotsRange) ?? Self.defaultKeepSnapshots,
@@ -83,10 +83,10 @@ extension OutputSettings: Decodable {
     }
 }
 
-extension NewsSettings: Decodable {
-    public init(from decoder: any Decoder) throws {
-        let object = try ConfigValue(object: decoder, allowed: ["featured", "announceRemoved", "announceChanged", "announceReturns",
-                                                         "feedTitle", "feedId", "posters"])
+extension NewsSettings: ConfigDecodable {
+    init(config: ConfigValue) throws {
+        let object = try config.object(allowing: ["featured", "announceRemoved", "announceChanged", "announceReturns",
+                                           "feedTitle", "feedId", "posters"])
         self.init()
         if let featured = object["featured"]?.object(allowed: ["subjects", "levels"]) {
             featuredSubjects = Set((featured["subjects"]?.elements { $0.subjectCode() } ?? []).map { $0.uppercased() })
@@ -112,13 +112,13 @@ extension NewsSettings: Decodable {
     }
 }
 
-extension GuardSettings: Decodable {
+extension GuardSettings: ConfigDecodable {
     /// No university lists a million courses: a larger minimum is a typing error.
     static let minimumCoursesRange = 0...1_000_000
 
-    public init(from decoder: any Decoder) throws {
-        let object = try ConfigValue(object: decoder, allowed: ["minimumCourses", "maximumRemovalFraction", "allowFailedPages",
-                                                         "maximumUnparsedFraction"])
+    init(config: ConfigValue) throws {
+        let object = try config.object(allowing: ["minimumCourses", "maximumRemovalFraction", "allowFailedPages",
+                                           "maximumUnparsedFraction"])
         self.init()
         minimumCourses = object["minimumCourses"]?.integer(in: Self.minimumCoursesRange) ?? minimumCourses
         maximumRemovalFraction = object["maximumRemovalFraction"]?.number(in: 0...1) ?? maximumRemovalFraction

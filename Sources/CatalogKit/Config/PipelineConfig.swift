@@ -108,29 +108,17 @@ public struct PipelineConfig: Sendable, Equatable {
     /// Validates configuration JSON; paths in it are relative to `file`'s directory.
     public static func parse(_ data: Data, file: URL) throws(Invalid) -> PipelineConfig {
         // Editors on Windows save UTF-8 with a byte-order mark; it is not part of the JSON.
-        let json = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data
-        let context = ConfigContext(file: file)
-        let decoder = JSONDecoder()
-        decoder.userInfo[ConfigContext.key] = context
-        guard let root = try? decoder.decode(Root.self, from: json) else {
+        let json = Array(data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data)
+        guard let root = JSONValue(parsing: json) else {
             throw Invalid(file: file.path, issues: [ConfigIssue(path: "", message: JSONFile.syntaxProblem(Data(json)) ?? "not valid JSON")])
         }
-        if let repeated = JSONFile.repeatedKey(in: Array(json)) {
+        if let repeated = JSONFile.repeatedKey(in: json) {
             throw Invalid(file: file.path, issues: [ConfigIssue(path: "", message: "not valid JSON: \(repeated)")])
         }
-        let issues = context.issues.withLock { $0 }
-        guard let config = root.config, issues.isEmpty else { throw Invalid(file: file.path, issues: issues) }
+        let context = ConfigContext(file: file)
+        let config = ConfigValue(root, path: [], context: context).decode(PipelineConfig.self)
+        guard let config, context.issues.isEmpty else { throw Invalid(file: file.path, issues: context.issues) }
         return config
-    }
-
-    /// The document, which may be anything: a configuration, or a problem at "(top level)".
-    private struct Root: Decodable {
-        let config: PipelineConfig?
-        init(from decoder: any Decoder) throws {
-            config = (decoder.userInfo[ConfigContext.key] as? ConfigContext).flatMap {
-                ConfigValue(decoder, path: [], context: $0).decode(PipelineConfig.self)
-            }
-        }
     }
 
     /// A relative path that stays under `base`: configuration must not reach outside the project.
@@ -140,10 +128,10 @@ public struct PipelineConfig: Sendable, Equatable {
     }
 }
 
-extension PipelineConfig: Decodable {
-    public init(from decoder: any Decoder) throws {
-        let object = try ConfigValue(object: decoder, allowed: ["schemaVersion", "catalogs", "fetch", "normalize", "outputs", "news",
-                                                         "guards", "publish", "announce", "site"])
+extension PipelineConfig: ConfigDecodable {
+    init(config: ConfigValue) throws {
+        let object = try config.object(allowing: ["schemaVersion", "catalogs", "fetch", "normalize", "outputs", "news",
+                                           "guards", "publish", "announce", "site"])
         self.init(catalogs: [], outputs: OutputSettings(directory: object.base.appendingPathComponent("out")))
         file = object.context.file
         if let version = object.required("schemaVersion").integer(minimum: 1), version != Self.schemaVersion {
@@ -176,9 +164,9 @@ extension PipelineConfig: Decodable {
     public var changesPage: URL? { site.url("changes.html").flatMap { URL(string: $0) } }
 }
 
-extension CatalogConfig: Decodable {
-    public init(from decoder: any Decoder) throws {
-        let object = try ConfigValue(object: decoder, allowed: ["id", "name", "system", "source", "rules", "edition", "politenessGroup"])
+extension CatalogConfig: ConfigDecodable {
+    init(config: ConfigValue) throws {
+        let object = try config.object(allowing: ["id", "name", "system", "source", "rules", "edition", "politenessGroup"])
         let id = object.required("id").string { id in
             id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
                 ? nil : "expected letters, digits, - and _ only, got \"\(id)\""
@@ -194,10 +182,10 @@ extension CatalogConfig: Decodable {
     }
 }
 
-extension CatalogSource: Decodable {
-    public init(from decoder: any Decoder) throws {
+extension CatalogSource: ConfigDecodable {
+    init(config: ConfigValue) throws {
         let kinds = ["http", "directory", "replay"]
-        let object = try ConfigValue(object: decoder, allowed: kinds)
+        let object = try config.object(allowing: kinds)
         let present = kinds.filter { object[$0] != nil }
         guard present.count == 1, let kind = present.first else {
             object.fail("expected exactly one of http, directory or replay, got \(present.isEmpty ? "none" : present.joined(separator: " and "))")
@@ -217,9 +205,9 @@ extension CatalogSource: Decodable {
     }
 }
 
-extension NormalizationRules: Decodable {
-    public init(from decoder: any Decoder) throws {
-        let object = try ConfigValue(object: decoder, allowed: ["subjects", "levels", "knownSubjects"])
+extension NormalizationRules: ConfigDecodable {
+    init(config: ConfigValue) throws {
+        let object = try config.object(allowing: ["subjects", "levels", "knownSubjects"])
         self.init()
         if let names = object["subjects"]?.object() {
             subjects = SubjectAliases(Dictionary(uniqueKeysWithValues: names.keys.compactMap { name in
@@ -242,12 +230,12 @@ extension NormalizationRules {
     }
 }
 
-extension LevelRange: Decodable {
+extension LevelRange: ConfigDecodable {
     /// Course numbers a range may name: six digits, beyond any catalog's numbering.
     static let numberRange = 0...999_999
 
-    public init(from decoder: any Decoder) throws {
-        let object = try ConfigValue(object: decoder, allowed: ["from", "to", "level"])
+    init(config: ConfigValue) throws {
+        let object = try config.object(allowing: ["from", "to", "level"])
         let from = object.required("from").integer(in: Self.numberRange)
         let to = object["to"]?.integer(in: Self.numberRange)
         if let from, let to, to < from { object.fail("expected an integer ≥ \(from) (from), got \(to)", at: "to") }

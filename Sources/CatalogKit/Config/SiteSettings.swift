@@ -13,9 +13,9 @@ public struct SiteSettings: Sendable, Equatable {
     public func url(_ path: String) -> String? { baseURL.map { $0 + path } }
 }
 
-extension SiteSettings: Decodable {
-    public init(from decoder: any Decoder) throws {
-        let object = try ConfigValue(object: decoder, allowed: ["baseUrl"])
+extension SiteSettings: ConfigDecodable {
+    init(config: ConfigValue) throws {
+        let object = try config.object(allowing: ["baseUrl"])
         self.init(baseURL: object["baseUrl"]?.string(Self.webURLProblem))
     }
 
@@ -43,9 +43,9 @@ public struct PosterSettings: Sendable, Equatable {
     public func poster(for subject: String) -> String? { bySubject[subject.uppercased()] ?? fallback }
 }
 
-extension PosterSettings: Decodable {
-    public init(from decoder: any Decoder) throws {
-        let object = try ConfigValue(object: decoder, allowed: ["default", "subjects"])
+extension PosterSettings: ConfigDecodable {
+    init(config: ConfigValue) throws {
+        let object = try config.object(allowing: ["default", "subjects"])
         var bySubject: [String: String] = [:]
         if let subjects = object["subjects"]?.object() {
             for key in subjects.keys {

@@ -59,10 +59,10 @@ public struct FetchSettings: Sendable, Equatable {
     ] }
 }
 
-extension FetchSettings: Decodable {
-    public init(from decoder: any Decoder) throws {
-        let object = try ConfigValue(object: decoder, allowed: Self.ranges.map(\.key) + ["userAgent", "allowedHosts", "cacheDirectory", "ignoreRobots",
-                                                                                   "politeness"])
+extension FetchSettings: ConfigDecodable {
+    init(config: ConfigValue) throws {
+        let object = try config.object(allowing: Self.ranges.map(\.key) + ["userAgent", "allowedHosts", "cacheDirectory", "ignoreRobots",
+                                                                     "politeness"])
         self.init()
         for (key, keyPath, range) in Self.ranges {
             if let value = object[key]?.integer(in: range) { self[keyPath: keyPath] = value }

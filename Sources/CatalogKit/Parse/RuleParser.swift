@@ -50,14 +50,14 @@ public struct ParseRules: Sendable, Equatable {
     }
 }
 
-extension ParseRules: Decodable {
+extension ParseRules: ConfigDecodable {
     /// Reads rules from configuration JSON, reporting every problem (an unknown key, a bad XPath) at its path.
-    public init(from decoder: any Decoder) throws {
+    init(config: ConfigValue) throws {
         let fields: [(key: String, keyPath: WritableKeyPath<ParseRules, String?>)] = [
             ("title", \.title), ("credits", \.credits), ("description", \.description),
             ("prerequisite", \.prerequisite), ("corequisite", \.corequisite),
         ]
-        let object = try ConfigValue(object: decoder, allowed: ["course", "code", "labels", "listing"] + fields.map(\.key))
+        let object = try config.object(allowing: ["course", "code", "labels", "listing"] + fields.map(\.key))
         func xpath(_ value: ConfigValue?) -> String? {
             value?.string { text in
                 do {

@@ -44,13 +44,13 @@ public struct FirestoreSettings: Sendable, Equatable {
     }
 }
 
-extension FirestoreSettings: Decodable {
+extension FirestoreSettings: ConfigDecodable {
     /// Up to a day, as the crawl's own deadline: a publish retrying longer than that is a typing error.
     static let deadlineSecondsRange = 1...86_400
 
     /// `publish.firestore`; an empty project is none given or none valid, so every problem is said and no settings made.
-    public init(from decoder: any Decoder) throws {
-        let object = try ConfigValue(object: decoder, allowed: Name.allCases.map(\.rawValue) + ["tokenCommand", "deadlineSeconds"])
+    init(config: ConfigValue) throws {
+        let object = try config.object(allowing: Name.allCases.map(\.rawValue) + ["tokenCommand", "deadlineSeconds"])
         self.init(project: "")
         for name in Name.allCases {
             let value = name == .project ? object.required(name.rawValue) : object[name.rawValue]
