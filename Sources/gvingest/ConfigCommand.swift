@@ -27,9 +27,9 @@ enum ConfigCommand: Command {
         guard arguments.positional.count <= 2 else { throw UsageError(message: "check takes at most one file") }
         let path = arguments.positional.count == 2 ? arguments.positional[1] : "pipeline.json"
         let config = try loadConfiguration(path)
-        let catalogs = config.catalogs.map { "\($0.id) (\($0.system.rawValue))" }.joined(separator: ", ")
+        let catalogs = listed(config.catalogs.map { "\($0.id) (\($0.system.rawValue))" })
         let firestore = config.firestore.map { "; publishes into Firestore project \($0.project) (\($0.database): \($0.coursesCollection), \($0.newsCollection))" } ?? ""
-        let announce = config.announce.map { "; announces to " + $0.channels.map { "\($0.name) (\($0.kind.rawValue))" }.joined(separator: ", ") } ?? ""
+        let announce = config.announce.map { "; announces to " + listed($0.channels.map { "\($0.name) (\($0.kind.rawValue))" }) } ?? ""
         print("\(path): valid; catalogs: \(catalogs)\(firestore)\(announce)")
         let (used, named) = config.subjectsInSnapshots()
         let unnamed = config.unnamedSubjects(seen: used, named: named)
@@ -38,5 +38,10 @@ enum ConfigCommand: Command {
                 + "\"Computer Science\": \"COSC\" in normalize.subjects: \(unnamed.prefix(30).joined(separator: ", "))\(unnamed.count > 30 ? ", …" : "")")
         }
         return .ok
+    }
+
+    /// The first ten, then how many more: a file of 200,000 channels is checked in one line, not 5 MB of names.
+    static func listed(_ items: [String]) -> String {
+        items.prefix(10).joined(separator: ", ") + (items.count > 10 ? " and \(items.count - 10) more" : "")
     }
 }
