@@ -4,6 +4,13 @@
 # them. Every script builds with these flags, so none rebuilds what another built with other ones.
 release=(-c release --static-swift-stdlib -Xswiftc -use-ld=lld)
 
+# Builds the release products named and prints the folder the binaries are in.
+release_products() {
+  local product
+  for product in "$@"; do swift build "${release[@]}" --product "$product" >/dev/null; done
+  swift build "${release[@]}" --show-bin-path
+}
+
 # The real pages published by others (Fixtures/realworld/SOURCES.md): their realworld/ folder, unpacked from
 # Fixtures/realworld.tar.xz into .build on first use (scripts/realworld.sh), the copy the tests read too.
 realworld() { echo "$(scripts/realworld.sh)/realworld"; }
