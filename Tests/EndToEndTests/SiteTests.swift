@@ -259,8 +259,10 @@ import TestSupport
 
     @Test(.needs(.html5lib)) func everyPageIsValidHTML5AndEveryLinkResolves() async throws {
         try OptionalTool.html5lib.require()
-        for scratch in [try await Self.twoEditions.value, try await Self.uh44.value] {
-            let check = try await Self.siteCheck(["check", scratch.site.path])
+        // UH's 4,000 course pages come from one template: html5lib reads every 8th (it took half a minute for all),
+        // and the links of every one are checked.
+        for (scratch, every) in [(try await Self.twoEditions.value, 1), (try await Self.uh44.value, 8)] {
+            let check = try await Self.siteCheck(["check", scratch.site.path, "--every", "\(every)"])
             #expect(check.status == 0, "\(check.result["errors"] ?? check.stderr)")
             #expect((check.result["pages"] as? Int ?? 0) > 80 && (check.result["links"] as? Int ?? 0) > 2_000)
         }
