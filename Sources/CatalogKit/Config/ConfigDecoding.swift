@@ -38,8 +38,8 @@ enum ConfigPathStep {
     case element(Int)
 }
 
-/// A configuration section's type: made from its value by `ConfigValue.decode`, which has checked that it is an
-/// object. It records each problem on the value and throws `ConfigContext.Incomplete` when it cannot be made.
+/// A configuration section's type, made from its value by `ConfigValue.decode`: it reads the value with
+/// `object(allowing:)`, records each problem on it, and throws `ConfigContext.Incomplete` when it cannot be made.
 protocol ConfigDecodable {
     init(config: ConfigValue) throws
 }
@@ -163,8 +163,7 @@ struct ConfigValue {
 
     /// The value decoded as one of the configuration's own types.
     func decode<T: ConfigDecodable>(_ type: T.Type) -> T? {
-        guard object() != nil else { return nil }
-        return try? T(config: self)
+        try? T(config: self)
     }
 
     /// The value as an object of `allowed` keys (any, when nil): keys it does not allow are problems, with a
