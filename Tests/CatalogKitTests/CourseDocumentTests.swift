@@ -41,4 +41,25 @@ import Testing
         let error = #expect(throws: FormatError.self) { try Snapshot(bytes: bytes) }
         #expect(error?.message == "courses[\(courses.count - 1)].id: expected a string, got a number")
     }
+
+    /// What a snapshot says of itself is read without its courses: the same as the whole read gives, and even where
+    /// a record would not decode (so none was decoded); a store's newest header is its newest snapshot's.
+    @Test func aHeaderIsReadWithoutItsCourses() throws {
+        let courses = (0..<(CourseDocument.recordsPerSlice + 3)).map { SnapshotTestSupport.course("CIS \(100 + $0)", title: "Course \($0)") }
+        var snapshot = SnapshotTestSupport.capture(courses, at: 1_764_417_600).snapshot
+        snapshot.edition = "2025-2026 Catalog"
+        let header = try CourseDocument.header(Array(snapshot.encoded()), as: SnapshotHeader.self)
+        #expect(header.capturedAt == snapshot.capturedAt && header.edition == "2025-2026 Catalog" && header.pages == snapshot.pages)
+        let broken = Array(String(decoding: snapshot.encoded(), as: UTF8.self)
+            .replacingOccurrences(of: #""id" : "cis-101""#, with: #""id" : 101"#).utf8)
+        #expect(throws: FormatError.self) { try Snapshot(bytes: broken) }
+        #expect(try CourseDocument.header(broken, as: SnapshotHeader.self).pages == snapshot.pages)
+
+        let store = SnapshotStore(directory: try SnapshotTestSupport.scratchDirectory())
+        #expect(try store.latestHeader() == nil)
+        try store.write(SnapshotTestSupport.capture(courses, at: 1_764_000_000).snapshot)
+        let newest = try store.write(snapshot)
+        let latest = try #require(try store.latestHeader())
+        #expect(latest.entry == newest && latest.header.capturedAt == snapshot.capturedAt)
+    }
 }

@@ -67,8 +67,8 @@ public struct CatalogIndex: Sendable, Codable, Equatable {
             if let report { (entry.outcome, entry.exitStatus, entry.lastRun) = (report.outcome, report.exitStatus, report.startedAt) }
             let store = SnapshotStore(directory: snapshots.appendingPathComponent(entry.id))
             do throws(SnapshotError) {
-                if let latest = try store.latest() {
-                    (entry.lastSuccess, entry.edition) = (latest.snapshot.capturedAt, latest.snapshot.edition)
+                if let latest = try store.latestHeader() {
+                    (entry.lastSuccess, entry.edition) = (latest.header.capturedAt, latest.header.edition)
                 }
             } catch {
                 throw Problem(file: store.directory.path, reason: "\(error)")
@@ -78,9 +78,10 @@ public struct CatalogIndex: Sendable, Codable, Equatable {
         return CatalogIndex(catalogs: entries.sorted { $0.id < $1.id })
     }
 
+    /// A file's JSON as `T`; a published catalog's courses are passed over, not decoded (`CourseDocument.header`).
     private static func read<T: Decodable>(_ type: T.Type, _ file: URL) throws(Problem) -> T {
         do {
-            return try JSONFile.decode(T.self, from: FileBytes.read(file, limit: FileBytes.Limit.document))
+            return try CourseDocument.header(FileBytes.read(file, limit: FileBytes.Limit.document), as: T.self)
         } catch {
             throw Problem(file: file.path, reason: "\(error)")
         }

@@ -93,8 +93,8 @@ public struct ShardPlan: Sendable, Equatable {
     public static func lastPageCounts(_ config: PipelineConfig) -> [String: Int] {
         var counts: [String: Int] = [:]
         for catalog in config.catalogs {
-            if let latest = try? config.scoped(to: catalog).outputs.store(for: catalog.id).latest() {
-                counts[catalog.id] = latest.snapshot.pages.expected
+            if let latest = try? config.scoped(to: catalog).outputs.store(for: catalog.id).latestHeader() {
+                counts[catalog.id] = latest.header.pages.expected
             }
         }
         return counts

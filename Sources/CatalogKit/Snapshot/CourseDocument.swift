@@ -14,8 +14,7 @@ public enum CourseDocument {
                                                             _ transform: @escaping @Sendable (CourseRecord) -> T)
         throws(FormatError) -> (header: Header, courses: [T]) {
         guard let layout = bytes.withUnsafeBufferPointer(coursesLayout) else { return try whole(bytes, Header.self, transform) }
-        let header = try JSONFile.decode(Header.self, from: bytes[..<layout.array.lowerBound] + Array("[]".utf8)
-                                             + bytes[layout.array.upperBound...])
+        let header = try Self.header(bytes, layout.array, Header.self)
         let slices = stride(from: 0, to: layout.records.count, by: recordsPerSlice).map { start in
             layout.records[start].lowerBound..<layout.records[min(start + recordsPerSlice, layout.records.count) - 1].upperBound
         }
@@ -31,6 +30,17 @@ public enum CourseDocument {
             courses += slice
         }
         return (header, courses)
+    }
+
+    /// The document's other members as `Header`, its courses not read at all: what a snapshot says of itself (its
+    /// pages, its time) costs a scan of its bytes, not the decoding of thousands of records.
+    public static func header<Header: Decodable>(_ bytes: [UInt8], as type: Header.Type) throws(FormatError) -> Header {
+        guard let layout = bytes.withUnsafeBufferPointer(coursesLayout) else { return try JSONFile.decode(Header.self, from: bytes) }
+        return try header(bytes, layout.array, Header.self)
+    }
+
+    private static func header<Header: Decodable>(_ bytes: [UInt8], _ courses: Range<Int>, _ type: Header.Type) throws(FormatError) -> Header {
+        try JSONFile.decode(Header.self, from: bytes[..<courses.lowerBound] + Array("[]".utf8) + bytes[courses.upperBound...])
     }
 
     /// The capture time of a snapshot (nil for a published catalog) and its courses, each made into a `T`.

@@ -162,6 +162,13 @@ public struct Snapshot: Sendable, Equatable {
     }
 }
 
+/// A snapshot's members but its courses (`SnapshotStore.latestHeader`).
+public struct SnapshotHeader: Sendable, Decodable {
+    public var capturedAt: String
+    public var edition: String?
+    public var pages: PageCounts
+}
+
 /// Only the version of a file, to say which one it is when the rest does not read.
 struct SchemaVersion: Decodable {
     var schemaVersion: Int?

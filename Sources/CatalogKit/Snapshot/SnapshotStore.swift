@@ -70,6 +70,17 @@ public struct SnapshotStore: Sendable {
         return (entry, try Self.load(entry.file))
     }
 
+    /// What the newest snapshot says of itself, its courses not read: for what needs only its pages or its time
+    /// (a shard plan weighs hundreds of catalogs by their pages before any of them runs).
+    public func latestHeader() throws(SnapshotError) -> (entry: Entry, header: SnapshotHeader)? {
+        guard let entry = try list().last else { return nil }
+        let bytes = try Result { try FileBytes.read(entry.file, limit: FileBytes.Limit.document) }
+            .mapError { SnapshotError.unreadable(path: entry.file.path, reason: "\($0)") }.get()
+        let header = try Result { try CourseDocument.header(bytes, as: SnapshotHeader.self) }
+            .mapError { SnapshotError.corrupt(path: entry.file.path, reason: "\($0)") }.get()
+        return (entry, header)
+    }
+
     /// Writes a snapshot as the next in sequence: atomically (temporary file, fsync, link), never over an existing file.
     @discardableResult
     public func write(_ snapshot: Snapshot) throws(SnapshotError) -> Entry {
