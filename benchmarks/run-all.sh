@@ -25,6 +25,7 @@ log=.build/benchmarks-$(date -u +%Y%m%dT%H%M%SZ).log
   echo; echo "== diff of two 50,000-course snapshots";              benchmarks/diff-50k.sh 50000 3
   echo; echo "== a full run: wall time and peak memory";            benchmarks/full-run-memory.sh 3
   echo; echo "== config check of 20,000 to 200,000 channels";     benchmarks/config-check.sh 3
+  echo; echo "== the shard plan of 100 catalogs";                  benchmarks/shard-plan.sh 100 4000 3
   echo; echo "== Firestore publish against the BulkWriter";         benchmarks/firestore-publish.sh "$runs"
 } 2>&1 | tee "$log"
 echo "(saved in $log)"
